@@ -1,0 +1,1 @@
+//! CPF — the Compact Pipe-Delimited Format for Inspector reports and Auditor verdicts (chapter 01).

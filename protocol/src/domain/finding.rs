@@ -1,0 +1,138 @@
+//! A finding: one problem one or more Inspectors reported, with a line-independent fingerprint.
+
+use super::kinds::Dimension;
+use super::location::Location;
+use super::severity::Severity;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// How sure the reporters are of a finding.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+pub enum Confidence {
+    /// Heuristic; the Auditor lowers its severity one level.
+    Low,
+    /// The default, also for findings read from CPF.
+    #[default]
+    Normal,
+    /// Confirmed by several agents.
+    High,
+}
+
+/// One problem, as Inspectors report it and the Auditor verifies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// Names of the agents (Inspectors) that reported it.
+    pub agents: Vec<String>,
+    /// Rule id (`quality/todo-marker`); `cpf/<category>` for findings read from CPF.
+    pub rule: String,
+    /// Category (`dead-code`).
+    pub category: String,
+    /// Severity.
+    pub severity: Severity,
+    /// Where it is.
+    pub location: Location,
+    /// What is wrong.
+    pub description: String,
+    /// How to fix it, when the reporter knows.
+    pub suggestion: Option<String>,
+    /// Whether a built-in fixer can fix it.
+    pub auto_fixable: bool,
+    /// Review dimensions it belongs to.
+    pub dimensions: Vec<Dimension>,
+    /// How sure the reporters are.
+    pub confidence: Confidence,
+    /// Identifies the same problem across runs without the line number.
+    pub fingerprint: String,
+}
+
+impl Finding {
+    /// A finding with defaults for everything CPF does not carry; the fingerprint is computed
+    /// from the rule, the path and `key` (a normalised snippet or symbol).
+    pub fn new(
+        agent: impl Into<String>,
+        rule: impl Into<String>,
+        category: impl Into<String>,
+        severity: Severity,
+        location: Location,
+        description: impl Into<String>,
+        key: &str,
+    ) -> Finding {
+        let rule = rule.into();
+        let fingerprint = fingerprint(&rule, &location.path, key);
+        Finding {
+            agents: vec![agent.into()],
+            rule,
+            category: category.into(),
+            severity,
+            location,
+            description: description.into(),
+            suggestion: None,
+            auto_fixable: false,
+            dimensions: Vec::new(),
+            confidence: Confidence::Normal,
+            fingerprint,
+        }
+    }
+
+    /// The agents joined with `+`, as CPF writes them.
+    pub fn agents_joined(&self) -> String {
+        self.agents.join("+")
+    }
+}
+
+/// The fingerprint of a problem: the first 16 hex digits of SHA-256 over the rule, the path and
+/// the whitespace-normalised key (a snippet or symbol name) — never the line number, so the
+/// same problem keeps its fingerprint when code moves.
+pub fn fingerprint(rule: &str, path: &str, key: &str) -> String {
+    let normalised: Vec<&str> = key.split_whitespace().collect();
+    let mut hasher = Sha256::new();
+    hasher.update(rule.as_bytes());
+    hasher.update([0]);
+    hasher.update(path.as_bytes());
+    hasher.update([0]);
+    hasher.update(normalised.join(" ").as_bytes());
+    let digest = hasher.finalize();
+    hex::encode(&digest[..8])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_ignores_whitespace_and_lines_but_not_rule_or_path() {
+        let a = fingerprint("quality/todo-marker", "src/a.rs", "// TODO:  fix   this");
+        let b = fingerprint("quality/todo-marker", "src/a.rs", "// TODO: fix this");
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 16);
+        assert_ne!(
+            a,
+            fingerprint("quality/todo-marker", "src/b.rs", "// TODO: fix this")
+        );
+        assert_ne!(
+            a,
+            fingerprint("quality/fixme", "src/a.rs", "// TODO: fix this")
+        );
+        let f1 = Finding::new(
+            "q",
+            "r",
+            "c",
+            Severity::Low,
+            Location::at("x.rs", 1),
+            "d",
+            "k",
+        );
+        let f2 = Finding::new(
+            "q",
+            "r",
+            "c",
+            Severity::Low,
+            Location::at("x.rs", 90),
+            "d",
+            "k",
+        );
+        assert_eq!(f1.fingerprint, f2.fingerprint);
+    }
+}

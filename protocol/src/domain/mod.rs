@@ -1,0 +1,21 @@
+//! The domain types of chapter 01: closed enums with exact text forms, findings, tasks, reports.
+
+mod finding;
+mod kinds;
+mod location;
+mod outcome;
+mod report;
+mod scope;
+mod severity;
+mod task;
+mod verdict;
+
+pub use finding::{fingerprint, Confidence, Finding};
+pub use kinds::{Dimension, InspectorKind, Judgment};
+pub use location::{Location, OutsideRoot};
+pub use outcome::{AuditOutcome, Removed, Resolved, SpecFeedback, Steering, SteeringAction};
+pub use report::{Claim, Coverage, InspectorReport, Skipped};
+pub use scope::{DiffFilter, Scope};
+pub use severity::{Severity, UnknownSeverity};
+pub use task::{Task, TaskOrigin, TaskStatus};
+pub use verdict::{Decision, Disposition, Grade, UnknownValue, Verdict};

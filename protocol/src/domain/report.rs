@@ -1,0 +1,91 @@
+//! What an Inspector sends the Auditor: findings, notes, structured claims and coverage.
+
+use super::finding::Finding;
+use super::kinds::InspectorKind;
+use super::severity::Severity;
+use super::verdict::Verdict;
+use serde::{Deserialize, Serialize};
+
+/// A structured claim beside the findings, so the Auditor can detect contradictions and check coverage.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Claim {
+    /// The test command ran: how many passed, failed and were skipped.
+    TestsRun {
+        /// Passing tests.
+        passed: u32,
+        /// Failing tests.
+        failed: u32,
+        /// Skipped or ignored tests.
+        skipped: u32,
+    },
+    /// The tests could not be run (missing tool, timeout, `--no-exec`).
+    TestsNotRun {
+        /// Why.
+        reason: String,
+    },
+    /// Designed signatures compared with the code.
+    SignaturesChecked {
+        /// How many matched.
+        matched: u32,
+        /// How many were designed.
+        total: u32,
+    },
+    /// Tasks in tasks.yaml checked for completion.
+    TasksChecked {
+        /// Marked done.
+        complete: u32,
+        /// In all.
+        total: u32,
+    },
+}
+
+/// A file the Inspector did not review, and why (too large, binary, generated, unparsable).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Repository-relative path.
+    pub path: String,
+    /// Why it was skipped.
+    pub reason: String,
+}
+
+/// What an Inspector covered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Coverage {
+    /// Files reviewed.
+    pub files_reviewed: u32,
+    /// Files skipped, with reasons; never silently dropped.
+    pub skipped: Vec<Skipped>,
+}
+
+/// One Inspector's report on one review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InspectorReport {
+    /// The review it belongs to.
+    pub review: String,
+    /// The reporting agent's name (`inspector-quality`, or a CPF file's stem).
+    pub inspector: String,
+    /// The Inspector kind, when a built-in Inspector wrote it.
+    pub kind: Option<InspectorKind>,
+    /// The scope label (`repository`, a feature, `cross-check`, …).
+    pub scope: String,
+    /// Findings.
+    pub findings: Vec<Finding>,
+    /// Advisory notes, one per entry.
+    pub notes: Vec<String>,
+    /// Structured claims.
+    pub claims: Vec<Claim>,
+    /// What was covered.
+    pub coverage: Coverage,
+}
+
+impl InspectorReport {
+    /// The Inspector's own verdict for its CPF `VERDICT:` line: any Critical → NO-GO,
+    /// any High → CONDITIONAL, else GO.
+    pub fn own_verdict(&self) -> Verdict {
+        match self.findings.iter().map(|f| f.severity).max() {
+            Some(Severity::Critical) => Verdict::NoGo,
+            Some(Severity::High) => Verdict::Conditional,
+            _ => Verdict::Go,
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! retake's shared language: the domain types, the CPF text format, the typed messages and the
+//! authenticated wire codec. This is the only crate that knows how anything is represented;
+//! it opens no sockets and spawns no processes — its wire code runs on streams handed to it.
+
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+
+pub mod cpf;
+pub mod domain;
+pub mod message;
+pub mod wire;
+
+pub use domain::*;
+pub use message::{Body, Envelope};

@@ -1,0 +1,276 @@
+//! The typed messages every actor speaks, wrapped in an envelope.
+//!
+//! Wire rule: enums here are append-only — a new variant goes at the end and nothing is
+//! renumbered, because bincode encodes a variant by its index. No serde attribute that bincode
+//! cannot carry (`skip*`, `flatten`, `untagged`, `tag`) may appear on these types.
+
+use crate::domain::{AuditOutcome, InspectorReport, Scope, Severity};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The protocol's major version: peers with a different major are refused.
+pub const PROTOCOL_MAJOR: u16 = 1;
+/// The protocol's minor version: informational.
+pub const PROTOCOL_MINOR: u16 = 0;
+/// The magic bytes that open a `Hello`.
+pub const MAGIC: [u8; 4] = *b"RTK\x01";
+/// The address of the Lead.
+pub const LEAD: &str = "lead";
+/// The broadcast address.
+pub const BROADCAST: &str = "*";
+
+/// Every message travels in an envelope.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// `(major, minor)` of the sender's protocol.
+    pub version: (u16, u16),
+    /// The sender's actor name.
+    pub from: String,
+    /// The recipient's actor name, [`LEAD`] or [`BROADCAST`].
+    pub to: String,
+    /// Unique per sender.
+    pub id: u64,
+    /// The id of the message this answers.
+    pub correlation: Option<u64>,
+    /// Milliseconds since the Unix epoch at sending.
+    pub sent_at_ms: u64,
+    /// The message.
+    pub body: Body,
+}
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Milliseconds since the Unix epoch (0 if the clock is before it).
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+impl Envelope {
+    /// A new envelope with a fresh id and the current time.
+    pub fn new(from: impl Into<String>, to: impl Into<String>, body: Body) -> Envelope {
+        Envelope {
+            version: (PROTOCOL_MAJOR, PROTOCOL_MINOR),
+            from: from.into(),
+            to: to.into(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            correlation: None,
+            sent_at_ms: now_ms(),
+            body,
+        }
+    }
+
+    /// A reply to `self`: addressed to its sender, correlated with its id.
+    pub fn reply(&self, from: impl Into<String>, body: Body) -> Envelope {
+        let mut env = Envelope::new(from, self.from.clone(), body);
+        env.correlation = Some(self.id);
+        env
+    }
+}
+
+/// The opening message of the handshake.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hello {
+    /// Must be [`MAGIC`].
+    pub magic: [u8; 4],
+    /// The client's protocol major version.
+    pub major: u16,
+    /// The client's protocol minor version.
+    pub minor: u16,
+    /// The client's role (`inspector`, `auditor`, `implementer`).
+    pub role: String,
+    /// The client's actor name (`inspector-quality`).
+    pub name: String,
+    /// A fresh random nonce.
+    pub nonce: [u8; 32],
+}
+
+/// A rule's enablement or severity changed by configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleOverride {
+    /// The rule id (`quality/todo-marker`).
+    pub rule: String,
+    /// `false` disables the rule.
+    pub enabled: bool,
+    /// A replacement severity.
+    pub severity: Option<Severity>,
+}
+
+/// How an Inspector should run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InspectOptions {
+    /// Run no external command at all.
+    pub no_exec: bool,
+    /// The test command (argv); `None` means detect it.
+    pub test_command: Option<Vec<String>>,
+    /// Timeout of the test command, in milliseconds.
+    pub test_timeout_ms: u64,
+    /// Files larger than this are skipped (and listed).
+    pub max_file_bytes: u64,
+    /// Rule overrides from configuration.
+    pub rule_overrides: Vec<RuleOverride>,
+}
+
+impl Default for InspectOptions {
+    fn default() -> Self {
+        InspectOptions {
+            no_exec: false,
+            test_command: None,
+            test_timeout_ms: 300_000,
+            max_file_bytes: 1024 * 1024,
+            rule_overrides: Vec::new(),
+        }
+    }
+}
+
+/// Lead → Inspector: review this scope and report to the named Auditor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InspectRequest {
+    /// The review id.
+    pub review: String,
+    /// Absolute path of the repository root as the Inspector sees it.
+    pub root: String,
+    /// What to review.
+    pub scope: Scope,
+    /// The Auditor to report to.
+    pub report_to: String,
+    /// When the report is owed, milliseconds since the epoch.
+    pub deadline_ms: u64,
+    /// How to run.
+    pub options: InspectOptions,
+}
+
+/// What the audit does with test failures (`[audit] test_failure`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum TestFailurePolicy {
+    /// Test failures are NO-GO (default).
+    #[default]
+    NoGo,
+    /// Test failures are CONDITIONAL (the source document's rule).
+    Conditional,
+}
+
+/// Lead → Auditor: audit this review.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRequest {
+    /// The review id.
+    pub review: String,
+    /// The scope label.
+    pub scope: String,
+    /// The Inspectors whose reports are expected.
+    pub expect: Vec<String>,
+    /// Recovery mode: the journaled reports, embedded; audit at once.
+    pub recovery: Option<Vec<InspectorReport>>,
+    /// Time budget, in milliseconds.
+    pub budget_ms: u64,
+    /// Test failure policy.
+    pub test_failure: TestFailurePolicy,
+}
+
+/// Every message. Append-only: new variants go at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Body {
+    /// Handshake 1: client → server.
+    Hello(Hello),
+    /// Handshake 2: server → client, the server's nonce.
+    Challenge {
+        /// A fresh random nonce.
+        nonce: [u8; 32],
+    },
+    /// Handshake 3: client → server, HMAC over the context, both nonces, role and name.
+    Auth {
+        /// The HMAC-SHA256.
+        mac: Vec<u8>,
+    },
+    /// Handshake 4: server → client, with the server's proof that it knows the secret.
+    Welcome {
+        /// HMAC-SHA256 proving the server holds the secret.
+        proof: Vec<u8>,
+    },
+    /// Refusal; the connection closes after it.
+    Reject {
+        /// Why.
+        reason: String,
+    },
+    /// Liveness, from a dedicated task in every actor.
+    Heartbeat {
+        /// The actor's phase (`idle`, `inspect`, `audit`, …).
+        phase: String,
+        /// Free-form progress ("120/300 files").
+        progress: String,
+        /// When the current work started, ms since the epoch.
+        busy_since_ms: Option<u64>,
+    },
+    /// Lead → actor: finish within the grace period and exit.
+    Shutdown {
+        /// Grace period in milliseconds.
+        grace_ms: u64,
+    },
+    /// Actor → Lead: shutting down.
+    ShutdownAck,
+    /// Either side: closing the connection on purpose.
+    Goodbye,
+    /// Lead → Inspector.
+    InspectRequest(InspectRequest),
+    /// Inspector → Auditor, through the Lead (which journals it first).
+    InspectorReport(InspectorReport),
+    /// Lead → Auditor.
+    AuditRequest(AuditRequest),
+    /// Lead → Auditor: every expected report has been forwarded.
+    AllReportsIn {
+        /// The review id.
+        review: String,
+    },
+    /// Lead → Auditor: an Inspector could not be replaced; proceed with `have` of `of`.
+    InspectorUnavailable {
+        /// The review id.
+        review: String,
+        /// The Inspector's actor name.
+        name: String,
+        /// Why.
+        reason: String,
+        /// Reports available.
+        have: u32,
+        /// Reports expected.
+        of: u32,
+    },
+    /// Lead → Auditor: output your verdict now, PARTIAL_VERIFICATION if incomplete.
+    OutputVerdictNow {
+        /// The review id.
+        review: String,
+    },
+    /// Auditor → Lead.
+    AuditVerdict {
+        /// The review id.
+        review: String,
+        /// The verdict and everything behind it.
+        outcome: AuditOutcome,
+    },
+}
+
+impl Body {
+    /// A short name for logs and journals.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Body::Hello(_) => "Hello",
+            Body::Challenge { .. } => "Challenge",
+            Body::Auth { .. } => "Auth",
+            Body::Welcome { .. } => "Welcome",
+            Body::Reject { .. } => "Reject",
+            Body::Heartbeat { .. } => "Heartbeat",
+            Body::Shutdown { .. } => "Shutdown",
+            Body::ShutdownAck => "ShutdownAck",
+            Body::Goodbye => "Goodbye",
+            Body::InspectRequest(_) => "InspectRequest",
+            Body::InspectorReport(_) => "InspectorReport",
+            Body::AuditRequest(_) => "AuditRequest",
+            Body::AllReportsIn { .. } => "AllReportsIn",
+            Body::InspectorUnavailable { .. } => "InspectorUnavailable",
+            Body::OutputVerdictNow { .. } => "OutputVerdictNow",
+            Body::AuditVerdict { .. } => "AuditVerdict",
+        }
+    }
+}
