@@ -1,0 +1,83 @@
+//! Running one Inspector kind over a context: file rules over every file, then project
+//! rules, then hits turned into findings (suppressions and configured overrides applied).
+
+use super::{is_suppressed, Context, Rule, Sink};
+use protocol::message::RuleOverride;
+use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
+
+/// Runs every enabled rule of `kind` and returns the Inspector's report, agent = `name`.
+pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> InspectorReport {
+    let rules: Vec<Box<dyn Rule>> = crate::rules::for_kind(kind)
+        .into_iter()
+        .filter(|r| {
+            override_for(&ctx.options.rule_overrides, r.meta().id).is_none_or(|o| o.enabled)
+        })
+        .collect();
+    let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
+    for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
+        rule.check_project(ctx, sink);
+    }
+    let mut report = InspectorReport {
+        review: review.to_string(),
+        inspector: name.to_string(),
+        kind: Some(kind),
+        scope: ctx.scope.label(),
+        findings: Vec::new(),
+        notes: Vec::new(),
+        claims: Vec::new(),
+        coverage: Coverage {
+            files_reviewed: ctx.files.len() as u32,
+            skipped: ctx.skipped.clone(),
+        },
+    };
+    for (rule, sink) in rules.iter().zip(sinks) {
+        let meta = rule.meta();
+        let severity_override =
+            override_for(&ctx.options.rule_overrides, meta.id).and_then(|o| o.severity);
+        for hit in sink.hits {
+            let suppressed = hit.location.line.is_some_and(|line| {
+                ctx.file(&hit.location.path)
+                    .is_some_and(|f| is_suppressed(&f.text, line, meta.id))
+            });
+            if suppressed {
+                continue;
+            }
+            let severity: Severity = severity_override.or(hit.severity).unwrap_or(meta.severity);
+            let mut finding = Finding::new(
+                name,
+                meta.id,
+                meta.category,
+                severity,
+                hit.location,
+                hit.description,
+                &hit.key,
+            );
+            finding.suggestion = hit.suggestion;
+            finding.dimensions = meta.dimensions.to_vec();
+            report.findings.push(finding);
+        }
+        report.notes.extend(sink.notes);
+        report.claims.extend(sink.claims);
+    }
+    report
+}
+
+fn override_for<'a>(overrides: &'a [RuleOverride], id: &str) -> Option<&'a RuleOverride> {
+    overrides.iter().find(|o| o.rule == id)
+}
+
+/// One sink per rule; each file is handed only to the rules whose pre-filter wants it.
+fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
+    let mut sinks: Vec<Sink> = rules.iter().map(|_| Sink::default()).collect();
+    for file in &ctx.files {
+        for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
+            if rule.wants(file) {
+                rule.check_file(file, sink);
+            }
+        }
+    }
+    for sink in &mut sinks {
+        sink.hits.sort_by(|a, b| a.location.cmp(&b.location));
+    }
+    sinks
+}

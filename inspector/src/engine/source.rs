@@ -1,0 +1,165 @@
+//! A file in scope: its text, its language, and its Rust syntax tree built at most once.
+//!
+//! syn's trees are neither `Send` nor `Sync` (proc-macro2 uses `Rc`), so a `SourceFile` lives
+//! on the thread that reviews it; parallelism comes from running Inspectors side by side.
+
+use std::cell::OnceCell;
+
+/// Languages the rules know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    /// `.rs`
+    Rust,
+    /// `.py`
+    Python,
+    /// `.ts`, `.tsx`
+    TypeScript,
+    /// `.js`, `.jsx`, `.mjs`, `.cjs`
+    JavaScript,
+    /// `.go`
+    Go,
+    /// Configuration text: `.toml`, `.yaml`, `.yml`, `.json`, `.ini`, `.env`, `.cfg`, `.conf`
+    Config,
+}
+
+impl Language {
+    /// The language of a path, by extension (and `.env` files by name).
+    pub fn of(path: &str) -> Option<Language> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if name == ".env" || name.starts_with(".env.") {
+            return Some(Language::Config);
+        }
+        let ext = name.rsplit_once('.').map(|(_, e)| e)?;
+        Some(match ext {
+            "rs" => Language::Rust,
+            "py" => Language::Python,
+            "ts" | "tsx" | "mts" | "cts" => Language::TypeScript,
+            "js" | "jsx" | "mjs" | "cjs" => Language::JavaScript,
+            "go" => Language::Go,
+            "toml" | "yaml" | "yml" | "json" | "ini" | "env" | "cfg" | "conf" => Language::Config,
+            _ => return None,
+        })
+    }
+
+    /// The name `retake rules` prints.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Rust => "rust",
+            Language::Python => "python",
+            Language::TypeScript => "typescript",
+            Language::JavaScript => "javascript",
+            Language::Go => "go",
+            Language::Config => "config",
+        }
+    }
+}
+
+/// A file in the review scope.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Repository-relative path with `/` separators.
+    pub rel_path: String,
+    /// Its language.
+    pub language: Option<Language>,
+    /// Its text (valid UTF-8; files that are not were skipped as binary).
+    pub text: String,
+    ast: OnceCell<Result<syn::File, (u32, String)>>,
+}
+
+impl SourceFile {
+    /// A file from its path and text.
+    pub fn new(rel_path: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let rel_path = rel_path.into();
+        SourceFile {
+            language: Language::of(&rel_path),
+            rel_path,
+            text: text.into(),
+            ast: OnceCell::new(),
+        }
+    }
+
+    /// The Rust syntax tree, parsed on first use and shared by every rule after that;
+    /// `Err((line, message))` when the file does not parse; `None` for non-Rust files.
+    pub fn rust_ast(&self) -> Option<Result<&syn::File, (u32, &str)>> {
+        if self.language != Some(Language::Rust) {
+            return None;
+        }
+        let parsed = self.ast.get_or_init(|| {
+            syn::parse_file(&self.text).map_err(|e| {
+                let line = e.span().start().line as u32;
+                (line.max(1), e.to_string())
+            })
+        });
+        Some(match parsed {
+            Ok(file) => Ok(file),
+            Err((line, msg)) => Err((*line, msg.as_str())),
+        })
+    }
+
+    /// Whether the whole file is test code by its path (a `tests/` folder, `*_test.go`,
+    /// `test_*.py`, `*_test.py`, `*.test.ts`, `*.spec.js`, …).
+    pub fn is_test_file(&self) -> bool {
+        is_test_path(&self.rel_path)
+    }
+
+    /// The file's lines, 1-based numbering left to the caller (`enumerate() + 1`).
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.text.lines()
+    }
+}
+
+/// Whether a repository-relative path is test code by naming convention alone.
+pub fn is_test_path(path: &str) -> bool {
+    let in_test_dir = path
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| matches!(dir, "tests" | "test" | "__tests__" | "testdata"));
+    let name = path.rsplit('/').next().unwrap_or(path);
+    in_test_dir
+        || name.ends_with("_test.go")
+        || name.ends_with("_test.rs")
+        || (name.starts_with("test_") && name.ends_with(".py"))
+        || name.ends_with("_test.py")
+        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_and_test_paths() {
+        assert_eq!(Language::of("src/a.rs"), Some(Language::Rust));
+        assert_eq!(Language::of("web/app.tsx"), Some(Language::TypeScript));
+        assert_eq!(Language::of(".env"), Some(Language::Config));
+        assert_eq!(Language::of("README.md"), None);
+        assert!(is_test_path("tests/api.rs"));
+        assert!(is_test_path("pkg/x_test.go"));
+        assert!(is_test_path("app/test_views.py"));
+        assert!(is_test_path("src/a.spec.ts"));
+        assert!(!is_test_path("src/testing.rs"));
+        assert!(!is_test_path("tests"));
+    }
+
+    #[test]
+    fn rust_ast_is_parsed_once_and_reports_the_error_line() {
+        let good = SourceFile::new("src/a.rs", "fn main() {}\n");
+        let first = good
+            .rust_ast()
+            .and_then(Result::ok)
+            .map(|f| f as *const syn::File);
+        let second = good
+            .rust_ast()
+            .and_then(Result::ok)
+            .map(|f| f as *const syn::File);
+        assert!(first.is_some());
+        assert_eq!(first, second);
+        let bad = SourceFile::new("src/b.rs", "fn main() {\n    let x = ;\n}\n");
+        assert_eq!(
+            bad.rust_ast().and_then(|r| r.err()).map(|(l, _)| l),
+            Some(2)
+        );
+        assert!(SourceFile::new("a.py", "x = 1").rust_ast().is_none());
+    }
+}

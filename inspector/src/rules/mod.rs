@@ -1,0 +1,31 @@
+//! The rule catalog, one folder per Inspector kind, one file per rule.
+
+mod consistency;
+mod holistic;
+mod interface;
+mod quality;
+mod rulebase;
+mod test;
+
+use crate::engine::{Rule, RuleMeta};
+use protocol::InspectorKind;
+
+/// The rules of one Inspector kind.
+pub fn for_kind(kind: InspectorKind) -> Vec<Box<dyn Rule>> {
+    match kind {
+        InspectorKind::Rulebase => rulebase::rules(),
+        InspectorKind::Interface => interface::rules(),
+        InspectorKind::Test => test::rules(),
+        InspectorKind::Quality => quality::rules(),
+        InspectorKind::Consistency => consistency::rules(),
+        InspectorKind::Holistic => holistic::rules(),
+    }
+}
+
+/// Every rule's metadata with its kind, in catalog order (what `retake rules` lists).
+pub fn catalog() -> Vec<(InspectorKind, &'static RuleMeta)> {
+    InspectorKind::ALL
+        .into_iter()
+        .flat_map(|kind| for_kind(kind).into_iter().map(move |r| (kind, r.meta())))
+        .collect()
+}

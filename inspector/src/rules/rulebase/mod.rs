@@ -1,0 +1,8 @@
+//! The rulebase Inspector's rules.
+
+use crate::engine::Rule;
+
+/// Every rulebase rule.
+pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
+    vec![]
+}
