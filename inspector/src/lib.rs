@@ -4,8 +4,10 @@
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
+pub mod actor;
 pub mod engine;
 pub mod rules;
+pub mod runtime;
 pub mod spec;
 
 pub use engine::{inspect, Context};

@@ -1,1 +1,54 @@
-//! placeholder
+//! retake's Lead and command line: it resolves what to review, starts the actors in a runtime,
+//! routes and journals their messages, supervises them, and is the only writer of state files.
+
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod journal;
+pub mod output;
+pub mod review;
+pub mod runtime;
+pub mod verdicts_md;
+
+use clap::Parser;
+use cli::{Cli, Command, LogFormat};
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> u8 {
+    let cli = Cli::parse();
+    init_logging(cli.log_format);
+    let result = match cli.command {
+        Command::Review(args) => commands::review::run(args).map_err(|f| (f.code, f.error)),
+        Command::Audit(args) => commands::audit::run(args).map_err(|e| (2, e)),
+        Command::Rules => commands::rules::run().map_err(|e| (2, e)),
+        Command::Actor { role } => commands::actor::run(role).map_err(|e| (2, e)),
+        Command::Run(_)
+        | Command::Fix(_)
+        | Command::Resume(_)
+        | Command::Consensus(_)
+        | Command::Config(_)
+        | Command::Init(_)
+        | Command::Status(_)
+        | Command::Serve(_)
+        | Command::Scenario(_) => Err((2, anyhow::anyhow!("this command is not yet available in this build"))),
+    };
+    match result {
+        Ok(code) => code,
+        Err((code, e)) => {
+            eprintln!("retake: error: {e:#}");
+            code
+        }
+    }
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Json => builder.json().init(),
+        LogFormat::Text => builder.init(),
+    }
+}

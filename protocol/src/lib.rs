@@ -7,6 +7,7 @@
 pub mod cpf;
 pub mod domain;
 pub mod message;
+pub mod session;
 pub mod wire;
 
 pub use domain::*;

@@ -56,7 +56,12 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
             finding.dimensions = meta.dimensions.to_vec();
             report.findings.push(finding);
         }
-        report.notes.extend(sink.notes);
+        // Rules of one kind share some notes ("rulebase: no spec: skipped"): say each once.
+        for note in sink.notes {
+            if !report.notes.contains(&note) {
+                report.notes.push(note);
+            }
+        }
         report.claims.extend(sink.claims);
     }
     report

@@ -7,6 +7,13 @@ mod quality;
 mod rulebase;
 mod test;
 
+#[cfg(test)]
+mod fixture;
+mod lexical;
+mod library_code;
+mod macro_calls;
+mod test_code;
+
 use crate::engine::{Rule, RuleMeta};
 use protocol::InspectorKind;
 

@@ -1,8 +1,31 @@
-//! The rulebase Inspector's rules.
+//! The rulebase Inspector's rules: spec compliance (tasks, declared files, metadata, traceability).
+//!
+//! Every rule here reads the spec layout ([`crate::spec::Specs`]); a repository without one gets
+//! the note `rulebase: no spec: skipped` and no findings, never invented ones.
 
-use crate::engine::Rule;
+mod file_missing;
+mod metadata_mismatch;
+mod task_incomplete;
+mod traceability;
+
+use crate::engine::{Context, Rule, Sink};
+use crate::spec::{features_for, Feature};
 
 /// Every rulebase rule.
 pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
-    vec![]
+    vec![
+        Box::new(task_incomplete::TaskIncomplete),
+        Box::new(file_missing::FileMissing),
+        Box::new(metadata_mismatch::MetadataMismatch),
+        Box::new(traceability::Traceability),
+    ]
+}
+
+/// The features this review checks; with no spec layout at all, notes that and returns none.
+fn features_or_note<'a>(ctx: &'a Context, out: &mut Sink) -> Vec<&'a Feature> {
+    if ctx.specs.is_empty() {
+        out.note("rulebase: no spec: skipped");
+        return Vec::new();
+    }
+    features_for(ctx)
 }

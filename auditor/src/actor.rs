@@ -1,0 +1,102 @@
+//! The thin actix shell: collects reports for the current review and audits when the Lead says
+//! every report is in (never by counting arrivals), when told to output now, or at once in
+//! recovery mode.
+
+use actix::prelude::*;
+use protocol::message::{AuditRequest, LEAD};
+use protocol::session::Session;
+use protocol::{Body, Envelope, InspectorReport};
+
+/// An envelope from the Lead.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Incoming(pub Envelope);
+
+/// The Auditor.
+pub struct AuditorActor {
+    session: Session,
+    request: Option<AuditRequest>,
+    reports: Vec<InspectorReport>,
+    unavailable: Vec<(String, String)>,
+}
+
+impl AuditorActor {
+    /// An Auditor speaking through `session`.
+    pub fn new(session: Session) -> AuditorActor {
+        AuditorActor { session, request: None, reports: Vec::new(), unavailable: Vec::new() }
+    }
+
+    fn current(&self, review: &str) -> bool {
+        self.request.as_ref().is_some_and(|r| r.review == review)
+    }
+
+    fn audit_now(&mut self, ctx: &mut Context<Self>) {
+        let Some(request) = self.request.take() else { return };
+        let session = self.session.clone();
+        let reports = std::mem::take(&mut self.reports);
+        let unavailable = std::mem::take(&mut self.unavailable);
+        session.status.set("audit", &format!("{} reports", reports.len()));
+        let work = async move {
+            let review = request.review.clone();
+            let outcome = tokio::task::spawn_blocking(move || {
+                let config = crate::AuditConfig { test_failure: request.test_failure };
+                crate::audit(&crate::AuditInput {
+                    scope: &request.scope,
+                    reports: &reports,
+                    expected: &request.expect,
+                    unavailable: &unavailable,
+                    config: &config,
+                })
+            })
+            .await;
+            match outcome {
+                Ok(outcome) => {
+                    session.status.set("verdict", outcome.verdict.as_str());
+                    if let Err(e) = session.send(LEAD, Body::AuditVerdict { review, outcome }).await {
+                        tracing::error!(error = %e, "could not send the verdict");
+                    }
+                    session.status.set("idle", "");
+                }
+                Err(e) => tracing::error!(error = %e, "the audit thread failed"),
+            }
+        };
+        ctx.spawn(work.into_actor(self));
+    }
+}
+
+impl Actor for AuditorActor {
+    type Context = Context<Self>;
+}
+
+impl Handler<Incoming> for AuditorActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: Incoming, ctx: &mut Self::Context) {
+        match msg.0.body {
+            Body::AuditRequest(mut req) => {
+                self.reports.clear();
+                self.unavailable.clear();
+                let recovery = req.recovery.take();
+                self.request = Some(req);
+                if let Some(reports) = recovery {
+                    self.reports = reports;
+                    self.audit_now(ctx);
+                } else {
+                    self.session.status.set("collect", "0 reports");
+                }
+            }
+            Body::InspectorReport(report) if self.current(&report.review) => {
+                self.reports.retain(|r| r.inspector != report.inspector);
+                self.reports.push(report);
+                self.session.status.set("collect", &format!("{} reports", self.reports.len()));
+            }
+            Body::InspectorUnavailable { review, name, reason, .. } if self.current(&review) => {
+                self.unavailable.push((name, reason));
+            }
+            Body::AllReportsIn { review } | Body::OutputVerdictNow { review } if self.current(&review) => {
+                self.audit_now(ctx);
+            }
+            other => tracing::debug!(body = other.name(), "ignored"),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! A tiny shop: stock levels and orders.
+
+pub mod inventory;
+pub mod orders;

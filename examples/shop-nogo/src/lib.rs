@@ -1,0 +1,5 @@
+//! A tiny shop: stock levels and orders.
+
+pub mod inventory;
+pub mod notify;
+pub mod orders;

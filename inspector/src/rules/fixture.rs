@@ -1,0 +1,22 @@
+//! Test support for rule tests: run one rule over one in-memory file the way the engine does.
+
+use crate::engine::{Hit, Rule, Sink, SourceFile};
+
+/// The sink of `rule` over a file at `path` holding `text`, honouring the rule's pre-filter.
+pub(crate) fn check(rule: &dyn Rule, path: &str, text: &str) -> Sink {
+    let file = SourceFile::new(path, text);
+    let mut sink = Sink::default();
+    if rule.wants(&file) {
+        rule.check_file(&file, &mut sink);
+    }
+    sink
+}
+
+/// The hits of `rule` over one file, as (line, description) pairs.
+pub(crate) fn hits(rule: &dyn Rule, path: &str, text: &str) -> Vec<(u32, String)> {
+    check(rule, path, text)
+        .hits
+        .into_iter()
+        .map(|h: Hit| (h.location.line.unwrap_or(0), h.description))
+        .collect()
+}

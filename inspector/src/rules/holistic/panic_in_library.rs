@@ -1,0 +1,82 @@
+//! `holistic/panic-in-library`: `panic!` in library code outside tests. A library that panics
+//! takes the decision to abort away from the program that uses it.
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::library_code::is_library_path;
+use crate::rules::macro_calls::macro_calls;
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/panic-in-library",
+    category: "operational-risk",
+    severity: Severity::Medium,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Quality, Dimension::BestPractices],
+    explanation: "`panic!` in non-test library code: the caller cannot recover from it",
+};
+
+/// Flags `panic!` in non-test library code.
+pub(crate) struct PanicInLibrary;
+
+impl Rule for PanicInLibrary {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language == Some(Language::Rust)
+            && file.text.contains("panic!")
+            && is_library_path(&file.rel_path)
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(Ok(ast)) = file.rust_ast() else {
+            return;
+        };
+        let calls = macro_calls(ast, &["panic"]);
+        if calls.is_empty() {
+            return;
+        }
+        let tests = TestCode::of(file);
+        for call in calls.into_iter().filter(|c| !tests.contains(c.line)) {
+            let snippet = file.lines().nth(call.line as usize - 1).unwrap_or_default();
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, call.line),
+                    "`panic!` in library code aborts the caller's program instead of returning an error",
+                    format!("panic! {}", snippet.trim()),
+                )
+                .suggest("return an error; keep panics for broken invariants and say so in a comment"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_panic_in_library_code() {
+        let text = "pub fn get(i: usize) -> u8 {\n    if i > 3 {\n        panic!(\"index {i} out of range\");\n    }\n    0\n}\n";
+        assert_eq!(
+            hits(&PanicInLibrary, "core/src/table.rs", text),
+            vec![(
+                3,
+                "`panic!` in library code aborts the caller's program instead of returning an error"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn quiet_in_binaries_and_tests() {
+        let text = "fn main() { panic!(\"usage\"); }\n";
+        assert!(hits(&PanicInLibrary, "src/main.rs", text).is_empty());
+        assert!(hits(&PanicInLibrary, "build.rs", text).is_empty());
+        let lib = "pub fn a() {}\n#[test]\nfn t() { panic!(\"expected\"); }\nfn should_panic_not() { std::panic::catch_unwind(|| ()); }\n";
+        assert!(hits(&PanicInLibrary, "src/lib.rs", lib).is_empty());
+    }
+}

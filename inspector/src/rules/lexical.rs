@@ -1,0 +1,458 @@
+//! A comment- and string-aware line scanner for the text-level rules.
+//!
+//! Text rules must not mistake `"// TODO"` inside a string for a comment, nor a `password = "x"`
+//! in a comment for code. This scanner splits every line into code, string-literal and comment
+//! segments, carrying block comments and multi-line strings across lines. It knows just enough
+//! of each language's lexical grammar (Rust raw strings, nested block comments and lifetimes,
+//! Python triple quotes, JS template literals and regex literals, Go raw strings); it is not a
+//! tokenizer and never fails: unterminated constructs simply end at the end of the file.
+
+use crate::engine::Language;
+
+/// One piece of a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Seg<'a> {
+    /// Code outside strings and comments.
+    Code(&'a str),
+    /// A string, char or regex literal (or the part of it on this line), quotes included.
+    Str(&'a str),
+    /// A comment (or the part of a block comment on this line).
+    Comment(Comment<'a>),
+}
+
+/// The part of a comment on one line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Comment<'a> {
+    /// The text without its delimiters (`//`, `#`, `/*`, `*/`, the doc markers).
+    pub(crate) body: &'a str,
+    /// A documentation comment (`///`, `//!`, `/** */`, `/*! */`).
+    pub(crate) doc: bool,
+}
+
+/// A line split into segments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LexLine<'a> {
+    /// 1-based line number.
+    pub(crate) number: u32,
+    /// The raw line.
+    pub(crate) text: &'a str,
+    /// Its segments, in order.
+    pub(crate) segs: Vec<Seg<'a>>,
+}
+
+impl<'a> LexLine<'a> {
+    /// The code of the line with comments removed and each literal replaced by `""`.
+    pub(crate) fn code(&self) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for seg in &self.segs {
+            match seg {
+                Seg::Code(c) => out.push_str(c),
+                Seg::Str(_) => out.push_str("\"\""),
+                Seg::Comment(_) => out.push(' '),
+            }
+        }
+        out
+    }
+
+    /// The comments on the line.
+    pub(crate) fn comments(&self) -> impl Iterator<Item = &Comment<'a>> {
+        self.segs.iter().filter_map(|s| match s {
+            Seg::Comment(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// Whether the line holds a comment.
+    pub(crate) fn has_comment(&self) -> bool {
+        self.comments().next().is_some()
+    }
+}
+
+/// Where the scanner is when a line ends inside a construct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Code,
+    /// Inside a block comment of this nesting depth.
+    Block { depth: u32, doc: bool },
+    /// Inside a string closed by `close` (escapes honoured unless `raw`).
+    Str { close: &'static str, raw: bool },
+}
+
+/// Splits `text` into lines of segments for `lang`. Configuration files have no comment or
+/// string syntax here (every line is code): their formats differ too much to share one.
+pub(crate) fn lex(text: &str, lang: Language) -> Vec<LexLine<'_>> {
+    let mut state = State::Code;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut segs = Vec::new();
+        state = lex_line(line, lang, state, &mut segs);
+        out.push(LexLine {
+            number: i as u32 + 1,
+            text: line,
+            segs,
+        });
+    }
+    out
+}
+
+const HASHES: [&str; 5] = ["\"", "\"#", "\"##", "\"###", "\"####"];
+
+fn lex_line<'a>(line: &'a str, lang: Language, mut state: State, segs: &mut Vec<Seg<'a>>) -> State {
+    let b = line.as_bytes();
+    let mut i = 0;
+    let mut start = 0;
+    let push_code = |segs: &mut Vec<Seg<'a>>, from: usize, to: usize| {
+        if to > from {
+            segs.push(Seg::Code(&line[from..to]));
+        }
+    };
+    while i < b.len() {
+        match state {
+            State::Block { depth, doc } => {
+                let (end, depth_left) = block_end(b, i, depth, lang == Language::Rust);
+                let body_end = if depth_left == 0 { end - 2 } else { end };
+                segs.push(Seg::Comment(Comment {
+                    body: &line[i..body_end],
+                    doc,
+                }));
+                i = end;
+                start = i;
+                state = if depth_left == 0 {
+                    State::Code
+                } else {
+                    State::Block {
+                        depth: depth_left,
+                        doc,
+                    }
+                };
+            }
+            State::Str { close, raw } => {
+                let end = string_end(b, i, close, raw);
+                segs.push(Seg::Str(&line[start..end.unwrap_or(b.len())]));
+                match end {
+                    Some(e) => {
+                        i = e;
+                        start = i;
+                        state = State::Code;
+                    }
+                    None => return keep_string(lang, close, raw),
+                }
+            }
+            State::Code => {
+                let rest = &b[i..];
+                let hash_comment = matches!(lang, Language::Python);
+                let slash_comments = matches!(
+                    lang,
+                    Language::Rust | Language::TypeScript | Language::JavaScript | Language::Go
+                );
+                if (hash_comment && rest[0] == b'#') || (slash_comments && rest.starts_with(b"//"))
+                {
+                    push_code(segs, start, i);
+                    let (skip, doc) = line_comment_marker(rest, lang);
+                    segs.push(Seg::Comment(Comment {
+                        body: &line[i + skip..],
+                        doc,
+                    }));
+                    return State::Code;
+                }
+                if slash_comments && rest.starts_with(b"/*") {
+                    push_code(segs, start, i);
+                    let doc = (rest.starts_with(b"/**") && !rest.starts_with(b"/**/")
+                        || rest.starts_with(b"/*!"))
+                        && !rest.starts_with(b"/***");
+                    let skip = if doc { 3 } else { 2 };
+                    state = State::Block { depth: 1, doc };
+                    i += skip;
+                    start = i;
+                    continue;
+                }
+                if let Some((open_len, close, raw)) = string_open(b, i, lang) {
+                    push_code(segs, start, i);
+                    start = i;
+                    i += open_len;
+                    state = State::Str { close, raw };
+                    continue;
+                }
+                if lang == Language::Rust && rest[0] == b'\'' {
+                    if let Some(len) = rust_char_len(rest) {
+                        push_code(segs, start, i);
+                        segs.push(Seg::Str(&line[i..i + len]));
+                        i += len;
+                        start = i;
+                        continue;
+                    }
+                }
+                if matches!(lang, Language::JavaScript | Language::TypeScript)
+                    && rest[0] == b'/'
+                    && regex_may_start(&b[..i])
+                {
+                    if let Some(len) = regex_len(rest) {
+                        push_code(segs, start, i);
+                        segs.push(Seg::Str(&line[i..i + len]));
+                        i += len;
+                        start = i;
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+    if state == State::Code {
+        push_code(segs, start, b.len());
+    }
+    state
+}
+
+/// The state after a line that ends inside a string: only multi-line kinds carry over.
+fn keep_string(lang: Language, close: &'static str, raw: bool) -> State {
+    let multi_line = match lang {
+        Language::Rust => true,
+        Language::Python => close.len() == 3,
+        Language::JavaScript | Language::TypeScript | Language::Go => close == "`",
+        Language::Config => false,
+    };
+    if multi_line {
+        State::Str { close, raw }
+    } else {
+        State::Code
+    }
+}
+
+/// How many bytes the line-comment marker takes, and whether it is a doc comment.
+fn line_comment_marker(rest: &[u8], lang: Language) -> (usize, bool) {
+    if lang == Language::Python {
+        return (1, false);
+    }
+    let doc = lang == Language::Rust
+        && ((rest.starts_with(b"///") && !rest.starts_with(b"////")) || rest.starts_with(b"//!"));
+    (if doc { 3 } else { 2 }, doc)
+}
+
+/// The end of a block comment from `i`: (index after it or line end, depth still open).
+fn block_end(b: &[u8], mut i: usize, mut depth: u32, nested: bool) -> (usize, u32) {
+    while i < b.len() {
+        if b[i..].starts_with(b"*/") {
+            depth -= 1;
+            i += 2;
+            if depth == 0 {
+                return (i, 0);
+            }
+        } else if nested && b[i..].starts_with(b"/*") {
+            depth += 1;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    (b.len(), depth)
+}
+
+/// Whether a string opens at `i`: (opening length, closing delimiter, raw).
+fn string_open(b: &[u8], i: usize, lang: Language) -> Option<(usize, &'static str, bool)> {
+    let rest = &b[i..];
+    let c = rest[0];
+    match lang {
+        Language::Rust => {
+            if c == b'"' {
+                return Some((1, "\"", false));
+            }
+            let prev_ident = i > 0 && is_ident(b[i - 1]);
+            let prefixed = i > 0 && matches!(b[i - 1], b'b' | b'c') && !(i > 1 && is_ident(b[i - 2]));
+            if c == b'r' && (!prev_ident || prefixed) {
+                let hashes = rest[1..].iter().take_while(|&&h| h == b'#').count();
+                if rest.get(1 + hashes) == Some(&b'"') && hashes < HASHES.len() {
+                    return Some((2 + hashes, HASHES[hashes], true));
+                }
+            }
+            None
+        }
+        Language::Python => {
+            if rest.starts_with(b"\"\"\"") {
+                Some((3, "\"\"\"", false))
+            } else if rest.starts_with(b"'''") {
+                Some((3, "'''", false))
+            } else if c == b'"' {
+                Some((1, "\"", false))
+            } else if c == b'\'' {
+                Some((1, "'", false))
+            } else {
+                None
+            }
+        }
+        Language::JavaScript | Language::TypeScript => match c {
+            b'"' => Some((1, "\"", false)),
+            b'\'' => Some((1, "'", false)),
+            b'`' => Some((1, "`", false)),
+            _ => None,
+        },
+        Language::Go => match c {
+            b'"' => Some((1, "\"", false)),
+            b'\'' => Some((1, "'", false)),
+            b'`' => Some((1, "`", true)),
+            _ => None,
+        },
+        Language::Config => None,
+    }
+}
+
+/// The index just after the string's closing delimiter, searching from `i`; `None` when the
+/// string does not close on this line.
+fn string_end(b: &[u8], mut i: usize, close: &str, raw: bool) -> Option<usize> {
+    let close = close.as_bytes();
+    while i < b.len() {
+        if !raw && b[i] == b'\\' {
+            i += 2;
+            continue;
+        }
+        if b[i..].starts_with(close) {
+            return Some(i + close.len());
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The length of a Rust char literal at the start of `rest`, or `None` for a lifetime or label.
+fn rust_char_len(rest: &[u8]) -> Option<usize> {
+    if rest.get(1) == Some(&b'\\') {
+        let close = rest[3..].iter().position(|&c| c == b'\'')?;
+        return Some(3 + close + 1);
+    }
+    let first = *rest.get(1)?;
+    let width = match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    };
+    (rest.get(1 + width) == Some(&b'\'')).then_some(width + 2)
+}
+
+/// Whether a `/` after `before` (this line's code so far) starts a JS regex literal rather
+/// than a division: it does after an operator, an opening bracket or `return`.
+fn regex_may_start(before: &[u8]) -> bool {
+    let trimmed = before.trim_ascii_end();
+    match trimmed.last() {
+        None => true,
+        Some(c) if b"(,=:[!&|?{};+-*%<>~^".contains(c) => true,
+        Some(_) => trimmed.ends_with(b"return") || trimmed.ends_with(b"typeof"),
+    }
+}
+
+/// The length of a regex literal at the start of `rest` when it closes on this line.
+fn regex_len(rest: &[u8]) -> Option<usize> {
+    if rest.get(1).is_none_or(|&c| c == b'/' || c == b'*') {
+        return None;
+    }
+    let mut i = 1;
+    let mut in_class = false;
+    while i < rest.len() {
+        match rest[i] {
+            b'\\' => i += 1,
+            b'[' => in_class = true,
+            b']' => in_class = false,
+            b'/' if !in_class => {
+                let flags = rest[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+                return Some(i + 1 + flags);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether a byte can be part of an identifier.
+pub(crate) fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Whether `word` occurs in `text` with no identifier character on either side.
+pub(crate) fn find_word(text: &str, word: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(at) = text[from..].find(word).map(|p| p + from) {
+        let end = at + word.len();
+        let before_ok = at == 0 || !is_ident(b[at - 1]);
+        let after_ok = end >= b.len() || !is_ident(b[end]);
+        if before_ok && after_ok {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(line: &LexLine<'_>) -> Vec<String> {
+        line.segs
+            .iter()
+            .map(|s| match s {
+                Seg::Code(c) => format!("C[{c}]"),
+                Seg::Str(c) => format!("S[{c}]"),
+                Seg::Comment(c) => format!("{}[{}]", if c.doc { "D" } else { "K" }, c.body),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rust_strings_comments_and_lifetimes() {
+        let text = "let s = \"// no\"; // yes\nfn f<'a>(c: char) { '\"'; r#\"x \"# } /* a /* b */ c */ z\n/// doc\n";
+        let lines = lex(text, Language::Rust);
+        assert_eq!(
+            kinds(&lines[0]),
+            vec!["C[let s = ]", "S[\"// no\"]", "C[; ]", "K[ yes]"]
+        );
+        assert_eq!(
+            kinds(&lines[1]),
+            vec![
+                "C[fn f<'a>(c: char) { ]",
+                "S['\"']",
+                "C[; ]",
+                "S[r#\"x \"#]",
+                "C[ } ]",
+                "K[ a /* b */ c ]",
+                "C[ z]"
+            ]
+        );
+        assert_eq!(kinds(&lines[2]), vec!["D[ doc]"]);
+        assert_eq!(lines[0].code(), "let s = \"\";  ");
+    }
+
+    #[test]
+    fn multi_line_constructs_carry_over() {
+        let lines = lex("x = \"\"\"a\n# not a comment\n\"\"\" # yes\n", Language::Python);
+        assert!(!lines[1].has_comment());
+        assert_eq!(kinds(&lines[2]), vec!["S[\"\"\"]", "C[ ]", "K[ yes]"]);
+        let lines = lex("/* one\n TODO\n*/ x", Language::Go);
+        assert_eq!(kinds(&lines[1]), vec!["K[ TODO]"]);
+        assert_eq!(kinds(&lines[2]), vec!["K[]", "C[ x]"]);
+    }
+
+    #[test]
+    fn js_regex_and_templates() {
+        let lines = lex("const r = /\"\\//g; a / b; `x // y` // c\n", Language::JavaScript);
+        assert_eq!(
+            kinds(&lines[0]),
+            vec![
+                "C[const r = ]",
+                "S[/\"\\//g]",
+                "C[; a / b; ]",
+                "S[`x // y`]",
+                "C[ ]",
+                "K[ c]"
+            ]
+        );
+    }
+
+    #[test]
+    fn words_have_boundaries() {
+        assert_eq!(find_word("a TODO b", "TODO"), Some(2));
+        assert_eq!(find_word("TODOS TODO", "TODO"), Some(6));
+        assert_eq!(find_word("MY_TODO", "TODO"), None);
+    }
+}

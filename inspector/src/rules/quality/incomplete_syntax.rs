@@ -1,0 +1,61 @@
+//! `quality/incomplete-syntax`: a Rust file that does not parse — usually code cut off
+//! mid-item or an omission left where an expression should be. The tree is the one every other
+//! Rust rule shares, so this costs one parse per file in total, not one more.
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "quality/incomplete-syntax",
+    category: "incomplete-syntax",
+    severity: Severity::Critical,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Quality],
+    explanation: "A Rust file that does not parse: the code is incomplete or malformed",
+};
+
+/// Flags Rust files that do not parse.
+pub(crate) struct IncompleteSyntax;
+
+impl Rule for IncompleteSyntax {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if let Some(Err((line, message))) = file.rust_ast() {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, line),
+                    format!("the file does not parse: {message}"),
+                    message,
+                )
+                .suggest("complete or fix the code at this line"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_at_the_error_line_with_syns_message() {
+        let text = "fn a() -> u32 {\n    1\n}\n\nfn b() {\n    let x = ;\n}\n";
+        let found = hits(&IncompleteSyntax, "src/a.rs", text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, 6);
+        assert_eq!(
+            found[0].1,
+            "the file does not parse: expected an expression"
+        );
+    }
+
+    #[test]
+    fn quiet_on_valid_rust_and_other_languages() {
+        assert!(hits(&IncompleteSyntax, "src/a.rs", "fn a() {}\n").is_empty());
+        assert!(hits(&IncompleteSyntax, "app/a.py", "def f(:\n").is_empty());
+    }
+}

@@ -1,0 +1,80 @@
+//! `quality/swallowed-error`: errors that are caught or discarded and then ignored, so a failure
+//! goes unnoticed. Rust is read from the syntax tree (`rust.rs`); Python and TypeScript/JavaScript
+//! at the text level (`script.rs`).
+//!
+//! An explanatory comment on the statement (or inside the empty handler) counts as a decision
+//! and keeps the rule quiet: the point is errors dropped *silently*. Test code is exempt.
+
+mod rust;
+mod script;
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "quality/swallowed-error",
+    category: "error-handling-drift",
+    severity: Severity::High,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+    ],
+    dimensions: &[Dimension::Quality, Dimension::BestPractices],
+    explanation: "Errors discarded without a word: `let _ =` on a fallible call, empty `Err(_) => {}`, empty `catch {}`, `except: pass`",
+};
+
+/// Flags errors that are caught or discarded and then ignored.
+pub(crate) struct SwallowedError;
+
+/// One swallowed error found in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Swallow {
+    /// 1-based line where the statement or handler starts.
+    pub(super) line: u32,
+    /// What is swallowed, for the description.
+    pub(super) what: String,
+    /// Identifies it without the line (enclosing function and construct).
+    pub(super) key: String,
+}
+
+impl Rule for SwallowedError {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        let t = &file.text;
+        match file.language {
+            Some(Language::Rust) => t.contains("let _") || t.contains("Err("),
+            Some(Language::Python) => t.contains("except"),
+            Some(Language::TypeScript | Language::JavaScript) => t.contains("catch"),
+            _ => false,
+        }
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if file.is_test_file() {
+            return;
+        }
+        let found = match file.language {
+            Some(Language::Rust) => rust::find(file),
+            Some(Language::Python) => script::find_python(&file.text),
+            Some(lang @ (Language::TypeScript | Language::JavaScript)) => {
+                script::find_js(&file.text, lang)
+            }
+            _ => Vec::new(),
+        };
+        for s in found {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, s.line),
+                    format!("{}: the error is swallowed silently", s.what),
+                    s.key,
+                )
+                .suggest("handle or propagate the error, log it, or say in a comment why it can be ignored"),
+            );
+        }
+    }
+}

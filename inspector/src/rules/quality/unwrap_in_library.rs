@@ -1,0 +1,143 @@
+//! `quality/unwrap-in-library`: `.unwrap()` and `.expect(..)` in library code, where a failure
+//! should be returned to the caller rather than abort the caller's program.
+//!
+//! Binaries, build scripts, examples, benchmarks and test code are exempt, and so is the
+//! lock-poisoning idiom (`.lock().unwrap()`, `.read().unwrap()`, `.write().unwrap()` with no
+//! arguments): a poisoned lock means another thread already panicked, and propagating that
+//! panic is the documented intent. `.expect(x)` counts only when `x` is a message (a string
+//! literal, a reference or a macro such as `format!`), so parser methods named `expect` do not.
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::library_code::is_library_path;
+use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+use syn::visit::{self, Visit};
+
+static META: RuleMeta = RuleMeta {
+    id: "quality/unwrap-in-library",
+    category: "error-handling-drift",
+    severity: Severity::Medium,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Quality, Dimension::BestPractices],
+    explanation: "`.unwrap()`/`.expect(..)` in library code: a failure panics instead of reaching the caller",
+};
+
+/// Flags `.unwrap()` and `.expect(..)` in non-test library code.
+pub(crate) struct UnwrapInLibrary;
+
+impl Rule for UnwrapInLibrary {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language == Some(Language::Rust)
+            && (file.text.contains(".unwrap()") || file.text.contains(".expect("))
+            && is_library_path(&file.rel_path)
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(Ok(ast)) = file.rust_ast() else {
+            return;
+        };
+        let mut finder = Finder::default();
+        finder.visit_file(ast);
+        if finder.found.is_empty() {
+            return;
+        }
+        let tests = TestCode::of(file);
+        let lines: Vec<&str> = file.lines().collect();
+        for (line, method) in finder.found {
+            if tests.contains(line) {
+                continue;
+            }
+            let snippet = lines.get(line as usize - 1).map_or("", |l| l.trim());
+            let call = if method == "unwrap" { ".unwrap()" } else { ".expect(..)" };
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, line),
+                    format!("`{call}` in library code panics on `None`/`Err` instead of returning an error"),
+                    format!("{call} {snippet}"),
+                )
+                .suggest("return the error (`?`, `ok_or`, a typed error) and let the caller decide"),
+            );
+        }
+    }
+}
+
+#[derive(Default)]
+struct Finder {
+    /// (line, method name) of each call.
+    found: Vec<(u32, String)>,
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        let name = call.method.to_string();
+        let flagged = match name.as_str() {
+            "unwrap" => call.args.is_empty() && !is_lock_call(&call.receiver),
+            "expect" => {
+                call.args.len() == 1
+                    && is_message(&call.args[0])
+                    && !is_lock_call(&call.receiver)
+            }
+            _ => false,
+        };
+        if flagged {
+            self.found
+                .push((call.method.span().start().line as u32, name));
+        }
+        visit::visit_expr_method_call(self, call);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        visit_macro_args(self, mac);
+    }
+}
+
+/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition.
+fn is_lock_call(expr: &syn::Expr) -> bool {
+    matches!(expr, syn::Expr::MethodCall(m)
+        if m.args.is_empty() && matches!(m.method.to_string().as_str(), "lock" | "read" | "write"))
+}
+
+/// Whether an `expect` argument is a panic message.
+fn is_message(arg: &syn::Expr) -> bool {
+    matches!(
+        arg,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        }) | syn::Expr::Reference(_)
+            | syn::Expr::Macro(_)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_unwrap_and_expect_in_library_code() {
+        let text = "pub fn port(s: &str) -> u16 {\n    let n = s.parse::<u16>()\n        .unwrap();\n    let m: u16 = env(\"P\").expect(\"P is set\");\n    println!(\"{}\", opt.unwrap());\n    n + m\n}\n";
+        assert_eq!(
+            hits(&UnwrapInLibrary, "src/config.rs", text),
+            vec![
+                (3, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error".to_string()),
+                (4, "`.expect(..)` in library code panics on `None`/`Err` instead of returning an error".to_string()),
+                (5, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quiet_in_binaries_tests_lock_idiom_and_parser_expect() {
+        let text = "fn main() { let x = run().unwrap(); }\n";
+        assert!(hits(&UnwrapInLibrary, "src/main.rs", text).is_empty());
+        assert!(hits(&UnwrapInLibrary, "examples/demo.rs", text).is_empty());
+        let lib = "pub fn f(m: &Mutex<u8>, p: &mut Parser) -> u8 {\n    p.expect(Token::Semi);\n    *m.lock().unwrap() + x.unwrap_or(1)\n}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { f().unwrap(); }\n}\n#[test]\nfn u() { g().expect(\"g\"); }\n";
+        assert!(hits(&UnwrapInLibrary, "src/lib.rs", lib).is_empty());
+    }
+}

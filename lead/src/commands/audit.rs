@@ -1,0 +1,69 @@
+//! `retake audit DIR|FILE…`: the Auditor on CPF reports from anywhere; each file's stem names
+//! the agent. Malformed CPF is one error line naming the file and line.
+
+use crate::cli::AuditArgs;
+use crate::output::Summary;
+use anyhow::{bail, Context as _};
+use protocol::message::TestFailurePolicy;
+use protocol::InspectorReport;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Runs the command.
+pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
+    let files = cpf_files(&args.inputs)?;
+    let mut reports = BTreeMap::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let cpf = protocol::cpf::parse_report(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let agent = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        if reports.contains_key(&agent) {
+            bail!("{}: a second report from agent '{agent}'", file.display());
+        }
+        reports.insert(agent.clone(), InspectorReport::from_cpf(&agent, "audit", cpf));
+    }
+    let list: Vec<InspectorReport> = reports.values().cloned().collect();
+    let scope = list.iter().map(|r| r.scope.as_str()).find(|s| !s.is_empty()).unwrap_or("audit").to_string();
+    let config = auditor::AuditConfig {
+        test_failure: if args.test_failure == "conditional" {
+            TestFailurePolicy::Conditional
+        } else {
+            TestFailurePolicy::NoGo
+        },
+    };
+    let expected: Vec<String> = reports.keys().cloned().collect();
+    let outcome = auditor::audit(&auditor::AuditInput {
+        scope: &scope,
+        reports: &list,
+        expected: &expected,
+        unavailable: &[],
+        config: &config,
+    });
+    let restarts = BTreeMap::new();
+    let summary = Summary { run_id: None, outcome: &outcome, reports: &reports, expected: &expected, restarts: &restarts };
+    super::emit(&summary, &args.output)
+}
+
+/// The .cpf files named directly or found (not recursively) in named folders, sorted.
+fn cpf_files(inputs: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(input)
+                .with_context(|| format!("cannot read {}", input.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "cpf") && p.is_file())
+                .collect();
+            if found.is_empty() {
+                bail!("{}: no .cpf files in this folder", input.display());
+            }
+            found.sort();
+            files.extend(found);
+        } else if input.is_file() {
+            files.push(input.clone());
+        } else {
+            bail!("{}: no such file or folder", input.display());
+        }
+    }
+    Ok(files)
+}

@@ -1,0 +1,261 @@
+//! Configuration: `retake.toml` (repository root, then `~/.config/retake/`), environment
+//! variables `RETAKE__SECTION__KEY`, then command-line flags. Unknown keys and wrong types are
+//! errors that name the key and the file.
+
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The whole configuration. Every key is documented in `deploy/retake.toml`.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// `[review]`
+    pub review: ReviewSettings,
+    /// `[wire]`
+    pub wire: WireSettings,
+    /// `[supervision]`
+    pub supervision: SupervisionSettings,
+    /// `[test]`
+    pub test: TestSettings,
+    /// `[audit]`
+    pub audit: AuditSettings,
+    /// `[inspector]`
+    pub inspector: InspectorSettings,
+    /// `[rules]`
+    pub rules: RuleSettings,
+}
+
+/// `[review]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReviewSettings {
+    /// `local` or `inproc`.
+    pub runtime: String,
+    /// Deadline for a whole review, in seconds.
+    pub timeout_secs: u64,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        ReviewSettings { runtime: "local".into(), timeout_secs: 900 }
+    }
+}
+
+/// `[wire]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WireSettings {
+    /// Largest frame accepted, bytes.
+    pub max_frame_bytes: usize,
+    /// Handshake deadline, milliseconds.
+    pub handshake_timeout_ms: u64,
+    /// Shared secret (hex) for remote actors; the local runtime generates one per run.
+    pub secret: Option<String>,
+}
+
+impl Default for WireSettings {
+    fn default() -> Self {
+        WireSettings { max_frame_bytes: 8 * 1024 * 1024, handshake_timeout_ms: 5000, secret: None }
+    }
+}
+
+/// `[supervision]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SupervisionSettings {
+    /// Heartbeat interval, milliseconds.
+    pub heartbeat_interval_ms: u64,
+    /// An actor silent for this many intervals is unresponsive.
+    pub suspect_after: u32,
+    /// How long spawned actors have to connect, milliseconds.
+    pub connect_timeout_ms: u64,
+    /// Grace period of `Shutdown`, milliseconds.
+    pub shutdown_grace_ms: u64,
+}
+
+impl Default for SupervisionSettings {
+    fn default() -> Self {
+        SupervisionSettings {
+            heartbeat_interval_ms: 1000,
+            suspect_after: 3,
+            connect_timeout_ms: 10_000,
+            shutdown_grace_ms: 5000,
+        }
+    }
+}
+
+/// `[test]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TestSettings {
+    /// The test command as argv; unset means steering/tech.md, then detection.
+    pub command: Option<Vec<String>>,
+    /// Timeout of the test command, seconds.
+    pub timeout_secs: u64,
+}
+
+impl Default for TestSettings {
+    fn default() -> Self {
+        TestSettings { command: None, timeout_secs: 300 }
+    }
+}
+
+/// `[audit]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuditSettings {
+    /// `no-go` (default) or `conditional`.
+    pub test_failure: String,
+    /// Audit budget, milliseconds.
+    pub budget_ms: u64,
+}
+
+impl Default for AuditSettings {
+    fn default() -> Self {
+        AuditSettings { test_failure: "no-go".into(), budget_ms: 60_000 }
+    }
+}
+
+/// `[inspector]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct InspectorSettings {
+    /// Files larger than this are skipped and listed.
+    pub max_file_bytes: u64,
+}
+
+impl Default for InspectorSettings {
+    fn default() -> Self {
+        InspectorSettings { max_file_bytes: 1024 * 1024 }
+    }
+}
+
+/// `[rules]`
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct RuleSettings {
+    /// Rule ids to disable.
+    pub disable: Vec<String>,
+    /// Rule id → replacement severity letter (C/H/M/L).
+    pub severity: std::collections::BTreeMap<String, String>,
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Reading or deserialising failed; the message names the key and the file.
+    #[error("configuration error in {origin}: {message}")]
+    Invalid {
+        /// The files and environment that were read.
+        origin: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The configuration files that exist, in the order they are layered (lowest first).
+pub fn config_files(repo: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Some(home) = std::env::var_os("HOME") {
+        let user = PathBuf::from(home).join(".config/retake/retake.toml");
+        if user.is_file() {
+            files.push(user);
+        }
+    }
+    let local = repo.join("retake.toml");
+    if local.is_file() {
+        files.push(local);
+    }
+    files
+}
+
+/// Loads the settings for the repository at `repo`.
+pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
+    let files = config_files(repo);
+    let mut builder = config::Config::builder();
+    for f in &files {
+        builder = builder.add_source(config::File::from(f.as_path()).format(config::FileFormat::Toml));
+    }
+    builder = builder.add_source(
+        config::Environment::with_prefix("RETAKE")
+            .prefix_separator("__")
+            .separator("__")
+            .list_separator(" ")
+            .with_list_parse_key("test.command")
+            .with_list_parse_key("rules.disable")
+            .try_parsing(true),
+    );
+    let origin = if files.is_empty() {
+        "environment".to_string()
+    } else {
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+    };
+    let invalid = |e: config::ConfigError| ConfigError::Invalid { origin: origin.clone(), message: e.to_string() };
+    let settings: Settings = builder.build().map_err(invalid)?.try_deserialize().map_err(invalid)?;
+    settings.validate().map_err(|message| ConfigError::Invalid { origin: origin.clone(), message })?;
+    Ok(settings)
+}
+
+impl Settings {
+    fn validate(&self) -> Result<(), String> {
+        if !matches!(self.review.runtime.as_str(), "local" | "inproc") {
+            return Err(format!(
+                "review.runtime = '{}' (expected local or inproc)",
+                self.review.runtime
+            ));
+        }
+        if !matches!(self.audit.test_failure.as_str(), "no-go" | "conditional") {
+            return Err(format!(
+                "audit.test_failure = '{}' (expected no-go or conditional)",
+                self.audit.test_failure
+            ));
+        }
+        for (rule, sev) in &self.rules.severity {
+            sev.parse::<protocol::Severity>().map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
+        }
+        if self.supervision.heartbeat_interval_ms == 0 || self.supervision.suspect_after == 0 {
+            return Err("supervision.heartbeat_interval_ms and suspect_after must be positive".into());
+        }
+        Ok(())
+    }
+
+    /// The rule overrides the Inspectors receive.
+    pub fn rule_overrides(&self) -> Vec<protocol::message::RuleOverride> {
+        let mut ids: Vec<&String> = self.rules.disable.iter().chain(self.rules.severity.keys()).collect();
+        ids.sort();
+        ids.dedup();
+        ids.into_iter()
+            .map(|id| protocol::message::RuleOverride {
+                rule: id.clone(),
+                enabled: !self.rules.disable.contains(id),
+                severity: self.rules.severity.get(id).and_then(|s| s.parse().ok()),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_named() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("retake.toml"), "[review]\nruntim = \"local\"\n").expect("write");
+        let err = load(dir.path()).expect_err("unknown key").to_string();
+        assert!(err.contains("runtim") && err.contains("retake.toml"), "{err}");
+        std::fs::write(dir.path().join("retake.toml"), "[review]\nruntime = \"cloud\"\n").expect("write");
+        let err = load(dir.path()).expect_err("bad runtime").to_string();
+        assert!(err.contains("review.runtime = 'cloud'"), "{err}");
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[rules]\ndisable = [\"quality/todo-marker\"]\nseverity = { \"holistic/panic-in-library\" = \"L\" }\n",
+        )
+        .expect("write");
+        let s = load(dir.path()).expect("valid");
+        let o = s.rule_overrides();
+        assert_eq!(o.len(), 2);
+        assert_eq!((o[0].rule.as_str(), o[0].severity), ("holistic/panic-in-library", Some(protocol::Severity::Low)));
+        assert!(!o[1].enabled);
+    }
+}

@@ -1,0 +1,94 @@
+//! The run journal under `.retake/runs/<run-id>/`: every report is written when it arrives,
+//! before it is forwarded, and every write is atomic (temporary file, fsync, rename), so a crash
+//! leaves either the old content or the new, never a torn file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Writes `bytes` to `path` atomically, creating parent folders.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or_else(|| Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        // Makes the rename itself durable; a filesystem that cannot sync a folder still has the file.
+        let _durable = d.sync_all();
+    }
+    Ok(())
+}
+
+/// One run's journal folder.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+impl Journal {
+    /// Creates `.retake/runs/<run_id>/reports/` under `state_dir`.
+    pub fn create(state_dir: &Path, run_id: &str) -> std::io::Result<Journal> {
+        let dir = state_dir.join("runs").join(run_id);
+        std::fs::create_dir_all(dir.join("reports"))?;
+        Ok(Journal { dir })
+    }
+
+    /// The run's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Journals an Inspector's report as `reports/<inspector>.cpf`.
+    pub fn report(&self, inspector: &str, cpf: &str) -> std::io::Result<PathBuf> {
+        let path = self.dir.join("reports").join(format!("{}.cpf", safe_name(inspector)));
+        write_atomic(&path, cpf.as_bytes())?;
+        Ok(path)
+    }
+
+    /// Journals the Auditor's verdict as `verdict.cpf`.
+    pub fn verdict(&self, cpf: &str) -> std::io::Result<PathBuf> {
+        let path = self.dir.join("verdict.cpf");
+        write_atomic(&path, cpf.as_bytes())?;
+        Ok(path)
+    }
+}
+
+/// Actor names come from the wire; only `[A-Za-z0-9._-]` reaches a file name, so a hostile
+/// name cannot climb out of the journal.
+fn safe_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .collect();
+    match cleaned.trim_start_matches('.') {
+        "" => "_".to_string(),
+        rest => rest.to_string(),
+    }
+}
+
+/// A new run id: UTC time plus random hex, sortable and unique.
+pub fn new_run_id() -> String {
+    let now = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+    format!("{now}-{}", hex::encode(rand::random::<[u8; 3]>()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn journals_reports_and_verdicts_atomically_under_safe_names() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let j = Journal::create(dir.path(), "r1").expect("create");
+        let p = j.report("inspector-quality", "VERDICT:GO\n").expect("report");
+        assert_eq!(p, dir.path().join("runs/r1/reports/inspector-quality.cpf"));
+        assert_eq!(std::fs::read_to_string(&p).expect("read"), "VERDICT:GO\n");
+        let hostile = j.report("../../etc/x", "VERDICT:GO\n").expect("report");
+        assert!(hostile.starts_with(dir.path().join("runs/r1/reports")));
+        j.verdict("VERDICT:NO-GO\n").expect("verdict");
+        j.verdict("VERDICT:GO\n").expect("overwrite");
+        assert_eq!(std::fs::read_to_string(j.dir().join("verdict.cpf")).expect("read"), "VERDICT:GO\n");
+        assert_eq!(std::fs::read_dir(j.dir()).expect("ls").count(), 2, "no temporary files left");
+    }
+}

@@ -1,0 +1,77 @@
+//! The terminal report: verdict banner, decision and grade, counts, prioritized issues, coverage,
+//! notes. Colour only when standard output is a terminal.
+
+use super::Summary;
+use protocol::{Severity, Verdict};
+use std::fmt::Write;
+
+/// Renders the report; `color` adds ANSI colours.
+pub fn render(s: &Summary<'_>, color: bool) -> String {
+    let o = s.outcome;
+    let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() };
+    let verdict_color = match o.verdict {
+        Verdict::Go => "1;32",
+        Verdict::Conditional => "1;33",
+        Verdict::NoGo => "1;31",
+        Verdict::SpecUpdateNeeded => "1;35",
+    };
+    let mut out = String::new();
+    let run = s.run_id.map(|r| format!(" (run {r})")).unwrap_or_default();
+    let _ = writeln!(out, "retake review: {}{run}", o.scope);
+    let _ = writeln!(out, "\n  VERDICT  {}", paint(verdict_color, &s.verdict_line()));
+    let _ = writeln!(out, "  decision {} (grade {})", o.decision, o.grade);
+    let counts: Vec<String> = Severity::ALL_DESC
+        .iter()
+        .map(|sev| format!("{} {}", o.findings.iter().filter(|f| f.severity == *sev).count(), sev.word()))
+        .collect();
+    let _ = writeln!(out, "  findings {}", counts.join(", "));
+    if !o.findings.is_empty() {
+        let _ = writeln!(out, "\nIssues (most severe first)");
+        for f in &o.findings {
+            let sev_color = match f.severity {
+                Severity::Critical => "31",
+                Severity::High => "33",
+                Severity::Medium => "36",
+                Severity::Low => "2",
+            };
+            let _ = writeln!(
+                out,
+                "  {}  {}  [{}] {}\n      {} — {}",
+                paint(sev_color, f.severity.letter()),
+                f.location,
+                f.category,
+                f.rule,
+                f.agents_joined(),
+                f.description
+            );
+            if let Some(sugg) = &f.suggestion {
+                let _ = writeln!(out, "      fix: {sugg}");
+            }
+        }
+    }
+    let _ = writeln!(out, "\nCoverage");
+    for agent in s.agents() {
+        let status = s.coverage_status(agent);
+        let detail = s.reports.get(agent).map_or(String::new(), |r| {
+            let skipped = r.coverage.skipped.len();
+            let skipped = if skipped > 0 { format!(", {skipped} skipped") } else { String::new() };
+            format!(" ({} files{skipped})", r.coverage.files_reviewed)
+        });
+        let _ = writeln!(out, "  {agent:<24} {status}{detail}");
+    }
+    // Every Inspector walks the same scope, so one report's skipped list stands for all.
+    if let Some(r) = s.reports.values().find(|r| !r.coverage.skipped.is_empty()) {
+        let _ = writeln!(out, "  skipped files:");
+        for k in &r.coverage.skipped {
+            let _ = writeln!(out, "    {} ({})", k.path, k.reason);
+        }
+    }
+    let notes: Vec<&String> = o.notes.iter().chain(s.reports.values().flat_map(|r| r.notes.iter())).collect();
+    if !notes.is_empty() {
+        let _ = writeln!(out, "\nNotes");
+        for n in notes {
+            let _ = writeln!(out, "  - {n}");
+        }
+    }
+    out
+}

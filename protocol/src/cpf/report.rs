@@ -1,0 +1,216 @@
+//! An Inspector report in CPF: `VERDICT:`, `SCOPE:`, `ISSUES:` rows and `NOTES:` lines.
+
+use super::document::{scan, Layout, Line};
+use super::escape::{escape_field, escape_line, escape_text, unescape};
+use super::row::{required, severity, split_row};
+use super::CpfError;
+use crate::domain::{Severity, Verdict};
+
+/// One `ISSUES:` row: `{sev}|{category}|{location}|{description}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpfIssue {
+    /// Severity letter.
+    pub severity: Severity,
+    /// Category (`dead-code`); never empty.
+    pub category: String,
+    /// Location text (`src/a.rs:12`, `design.md#Spec 3`); empty for a repository-wide issue.
+    pub location: String,
+    /// What is wrong; may be empty.
+    pub description: String,
+}
+
+/// An Inspector report as CPF carries it: the seed fields of each finding, plus notes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReportCpf {
+    /// The Inspector's own verdict (GO, CONDITIONAL or NO-GO), when it wrote one.
+    pub verdict: Option<Verdict>,
+    /// The scope label, when it wrote one.
+    pub scope: Option<String>,
+    /// The `ISSUES:` rows.
+    pub issues: Vec<CpfIssue>,
+    /// The `NOTES:` lines, one advisory observation each.
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Part {
+    Issues,
+    Notes,
+}
+
+const LAYOUT: Layout<Part> = Layout {
+    label: "an Inspector report",
+    sections: &[("ISSUES", Part::Issues), ("NOTES", Part::Notes)],
+};
+
+/// Reads an Inspector report; the error names the first line that is wrong and why.
+pub fn parse_report(text: &str) -> Result<ReportCpf, CpfError> {
+    let doc = scan(text, &LAYOUT)?;
+    let mut report = ReportCpf {
+        verdict: doc.verdict.map(report_verdict).transpose()?,
+        scope: doc.scope.map(|l| unescape(l.text)),
+        ..ReportCpf::default()
+    };
+    for section in doc.sections {
+        for line in section.lines {
+            match section.tag {
+                Part::Issues => report.issues.push(issue(line)?),
+                Part::Notes => report.notes.push(unescape(line.text)),
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Writes a report in canonical form: VERDICT, SCOPE, ISSUES, NOTES; empty sections omitted.
+pub fn format_report(r: &ReportCpf) -> String {
+    let mut out = String::new();
+    if let Some(verdict) = r.verdict {
+        out.push_str(&format!("VERDICT:{verdict}\n"));
+    }
+    if let Some(scope) = &r.scope {
+        out.push_str(&format!("SCOPE:{}\n", escape_text(scope)));
+    }
+    if !r.issues.is_empty() {
+        out.push_str("ISSUES:\n");
+        for i in &r.issues {
+            let fields = [
+                i.severity.letter().to_string(),
+                escape_field(&i.category),
+                escape_field(&i.location),
+                escape_field(&i.description),
+            ];
+            out.push_str(&fields.join("|"));
+            out.push('\n');
+        }
+    }
+    if !r.notes.is_empty() {
+        out.push_str("NOTES:\n");
+        for note in &r.notes {
+            out.push_str(&escape_line(note));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// An Inspector may say GO, CONDITIONAL or NO-GO; only the Auditor asks for a spec update.
+fn report_verdict(line: Line<'_>) -> Result<Verdict, CpfError> {
+    match line.text.parse::<Verdict>() {
+        Ok(Verdict::SpecUpdateNeeded) => Err(CpfError::new(
+            line.number,
+            "an Inspector report's VERDICT cannot be SPEC-UPDATE-NEEDED \
+             (expected GO, CONDITIONAL or NO-GO; only the Auditor decides a spec update)",
+        )),
+        Ok(verdict) => Ok(verdict),
+        Err(_) => Err(CpfError::new(
+            line.number,
+            format!(
+                "unknown verdict '{}' (expected GO, CONDITIONAL or NO-GO)",
+                line.text
+            ),
+        )),
+    }
+}
+
+fn issue(line: Line<'_>) -> Result<CpfIssue, CpfError> {
+    let [sev, category, location, description] = split_row::<4>(line)?;
+    Ok(CpfIssue {
+        severity: severity(line, &sev)?,
+        category: required(line, category, "category", 2, 4)?,
+        location,
+        description,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn issue(severity: Severity, category: &str, location: &str, description: &str) -> CpfIssue {
+        CpfIssue {
+            severity,
+            category: category.into(),
+            location: location.into(),
+            description: description.into(),
+        }
+    }
+
+    fn sample() -> ReportCpf {
+        ReportCpf {
+            verdict: Some(Verdict::Conditional),
+            scope: Some("feature".into()),
+            issues: vec![
+                issue(Severity::High, "dead-code", "src/a.rs:12", "unused fn `f`"),
+                issue(Severity::Low, "style", "", "a|b \\ c\nnext"),
+            ],
+            notes: vec!["PARTIAL:inspector-quality|reason".into(), "TODO:".into()],
+        }
+    }
+
+    const SAMPLE_TEXT: &str = "VERDICT:CONDITIONAL\nSCOPE:feature\nISSUES:\n\
+        H|dead-code|src/a.rs:12|unused fn `f`\nL|style||a\\|b \\\\ c\\nnext\n\
+        NOTES:\nPARTIAL:inspector-quality|reason\nTODO\\:\n";
+
+    #[test]
+    fn writes_the_canonical_form() {
+        assert_eq!(format_report(&sample()), SAMPLE_TEXT);
+        assert_eq!(parse_report(SAMPLE_TEXT), Ok(sample()));
+        assert_eq!(format_report(&ReportCpf::default()), "");
+        assert_eq!(parse_report(""), Ok(ReportCpf::default()));
+    }
+
+    #[test]
+    fn reads_what_agents_write() {
+        let text = "```cpf\r\n\r\nVERDICT: CONDITIONAL  \r\nSCOPE: feature \r\n\r\nISSUES:\r\n \
+            H | dead-code | src/a.rs:12 | unused fn `f` \r\n\
+            L|style| |a\\|b \\\\ c\\nnext\r\n\r\nNOTES:\r\n\
+            PARTIAL:inspector-quality\\|reason\r\nTODO\\:\r\n```\r\n";
+        assert_eq!(parse_report(text), Ok(sample()));
+    }
+
+    #[test]
+    fn an_unescaped_pipe_belongs_to_the_description() {
+        let r = parse_report("ISSUES:\nM|shell|run.sh:3|use `a | b` with care|really\n").unwrap();
+        assert_eq!(r.issues[0].description, "use `a | b` with care|really");
+        assert_eq!(r.verdict, None);
+        assert_eq!(r.scope, None);
+    }
+
+    #[test]
+    fn notes_unescape_backslash_newline_and_pipe() {
+        let r = parse_report("NOTES:\na\\\\b\\nc\\|d|e\nC:\\Users\n").unwrap();
+        assert_eq!(r.notes, vec!["a\\b\nc|d|e".to_string(), "C:\\Users".into()]);
+    }
+
+    #[test]
+    fn errors_name_the_line_and_the_problem() {
+        let cases = [
+            ("VERDICT:GO\n\nISSUES:\nX|a|b|c", "line 4: unknown severity 'X' (expected C, H, M or L)"),
+            ("VERDICT:GO\nISSUES:\n\nH|a|b|c\n\n\nH|cat", "line 7: expected 4 fields separated by '|', found 2"),
+            ("ISSUES:\nH||b|c", "line 2: empty category: field 2 of 4 must not be empty"),
+            ("VERDICT:MAYBE", "line 1: unknown verdict 'MAYBE' (expected GO, CONDITIONAL or NO-GO)"),
+            ("VERDICT:SPEC-UPDATE-NEEDED", "line 1: an Inspector report's VERDICT cannot be SPEC-UPDATE-NEEDED (expected GO, CONDITIONAL or NO-GO; only the Auditor decides a spec update)"),
+            ("VERDICT:GO\nVERIFIED:\n", "line 2: unknown section 'VERIFIED' in an Inspector report (expected one of: ISSUES:, NOTES:)"),
+            ("VERDICT:GO\nH|a|b|c", "line 2: a row outside any section (expected VERDICT:, SCOPE: or a section header (ISSUES:, NOTES:) before it)"),
+            ("NOTES:\nfine\nIMPORTANT:\n", "line 3: unknown section 'IMPORTANT' in an Inspector report (expected one of: ISSUES:, NOTES:)"),
+            ("ISSUES:\nH|a|b|c\nVERDICT:GO", "line 3: expected 4 fields separated by '|', found 1 (VERDICT: and SCOPE: must come before the first section header)"),
+            ("\r\n```text\r\nVERDICT:GO\r\n", "line 2: the ``` fence opened here is not closed: the last non-blank line must be ```"),
+        ];
+        for (text, message) in cases {
+            assert_eq!(
+                parse_report(text).unwrap_err().to_string(),
+                message,
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn repeated_sections_are_appended_in_order() {
+        let r = parse_report("ISSUES:\nH|a|b|c\nNOTES:\nn1\nISSUES:\nL|d|e|f\nNOTES:\nn2").unwrap();
+        assert_eq!(r.issues.len(), 2);
+        assert_eq!(r.issues[1].category, "d");
+        assert_eq!(r.notes, vec!["n1".to_string(), "n2".into()]);
+    }
+}

@@ -1,0 +1,141 @@
+//! A cloneable sending handle: many tasks queue envelopes, one writer task seals and sends them
+//! in order, so sequence numbers never race.
+
+use super::{LinkWriter, WireError};
+use crate::message::Envelope;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// How many envelopes an outbox queues before `send` waits (and `try_send` refuses).
+pub const OUTBOX_CAPACITY: usize = 256;
+
+/// A cloneable handle on a connection's writer task; dropping every clone closes the connection.
+#[derive(Debug, Clone)]
+pub struct Outbox {
+    tx: mpsc::Sender<Envelope>,
+}
+
+impl Outbox {
+    /// Spawns the writer task (on the current tokio runtime) and returns the first handle.
+    /// The task ends with `Ok(())` once every handle is dropped, or with the first send error.
+    pub fn spawn(writer: LinkWriter) -> (Outbox, JoinHandle<Result<(), WireError>>) {
+        let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
+        (Outbox { tx }, tokio::spawn(run(rx, writer)))
+    }
+
+    /// Queues an envelope, waiting while the queue is full; [`WireError::Closed`] once the
+    /// writer task has stopped (the connection failed).
+    pub async fn send(&self, env: Envelope) -> Result<(), WireError> {
+        self.tx.send(env).await.map_err(|_| WireError::Closed)
+    }
+
+    /// Queues an envelope without waiting: [`WireError::OutboxFull`] when the queue is full
+    /// (the envelope is dropped), [`WireError::Closed`] once the writer task has stopped.
+    pub fn try_send(&self, env: Envelope) -> Result<(), WireError> {
+        self.tx.try_send(env).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => WireError::OutboxFull {
+                capacity: OUTBOX_CAPACITY,
+            },
+            mpsc::error::TrySendError::Closed(_) => WireError::Closed,
+        })
+    }
+}
+
+async fn run(mut rx: mpsc::Receiver<Envelope>, mut writer: LinkWriter) -> Result<(), WireError> {
+    while let Some(env) = rx.recv().await {
+        if let Err(e) = writer.send(&env).await {
+            // Refuse further envelopes at once rather than letting senders fill a dead queue.
+            rx.close();
+            return Err(e);
+        }
+    }
+    writer.close().await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::message::Body;
+    use crate::wire::{client_handshake, server_handshake, Secret, WireConfig};
+
+    fn progress(from: &str, n: u32) -> Envelope {
+        let body = Body::Heartbeat {
+            phase: "inspect".into(),
+            progress: format!("{n}"),
+            busy_since_ms: None,
+        };
+        Envelope::new(from, "lead", body)
+    }
+
+    #[tokio::test]
+    async fn two_clones_deliver_everything_and_dropping_them_closes_the_stream() {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let (secret, cfg) = (Secret::generate(), WireConfig::default());
+        let (client, server) = tokio::join!(
+            client_handshake(a, &secret, "implementer", "implementer-1", &cfg),
+            server_handshake(b, &secret, &cfg),
+        );
+        let (_c_rx, c_tx) = client.unwrap();
+        let (_, mut s_rx, _s_tx) = server.unwrap();
+
+        let (outbox, task) = Outbox::spawn(c_tx);
+        let other = outbox.clone();
+        let first = tokio::spawn(async move {
+            for n in 0..50 {
+                outbox.send(progress("first", n)).await.unwrap();
+            }
+        });
+        let second = tokio::spawn(async move {
+            for n in 0..50 {
+                other.try_send(progress("second", n)).unwrap_or(());
+                other.send(progress("second", n + 100)).await.unwrap();
+            }
+        });
+        first.await.unwrap();
+        second.await.unwrap();
+
+        let mut from_first = Vec::new();
+        let mut from_second = 0;
+        while let Some(env) = s_rx.recv().await.unwrap() {
+            let Body::Heartbeat { progress, .. } = env.body else {
+                panic!("unexpected {}", env.body.name());
+            };
+            match env.from.as_str() {
+                "first" => from_first.push(progress.parse::<u32>().unwrap()),
+                _ => from_second += 1,
+            }
+        }
+        assert_eq!(
+            from_first,
+            (0..50).collect::<Vec<_>>(),
+            "one sender's order is kept"
+        );
+        assert_eq!(from_second, 100);
+        assert!(task.await.unwrap().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_failed_connection_turns_sends_into_closed() {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let (secret, cfg) = (Secret::generate(), WireConfig::default());
+        let (client, server) = tokio::join!(
+            client_handshake(a, &secret, "implementer", "implementer-1", &cfg),
+            server_handshake(b, &secret, &cfg),
+        );
+        let (_c_rx, c_tx) = client.unwrap();
+        drop(server.unwrap());
+
+        let (outbox, task) = Outbox::spawn(c_tx);
+        outbox.send(progress("x", 1)).await.unwrap();
+        assert!(matches!(task.await.unwrap(), Err(WireError::Io(_))));
+        assert!(matches!(
+            outbox.send(progress("x", 2)).await,
+            Err(WireError::Closed)
+        ));
+        assert!(matches!(
+            outbox.try_send(progress("x", 3)),
+            Err(WireError::Closed)
+        ));
+    }
+}
