@@ -23,7 +23,12 @@ pub struct AuditorActor {
 impl AuditorActor {
     /// An Auditor speaking through `session`.
     pub fn new(session: Session) -> AuditorActor {
-        AuditorActor { session, request: None, reports: Vec::new(), unavailable: Vec::new() }
+        AuditorActor {
+            session,
+            request: None,
+            reports: Vec::new(),
+            unavailable: Vec::new(),
+        }
     }
 
     fn current(&self, review: &str) -> bool {
@@ -31,15 +36,21 @@ impl AuditorActor {
     }
 
     fn audit_now(&mut self, ctx: &mut Context<Self>) {
-        let Some(request) = self.request.take() else { return };
+        let Some(request) = self.request.take() else {
+            return;
+        };
         let session = self.session.clone();
         let reports = std::mem::take(&mut self.reports);
         let unavailable = std::mem::take(&mut self.unavailable);
-        session.status.set("audit", &format!("{} reports", reports.len()));
+        session
+            .status
+            .set("audit", &format!("{} reports", reports.len()));
         let work = async move {
             let review = request.review.clone();
             let outcome = tokio::task::spawn_blocking(move || {
-                let config = crate::AuditConfig { test_failure: request.test_failure };
+                let config = crate::AuditConfig {
+                    test_failure: request.test_failure,
+                };
                 crate::audit(&crate::AuditInput {
                     scope: &request.scope,
                     reports: &reports,
@@ -52,7 +63,10 @@ impl AuditorActor {
             match outcome {
                 Ok(outcome) => {
                     session.status.set("verdict", outcome.verdict.as_str());
-                    if let Err(e) = session.send(LEAD, Body::AuditVerdict { review, outcome }).await {
+                    if let Err(e) = session
+                        .send(LEAD, Body::AuditVerdict { review, outcome })
+                        .await
+                    {
                         tracing::error!(error = %e, "could not send the verdict");
                     }
                     session.status.set("idle", "");
@@ -88,12 +102,21 @@ impl Handler<Incoming> for AuditorActor {
             Body::InspectorReport(report) if self.current(&report.review) => {
                 self.reports.retain(|r| r.inspector != report.inspector);
                 self.reports.push(report);
-                self.session.status.set("collect", &format!("{} reports", self.reports.len()));
+                self.session
+                    .status
+                    .set("collect", &format!("{} reports", self.reports.len()));
             }
-            Body::InspectorUnavailable { review, name, reason, .. } if self.current(&review) => {
+            Body::InspectorUnavailable {
+                review,
+                name,
+                reason,
+                ..
+            } if self.current(&review) => {
                 self.unavailable.push((name, reason));
             }
-            Body::AllReportsIn { review } | Body::OutputVerdictNow { review } if self.current(&review) => {
+            Body::AllReportsIn { review } | Body::OutputVerdictNow { review }
+                if self.current(&review) =>
+            {
                 self.audit_now(ctx);
             }
             other => tracing::debug!(body = other.name(), "ignored"),

@@ -35,23 +35,41 @@ pub async fn serve<S>(
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    run_actor(stream, secret, "auditor", name, wire, heartbeat, |session| {
-        let addr = AuditorActor::new(session).start();
-        move |env| addr.do_send(Incoming(env))
-    })
+    run_actor(
+        stream,
+        secret,
+        "auditor",
+        name,
+        wire,
+        heartbeat,
+        |session| {
+            let addr = AuditorActor::new(session).start();
+            move |env| addr.do_send(Incoming(env))
+        },
+    )
     .await
 }
 
 /// Runs an Auditor process: connect to the Lead over TCP and serve. The secret comes from the
 /// environment (`RETAKE_SECRET`, hex), never from the command line.
 pub fn run_process(args: AuditorArgs, secret: Secret) -> anyhow::Result<()> {
-    let wire = WireConfig { max_frame: args.max_frame, ..WireConfig::default() };
+    let wire = WireConfig {
+        max_frame: args.max_frame,
+        ..WireConfig::default()
+    };
     actix::System::new().block_on(async move {
         let stream = tokio::net::TcpStream::connect(&args.lead)
             .await
             .map_err(|e| anyhow::anyhow!("cannot reach the Lead at {}: {e}", args.lead))?;
         stream.set_nodelay(true)?;
-        serve(stream, &args.name, &secret, &wire, Duration::from_millis(args.heartbeat_ms)).await?;
+        serve(
+            stream,
+            &args.name,
+            &secret,
+            &wire,
+            Duration::from_millis(args.heartbeat_ms),
+        )
+        .await?;
         Ok(())
     })
 }

@@ -31,7 +31,11 @@ impl Actor for InspectorActor {
 }
 
 /// Runs one request: build the scope's context and run the kind's rules.
-pub fn review(kind: InspectorKind, name: &str, req: &InspectRequest) -> Result<InspectorReport, ContextError> {
+pub fn review(
+    kind: InspectorKind,
+    name: &str,
+    req: &InspectRequest,
+) -> Result<InspectorReport, ContextError> {
     let ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
     Ok(inspect(kind, &ctx, name, &req.review))
 }
@@ -52,8 +56,13 @@ impl Handler<Incoming> for InspectorActor {
             let report_to = req.report_to.clone();
             match tokio::task::spawn_blocking(move || review(kind, &name, &req)).await {
                 Ok(Ok(report)) => {
-                    session.status.set("report", &format!("{} findings", report.findings.len()));
-                    if let Err(e) = session.send(&report_to, Body::InspectorReport(report)).await {
+                    session
+                        .status
+                        .set("report", &format!("{} findings", report.findings.len()));
+                    if let Err(e) = session
+                        .send(&report_to, Body::InspectorReport(report))
+                        .await
+                    {
                         tracing::error!(error = %e, "could not send the report");
                     }
                     session.status.set("idle", "");

@@ -3,7 +3,10 @@
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(name = "retake-inspector", about = "Run one retake Inspector and connect it to the Lead")]
+#[command(
+    name = "retake-inspector",
+    about = "Run one retake Inspector and connect it to the Lead"
+)]
 struct Cli {
     #[command(flatten)]
     args: inspector::runtime::InspectorArgs,

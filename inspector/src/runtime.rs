@@ -40,10 +40,18 @@ pub async fn serve<S>(
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    run_actor(stream, secret, "inspector", name, wire, heartbeat, |session| {
-        let addr = InspectorActor::new(kind, session).start();
-        move |env| addr.do_send(Incoming(env))
-    })
+    run_actor(
+        stream,
+        secret,
+        "inspector",
+        name,
+        wire,
+        heartbeat,
+        |session| {
+            let addr = InspectorActor::new(kind, session).start();
+            move |env| addr.do_send(Incoming(env))
+        },
+    )
     .await
 }
 
@@ -51,13 +59,24 @@ where
 /// the environment (`RETAKE_SECRET`, hex), never from the command line.
 pub fn run_process(args: InspectorArgs, secret: Secret) -> anyhow::Result<()> {
     let name = args.name.clone().unwrap_or_else(|| args.kind.actor_name());
-    let wire = WireConfig { max_frame: args.max_frame, ..WireConfig::default() };
+    let wire = WireConfig {
+        max_frame: args.max_frame,
+        ..WireConfig::default()
+    };
     actix::System::new().block_on(async move {
         let stream = tokio::net::TcpStream::connect(&args.lead)
             .await
             .map_err(|e| anyhow::anyhow!("cannot reach the Lead at {}: {e}", args.lead))?;
         stream.set_nodelay(true)?;
-        serve(stream, args.kind, &name, &secret, &wire, Duration::from_millis(args.heartbeat_ms)).await?;
+        serve(
+            stream,
+            args.kind,
+            &name,
+            &secret,
+            &wire,
+            Duration::from_millis(args.heartbeat_ms),
+        )
+        .await?;
         Ok(())
     })
 }

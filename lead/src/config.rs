@@ -37,7 +37,10 @@ pub struct ReviewSettings {
 
 impl Default for ReviewSettings {
     fn default() -> Self {
-        ReviewSettings { runtime: "local".into(), timeout_secs: 900 }
+        ReviewSettings {
+            runtime: "local".into(),
+            timeout_secs: 900,
+        }
     }
 }
 
@@ -55,7 +58,11 @@ pub struct WireSettings {
 
 impl Default for WireSettings {
     fn default() -> Self {
-        WireSettings { max_frame_bytes: 8 * 1024 * 1024, handshake_timeout_ms: 5000, secret: None }
+        WireSettings {
+            max_frame_bytes: 8 * 1024 * 1024,
+            handshake_timeout_ms: 5000,
+            secret: None,
+        }
     }
 }
 
@@ -96,7 +103,10 @@ pub struct TestSettings {
 
 impl Default for TestSettings {
     fn default() -> Self {
-        TestSettings { command: None, timeout_secs: 300 }
+        TestSettings {
+            command: None,
+            timeout_secs: 300,
+        }
     }
 }
 
@@ -112,7 +122,10 @@ pub struct AuditSettings {
 
 impl Default for AuditSettings {
     fn default() -> Self {
-        AuditSettings { test_failure: "no-go".into(), budget_ms: 60_000 }
+        AuditSettings {
+            test_failure: "no-go".into(),
+            budget_ms: 60_000,
+        }
     }
 }
 
@@ -126,7 +139,9 @@ pub struct InspectorSettings {
 
 impl Default for InspectorSettings {
     fn default() -> Self {
-        InspectorSettings { max_file_bytes: 1024 * 1024 }
+        InspectorSettings {
+            max_file_bytes: 1024 * 1024,
+        }
     }
 }
 
@@ -174,7 +189,8 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
     let files = config_files(repo);
     let mut builder = config::Config::builder();
     for f in &files {
-        builder = builder.add_source(config::File::from(f.as_path()).format(config::FileFormat::Toml));
+        builder =
+            builder.add_source(config::File::from(f.as_path()).format(config::FileFormat::Toml));
     }
     builder = builder.add_source(
         config::Environment::with_prefix("RETAKE")
@@ -188,11 +204,27 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
     let origin = if files.is_empty() {
         "environment".to_string()
     } else {
-        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", ")
+        files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let invalid = |e: config::ConfigError| ConfigError::Invalid { origin: origin.clone(), message: e.to_string() };
-    let settings: Settings = builder.build().map_err(invalid)?.try_deserialize().map_err(invalid)?;
-    settings.validate().map_err(|message| ConfigError::Invalid { origin: origin.clone(), message })?;
+    let invalid = |e: config::ConfigError| ConfigError::Invalid {
+        origin: origin.clone(),
+        message: e.to_string(),
+    };
+    let settings: Settings = builder
+        .build()
+        .map_err(invalid)?
+        .try_deserialize()
+        .map_err(invalid)?;
+    settings
+        .validate()
+        .map_err(|message| ConfigError::Invalid {
+            origin: origin.clone(),
+            message,
+        })?;
     Ok(settings)
 }
 
@@ -211,17 +243,25 @@ impl Settings {
             ));
         }
         for (rule, sev) in &self.rules.severity {
-            sev.parse::<protocol::Severity>().map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
+            sev.parse::<protocol::Severity>()
+                .map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
         }
         if self.supervision.heartbeat_interval_ms == 0 || self.supervision.suspect_after == 0 {
-            return Err("supervision.heartbeat_interval_ms and suspect_after must be positive".into());
+            return Err(
+                "supervision.heartbeat_interval_ms and suspect_after must be positive".into(),
+            );
         }
         Ok(())
     }
 
     /// The rule overrides the Inspectors receive.
     pub fn rule_overrides(&self) -> Vec<protocol::message::RuleOverride> {
-        let mut ids: Vec<&String> = self.rules.disable.iter().chain(self.rules.severity.keys()).collect();
+        let mut ids: Vec<&String> = self
+            .rules
+            .disable
+            .iter()
+            .chain(self.rules.severity.keys())
+            .collect();
         ids.sort();
         ids.dedup();
         ids.into_iter()
@@ -239,12 +279,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_shipped_deploy_file_documents_valid_keys_with_their_defaults() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/retake.toml");
+        std::fs::copy(shipped, dir.path().join("retake.toml")).expect("copy");
+        let s = load(dir.path()).expect("deploy/retake.toml is a valid configuration");
+        let d = Settings::default();
+        assert_eq!(s.review.runtime, d.review.runtime);
+        assert_eq!(s.wire.max_frame_bytes, d.wire.max_frame_bytes);
+        assert_eq!(
+            s.supervision.heartbeat_interval_ms,
+            d.supervision.heartbeat_interval_ms
+        );
+        assert_eq!(s.test.timeout_secs, d.test.timeout_secs);
+        assert_eq!(s.audit.test_failure, d.audit.test_failure);
+        assert_eq!(s.inspector.max_file_bytes, d.inspector.max_file_bytes);
+    }
+
+    #[test]
     fn unknown_keys_and_bad_values_are_named() {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(dir.path().join("retake.toml"), "[review]\nruntim = \"local\"\n").expect("write");
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[review]\nruntim = \"local\"\n",
+        )
+        .expect("write");
         let err = load(dir.path()).expect_err("unknown key").to_string();
-        assert!(err.contains("runtim") && err.contains("retake.toml"), "{err}");
-        std::fs::write(dir.path().join("retake.toml"), "[review]\nruntime = \"cloud\"\n").expect("write");
+        assert!(
+            err.contains("runtim") && err.contains("retake.toml"),
+            "{err}"
+        );
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[review]\nruntime = \"cloud\"\n",
+        )
+        .expect("write");
         let err = load(dir.path()).expect_err("bad runtime").to_string();
         assert!(err.contains("review.runtime = 'cloud'"), "{err}");
         std::fs::write(
@@ -255,7 +324,10 @@ mod tests {
         let s = load(dir.path()).expect("valid");
         let o = s.rule_overrides();
         assert_eq!(o.len(), 2);
-        assert_eq!((o[0].rule.as_str(), o[0].severity), ("holistic/panic-in-library", Some(protocol::Severity::Low)));
+        assert_eq!(
+            (o[0].rule.as_str(), o[0].severity),
+            ("holistic/panic-in-library", Some(protocol::Severity::Low))
+        );
         assert!(!o[1].enabled);
     }
 }

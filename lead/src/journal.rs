@@ -41,7 +41,10 @@ impl Journal {
 
     /// Journals an Inspector's report as `reports/<inspector>.cpf`.
     pub fn report(&self, inspector: &str, cpf: &str) -> std::io::Result<PathBuf> {
-        let path = self.dir.join("reports").join(format!("{}.cpf", safe_name(inspector)));
+        let path = self
+            .dir
+            .join("reports")
+            .join(format!("{}.cpf", safe_name(inspector)));
         write_atomic(&path, cpf.as_bytes())?;
         Ok(path)
     }
@@ -59,7 +62,13 @@ impl Journal {
 fn safe_name(name: &str) -> String {
     let cleaned: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     match cleaned.trim_start_matches('.') {
         "" => "_".to_string(),
@@ -81,14 +90,23 @@ mod tests {
     fn journals_reports_and_verdicts_atomically_under_safe_names() {
         let dir = tempfile::tempdir().expect("tempdir");
         let j = Journal::create(dir.path(), "r1").expect("create");
-        let p = j.report("inspector-quality", "VERDICT:GO\n").expect("report");
+        let p = j
+            .report("inspector-quality", "VERDICT:GO\n")
+            .expect("report");
         assert_eq!(p, dir.path().join("runs/r1/reports/inspector-quality.cpf"));
         assert_eq!(std::fs::read_to_string(&p).expect("read"), "VERDICT:GO\n");
         let hostile = j.report("../../etc/x", "VERDICT:GO\n").expect("report");
         assert!(hostile.starts_with(dir.path().join("runs/r1/reports")));
         j.verdict("VERDICT:NO-GO\n").expect("verdict");
         j.verdict("VERDICT:GO\n").expect("overwrite");
-        assert_eq!(std::fs::read_to_string(j.dir().join("verdict.cpf")).expect("read"), "VERDICT:GO\n");
-        assert_eq!(std::fs::read_dir(j.dir()).expect("ls").count(), 2, "no temporary files left");
+        assert_eq!(
+            std::fs::read_to_string(j.dir().join("verdict.cpf")).expect("read"),
+            "VERDICT:GO\n"
+        );
+        assert_eq!(
+            std::fs::read_dir(j.dir()).expect("ls").count(),
+            2,
+            "no temporary files left"
+        );
     }
 }

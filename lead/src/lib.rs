@@ -32,7 +32,10 @@ pub fn main() -> u8 {
         | Command::Init(_)
         | Command::Status(_)
         | Command::Serve(_)
-        | Command::Scenario(_) => Err((2, anyhow::anyhow!("this command is not yet available in this build"))),
+        | Command::Scenario(_) => Err((
+            2,
+            anyhow::anyhow!("this command is not yet available in this build"),
+        )),
     };
     match result {
         Ok(code) => code,
@@ -46,7 +49,9 @@ pub fn main() -> u8 {
 fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
     match format {
         LogFormat::Json => builder.json().init(),
         LogFormat::Text => builder.init(),

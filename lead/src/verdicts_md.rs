@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 /// a spec folder, otherwise `.retake/verdicts.md`.
 pub fn location(repo: &Path, state_dir: &Path, feature: Option<&str>) -> PathBuf {
     match feature {
-        Some(f) if repo.join("specs").join(f).is_dir() => repo.join("specs").join(f).join("verdicts.md"),
+        Some(f) if repo.join("specs").join(f).is_dir() => {
+            repo.join("specs").join(f).join("verdicts.md")
+        }
         _ => state_dir.join("verdicts.md"),
     }
 }
@@ -53,7 +55,9 @@ pub struct Batch<'a> {
 pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<u32> {
     let existing = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => format!("# Verdicts: {}\n", batch.title),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            format!("# Verdicts: {}\n", batch.title)
+        }
         Err(e) => return Err(e),
     };
     let seq = last_seq(&existing) + 1;
@@ -73,14 +77,22 @@ fn render(seq: u32, b: &Batch<'_>) -> String {
         b.timestamp, b.version, b.threshold
     );
     for (i, (_, cpf)) in b.raw.iter().enumerate() {
-        out.push_str(&format!("\n#### V{}\n\n```\n{}\n```\n", i + 1, cpf.trim_end()));
+        out.push_str(&format!(
+            "\n#### V{}\n\n```\n{}\n```\n",
+            i + 1,
+            cpf.trim_end()
+        ));
     }
-    let Some((first, _)) = b.raw.first() else { return out };
+    let Some((first, _)) = b.raw.first() else {
+        return out;
+    };
     out.push_str("\n### Consensus\n\n");
     if first.findings.is_empty() {
         out.push_str("(none)\n");
     } else {
-        out.push_str("| sev | category | location | agents | description |\n|---|---|---|---|---|\n");
+        out.push_str(
+            "| sev | category | location | agents | description |\n|---|---|---|---|---|\n",
+        );
         for f in &first.findings {
             out.push_str(&format!(
                 "| {} | {} | {} | {} | {} |\n",
@@ -93,13 +105,23 @@ fn render(seq: u32, b: &Batch<'_>) -> String {
         }
     }
     out.push_str("\n### Noise\n\n(none)\n");
-    out.push_str(&format!("\n### Disposition\n\n{}\n", review_disposition(first.verdict).as_str()));
+    out.push_str(&format!(
+        "\n### Disposition\n\n{}\n",
+        review_disposition(first.verdict).as_str()
+    ));
     if first.verdict == Verdict::Conditional {
-        let tracked: Vec<_> = first.findings.iter().filter(|f| f.severity <= Severity::Medium).collect();
+        let tracked: Vec<_> = first
+            .findings
+            .iter()
+            .filter(|f| f.severity <= Severity::Medium)
+            .collect();
         if !tracked.is_empty() {
             out.push_str("\n### Tracked\n\n");
             for f in tracked {
-                out.push_str(&format!("- {}|{}|{}|{}\n", f.severity, f.category, f.location, f.description));
+                out.push_str(&format!(
+                    "- {}|{}|{}|{}\n",
+                    f.severity, f.category, f.location, f.description
+                ));
             }
         }
     }
@@ -138,22 +160,49 @@ mod tests {
     fn batches_append_with_increasing_numbers_and_keep_earlier_ones() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("verdicts.md");
-        let f = Finding::new("inspector-quality", "quality/todo-marker", "incomplete", Severity::Medium, Location::at("src/a.rs", 3), "TODO marker | left", "TODO");
-        let raw = vec![(outcome(Verdict::Conditional, vec![f]), "VERDICT:CONDITIONAL\nSCOPE:repository".to_string())];
-        let batch = Batch { title: "demo", timestamp: "2026-11-22T00:00:00Z", version: "0.1.0", raw: &raw, threshold: 1 };
+        let f = Finding::new(
+            "inspector-quality",
+            "quality/todo-marker",
+            "incomplete",
+            Severity::Medium,
+            Location::at("src/a.rs", 3),
+            "TODO marker | left",
+            "TODO",
+        );
+        let raw = vec![(
+            outcome(Verdict::Conditional, vec![f]),
+            "VERDICT:CONDITIONAL\nSCOPE:repository".to_string(),
+        )];
+        let batch = Batch {
+            title: "demo",
+            timestamp: "2026-11-22T00:00:00Z",
+            version: "0.1.0",
+            raw: &raw,
+            threshold: 1,
+        };
         assert_eq!(append(&path, &batch).expect("append"), 1);
         let first = std::fs::read_to_string(&path).expect("read");
         assert!(first.starts_with("# Verdicts: demo\n"));
-        assert!(first.contains("## [B1] impl | 2026-11-22T00:00:00Z | v0.1.0 | runs:1 | threshold:1/1"));
+        assert!(
+            first.contains("## [B1] impl | 2026-11-22T00:00:00Z | v0.1.0 | runs:1 | threshold:1/1")
+        );
         assert!(first.contains("#### V1\n\n```\nVERDICT:CONDITIONAL\nSCOPE:repository\n```"));
-        assert!(first.contains("| M | incomplete | src/a.rs:3 | inspector-quality | TODO marker \\| left |"));
+        assert!(first.contains(
+            "| M | incomplete | src/a.rs:3 | inspector-quality | TODO marker \\| left |"
+        ));
         assert!(first.contains("### Disposition\n\nCONDITIONAL-TRACKED"));
         assert!(first.contains("### Tracked\n\n- M|incomplete|src/a.rs:3|TODO marker | left"));
         let raw2 = vec![(outcome(Verdict::Go, vec![]), "VERDICT:GO".to_string())];
-        let batch2 = Batch { raw: &raw2, ..batch };
+        let batch2 = Batch {
+            raw: &raw2,
+            ..batch
+        };
         assert_eq!(append(&path, &batch2).expect("append"), 2);
         let second = std::fs::read_to_string(&path).expect("read");
-        assert!(second.starts_with(&first), "earlier batches are never rewritten");
+        assert!(
+            second.starts_with(&first),
+            "earlier batches are never rewritten"
+        );
         assert!(second.contains("## [B2] impl"));
         assert!(second.contains("GO-ACCEPTED"));
     }

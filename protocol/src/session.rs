@@ -41,7 +41,11 @@ impl Status {
     fn heartbeat(&self) -> Body {
         let s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         Body::Heartbeat {
-            phase: if s.phase.is_empty() { "idle".into() } else { s.phase.clone() },
+            phase: if s.phase.is_empty() {
+                "idle".into()
+            } else {
+                s.phase.clone()
+            },
             progress: s.progress.clone(),
             busy_since_ms: s.busy_since_ms,
         }
@@ -62,7 +66,9 @@ pub struct Session {
 impl Session {
     /// Sends `body` to `to` (through the Lead); errors only when the connection is gone.
     pub async fn send(&self, to: &str, body: Body) -> Result<(), WireError> {
-        self.outbox.send(Envelope::new(self.name.clone(), to, body)).await
+        self.outbox
+            .send(Envelope::new(self.name.clone(), to, body))
+            .await
     }
 }
 
@@ -83,9 +89,14 @@ where
     F: FnOnce(Session) -> M,
     M: FnMut(Envelope),
 {
-    let (mut reader, writer): (LinkReader, _) = client_handshake(stream, secret, role, name, wire).await?;
+    let (mut reader, writer): (LinkReader, _) =
+        client_handshake(stream, secret, role, name, wire).await?;
     let (outbox, _writer_task) = Outbox::spawn(writer);
-    let session = Session { name: name.to_string(), outbox: outbox.clone(), status: Status::default() };
+    let session = Session {
+        name: name.to_string(),
+        outbox: outbox.clone(),
+        status: Status::default(),
+    };
     let beat = tokio::spawn(heartbeats(session.clone(), heartbeat));
     let mut on_message = on_start(session.clone());
     let result = loop {
@@ -110,7 +121,11 @@ async fn heartbeats(session: Session, every: Duration) {
     let mut tick = tokio::time::interval(every);
     loop {
         tick.tick().await;
-        if session.send(LEAD, session.status.heartbeat()).await.is_err() {
+        if session
+            .send(LEAD, session.status.heartbeat())
+            .await
+            .is_err()
+        {
             return;
         }
     }
@@ -124,14 +139,27 @@ mod tests {
     fn status_tracks_busy_since_until_idle() {
         let status = Status::default();
         status.set("inspect", "3/10");
-        let Body::Heartbeat { phase, progress, busy_since_ms } = status.heartbeat() else {
+        let Body::Heartbeat {
+            phase,
+            progress,
+            busy_since_ms,
+        } = status.heartbeat()
+        else {
             panic!("not a heartbeat")
         };
         assert_eq!((phase.as_str(), progress.as_str()), ("inspect", "3/10"));
         let since = busy_since_ms.expect("busy");
         status.set("report", "");
-        assert!(matches!(status.heartbeat(), Body::Heartbeat { busy_since_ms: Some(s), .. } if s == since));
+        assert!(
+            matches!(status.heartbeat(), Body::Heartbeat { busy_since_ms: Some(s), .. } if s == since)
+        );
         status.set("idle", "");
-        assert!(matches!(status.heartbeat(), Body::Heartbeat { busy_since_ms: None, .. }));
+        assert!(matches!(
+            status.heartbeat(),
+            Body::Heartbeat {
+                busy_since_ms: None,
+                ..
+            }
+        ));
     }
 }

@@ -1,7 +1,7 @@
 //! A comment- and string-aware line scanner for the text-level rules.
 //!
-//! Text rules must not mistake `"// TODO"` inside a string for a comment, nor a `password = "x"`
-//! in a comment for code. This scanner splits every line into code, string-literal and comment
+//! Text rules must not mistake a comment marker inside a string for a comment, nor an
+//! assignment quoted in a comment for code. This scanner splits every line into code, string-literal and comment
 //! segments, carrying block comments and multi-line strings across lines. It knows just enough
 //! of each language's lexical grammar (Rust raw strings, nested block comments and lifetimes,
 //! Python triple quotes, JS template literals and regex literals, Go raw strings); it is not a
@@ -73,9 +73,15 @@ impl<'a> LexLine<'a> {
 enum State {
     Code,
     /// Inside a block comment of this nesting depth.
-    Block { depth: u32, doc: bool },
+    Block {
+        depth: u32,
+        doc: bool,
+    },
     /// Inside a string closed by `close` (escapes honoured unless `raw`).
-    Str { close: &'static str, raw: bool },
+    Str {
+        close: &'static str,
+        raw: bool,
+    },
 }
 
 /// Splits `text` into lines of segments for `lang`. Configuration files have no comment or
@@ -258,7 +264,8 @@ fn string_open(b: &[u8], i: usize, lang: Language) -> Option<(usize, &'static st
                 return Some((1, "\"", false));
             }
             let prev_ident = i > 0 && is_ident(b[i - 1]);
-            let prefixed = i > 0 && matches!(b[i - 1], b'b' | b'c') && !(i > 1 && is_ident(b[i - 2]));
+            let prefixed =
+                i > 0 && matches!(b[i - 1], b'b' | b'c') && !(i > 1 && is_ident(b[i - 2]));
             if c == b'r' && (!prev_ident || prefixed) {
                 let hashes = rest[1..].iter().take_while(|&&h| h == b'#').count();
                 if rest.get(1 + hashes) == Some(&b'"') && hashes < HASHES.len() {
@@ -353,7 +360,10 @@ fn regex_len(rest: &[u8]) -> Option<usize> {
             b'[' => in_class = true,
             b']' => in_class = false,
             b'/' if !in_class => {
-                let flags = rest[i + 1..].iter().take_while(|c| c.is_ascii_alphabetic()).count();
+                let flags = rest[i + 1..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .count();
                 return Some(i + 1 + flags);
             }
             _ => {}
@@ -361,6 +371,28 @@ fn regex_len(rest: &[u8]) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// The comments that annotate 1-based `line`: those on the line itself, then those of the
+/// comment lines just above it, nearest first. Attribute lines (`#[..]`) in between are skipped;
+/// a blank or code line ends the block.
+pub(crate) fn comments_at<'l, 'a>(lines: &'l [LexLine<'a>], line: u32) -> Vec<&'l Comment<'a>> {
+    let Some(index) = (line as usize).checked_sub(1).filter(|i| *i < lines.len()) else {
+        return Vec::new();
+    };
+    let mut out: Vec<&Comment<'a>> = lines[index].comments().collect();
+    for above in lines[..index].iter().rev() {
+        let code = above.code();
+        let code = code.trim();
+        if code.starts_with("#[") || code.starts_with("#![") {
+            continue;
+        }
+        if !code.is_empty() || !above.has_comment() {
+            break;
+        }
+        out.extend(above.comments());
+    }
+    out
 }
 
 /// Whether a byte can be part of an identifier.
@@ -425,7 +457,10 @@ mod tests {
 
     #[test]
     fn multi_line_constructs_carry_over() {
-        let lines = lex("x = \"\"\"a\n# not a comment\n\"\"\" # yes\n", Language::Python);
+        let lines = lex(
+            "x = \"\"\"a\n# not a comment\n\"\"\" # yes\n",
+            Language::Python,
+        );
         assert!(!lines[1].has_comment());
         assert_eq!(kinds(&lines[2]), vec!["S[\"\"\"]", "C[ ]", "K[ yes]"]);
         let lines = lex("/* one\n TODO\n*/ x", Language::Go);
@@ -435,7 +470,10 @@ mod tests {
 
     #[test]
     fn js_regex_and_templates() {
-        let lines = lex("const r = /\"\\//g; a / b; `x // y` // c\n", Language::JavaScript);
+        let lines = lex(
+            "const r = /\"\\//g; a / b; `x // y` // c\n",
+            Language::JavaScript,
+        );
         assert_eq!(
             kinds(&lines[0]),
             vec![
@@ -447,6 +485,19 @@ mod tests {
                 "K[ c]"
             ]
         );
+    }
+
+    #[test]
+    fn comments_at_a_line_span_the_comment_block_above() {
+        let text = "let a = 1;\n// one\n\n// two\n/* three */\n#[attr]\nlet b = 2; // four\n";
+        let lines = lex(text, Language::Rust);
+        let bodies: Vec<&str> = comments_at(&lines, 7)
+            .iter()
+            .map(|c| c.body.trim())
+            .collect();
+        assert_eq!(bodies, vec!["four", "three", "two"]);
+        assert!(comments_at(&lines, 1).is_empty());
+        assert!(comments_at(&lines, 99).is_empty());
     }
 
     #[test]

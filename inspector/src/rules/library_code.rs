@@ -45,7 +45,12 @@ mod tests {
         ] {
             assert!(!is_library_path(path), "{path}");
         }
-        for path in ["src/lib.rs", "src/engine/main.rs", "src/build.rs", "app/views.py"] {
+        for path in [
+            "src/lib.rs",
+            "src/engine/main.rs",
+            "src/build.rs",
+            "app/views.py",
+        ] {
             assert!(is_library_path(path), "{path}");
         }
     }

@@ -16,19 +16,23 @@ pub(crate) struct TestCode {
 }
 
 impl TestCode {
-    /// The test code of `file`: everything when the path says so (`tests/`, `*_test.rs`, a
-    /// `tests.rs` module file, …), else the Rust test items; nothing for other languages or
-    /// for Rust that does not parse.
+    /// The test code of `file`: everything when the path says so (`tests/`, `*_test.rs`, an
+    /// out-of-line test module file, see [`is_test_module_name`]) or the file opens with
+    /// `#![cfg(test)]`, else the Rust test items; nothing for other languages or for Rust that
+    /// does not parse.
     pub(crate) fn of(file: &SourceFile) -> TestCode {
-        let name = file.rel_path.rsplit('/').next().unwrap_or_default();
-        if file.is_test_file() || name == "tests.rs" {
-            return TestCode {
-                whole_file: true,
-                ranges: Vec::new(),
-            };
+        let whole = TestCode {
+            whole_file: true,
+            ranges: Vec::new(),
+        };
+        if file.is_test_file() || is_test_module_name(&file.rel_path) {
+            return whole;
         }
         let mut ranges = Vec::new();
         if let Some(Ok(ast)) = file.rust_ast() {
+            if is_test_attr(&ast.attrs) {
+                return whole;
+            }
             collect_items(&ast.items, &mut ranges);
         }
         TestCode {
@@ -48,8 +52,19 @@ impl TestCode {
     }
 }
 
-/// Whether attributes mark an item as test code: `#[cfg(test)]` (also inside `all(..)`, never
-/// under `not(..)`), or a test-harness attribute whose last path segment is `test` (`#[test]`,
+/// Whether a Rust file's name marks it as an out-of-line test module (`#[cfg(test)] mod tests;`
+/// lives in another file, which a file-level rule cannot see): `tests.rs`, `testing.rs`,
+/// `*_tests.rs`, `test_*.rs` (helpers such as `test_util.rs`, `test_support.rs`).
+fn is_test_module_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    let Some(stem) = name.strip_suffix(".rs") else {
+        return false;
+    };
+    matches!(stem, "tests" | "testing") || stem.ends_with("_tests") || stem.starts_with("test_")
+}
+
+/// Whether attributes mark an item as test code: `#[cfg(test)]` (also as a top-level condition
+/// of `all(..)`, never under `not(..)`), or a test-harness attribute whose last path segment is `test` (`#[test]`,
 /// `#[tokio::test]`), `bench`, `rstest` or `test_case`.
 pub(crate) fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
@@ -69,15 +84,34 @@ pub(crate) fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
+/// `test`, or `all(.., test, ..)` with `test` as one of the top-level conditions.
 fn cfg_means_test(tokens: &str) -> bool {
     let compact: String = tokens.chars().filter(|c| !c.is_whitespace()).collect();
-    compact == "test"
-        || (compact.starts_with("all(")
-            && !compact.contains("not(")
-            && compact[4..]
-                .trim_end_matches(')')
-                .split(',')
-                .any(|part| part == "test"))
+    if compact == "test" {
+        return true;
+    }
+    let Some(inner) = compact
+        .strip_prefix("all(")
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return false;
+    };
+    let mut depth = 0u32;
+    let mut start = 0;
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                if &inner[start..i] == "test" {
+                    return true;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    &inner[start..] == "test"
 }
 
 fn lines_of<T: Spanned>(node: &T) -> (u32, u32) {
@@ -123,10 +157,10 @@ mod tests {
 
     #[test]
     fn cfg_test_modules_and_test_fns_are_test_code() {
-        let text = "fn lib() {}\n#[cfg(test)]\nmod tests {\n    fn helper() {}\n}\n#[tokio::test]\nasync fn t() {\n}\n#[cfg(not(test))]\nfn real() {}\n#[cfg(all(test, unix))]\nfn unix_helper() {}\n";
+        let text = "fn lib() {}\n#[cfg(test)]\nmod tests {\n    fn helper() {}\n}\n#[tokio::test]\nasync fn t() {\n}\n#[cfg(not(test))]\nfn real() {}\n#[cfg(all(test, unix))]\nfn unix_helper() {}\n#[cfg(all(test, not(loom)))]\nmod t {}\n#[cfg(all(unix, not(test)))]\nfn u() {}\n";
         let tc = TestCode::of(&SourceFile::new("src/a.rs", text));
-        let test_lines: Vec<u32> = (1..=12).filter(|&l| tc.contains(l)).collect();
-        assert_eq!(test_lines, vec![2, 3, 4, 5, 6, 7, 8, 11, 12]);
+        let test_lines: Vec<u32> = (1..=16).filter(|&l| tc.contains(l)).collect();
+        assert_eq!(test_lines, vec![2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 14]);
         assert!(!tc.is_whole_file());
     }
 
@@ -134,6 +168,12 @@ mod tests {
     fn test_paths_are_wholly_test_code() {
         assert!(TestCode::of(&SourceFile::new("tests/it.rs", "fn a() {}")).contains(1));
         assert!(TestCode::of(&SourceFile::new("src/x/tests.rs", "fn a() {}")).is_whole_file());
+        assert!(TestCode::of(&SourceFile::new("src/wire/handshake_tests.rs", "")).contains(1));
+        assert!(TestCode::of(&SourceFile::new("src/testing.rs", "")).contains(1));
+        assert!(
+            TestCode::of(&SourceFile::new("src/a.rs", "#![cfg(test)]\nfn a() {}\n")).contains(2)
+        );
+        assert!(!TestCode::of(&SourceFile::new("src/contest.rs", "fn a() {}\n")).contains(1));
         assert!(!TestCode::of(&SourceFile::new("src/x.py", "def a(): pass")).contains(1));
     }
 }

@@ -180,7 +180,10 @@ fn heading(line: &str) -> Option<(u8, String)> {
     if !(1..=6).contains(&level) || !(rest.is_empty() || rest.starts_with(' ')) {
         return None;
     }
-    Some((level as u8, rest.trim().trim_end_matches('#').trim().to_string()))
+    Some((
+        level as u8,
+        rest.trim().trim_end_matches('#').trim().to_string(),
+    ))
 }
 
 /// `Spec 3: Title` → ("3", "Title"); also `Spec 3 - Title`, `Spec 3. Title`, `Spec 3`.
@@ -323,13 +326,17 @@ Unit tests per module.
         let d = Design::parse(DESIGN);
         assert_eq!(d.specs.len(), 2);
         let s1 = &d.specs[0];
-        assert_eq!((s1.number.as_str(), s1.title.as_str(), s1.line), ("1", "Create users", 17));
+        assert_eq!(
+            (s1.number.as_str(), s1.title.as_str(), s1.line),
+            ("1", "Create users", 17)
+        );
         assert_eq!(
             s1.criteria,
             vec![
                 Criterion {
                     number: 1,
-                    text: "Given a name, when `create_user` runs, then a `User` is returned.".into(),
+                    text: "Given a name, when `create_user` runs, then a `User` is returned."
+                        .into(),
                     line: 19
                 },
                 Criterion {
@@ -355,7 +362,11 @@ Unit tests per module.
             .collect();
         assert_eq!(
             comps,
-            vec![("src/user.rs", 9), ("src/api.rs", 10), ("src/routes.rs", 10)]
+            vec![
+                ("src/user.rs", 9),
+                ("src/api.rs", 10),
+                ("src/routes.rs", 10)
+            ]
         );
         let rust: Vec<&CodeBlock> = d.blocks_in("rust").collect();
         assert_eq!(rust.len(), 1);

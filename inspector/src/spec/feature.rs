@@ -110,7 +110,9 @@ mod tests {
         Feature::from_texts(
             "users",
             Some("phase: tasks-generated\nroadmap: {wave: 3}\nfiles: [src/user.rs, src/db/]\n"),
-            Some("tasks:\n  - id: 1\n    files: [src/user.rs]\n  - id: 2\n    files: [src/api.rs]\n"),
+            Some(
+                "tasks:\n  - id: 1\n    files: [src/user.rs]\n  - id: 2\n    files: [src/api.rs]\n",
+            ),
             Some("## Components\n| Name | Files |\n|---|---|\n| Routes | `src/routes.rs` |\n"),
         )
         .expect("feature")

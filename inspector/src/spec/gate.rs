@@ -12,7 +12,10 @@ pub fn phase_gate(root: &Path, feature: &str) -> Result<(), SpecError> {
     };
     // A feature name is one folder name: never let `../x` or `/etc` reach the filesystem.
     let mut parts = Path::new(feature).components();
-    if !matches!((parts.next(), parts.next()), (Some(Component::Normal(_)), None)) {
+    if !matches!(
+        (parts.next(), parts.next()),
+        (Some(Component::Normal(_)), None)
+    ) {
         return Err(not_found());
     }
     if !root.join("specs").join(feature).is_dir() {

@@ -85,8 +85,13 @@ mod tests {
             Some("| C | Files |\n|---|---|\n| x | `src/a_comp.rs` |\n"),
         )
         .expect("a");
-        let b = Feature::from_texts("b", Some("roadmap: {wave: 2}\nfiles: [src/b/]\n"), None, None)
-            .expect("b");
+        let b = Feature::from_texts(
+            "b",
+            Some("roadmap: {wave: 2}\nfiles: [src/b/]\n"),
+            None,
+            None,
+        )
+        .expect("b");
         let c = Feature::from_texts("c", Some("files: [src/c.rs]\n"), None, None).expect("c");
         Specs::from_features(vec![a, b, c], None)
     }
@@ -124,9 +129,18 @@ mod tests {
         assert_eq!(
             s.scope_paths(&Scope::WaveCrossCheck { wave: 1 })
                 .expect("wave 1"),
-            vec!["src/a.rs", "src/a2.rs", "src/a_comp.rs", "src/a_task.rs", "src/c.rs"]
+            vec![
+                "src/a.rs",
+                "src/a2.rs",
+                "src/a_comp.rs",
+                "src/a_task.rs",
+                "src/c.rs"
+            ]
         );
-        assert!(s.scope_paths(&Scope::repository()).expect("module").is_empty());
+        assert!(s
+            .scope_paths(&Scope::repository())
+            .expect("module")
+            .is_empty());
     }
 
     #[test]

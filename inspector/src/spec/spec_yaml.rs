@@ -108,7 +108,11 @@ impl SpecYaml {
         Ok(SpecYaml {
             feature: raw.feature.as_ref().and_then(scalar_text),
             version: raw.version.as_ref().and_then(scalar_text),
-            phase: raw.phase.as_ref().and_then(scalar_text).map(|t| Phase::parse(&t)),
+            phase: raw
+                .phase
+                .as_ref()
+                .and_then(scalar_text)
+                .map(|t| Phase::parse(&t)),
             phase_line: key_line(text, "phase"),
             blocked_by: raw
                 .blocked_info
@@ -195,16 +199,27 @@ mod tests {
     fn unknown_phases_are_kept_and_empty_files_are_empty_specs() {
         let spec = SpecYaml::parse("phase: implementing\n", "s").expect("parse");
         assert_eq!(spec.phase, Some(Phase::Other("implementing".into())));
-        assert_eq!(spec.phase.map(|p| p.as_str().to_string()), Some("implementing".into()));
-        assert_eq!(SpecYaml::parse("", "s").expect("empty"), SpecYaml::default());
-        for p in ["design-generated", "tasks-generated", "implementation-complete"] {
+        assert_eq!(
+            spec.phase.map(|p| p.as_str().to_string()),
+            Some("implementing".into())
+        );
+        assert_eq!(
+            SpecYaml::parse("", "s").expect("empty"),
+            SpecYaml::default()
+        );
+        for p in [
+            "design-generated",
+            "tasks-generated",
+            "implementation-complete",
+        ] {
             assert_eq!(Phase::parse(p).as_str(), p);
         }
     }
 
     #[test]
     fn malformed_fields_are_errors() {
-        let err = SpecYaml::parse("roadmap:\n  wave: soon\n", "specs/a/spec.yaml").expect_err("wave");
+        let err =
+            SpecYaml::parse("roadmap:\n  wave: soon\n", "specs/a/spec.yaml").expect_err("wave");
         assert_eq!(
             err.to_string(),
             "specs/a/spec.yaml: roadmap.wave must be a whole number"

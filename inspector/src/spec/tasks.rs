@@ -181,9 +181,12 @@ tasks:
     fn bare_lists_empty_files_and_errors() {
         let list = TaskList::parse("- id: a\n  done: true\n", "t").expect("bare list");
         assert_eq!(list.completion(), (1, 1));
-        assert_eq!(TaskList::parse("", "t").expect("empty"), TaskList::default());
-        let err = TaskList::parse("tasks:\n  - title: no id\n", "specs/a/tasks.yaml")
-            .expect_err("no id");
+        assert_eq!(
+            TaskList::parse("", "t").expect("empty"),
+            TaskList::default()
+        );
+        let err =
+            TaskList::parse("tasks:\n  - title: no id\n", "specs/a/tasks.yaml").expect_err("no id");
         assert!(err.to_string().starts_with("specs/a/tasks.yaml: "), "{err}");
         let err = TaskList::parse("tasks:\n  - id: [1]\n", "t").expect_err("list id");
         assert_eq!(err.to_string(), "t: task 1 has no usable id");

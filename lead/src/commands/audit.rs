@@ -14,16 +14,28 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
     let files = cpf_files(&args.inputs)?;
     let mut reports = BTreeMap::new();
     for file in &files {
-        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-        let cpf = protocol::cpf::parse_report(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-        let agent = file.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let cpf = protocol::cpf::parse_report(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        let agent = file
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         if reports.contains_key(&agent) {
             bail!("{}: a second report from agent '{agent}'", file.display());
         }
-        reports.insert(agent.clone(), InspectorReport::from_cpf(&agent, "audit", cpf));
+        reports.insert(
+            agent.clone(),
+            InspectorReport::from_cpf(&agent, "audit", cpf),
+        );
     }
     let list: Vec<InspectorReport> = reports.values().cloned().collect();
-    let scope = list.iter().map(|r| r.scope.as_str()).find(|s| !s.is_empty()).unwrap_or("audit").to_string();
+    let scope = list
+        .iter()
+        .map(|r| r.scope.as_str())
+        .find(|s| !s.is_empty())
+        .unwrap_or("audit")
+        .to_string();
     let config = auditor::AuditConfig {
         test_failure: if args.test_failure == "conditional" {
             TestFailurePolicy::Conditional
@@ -40,7 +52,13 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         config: &config,
     });
     let restarts = BTreeMap::new();
-    let summary = Summary { run_id: None, outcome: &outcome, reports: &reports, expected: &expected, restarts: &restarts };
+    let summary = Summary {
+        run_id: None,
+        outcome: &outcome,
+        reports: &reports,
+        expected: &expected,
+        restarts: &restarts,
+    };
     super::emit(&summary, &args.output)
 }
 

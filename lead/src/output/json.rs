@@ -31,7 +31,13 @@ pub fn render(s: &Summary<'_>) -> Value {
         .map(|agent| {
             let report = s.reports.get(agent);
             let skipped: Vec<Value> = report
-                .map(|r| r.coverage.skipped.iter().map(|k| json!({"path": k.path, "reason": k.reason})).collect())
+                .map(|r| {
+                    r.coverage
+                        .skipped
+                        .iter()
+                        .map(|k| json!({"path": k.path, "reason": k.reason}))
+                        .collect()
+                })
                 .unwrap_or_default();
             let entry = json!({
                 "status": s.coverage_status(agent),

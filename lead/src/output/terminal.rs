@@ -8,7 +8,13 @@ use std::fmt::Write;
 /// Renders the report; `color` adds ANSI colours.
 pub fn render(s: &Summary<'_>, color: bool) -> String {
     let o = s.outcome;
-    let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() };
+    let paint = |code: &str, text: &str| {
+        if color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    };
     let verdict_color = match o.verdict {
         Verdict::Go => "1;32",
         Verdict::Conditional => "1;33",
@@ -18,11 +24,21 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
     let mut out = String::new();
     let run = s.run_id.map(|r| format!(" (run {r})")).unwrap_or_default();
     let _ = writeln!(out, "retake review: {}{run}", o.scope);
-    let _ = writeln!(out, "\n  VERDICT  {}", paint(verdict_color, &s.verdict_line()));
+    let _ = writeln!(
+        out,
+        "\n  VERDICT  {}",
+        paint(verdict_color, &s.verdict_line())
+    );
     let _ = writeln!(out, "  decision {} (grade {})", o.decision, o.grade);
     let counts: Vec<String> = Severity::ALL_DESC
         .iter()
-        .map(|sev| format!("{} {}", o.findings.iter().filter(|f| f.severity == *sev).count(), sev.word()))
+        .map(|sev| {
+            format!(
+                "{} {}",
+                o.findings.iter().filter(|f| f.severity == *sev).count(),
+                sev.word()
+            )
+        })
         .collect();
     let _ = writeln!(out, "  findings {}", counts.join(", "));
     if !o.findings.is_empty() {
@@ -54,7 +70,11 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
         let status = s.coverage_status(agent);
         let detail = s.reports.get(agent).map_or(String::new(), |r| {
             let skipped = r.coverage.skipped.len();
-            let skipped = if skipped > 0 { format!(", {skipped} skipped") } else { String::new() };
+            let skipped = if skipped > 0 {
+                format!(", {skipped} skipped")
+            } else {
+                String::new()
+            };
             format!(" ({} files{skipped})", r.coverage.files_reviewed)
         });
         let _ = writeln!(out, "  {agent:<24} {status}{detail}");
@@ -66,7 +86,11 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
             let _ = writeln!(out, "    {} ({})", k.path, k.reason);
         }
     }
-    let notes: Vec<&String> = o.notes.iter().chain(s.reports.values().flat_map(|r| r.notes.iter())).collect();
+    let notes: Vec<&String> = o
+        .notes
+        .iter()
+        .chain(s.reports.values().flat_map(|r| r.notes.iter()))
+        .collect();
     if !notes.is_empty() {
         let _ = writeln!(out, "\nNotes");
         for n in notes {

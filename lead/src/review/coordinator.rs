@@ -94,9 +94,14 @@ pub struct Incoming {
 pub struct Lost {
     /// The actor.
     pub name: String,
-    /// What happened ("exited with status 9", "disconnected").
+    /// What happened ("was killed by signal 9", "disconnected").
     pub reason: String,
+    /// The connection closed (rather than the process being seen to exit).
+    pub connection_closed: bool,
 }
+
+/// How long a closed connection waits for the process's exit status before failing the review.
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
 
 /// Asks for every connected actor's outbox (to shut them down).
 #[derive(Message)]
@@ -117,7 +122,11 @@ pub struct Coordinator {
 
 impl Coordinator {
     /// A hub for `plan`, journaling into `journal`, answering on `done`.
-    pub fn new(plan: Plan, journal: Journal, done: oneshot::Sender<Result<Finished, ReviewFailure>>) -> Self {
+    pub fn new(
+        plan: Plan,
+        journal: Journal,
+        done: oneshot::Sender<Result<Finished, ReviewFailure>>,
+    ) -> Self {
         Coordinator {
             plan,
             journal,
@@ -131,7 +140,11 @@ impl Coordinator {
     }
 
     fn expected(&self) -> impl Iterator<Item = &String> {
-        self.plan.inspections.iter().map(|(n, _)| n).chain(std::iter::once(&self.plan.audit.0))
+        self.plan
+            .inspections
+            .iter()
+            .map(|(n, _)| n)
+            .chain(std::iter::once(&self.plan.audit.0))
     }
 
     fn send(&self, to: &str, body: Body) {
@@ -145,7 +158,8 @@ impl Coordinator {
     fn finish(&mut self, result: Result<Finished, ReviewFailure>, ctx: &mut Context<Self>) {
         if let Some(done) = self.done.take() {
             if let Err(e) = &result {
-                tracing::error!(error = %e, "review failed");
+                // The command prints the failure as its one error line; this is for RUST_LOG=debug.
+                tracing::debug!(error = %e, "review failed");
             }
             let _receiver_gone = done.send(result);
         }
@@ -166,9 +180,18 @@ impl Coordinator {
         }
     }
 
-    fn on_report(&mut self, from: &str, to: &str, mut report: InspectorReport, ctx: &mut Context<Self>) {
+    fn on_report(
+        &mut self,
+        from: &str,
+        to: &str,
+        mut report: InspectorReport,
+        ctx: &mut Context<Self>,
+    ) {
         if !self.plan.inspections.iter().any(|(n, _)| n == from) {
-            tracing::warn!(from, "report from an actor that is not an Inspector of this review: dropped");
+            tracing::warn!(
+                from,
+                "report from an actor that is not an Inspector of this review: dropped"
+            );
             return;
         }
         // The authenticated name, not the claimed one, names the journal file.
@@ -183,15 +206,30 @@ impl Coordinator {
         }
         self.send(&auditor, Body::InspectorReport(report.clone()));
         self.reports.insert(from.to_string(), report);
-        if self.plan.inspections.iter().all(|(n, _)| self.reports.contains_key(n)) {
+        if self
+            .plan
+            .inspections
+            .iter()
+            .all(|(n, _)| self.reports.contains_key(n))
+        {
             let review = self.plan.audit.1.review.clone();
             self.send(&auditor, Body::AllReportsIn { review });
         }
     }
 
-    fn on_verdict(&mut self, from: &str, review: &str, outcome: AuditOutcome, ctx: &mut Context<Self>) {
+    fn on_verdict(
+        &mut self,
+        from: &str,
+        review: &str,
+        outcome: AuditOutcome,
+        ctx: &mut Context<Self>,
+    ) {
         if from != self.plan.audit.0 || review != self.plan.audit.1.review {
-            tracing::warn!(from, review, "verdict from an unexpected actor or review: dropped");
+            tracing::warn!(
+                from,
+                review,
+                "verdict from an unexpected actor or review: dropped"
+            );
             return;
         }
         let cpf = protocol::cpf::format_verdict(&outcome.to_cpf());
@@ -213,8 +251,11 @@ impl Coordinator {
             return self.finish(Err(ReviewFailure::Unresponsive { name, silent_ms }), ctx);
         }
         if !self.dispatched && self.started_at.elapsed() > self.plan.connect_timeout {
-            let missing: Vec<&str> =
-                self.expected().filter(|n| !self.outboxes.contains_key(*n)).map(String::as_str).collect();
+            let missing: Vec<&str> = self
+                .expected()
+                .filter(|n| !self.outboxes.contains_key(*n))
+                .map(String::as_str)
+                .collect();
             let failure = ReviewFailure::NotConnected {
                 names: missing.join(", "),
                 secs: self.plan.connect_timeout.as_secs(),
@@ -228,7 +269,9 @@ impl Actor for Coordinator {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        ctx.run_interval(self.plan.heartbeat / 2, |this, ctx| this.check_liveness(ctx));
+        ctx.run_interval(self.plan.heartbeat / 2, |this, ctx| {
+            this.check_liveness(ctx)
+        });
     }
 }
 
@@ -238,7 +281,9 @@ impl Handler<Connected> for Coordinator {
     fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) {
         if !self.expected().any(|n| *n == msg.name) || self.outboxes.contains_key(&msg.name) {
             tracing::warn!(name = msg.name, "unexpected or duplicate actor: refused");
-            let _refused = msg.outbox.try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
+            let _refused = msg
+                .outbox
+                .try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
             return;
         }
         self.last_seen.insert(msg.name.clone(), Instant::now());
@@ -258,9 +303,15 @@ impl Handler<Incoming> for Coordinator {
         match msg.env.body {
             Body::Heartbeat { .. } | Body::ShutdownAck => {}
             Body::InspectorReport(report) => self.on_report(&msg.from, &msg.env.to, report, ctx),
-            Body::AuditVerdict { review, outcome } => self.on_verdict(&msg.from, &review, outcome, ctx),
+            Body::AuditVerdict { review, outcome } => {
+                self.on_verdict(&msg.from, &review, outcome, ctx)
+            }
             Body::Goodbye => {
-                let lost = Lost { name: msg.from, reason: "said goodbye".into() };
+                let lost = Lost {
+                    name: msg.from,
+                    reason: "said goodbye".into(),
+                    connection_closed: false,
+                };
                 <Self as Handler<Lost>>::handle(self, lost, ctx);
             }
             other => tracing::debug!(from = msg.from, body = other.name(), "not routed"),
@@ -274,8 +325,21 @@ impl Handler<Lost> for Coordinator {
     fn handle(&mut self, msg: Lost, ctx: &mut Self::Context) {
         self.outboxes.remove(&msg.name);
         self.last_seen.remove(&msg.name);
-        if self.done.is_some() && self.expected().any(|n| *n == msg.name) {
-            self.finish(Err(ReviewFailure::ActorLost { name: msg.name, reason: msg.reason }), ctx);
+        if self.done.is_none() || !self.expected().any(|n| *n == msg.name) {
+            return;
+        }
+        let failure = ReviewFailure::ActorLost {
+            name: msg.name,
+            reason: msg.reason,
+        };
+        if msg.connection_closed {
+            // A dead child's socket usually closes before its exit status is reaped; wait a
+            // moment so the error can say how it died ("killed by signal 9").
+            ctx.run_later(EXIT_STATUS_WAIT, move |this, ctx| {
+                this.finish(Err(failure), ctx)
+            });
+        } else {
+            self.finish(Err(failure), ctx);
         }
     }
 }
@@ -284,6 +348,9 @@ impl Handler<Outboxes> for Coordinator {
     type Result = Vec<(String, Outbox)>;
 
     fn handle(&mut self, _msg: Outboxes, _ctx: &mut Self::Context) -> Self::Result {
-        self.outboxes.iter().map(|(n, o)| (n.clone(), o.clone())).collect()
+        self.outboxes
+            .iter()
+            .map(|(n, o)| (n.clone(), o.clone()))
+            .collect()
     }
 }

@@ -22,29 +22,52 @@ where
     };
     let name = peer.name.clone();
     let (outbox, _writer) = Outbox::spawn(writer);
-    coordinator.do_send(Connected { name: name.clone(), outbox });
+    coordinator.do_send(Connected {
+        name: name.clone(),
+        outbox,
+    });
     let reason = loop {
         match reader.recv().await {
-            Ok(Some(env)) if env.from == name => coordinator.do_send(Incoming { from: name.clone(), env }),
+            Ok(Some(env)) if env.from == name => coordinator.do_send(Incoming {
+                from: name.clone(),
+                env,
+            }),
             Ok(Some(env)) => {
-                break format!("claimed to be '{}' on an authenticated connection", env.from);
+                break format!(
+                    "claimed to be '{}' on an authenticated connection",
+                    env.from
+                );
             }
             Ok(None) => break "disconnected".to_string(),
             Err(e) => break format!("sent a bad frame ({e})"),
         }
     };
     tracing::debug!(name, reason, "connection ended");
-    coordinator.do_send(Lost { name, reason });
+    coordinator.do_send(Lost {
+        name,
+        reason,
+        connection_closed: true,
+    });
 }
 
 /// Accepts TCP connections forever, each handled on its own task.
-pub async fn accept_loop(listener: TcpListener, secret: Secret, wire: WireConfig, coordinator: Addr<Coordinator>) {
+pub async fn accept_loop(
+    listener: TcpListener,
+    secret: Secret,
+    wire: WireConfig,
+    coordinator: Addr<Coordinator>,
+) {
     loop {
         match listener.accept().await {
             Ok((stream, addr)) => {
                 let _nodelay = stream.set_nodelay(true);
                 tracing::debug!(%addr, "connection");
-                actix::spawn(attach(stream, secret.clone(), wire.clone(), coordinator.clone()));
+                actix::spawn(attach(
+                    stream,
+                    secret.clone(),
+                    wire.clone(),
+                    coordinator.clone(),
+                ));
             }
             Err(e) => tracing::warn!(error = %e, "accept failed"),
         }

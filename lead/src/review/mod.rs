@@ -9,7 +9,9 @@ use crate::journal::{new_run_id, Journal};
 use crate::runtime::{inproc, local, ActorSpec, Runtime};
 use actix::Actor;
 use coordinator::{Coordinator, Finished, Outboxes, Plan, ReviewFailure};
-use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest, TestFailurePolicy, LEAD};
+use protocol::message::{
+    now_ms, AuditRequest, InspectOptions, InspectRequest, TestFailurePolicy, LEAD,
+};
 use protocol::wire::{Secret, WireConfig};
 use protocol::{Body, Envelope, InspectorKind, Scope};
 use std::path::{Path, PathBuf};
@@ -75,12 +77,18 @@ fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> ReviewError 
 /// error and not six failing actors.
 pub fn validate_scope(repo: &Path, scope: &Scope) -> Result<(), ReviewError> {
     if let Scope::Feature { feature, .. } = scope {
-        inspector::spec::phase_gate(repo, feature).map_err(|e| ReviewError::Scope(e.to_string()))?;
+        inspector::spec::phase_gate(repo, feature)
+            .map_err(|e| ReviewError::Scope(e.to_string()))?;
     }
-    let probe = InspectOptions { max_file_bytes: 0, ..InspectOptions::default() };
+    let probe = InspectOptions {
+        max_file_bytes: 0,
+        ..InspectOptions::default()
+    };
     // Building a context with a zero size limit resolves the scope and parses the specs without
     // reading any file content.
-    inspector::Context::build(repo, scope, &probe).map(|_| ()).map_err(|e| ReviewError::Scope(e.to_string()))
+    inspector::Context::build(repo, scope, &probe)
+        .map(|_| ())
+        .map_err(|e| ReviewError::Scope(e.to_string()))
 }
 
 /// Runs one review to its verdict.
@@ -88,7 +96,8 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     validate_scope(&req.repo, &req.scope)?;
     let state_dir = req.repo.join(".retake");
     let run_id = new_run_id();
-    let journal = Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
+    let journal =
+        Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
     let journal_dir = journal.dir().to_path_buf();
     let s = &req.settings;
     let heartbeat = Duration::from_millis(s.supervision.heartbeat_interval_ms);
@@ -100,7 +109,11 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     let specs: Vec<ActorSpec> = plan
         .inspections
         .iter()
-        .filter_map(|(name, _)| name.parse::<InspectorKind>().ok().map(|k| ActorSpec::Inspector(k, name.clone())))
+        .filter_map(|(name, _)| {
+            name.parse::<InspectorKind>()
+                .ok()
+                .map(|k| ActorSpec::Inspector(k, name.clone()))
+        })
         .chain(std::iter::once(ActorSpec::Auditor(AUDITOR.to_string())))
         .collect();
     let timeout = Duration::from_secs(s.review.timeout_secs);
@@ -115,29 +128,60 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         let mut arbiters = Vec::new();
         match runtime {
             Runtime::Local => {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(io("cannot listen on loopback"))?;
-                let addr = listener.local_addr().map_err(io("cannot read the listen address"))?;
-                actix::spawn(hub::accept_loop(listener, secret.clone(), wire.clone(), coordinator.clone()));
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .map_err(io("cannot listen on loopback"))?;
+                let addr = listener
+                    .local_addr()
+                    .map_err(io("cannot read the listen address"))?;
+                actix::spawn(hub::accept_loop(
+                    listener,
+                    secret.clone(),
+                    wire.clone(),
+                    coordinator.clone(),
+                ));
                 for spec in &specs {
-                    let child = local::spawn(&exe, spec, addr, &secret, heartbeat, wire.max_frame, coordinator.clone())
-                        .map_err(io(format!("cannot start {}", spec.name())))?;
+                    let child = local::spawn(
+                        &exe,
+                        spec,
+                        addr,
+                        &secret,
+                        heartbeat,
+                        wire.max_frame,
+                        coordinator.clone(),
+                    )
+                    .map_err(io(format!("cannot start {}", spec.name())))?;
                     children.push(child);
                 }
             }
             Runtime::Inproc => {
                 for spec in &specs {
-                    arbiters.push(inproc::spawn(spec, &secret, &wire, heartbeat, coordinator.clone()));
+                    arbiters.push(inproc::spawn(
+                        spec,
+                        &secret,
+                        &wire,
+                        heartbeat,
+                        coordinator.clone(),
+                    ));
                 }
             }
         }
         let result = match tokio::time::timeout(timeout, done_rx).await {
             Ok(Ok(result)) => result.map_err(ReviewError::from),
-            Ok(Err(_)) => Err(ReviewError::Failed(ReviewFailure::Journal("the hub stopped".into()))),
+            Ok(Err(_)) => Err(ReviewError::Failed(ReviewFailure::Journal(
+                "the hub stopped".into(),
+            ))),
             Err(_) => Err(ReviewError::TimedOut(timeout.as_secs())),
         };
         let outboxes = coordinator.send(Outboxes).await.unwrap_or_default();
         for (name, outbox) in outboxes {
-            let _gone = outbox.try_send(Envelope::new(LEAD, &name, Body::Shutdown { grace_ms: grace.as_millis() as u64 }));
+            let _gone = outbox.try_send(Envelope::new(
+                LEAD,
+                &name,
+                Body::Shutdown {
+                    grace_ms: grace.as_millis() as u64,
+                },
+            ));
         }
         local::reap(children, grace).await;
         for arbiter in arbiters {
@@ -145,7 +189,11 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         }
         result
     })?;
-    Ok(ReviewOutput { run_id, journal_dir, finished })
+    Ok(ReviewOutput {
+        run_id,
+        journal_dir,
+        finished,
+    })
 }
 
 fn plan(req: &ReviewRequest, review: &str, heartbeat: Duration) -> Plan {

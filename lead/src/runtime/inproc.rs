@@ -12,7 +12,13 @@ use std::time::Duration;
 const PIPE_BYTES: usize = 256 * 1024;
 
 /// Starts `spec` on a new Arbiter and attaches its stream to the hub.
-pub fn spawn(spec: &ActorSpec, secret: &Secret, wire: &WireConfig, heartbeat: Duration, coordinator: Addr<Coordinator>) -> Arbiter {
+pub fn spawn(
+    spec: &ActorSpec,
+    secret: &Secret,
+    wire: &WireConfig,
+    heartbeat: Duration,
+    coordinator: Addr<Coordinator>,
+) -> Arbiter {
     let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
     actix::spawn(attach(lead_end, secret.clone(), wire.clone(), coordinator));
     let arbiter = Arbiter::new();
@@ -23,7 +29,9 @@ pub fn spawn(spec: &ActorSpec, secret: &Secret, wire: &WireConfig, heartbeat: Du
             ActorSpec::Inspector(kind, name) => {
                 inspector::runtime::serve(actor_end, *kind, name, &secret, &wire, heartbeat).await
             }
-            ActorSpec::Auditor(name) => auditor::runtime::serve(actor_end, name, &secret, &wire, heartbeat).await,
+            ActorSpec::Auditor(name) => {
+                auditor::runtime::serve(actor_end, name, &secret, &wire, heartbeat).await
+            }
         };
         if let Err(e) = result {
             tracing::error!(actor = spec.name(), error = %e, "actor stopped");

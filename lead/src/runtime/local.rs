@@ -12,9 +12,6 @@ use std::path::Path;
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
-
-
-
 /// A running child actor.
 pub struct Child {
     name: String,
@@ -35,7 +32,9 @@ pub fn spawn(
     let mut cmd = tokio::process::Command::new(exe);
     cmd.arg("actor");
     match spec {
-        ActorSpec::Inspector(kind, name) => cmd.args(["inspector", "--kind", kind.as_str(), "--name", name]),
+        ActorSpec::Inspector(kind, name) => {
+            cmd.args(["inspector", "--kind", kind.as_str(), "--name", name])
+        }
         ActorSpec::Auditor(name) => cmd.args(["auditor", "--name", name]),
     };
     cmd.args(["--lead", &lead.to_string()])
@@ -68,14 +67,21 @@ pub fn spawn(
     let watcher_name = name.clone();
     let exited = actix::spawn(async move {
         let reason = match child.wait().await {
-            Ok(status) => match (status.code(), std::os::unix::process::ExitStatusExt::signal(&status)) {
+            Ok(status) => match (
+                status.code(),
+                std::os::unix::process::ExitStatusExt::signal(&status),
+            ) {
                 (Some(code), _) => format!("exited with code {code}"),
                 (None, Some(sig)) => format!("was killed by signal {sig}"),
                 (None, None) => "exited".to_string(),
             },
             Err(e) => format!("could not be waited for ({e})"),
         };
-        coordinator.do_send(Lost { name: watcher_name, reason });
+        coordinator.do_send(Lost {
+            name: watcher_name,
+            reason,
+            connection_closed: false,
+        });
     });
     Ok(Child { name, pgid, exited })
 }
@@ -84,8 +90,14 @@ pub fn spawn(
 pub async fn reap(children: Vec<Child>, grace: Duration) {
     let deadline = tokio::time::Instant::now() + grace;
     for mut child in children {
-        if tokio::time::timeout_at(deadline, &mut child.exited).await.is_err() {
-            tracing::warn!(name = child.name, "did not exit in time: killing its process group");
+        if tokio::time::timeout_at(deadline, &mut child.exited)
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                name = child.name,
+                "did not exit in time: killing its process group"
+            );
             kill_group(child.pgid);
             let _ = (&mut child.exited).await;
         }

@@ -22,7 +22,9 @@ impl std::str::FromStr for Runtime {
         match s {
             "local" => Ok(Runtime::Local),
             "inproc" => Ok(Runtime::Inproc),
-            other => Err(format!("unknown runtime '{other}' (expected local or inproc)")),
+            other => Err(format!(
+                "unknown runtime '{other}' (expected local or inproc)"
+            )),
         }
     }
 }

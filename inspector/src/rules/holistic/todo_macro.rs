@@ -43,7 +43,10 @@ impl Rule for TodoMacro {
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, call.line),
-                    format!("`{}!()` in non-test code panics when this path runs", call.name),
+                    format!(
+                        "`{}!()` in non-test code panics when this path runs",
+                        call.name
+                    ),
                     format!("{}! {}", call.name, snippet.trim()),
                 )
                 .suggest("implement the path, or return an error the caller can handle"),
@@ -63,8 +66,14 @@ mod tests {
         assert_eq!(
             hits(&TodoMacro, "src/main.rs", text),
             vec![
-                (2, "`todo!()` in non-test code panics when this path runs".to_string()),
-                (5, "`unimplemented!()` in non-test code panics when this path runs".to_string()),
+                (
+                    2,
+                    "`todo!()` in non-test code panics when this path runs".to_string()
+                ),
+                (
+                    5,
+                    "`unimplemented!()` in non-test code panics when this path runs".to_string()
+                ),
             ]
         );
     }

@@ -1,8 +1,99 @@
-//! The interface Inspector's rules.
+//! The interface Inspector's rules: the design contract (design.md's ```rust blocks) against
+//! the real code, signature by signature and call by call.
 
-use crate::engine::Rule;
+mod call_site_error;
+mod code_fns;
+mod design_fns;
+mod signature;
+mod signature_mismatch;
+
+use crate::engine::{Context, Rule, Sink};
+use crate::spec::features_for;
+use code_fns::CodeFn;
+use signature::{differences, FnSig};
 
 /// Every interface rule.
 pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
-    vec![]
+    vec![
+        Box::new(signature_mismatch::SignatureMismatch),
+        Box::new(call_site_error::CallSiteError),
+    ]
+}
+
+/// A function design.md declares, and the design.md it is in.
+#[derive(Debug)]
+struct Designed {
+    sig: FnSig,
+    design_path: String,
+}
+
+/// The functions the reviewed features' designs declare; with none, notes that the Inspector
+/// had nothing to compare.
+fn designed_or_note(ctx: &Context, out: &mut Sink) -> Vec<Designed> {
+    let mut designed = Vec::new();
+    for feature in features_for(ctx) {
+        let Some(design) = &feature.design else {
+            continue;
+        };
+        let design_path = feature.path_of("design.md");
+        for block in design.blocks_in("rust") {
+            designed.extend(
+                design_fns::designed_fns(block)
+                    .into_iter()
+                    .map(|sig| Designed {
+                        sig,
+                        design_path: design_path.clone(),
+                    }),
+            );
+        }
+    }
+    if designed.is_empty() {
+        out.note("interface: no design: skipped");
+    }
+    designed
+}
+
+/// The code's definition of a designed function: same name, preferring the same owner (the
+/// trait, or the implementing type) — or no owner for a designed free function — and, among
+/// those, one whose signature matches.
+fn implementation<'a>(design: &FnSig, defs: &'a [CodeFn]) -> Option<&'a CodeFn> {
+    let named: Vec<&CodeFn> = defs.iter().filter(|d| d.sig.name == design.name).collect();
+    let same_owner: Vec<&CodeFn> = named
+        .iter()
+        .copied()
+        .filter(|d| match &design.owner {
+            Some(owner) => {
+                d.sig.owner.as_ref() == Some(owner) || d.sig.trait_name.as_ref() == Some(owner)
+            }
+            None => d.sig.owner.is_none(),
+        })
+        .collect();
+    let pool = if same_owner.is_empty() {
+        named
+    } else {
+        same_owner
+    };
+    pool.iter()
+        .copied()
+        .find(|d| differences(design, &d.sig).is_empty())
+        .or_else(|| pool.first().copied())
+}
+
+#[cfg(test)]
+mod fixture {
+    //! A repository with a design and an implementation, for the interface rules' tests.
+
+    /// A design.md declaring `create_user`, `UserRepo::lookup` and `delete_user`.
+    pub(super) const DESIGN: &str = "\
+# Design
+
+## Interfaces
+```rust
+pub fn create_user(name: &str, email: &str) -> Result<User, Error>;
+
+pub trait UserRepo {
+    fn lookup(&self, id: u64) -> Option<User>;
+}
+```
+";
 }

@@ -10,7 +10,9 @@ use quote::ToTokens;
 /// One parameter: its binding name and its type, both normalised.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Param {
+    /// The binding name (`email`), or the pattern's text.
     pub(super) name: String,
+    /// The normalised type.
     pub(super) ty: String,
 }
 
@@ -24,6 +26,7 @@ impl Param {
 /// A function or method signature with where it was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct FnSig {
+    /// The function's name.
     pub(super) name: String,
     /// The trait or the implementing type it belongs to.
     pub(super) owner: Option<String>,
@@ -31,6 +34,7 @@ pub(super) struct FnSig {
     pub(super) trait_name: Option<String>,
     /// `&self`, `&mut self`, `self` or `self: Type`; `None` for free and associated functions.
     pub(super) receiver: Option<String>,
+    /// The parameters after the receiver, in order.
     pub(super) params: Vec<Param>,
     /// `()` when the signature has no `->`.
     pub(super) ret: String,
@@ -217,9 +221,16 @@ mod tests {
     #[test]
     fn words_each_kind_of_difference() {
         let design = sig("fn create_user(name: &str, email: &str) -> Result<User, Error>;");
-        assert!(differences(&design, &sig("fn create_user(name:&str,email:&str)->Result<User,Error>;")).is_empty());
+        assert!(differences(
+            &design,
+            &sig("fn create_user(name:&str,email:&str)->Result<User,Error>;")
+        )
+        .is_empty());
         assert_eq!(
-            differences(&design, &sig("fn create_user(name: &str, mail: String) -> Option<User>;")),
+            differences(
+                &design,
+                &sig("fn create_user(name: &str, mail: String) -> Option<User>;")
+            ),
             vec![
                 "parameter 2 is `email: &str` in the design, `mail: String` in the code",
                 "return type is `Result<User, Error>` in the design, `Option<User>` in the code",

@@ -22,7 +22,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],
-    explanation: "Unfinished-work markers (TODO, FIXME, TBD, XXX) in comments: the work is not done",
+    explanation:
+        "Unfinished-work markers (TODO, FIXME, TBD, XXX) in comments: the work is not done",
 };
 
 /// Flags unfinished-work markers in comments.
@@ -46,7 +47,7 @@ impl Rule for TodoMarker {
             let found = line.comments().find_map(|c| {
                 MARKERS
                     .iter()
-                    .filter_map(|m| find_word(c.body, m).map(|at| (at, *m, c.body)))
+                    .filter_map(|m| marker_at(c.body, m).map(|at| (at, *m, c.body)))
                     .min_by_key(|(at, _, _)| *at)
             });
             if let Some((at, marker, body)) = found {
@@ -62,6 +63,19 @@ impl Rule for TodoMarker {
             }
         }
     }
+}
+
+/// Where `marker` occurs as a word in a comment, outside `inline code` spans (a comment that
+/// quotes a marker in backticks is talking about it, not leaving one).
+fn marker_at(body: &str, marker: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(at) = find_word(&body[from..], marker).map(|p| p + from) {
+        if body[..at].matches('`').count() % 2 == 0 {
+            return Some(at);
+        }
+        from = at + marker.len();
+    }
+    None
 }
 
 #[cfg(test)]
@@ -94,7 +108,7 @@ mod tests {
 
     #[test]
     fn quiet_on_strings_prose_and_identifiers() {
-        let rust = "const TODO_LIST: &str = \"TODO: not a comment\";\n// a todo list and TODOS\nfn xxx() { todo_app(); }\n";
+        let rust = "const TODO_LIST: &str = \"TODO: not a comment\";\n// a todo list and TODOS\nfn xxx() { todo_app(); }\n/// Writes `TODO:` lines escaped.\nfn w() {}\n";
         assert!(hits(&TodoMarker, "src/a.rs", rust).is_empty());
         let js = "const s = 'FIXME'; // fine\n";
         assert!(hits(&TodoMarker, "web/a.js", js).is_empty());
@@ -105,7 +119,8 @@ mod tests {
     fn inline_ignore_suppresses_it() {
         use crate::engine::{inspect, Context};
         use protocol::InspectorKind;
-        let text = "// retake-ignore: quality/todo-marker tracked in #12\n// TODO: later\n// TODO: now\n";
+        let text =
+            "// retake-ignore: quality/todo-marker tracked in #12\n// TODO: later\n// TODO: now\n";
         let ctx = Context::from_files(
             std::path::Path::new("/repo"),
             vec![SourceFile::new("src/a.rs", text)],

@@ -6,13 +6,33 @@
 //! arguments): a poisoned lock means another thread already panicked, and propagating that
 //! panic is the documented intent. `.expect(x)` counts only when `x` is a message (a string
 //! literal, a reference or a macro such as `format!`), so parser methods named `expect` do not.
+//! A provably infallible call with a comment saying why (on its line or just above it or its
+//! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::lexical::{comments_at, lex};
 use crate::rules::library_code::is_library_path;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
+use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
+
+/// Words that make a comment an infallibility argument ("cannot fail because ...").
+const JUSTIFICATIONS: [&str; 12] = [
+    "cannot",
+    "can't",
+    "never",
+    "always",
+    "infallible",
+    "invariant",
+    "guaranteed",
+    "impossible",
+    "checked",
+    "validated",
+    "because",
+    "poison",
+];
 
 static META: RuleMeta = RuleMeta {
     id: "quality/unwrap-in-library",
@@ -20,7 +40,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
-    explanation: "`.unwrap()`/`.expect(..)` in library code: a failure panics instead of reaching the caller",
+    explanation:
+        "`.unwrap()`/`.expect(..)` in library code: a failure panics instead of reaching the caller",
 };
 
 /// Flags `.unwrap()` and `.expect(..)` in non-test library code.
@@ -48,12 +69,23 @@ impl Rule for UnwrapInLibrary {
         }
         let tests = TestCode::of(file);
         let lines: Vec<&str> = file.lines().collect();
-        for (line, method) in finder.found {
-            if tests.contains(line) {
+        let lexed = lex(&file.text, Language::Rust);
+        let justified = |line: u32| {
+            comments_at(&lexed, line).iter().any(|c| {
+                let body = c.body.to_lowercase();
+                JUSTIFICATIONS.iter().any(|w| body.contains(w))
+            })
+        };
+        for (line, method, statement) in finder.found {
+            if tests.contains(line) || justified(line) || justified(statement) {
                 continue;
             }
             let snippet = lines.get(line as usize - 1).map_or("", |l| l.trim());
-            let call = if method == "unwrap" { ".unwrap()" } else { ".expect(..)" };
+            let call = if method == "unwrap" {
+                ".unwrap()"
+            } else {
+                ".expect(..)"
+            };
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, line),
@@ -68,25 +100,32 @@ impl Rule for UnwrapInLibrary {
 
 #[derive(Default)]
 struct Finder {
-    /// (line, method name) of each call.
-    found: Vec<(u32, String)>,
+    /// (line, method name, first line of the enclosing statement) of each call.
+    found: Vec<(u32, String, u32)>,
+    /// First lines of the statements being visited, innermost last.
+    statements: Vec<u32>,
 }
 
 impl<'ast> Visit<'ast> for Finder {
+    fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+        self.statements.push(stmt.span().start().line as u32);
+        visit::visit_stmt(self, stmt);
+        self.statements.pop();
+    }
+
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         let name = call.method.to_string();
         let flagged = match name.as_str() {
             "unwrap" => call.args.is_empty() && !is_lock_call(&call.receiver),
             "expect" => {
-                call.args.len() == 1
-                    && is_message(&call.args[0])
-                    && !is_lock_call(&call.receiver)
+                call.args.len() == 1 && is_message(&call.args[0]) && !is_lock_call(&call.receiver)
             }
             _ => false,
         };
         if flagged {
-            self.found
-                .push((call.method.span().start().line as u32, name));
+            let line = call.method.span().start().line as u32;
+            let statement = self.statements.last().copied().unwrap_or(line);
+            self.found.push((line, name, statement));
         }
         visit::visit_expr_method_call(self, call);
     }
@@ -137,7 +176,7 @@ mod tests {
         let text = "fn main() { let x = run().unwrap(); }\n";
         assert!(hits(&UnwrapInLibrary, "src/main.rs", text).is_empty());
         assert!(hits(&UnwrapInLibrary, "examples/demo.rs", text).is_empty());
-        let lib = "pub fn f(m: &Mutex<u8>, p: &mut Parser) -> u8 {\n    p.expect(Token::Semi);\n    *m.lock().unwrap() + x.unwrap_or(1)\n}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { f().unwrap(); }\n}\n#[test]\nfn u() { g().expect(\"g\"); }\n";
+        let lib = "pub fn f(m: &Mutex<u8>, p: &mut Parser) -> u8 {\n    p.expect(Token::Semi);\n    // `new_from_slice` cannot fail: HMAC takes keys of any length.\n    let mac = Hmac::new_from_slice(k)\n        .expect(\"any key length\");\n    *m.lock().unwrap() + x.unwrap_or(1)\n}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { f().unwrap(); }\n}\n#[test]\nfn u() { g().expect(\"g\"); }\n";
         assert!(hits(&UnwrapInLibrary, "src/lib.rs", lib).is_empty());
     }
 }

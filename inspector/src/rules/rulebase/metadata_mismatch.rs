@@ -52,8 +52,9 @@ impl Rule for MetadataMismatch {
                 None => Location::file(path),
             };
             out.hit(
-                Hit::new(location, description, format!("phase {}", phase.as_str()))
-                    .suggest("update spec.yaml's phase, or the tasks' `done` flags, to the real state"),
+                Hit::new(location, description, format!("phase {}", phase.as_str())).suggest(
+                    "update spec.yaml's phase, or the tasks' `done` flags, to the real state",
+                ),
             );
         }
     }

@@ -17,9 +17,9 @@ static META: RuleMeta = RuleMeta {
 
 /// Names too common to be evidence that a spec is implemented.
 const COMMON: [&str; 24] = [
-    "String", "str", "Vec", "Option", "Result", "Some", "None", "Ok", "Err", "Box", "Self",
-    "self", "true", "false", "bool", "usize", "u32", "u64", "i32", "i64", "f64", "HashMap",
-    "null", "Error",
+    "String", "str", "Vec", "Option", "Result", "Some", "None", "Ok", "Err", "Box", "Self", "self",
+    "true", "false", "bool", "usize", "u32", "u64", "i32", "i64", "f64", "HashMap", "null",
+    "Error",
 ];
 
 /// Nothing cited found → "Spec N not implemented" (H); some → "Partial implementation" (M).
@@ -126,7 +126,9 @@ fn classify(span: &str) -> Option<Cited> {
         .map(str::to_string)
         .collect();
     let identifier = |s: &String| {
-        s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_alphabetic() || c == '_')
             && s.chars().all(|c| c.is_alphanumeric() || c == '_')
     };
     if segments.is_empty() || !segments.iter().all(identifier) {
@@ -154,11 +156,9 @@ fn has_evidence(ctx: &Context, implementation: &[&SourceFile], cited: &Cited) ->
                 .resolve(&ctx.root)
                 .is_ok_and(|full| full.exists())
         }
-        Cited::Name(segments) => segments.iter().all(|seg| {
-            implementation
-                .iter()
-                .any(|f| contains_word(&f.text, seg))
-        }),
+        Cited::Name(segments) => segments
+            .iter()
+            .all(|seg| implementation.iter().any(|f| contains_word(&f.text, seg))),
     }
 }
 
@@ -241,7 +241,10 @@ Users are happy; returns `Result<User, Error>` and `Ok`.
     #[test]
     fn classifies_citations() {
         assert_eq!(classify("src/a.rs"), Some(Cited::Path("src/a.rs".into())));
-        assert_eq!(classify("Cargo.toml"), Some(Cited::Path("Cargo.toml".into())));
+        assert_eq!(
+            classify("Cargo.toml"),
+            Some(Cited::Path("Cargo.toml".into()))
+        );
         assert_eq!(
             classify("Store::open()"),
             Some(Cited::Name(vec!["Store".into(), "open".into()]))

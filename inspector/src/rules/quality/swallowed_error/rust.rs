@@ -13,16 +13,62 @@ use crate::rules::test_code::TestCode;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
-/// Calls that `let _ =` may discard: they panic instead of failing (`unwrap`), return an old
-/// value or a flag rather than an error (collection updates), fail only when the receiver is
-/// gone (channel sends, ignored by design at shutdown), or fail only with "already set"
-/// (one-time initialisers).
-const NOT_ERRORS: [&str; 37] = [
-    "unwrap", "expect", "insert", "remove", "pop", "pop_front", "pop_back", "push",
-    "push_back", "push_front", "take", "replace", "swap", "swap_remove", "entry", "retain",
-    "truncate", "get", "get_mut", "next", "clone", "len", "into_raw", "from_raw", "forget",
-    "drop", "send", "try_send", "unbounded_send", "blocking_send", "send_replace",
-    "send_modify", "set", "try_init", "set_global_default", "set_logger", "set_boxed_logger",
+/// Calls that `let _ =` may discard: they panic instead of failing (`unwrap`); they return an
+/// old value, a flag or a guard rather than an error (collection updates, atomics, `map`,
+/// `enter`, `poll`, `spawn`); their error only means the receiver is gone (channel sends,
+/// ignored by design at shutdown) or "already set" (one-time initialisers); or they exist to
+/// contain a panic (`catch_unwind`) or a destroyed thread-local (`try_with`).
+const NOT_ERRORS: [&str; 50] = [
+    "unwrap",
+    "expect",
+    "insert",
+    "remove",
+    "pop",
+    "pop_front",
+    "pop_back",
+    "push",
+    "push_back",
+    "push_front",
+    "take",
+    "replace",
+    "swap",
+    "swap_remove",
+    "entry",
+    "retain",
+    "truncate",
+    "get",
+    "get_mut",
+    "next",
+    "clone",
+    "len",
+    "into_raw",
+    "from_raw",
+    "forget",
+    "drop",
+    "map",
+    "enter",
+    "poll",
+    "spawn",
+    "fetch_update",
+    "compare_exchange",
+    "compare_exchange_weak",
+    "send",
+    "try_send",
+    "unbounded_send",
+    "blocking_send",
+    "send_replace",
+    "send_modify",
+    "do_send",
+    "set",
+    "init",
+    "try_init",
+    "set_global_default",
+    "set_logger",
+    "set_boxed_logger",
+    "catch_unwind",
+    "try_with",
+    "split_to",
+    "split_off",
 ];
 
 /// The swallowed errors of a Rust file outside test code.
@@ -101,7 +147,7 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        if is_err_pattern(&arm.pat) && is_empty(&arm.body) {
+        if arm.guard.is_none() && is_err_pattern(&arm.pat) && is_empty(&arm.body) {
             self.push(arm, "an `Err(..)` match arm with an empty body".to_string());
         }
         visit::visit_arm(self, arm);
@@ -109,7 +155,9 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
         if let syn::Expr::Let(cond) = &*e.cond {
-            if is_err_pattern(&cond.pat) && e.then_branch.stmts.is_empty() && e.else_branch.is_none()
+            if is_err_pattern(&cond.pat)
+                && e.then_branch.stmts.is_empty()
+                && e.else_branch.is_none()
             {
                 self.push(e, "an empty `if let Err(..) = ..` block".to_string());
             }
@@ -169,9 +217,18 @@ fn render(expr: &syn::Expr, depth: u32) -> String {
     }
 }
 
+/// `Err(_)`, `Err(e)`, `Err(..)`: a catch-all error pattern. `Err(Kind::Lagged) => {}` names
+/// the one error it ignores, which is a decision, not a swallow.
 fn is_err_pattern(pat: &syn::Pat) -> bool {
-    matches!(pat, syn::Pat::TupleStruct(t)
-        if t.elems.len() == 1 && t.path.segments.last().is_some_and(|s| s.ident == "Err"))
+    let syn::Pat::TupleStruct(t) = pat else {
+        return false;
+    };
+    let catch_all = match t.elems.first() {
+        Some(syn::Pat::Wild(_) | syn::Pat::Rest(_)) => true,
+        Some(syn::Pat::Ident(id)) => id.subpat.is_none(),
+        _ => false,
+    };
+    t.elems.len() == 1 && catch_all && t.path.segments.last().is_some_and(|s| s.ident == "Err")
 }
 
 fn is_empty(body: &syn::Expr) -> bool {
@@ -203,7 +260,7 @@ mod tests {
 
     #[test]
     fn quiet_on_idioms_propagation_comments_and_tests() {
-        let text = "fn run(tx: Sender<u8>, s: &mut String) -> Result<(), E> {\n    let _ = tx.send(1);\n    let _ = writeln!(s, \"x\");\n    let _ = map.insert(1, 2);\n    let _ = check()?;\n    let _ = cleanup(); // best effort: the temp dir is wiped at boot\n    match go() {\n        Err(_) => {\n            // already reported by go()\n        }\n        Ok(()) => {}\n    }\n    Ok(())\n}\n#[cfg(test)]\nmod tests {\n    fn t() { let _ = std::fs::remove_file(\"x\"); }\n}\n";
+        let text = "fn run(tx: Sender<u8>, s: &mut String) -> Result<(), E> {\n    let _ = tx.send(1);\n    let _ = writeln!(s, \"x\");\n    let _ = map.insert(1, 2);\n    let _ = check()?;\n    let _ = cleanup(); // best effort: the temp dir is wiped at boot\n    match go() {\n        Err(_) => {\n            // already reported by go()\n        }\n        Ok(()) => {}\n    }\n    match rx.recv() {\n        Err(RecvError::Lagged(_)) => {}\n        Err(ref e) if e.kind() == Interrupted => {}\n        _ => {}\n    }\n    Ok(())\n}\n#[cfg(test)]\nmod tests {\n    fn t() { let _ = std::fs::remove_file(\"x\"); }\n}\n";
         assert!(hits(&SwallowedError, "src/run.rs", text).is_empty());
         let test_file = "fn t() { let _ = std::fs::remove_file(\"x\"); }\n";
         assert!(hits(&SwallowedError, "tests/it.rs", test_file).is_empty());

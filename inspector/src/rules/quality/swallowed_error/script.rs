@@ -30,9 +30,7 @@ pub(super) fn find_python(text: &str) -> Vec<Swallow> {
         }
         let indent = indent_of(line.text);
         let body_is_pass = if inline_body.trim().is_empty() {
-            let mut body = lines[i + 1..]
-                .iter()
-                .filter(|l| !l.text.trim().is_empty());
+            let mut body = lines[i + 1..].iter().filter(|l| !l.text.trim().is_empty());
             match (body.next(), body.next()) {
                 (Some(first), next) => {
                     first.code().trim() == "pass"
@@ -182,7 +180,10 @@ mod tests {
             ]
         );
         let js = "try {\n  run();\n} catch (e) {\n}\ntry { run(); } catch {}\nfetch(u).catch(() => {});\n";
-        let lines: Vec<u32> = hits(&SwallowedError, "web/a.js", js).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&SwallowedError, "web/a.js", js)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![3, 5, 6]);
     }
 

@@ -1,0 +1,336 @@
+//! `consistency/logging-pattern`: some modules log through a logging framework while others
+//! print. Printed diagnostics bypass levels, filters and structured output, so one printing
+//! module makes the whole project's logs incomplete.
+//!
+//! Logging is `tracing`/`log` macros (`info!`, `warn!`, `error!`, `debug!`, `trace!`) in Rust,
+//! `logging.`/`logger.`/`log.` calls in Python and `logger.`/`log.` calls in TypeScript and
+//! JavaScript; printing is `println!`/`eprintln!`/`print!`/`eprint!`, Python `print(` and
+//! `console.*(`. Only library code counts (see `module.rs`); Rust test code, Python code under
+//! `if __name__ == "__main__":` and crates that build a binary (a `src/main.rs` or `src/bin/`:
+//! their library is the program, and printing is its output) do not print "instead of logging".
+//! When logging modules are at least as many as print-only ones,
+//! each module that prints gets one finding at its first print; otherwise the project's pattern
+//! is printing, and a note says so.
+
+use super::module::{library_modules, list, NOTHING_TO_COMPARE};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::lexical::{is_ident, lex};
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeMap;
+
+static META: RuleMeta = RuleMeta {
+    id: "consistency/logging-pattern",
+    category: "pattern-inconsistency",
+    severity: Severity::Medium,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+    ],
+    dimensions: &[Dimension::Maintainability, Dimension::BestPractices],
+    explanation: "Modules that print (println!, print(), console.log) while others log through a logging framework",
+};
+
+/// Flags printing modules in a project whose other modules use a logging framework.
+pub(crate) struct LoggingPattern;
+
+/// How one module reports what happens.
+#[derive(Default)]
+struct Usage {
+    logs: usize,
+    prints: usize,
+    /// (path, line, call) of the first print.
+    first_print: Option<(String, u32, &'static str)>,
+}
+
+impl Rule for LoggingPattern {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, _file: &SourceFile) -> bool {
+        false
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let Some(files) = library_modules(ctx) else {
+            out.note(NOTHING_TO_COMPARE);
+            return;
+        };
+        let binary_crates = binary_crates(ctx);
+        let mut usage: BTreeMap<String, Usage> = BTreeMap::new();
+        for (file, module) in files {
+            let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
+                continue;
+            };
+            let in_binary = crate_root(&file.rel_path)
+                .is_some_and(|root| binary_crates.iter().any(|c| c == root));
+            scan(file, lang, in_binary, usage.entry(module).or_default());
+        }
+        let logging: Vec<&str> = usage
+            .iter()
+            .filter(|(_, u)| u.logs > 0)
+            .map(|(m, _)| m.as_str())
+            .collect();
+        let printing: Vec<&str> = usage
+            .iter()
+            .filter(|(_, u)| u.prints > 0)
+            .map(|(m, _)| m.as_str())
+            .collect();
+        let print_only = printing.iter().filter(|m| !logging.contains(m)).count();
+        let involved = usage.values().filter(|u| u.logs + u.prints > 0).count();
+        if logging.is_empty() || printing.is_empty() || involved < 2 {
+            return;
+        }
+        if print_only > logging.len() {
+            out.note(format!(
+                "consistency/logging-pattern: most modules print ({}); {} log through a framework",
+                list(&printing),
+                list(&logging)
+            ));
+            return;
+        }
+        for (module, u) in &usage {
+            let Some((path, line, call)) = &u.first_print else {
+                continue;
+            };
+            let others: Vec<&str> = logging.iter().copied().filter(|m| m != module).collect();
+            let others = if others.is_empty() {
+                list(&logging)
+            } else {
+                list(&others)
+            };
+            out.hit(
+                Hit::new(
+                    Location::at(path, *line),
+                    format!(
+                        "module `{module}` prints with `{call}` ({} print{}) while {others} log through a logging framework",
+                        u.prints,
+                        if u.prints == 1 { "" } else { "s" }
+                    ),
+                    format!("prints in module {module}"),
+                )
+                .suggest("log through the project's logging framework instead of printing"),
+            );
+        }
+    }
+}
+
+/// Counts the logging and print calls of one file into `usage`.
+fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
+    let needles: &[&str] = match lang {
+        Language::Rust => &[
+            "info!", "warn!", "error!", "debug!", "trace!", "print!", "println!", "eprint",
+        ],
+        Language::Python => &["print", "log"],
+        _ => &["console.", "log"],
+    };
+    if !needles.iter().any(|n| file.text.contains(n)) {
+        return;
+    }
+    let mut tests: Option<TestCode> = None;
+    for line in lex(&file.text, lang) {
+        if lang == Language::Python && line.text.starts_with("if __name__") {
+            break;
+        }
+        let code = line.code();
+        let logs = logs_on(&code, lang);
+        let print = if in_binary {
+            None
+        } else {
+            print_on(&code, lang)
+        };
+        if !logs && print.is_none() {
+            continue;
+        }
+        if lang == Language::Rust
+            && tests
+                .get_or_insert_with(|| TestCode::of(file))
+                .contains(line.number)
+        {
+            continue;
+        }
+        usage.logs += usize::from(logs);
+        if let Some(call) = print {
+            usage.prints += 1;
+            usage
+                .first_print
+                .get_or_insert((file.rel_path.clone(), line.number, call));
+        }
+    }
+}
+
+/// Whether a line of code calls a logging framework.
+fn logs_on(code: &str, lang: Language) -> bool {
+    match lang {
+        Language::Rust => ["info", "warn", "error", "debug", "trace"]
+            .iter()
+            .any(|m| macro_call(code, m)),
+        _ => [
+            "debug",
+            "info",
+            "warning",
+            "warn",
+            "error",
+            "exception",
+            "critical",
+            "log",
+            "trace",
+        ]
+        .iter()
+        .any(|m| {
+            method_call(code, m, |receiver| {
+                let r = receiver.to_ascii_lowercase();
+                r.ends_with("logger")
+                    || r == "log"
+                    || r == "_log"
+                    || (lang == Language::Python && r == "logging")
+            })
+        }),
+    }
+}
+
+/// The print call on a line of code, if any.
+fn print_on(code: &str, lang: Language) -> Option<&'static str> {
+    match lang {
+        Language::Rust => ["println!", "eprintln!", "print!", "eprint!"]
+            .into_iter()
+            .find(|m| macro_call(code, m.trim_end_matches('!'))),
+        // `print(x, file=stream)` writes to a stream the caller chose: output, not logging.
+        Language::Python => (word_call(code, "print")
+            && (!code.contains("file=") || code.contains("file=sys.")))
+        .then_some("print()"),
+        _ => ["log", "info", "warn", "error", "debug"]
+            .iter()
+            .any(|m| method_call(code, m, |r| r == "console"))
+            .then_some("console.log()"),
+    }
+}
+
+/// `name!(` / `name![` / `name!{` with a word boundary before `name` (paths like `log::` allowed).
+fn macro_call(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let before_ok = at == 0 || !is_ident(code.as_bytes()[at - 1]);
+        before_ok && code[at + name.len()..].starts_with('!')
+    })
+}
+
+/// `name(` as a free call: not a method (`.name(`) or part of a longer identifier.
+fn word_call(code: &str, name: &str) -> bool {
+    code.match_indices(name).any(|(at, _)| {
+        let b = code.as_bytes();
+        let before_ok = at == 0 || !(is_ident(b[at - 1]) || b[at - 1] == b'.');
+        before_ok && code[at + name.len()..].trim_start().starts_with('(')
+    })
+}
+
+/// `<receiver>.name(` where the identifier before the dot satisfies `receiver`.
+fn method_call(code: &str, name: &str, receiver: impl Fn(&str) -> bool) -> bool {
+    let pattern = format!(".{name}(");
+    code.match_indices(&pattern).any(|(at, _)| {
+        let head = &code[..at];
+        let start = head
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |p| p + 1);
+        receiver(&head[start..])
+    })
+}
+
+/// The crate a path belongs to, as the prefix before its `src/` (`cli/`, or `""` at the root).
+fn crate_root(path: &str) -> Option<&str> {
+    if path.starts_with("src/") {
+        return Some("");
+    }
+    path.find("/src/").map(|at| &path[..at + 1])
+}
+
+/// Path prefixes (`cli/`, or `""` for the root) of Rust crates that build a binary
+/// (`src/main.rs` or `src/bin/`).
+fn binary_crates(ctx: &Context) -> Vec<String> {
+    let mut roots: Vec<String> = ctx
+        .files
+        .iter()
+        .filter_map(|f| {
+            let path = f.rel_path.as_str();
+            path.strip_suffix("src/main.rs")
+                .or_else(|| path.find("src/bin/").map(|at| &path[..at]))
+        })
+        .filter(|root| root.is_empty() || root.ends_with('/'))
+        .map(str::to_string)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{inspect, SourceFile};
+    use protocol::InspectorKind;
+    use std::path::Path;
+
+    fn run(files: &[(&str, &str)]) -> Sink {
+        let ctx = Context::from_files(
+            Path::new("/r"),
+            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
+            crate::spec::Specs::default(),
+        );
+        let mut sink = Sink::default();
+        LoggingPattern.check_project(&ctx, &mut sink);
+        sink
+    }
+
+    #[test]
+    fn fires_on_the_printing_module_of_a_logging_project() {
+        let sink = run(&[
+            ("api/src/lib.rs", "pub fn a() {\n    tracing::info!(\"up\");\n}\n"),
+            ("store/src/lib.rs", "pub fn b() {\n    log::warn!(\"slow\");\n}\n"),
+            ("cache/src/lib.rs", "pub fn c() {\n    let x = 1;\n    println!(\"miss {x}\");\n    eprintln!(\"!\");\n}\n"),
+        ]);
+        let hits: Vec<(String, Option<u32>, String)> = sink
+            .hits
+            .into_iter()
+            .map(|h| (h.location.path, h.location.line, h.description))
+            .collect();
+        assert_eq!(
+            hits,
+            vec![(
+                "cache/src/lib.rs".to_string(),
+                Some(3),
+                "module `cache` prints with `println!` (2 prints) while `api` and `store` log through a logging framework".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn quiet_for_one_style_binaries_tests_and_one_module() {
+        let quiet = run(&[
+            ("app/views.py", "import logging\nlog = logging.getLogger()\ndef f():\n    log.info('x')\n"),
+            ("cli/src/main.rs", "fn main() { println!(\"usage\"); }\n"),
+            ("cli/src/args.rs", "pub fn usage() { println!(\"usage\"); }\n"),
+            ("cli/src/lib.rs", "pub fn run() { eprintln!(\"error: x\"); }\n"),
+            ("core/src/lib.rs", "pub fn f() { tracing::debug!(\"x\"); }\n#[cfg(test)]\nmod tests {\n    fn t() { println!(\"dbg\"); }\n}\n"),
+            ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
+        ]);
+        assert!(quiet.hits.is_empty() && quiet.notes.is_empty());
+        let ctx = Context::from_files(
+            Path::new("/r"),
+            vec![SourceFile::new(
+                "src/lib.rs",
+                "pub fn f() { println!(\"x\"); }\n",
+            )],
+            crate::spec::Specs::default(),
+        );
+        let report = inspect(
+            InspectorKind::Consistency,
+            &ctx,
+            "inspector-consistency",
+            "r1",
+        );
+        assert!(report.findings.is_empty());
+        assert_eq!(report.notes, vec![NOTHING_TO_COMPARE.to_string()]);
+    }
+}

@@ -1,0 +1,359 @@
+//! Credential-named keys given a literal value: `db_password = "…"`, `apiKey: '…'`,
+//! `const API_KEY: &str = "…"`, `"token": "…"`, `API_TOKEN=…` in a `.env` file.
+//!
+//! A name is a credential when its last word is one (`password`, `passwd`, `passphrase`,
+//! `secret`, `token`, or a run-together form like `authtoken`), or its last two words are
+//! `api key`, `private key`, `access key` or `secret key` — so `token_type`, `max_tokens`,
+//! `secret_name` and `password_prompt` are not. A value is not a credential when it is shorter
+//! than four characters, holds whitespace (a message), is a placeholder or reference (`${VAR}`,
+//! `{{ x }}`, `<...>`, `$VAR`, `***`, an `ENV_VAR_NAME`, a path or URL), names the field itself
+//! (`password: "Password"`, a form label; `token = "acme-dev-token"`, a self-describing
+//! placeholder) or says it is a sample (`example`, `dummy`, `fake`, `your`, ...).
+
+use crate::engine::Language;
+use crate::rules::lexical::{lex, Seg};
+
+/// A credential-named key with a literal value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Assignment {
+    /// 1-based line.
+    pub(super) line: u32,
+    /// The key as written.
+    pub(super) key: String,
+    /// The value's length in characters (the value itself is never reported).
+    pub(super) value_chars: usize,
+}
+
+/// Calls whose single literal argument is the assigned value.
+const WRAPPERS: [&str; 4] = ["String::from", "Some", "str", "String"];
+
+/// Credential assignments in source code, read from comment- and string-aware lines.
+pub(super) fn in_code(text: &str, lang: Language) -> Vec<Assignment> {
+    let mut out = Vec::new();
+    for line in lex(text, lang) {
+        for (k, seg) in line.segs.iter().enumerate() {
+            let (Seg::Str(literal), Some(Seg::Code(before))) =
+                (seg, k.checked_sub(1).map(|p| line.segs[p]))
+            else {
+                continue;
+            };
+            let Some(value) = unquote(literal) else {
+                continue;
+            };
+            let dict_key = k.checked_sub(2).and_then(|p| match line.segs[p] {
+                Seg::Str(s) => unquote(s),
+                _ => None,
+            });
+            let Some(key) = key_before(before, dict_key) else {
+                continue;
+            };
+            if is_credential_name(&key) && is_literal_secret(value, &key) {
+                out.push(Assignment {
+                    line: line.number,
+                    key,
+                    value_chars: value.chars().count(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Credential assignments in configuration text (YAML, TOML, JSON, INI, `.env`), line by line.
+pub(super) fn in_config(text: &str) -> Vec<Assignment> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with(['#', ';']) || line.starts_with("//") {
+            continue;
+        }
+        let line = line.trim_start_matches("- ").trim_start_matches("export ");
+        let (key, rest) = match line.strip_prefix(['"', '\'']) {
+            Some(quoted) => match quoted.find(['"', '\'']) {
+                Some(end) => (&quoted[..end], quoted[end + 1..].trim_start()),
+                None => continue,
+            },
+            None => match line.find([':', '=']) {
+                Some(at) => (line[..at].trim(), &line[at..]),
+                None => continue,
+            },
+        };
+        if key.is_empty()
+            || !key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+        {
+            continue;
+        }
+        let Some(value) = rest.strip_prefix([':', '=']).map(str::trim) else {
+            continue;
+        };
+        let value = value.trim_end_matches(',');
+        let value = match value.strip_prefix(['"', '\'']) {
+            Some(quoted) => match quoted.find(['"', '\'']) {
+                Some(end) => &quoted[..end],
+                None => continue,
+            },
+            None => {
+                let bare = value.split(" #").next().unwrap_or_default().trim();
+                let structural = bare.starts_with(['|', '>', '{', '[', '!', '&', '*']);
+                let scalar = matches!(
+                    bare.to_ascii_lowercase().as_str(),
+                    "true" | "false" | "null" | "~" | "none"
+                ) || bare.parse::<f64>().is_ok();
+                if structural || scalar {
+                    continue;
+                }
+                bare
+            }
+        };
+        if is_credential_name(key) && is_literal_secret(value, key) {
+            out.push(Assignment {
+                line: i as u32 + 1,
+                key: key.to_string(),
+                value_chars: value.chars().count(),
+            });
+        }
+    }
+    out
+}
+
+/// The key that the code `before` a string literal assigns it to, if it is an assignment
+/// (`=`, `:=`, `:`); `dict_key` is the literal before that code (`"password": "x"`).
+fn key_before(before: &str, dict_key: Option<&str>) -> Option<String> {
+    let mut left = before.trim_end();
+    while let Some(call) = left.strip_suffix('(') {
+        let call = call.trim_end();
+        let wrapper = WRAPPERS.iter().find(|w| {
+            call.strip_suffix(*w).is_some_and(|head| {
+                !head.ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+            })
+        })?;
+        left = call[..call.len() - wrapper.len()].trim_end();
+    }
+    let (rest, typed) = if let Some(r) = left.strip_suffix(":=") {
+        (r, false)
+    } else if let Some(r) = left.strip_suffix('=') {
+        if r.ends_with(['=', '!', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^']) {
+            return None;
+        }
+        (r, true)
+    } else if let Some(r) = left.strip_suffix(':') {
+        if r.ends_with(':') {
+            return None;
+        }
+        (r, false)
+    } else {
+        return None;
+    };
+    let rest = rest.trim_end();
+    if rest.is_empty() || rest.ends_with(']') {
+        // `{"password": "x"}` or `env["PASSWORD"] = "x"`: the key is the literal before.
+        return dict_key
+            .filter(|_| rest.is_empty() || rest == "]")
+            .map(str::to_string);
+    }
+    let rest = if typed {
+        before_type_annotation(rest)
+    } else {
+        rest
+    };
+    let idents: Vec<&str> = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|s| !s.is_empty())
+        .collect();
+    let last = *idents.last()?;
+    let key = if matches!(last, "string" | "str" | "String") && idents.len() > 1 {
+        idents[idents.len() - 2]
+    } else {
+        last
+    };
+    rest.trim_end()
+        .ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        .then(|| key.to_string())
+}
+
+/// `const KEY: &str` → `const KEY`: the text before the first `:` that is not part of `::`.
+fn before_type_annotation(text: &str) -> &str {
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        let double = b.get(i + 1) == Some(&b':') || (i > 0 && b[i - 1] == b':');
+        if c == b':' && !double {
+            return &text[..i];
+        }
+    }
+    text
+}
+
+/// The content of a one-line string literal (`"x"`, `'x'`, `r#"x"#`, `b"x"`, `` `x` ``).
+fn unquote(literal: &str) -> Option<&str> {
+    let body = literal.trim_start_matches(|c: char| "rbfuRBFUc#".contains(c));
+    let quote = body
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
+    let body = body.trim_end_matches('#');
+    let inner = body.strip_prefix(quote)?.strip_suffix(quote)?;
+    // A template with `${..}` is computed, and `'x'` is a char in Rust and Go.
+    let templated = inner.contains("${");
+    let char_literal = quote == '\'' && inner.chars().count() == 1;
+    (!templated && !char_literal).then_some(inner)
+}
+
+/// Whether a key names a credential (see the module documentation).
+pub(super) fn is_credential_name(key: &str) -> bool {
+    let words = split_words(key);
+    let Some(last) = words.last() else {
+        return false;
+    };
+    let single = [
+        "password",
+        "passwd",
+        "passphrase",
+        "secret",
+        "token",
+        "apikey",
+        "privatekey",
+        "accesskey",
+        "secretkey",
+    ];
+    if single.iter().any(|w| last == w)
+        || ["password", "passwd", "token", "secret", "apikey"]
+            .iter()
+            .any(|w| last.ends_with(w) && last.len() > w.len() + 1)
+    {
+        return true;
+    }
+    words.len() >= 2
+        && last == "key"
+        && matches!(
+            words[words.len() - 2].as_str(),
+            "api" | "private" | "access" | "secret"
+        )
+}
+
+/// Whether `value`, assigned to `key`, looks like a real secret rather than a placeholder.
+fn is_literal_secret(value: &str, key: &str) -> bool {
+    let v = value.trim();
+    let env_name = v.len() >= 3
+        && v.contains('_')
+        && v.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let placeholder = v.starts_with('$')
+        || v.contains("{{")
+        || (v.starts_with('<') && v.ends_with('>'))
+        || (v.starts_with('{') && v.ends_with('}'))
+        || v.starts_with(['/', '~'])
+        || v.starts_with("./")
+        || v.contains("://")
+        || !v.chars().any(char::is_alphanumeric);
+    // `password: "Password"` (a label) or `token = "sparkpost-dev-token"` (a self-describing
+    // placeholder): the value names the field instead of being a secret.
+    let value_words = split_words(v);
+    let names_itself = split_words(key).last().is_some_and(|w| {
+        value_words.concat() == *w || (value_words.len() >= 2 && value_words.contains(w))
+    });
+    let sample = value_words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "example" | "sample" | "dummy" | "fake" | "placeholder" | "your"
+        )
+    });
+    v.chars().count() >= 4
+        && !v.contains(char::is_whitespace)
+        && !env_name
+        && !placeholder
+        && !names_itself
+        && !sample
+}
+
+/// `apiKey`, `API_KEY`, `api-key`, `APIKey` → `["api", "key"]`.
+fn split_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if c.is_ascii_uppercase() && !current.is_empty() {
+            let prev = chars[i - 1];
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                words.push(std::mem::take(&mut current));
+            }
+        }
+        current.push(c.to_ascii_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_words() {
+        assert_eq!(split_words("APIKey"), vec!["api", "key"]);
+        assert_eq!(
+            split_words("db.adminPassword"),
+            vec!["db", "admin", "password"]
+        );
+        for name in [
+            "password",
+            "DB_PASSWORD",
+            "apiKey",
+            "api-key",
+            "AWS_SECRET_ACCESS_KEY",
+            "authtoken",
+            "client_secret",
+            "PRIVATE_KEY",
+        ] {
+            assert!(is_credential_name(name), "{name}");
+        }
+        for name in [
+            "token_type",
+            "max_tokens",
+            "secret_name",
+            "password_prompt",
+            "key",
+            "monkey",
+            "tokens",
+        ] {
+            assert!(!is_credential_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn keys_before_literals() {
+        assert_eq!(
+            key_before("let db_password = ", None).as_deref(),
+            Some("db_password")
+        );
+        assert_eq!(
+            key_before("const API_KEY: &str = ", None).as_deref(),
+            Some("API_KEY")
+        );
+        assert_eq!(
+            key_before("    token: String::from(", None).as_deref(),
+            Some("token")
+        );
+        assert_eq!(
+            key_before("var password string = ", None).as_deref(),
+            Some("password")
+        );
+        assert_eq!(key_before(": ", Some("apiKey")).as_deref(), Some("apiKey"));
+        assert_eq!(key_before("if password == ", None), None);
+        assert_eq!(key_before("Kind::Token => ", None), None);
+        assert_eq!(key_before("prompt(", None), None);
+    }
+}

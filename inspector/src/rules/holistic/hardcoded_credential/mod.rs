@@ -1,0 +1,181 @@
+//! `holistic/hardcoded-credential`: secrets written into the repository.
+//!
+//! Two kinds of evidence: credential-shaped values (`key_shapes.rs`: AWS key ids, PEM private
+//! keys, GitHub tokens), flagged wherever they appear, test code included — a real key in a test
+//! is still a leaked key; and credential-named keys with a literal value (`assignments.rs`),
+//! which test code is exempt from, since fixtures need passwords. Neither description nor
+//! fingerprint ever contains the secret itself.
+
+mod assignments;
+mod key_shapes;
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/hardcoded-credential",
+    category: "operational-risk",
+    severity: Severity::High,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+        Language::Config,
+    ],
+    dimensions: &[Dimension::Security],
+    explanation:
+        "Hard-coded credentials: passwords, tokens and keys as literals, or well-known key shapes",
+};
+
+/// Substrings without which a file cannot hold a credential (names are matched case-blind, so
+/// their lower-case tails are used; key shapes by their fixed prefixes).
+const NEEDLES: [&str; 22] = [
+    "assw",
+    "ASSW",
+    "ecret",
+    "ECRET",
+    "oken",
+    "OKEN",
+    "pi_key",
+    "PI_KEY",
+    "piKey",
+    "pikey",
+    "rivate",
+    "RIVATE",
+    "ccess_key",
+    "ccessKey",
+    "CCESS_KEY",
+    "AKIA",
+    "ASIA",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+];
+
+/// Flags hard-coded credentials.
+pub(crate) struct HardcodedCredential;
+
+impl Rule for HardcodedCredential {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some() && NEEDLES.iter().any(|n| file.text.contains(n))
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(lang) = file.language else {
+            return;
+        };
+        let lines: Vec<&str> = file.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(shape) = key_shapes::find(line, lines.get(i + 1).copied()) {
+                out.hit(
+                    Hit::new(
+                        Location::at(&file.rel_path, i as u32 + 1),
+                        format!("{shape} is written into the source"),
+                        format!("shape: {shape}"),
+                    )
+                    .suggest("revoke the credential now, remove it, and load it from the environment or a secret store"),
+                );
+            }
+        }
+        if file.is_test_file() {
+            return;
+        }
+        let found = match lang {
+            Language::Config => assignments::in_config(&file.text),
+            _ => assignments::in_code(&file.text, lang),
+        };
+        if found.is_empty() {
+            return;
+        }
+        let tests = (lang == Language::Rust).then(|| TestCode::of(file));
+        for a in found {
+            if tests.as_ref().is_some_and(|t| t.contains(a.line)) {
+                continue;
+            }
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, a.line),
+                    format!(
+                        "`{}` is set to a hard-coded literal ({} characters)",
+                        a.key, a.value_chars
+                    ),
+                    format!("name: {}", a.key),
+                )
+                .suggest("read it from the environment or a secret store; never commit it"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_named_literals_in_code_and_config() {
+        let rust = "const API_KEY: &str = \"sk_live_51Hx\";\nfn conn() -> Config {\n    Config { password: \"hunter2!\".into(), user: \"app\".into() }\n}\n";
+        assert_eq!(
+            hits(&HardcodedCredential, "src/conn.rs", rust),
+            vec![
+                (
+                    1,
+                    "`API_KEY` is set to a hard-coded literal (12 characters)".to_string()
+                ),
+                (
+                    3,
+                    "`password` is set to a hard-coded literal (8 characters)".to_string()
+                ),
+            ]
+        );
+        let py = "settings = {\"db_password\": 'changeme'}\nclient = Api(apiKey=\"k-1234\")\n";
+        let lines: Vec<u32> = hits(&HardcodedCredential, "app/settings.py", py)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![1, 2]);
+        let yaml = "db:\n  user: app\n  password: s3cr3t-pw\n";
+        assert_eq!(
+            hits(&HardcodedCredential, "deploy/values.yaml", yaml),
+            vec![(
+                3,
+                "`password` is set to a hard-coded literal (9 characters)".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn fires_on_key_shapes_even_in_tests() {
+        let text = format!("fn t() {{\n    let id = \"AKIA{}\";\n}}\n", "Z9".repeat(8));
+        assert_eq!(
+            hits(&HardcodedCredential, "tests/aws.rs", &text),
+            vec![(
+                2,
+                "an AWS access key id is written into the source".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn quiet_on_placeholders_lookups_labels_and_test_fixtures() {
+        let rust = "fn f() {\n    let password = std::env::var(\"DB_PASSWORD\")?;\n    let api_key = \"\";\n    if token == \"expired\" {}\n    let label = Labels { password: \"Password\", secret_name: \"db-creds\" };\n}\nconst TOKEN_TYPE: &str = \"bearer\";\n// password = \"hunter2\"\n#[cfg(test)]\nmod tests {\n    const PASSWORD: &str = \"fixture-pw\";\n}\n";
+        assert_eq!(hits(&HardcodedCredential, "src/a.rs", rust), vec![]);
+        let yaml = "password: ${DB_PASSWORD}\ntoken: \"{{ .Values.token }}\"\napi_key: <your key here>\nsecret: '***'\nprivate_key: /run/secrets/key\ntoken: sparkpost-dev-token\npassword: your-password-here\n";
+        assert!(hits(&HardcodedCredential, "deploy/values.yaml", yaml).is_empty());
+        assert!(hits(
+            &HardcodedCredential,
+            "tests/test_login.py",
+            "password = 'hunter2'\n"
+        )
+        .is_empty());
+    }
+}

@@ -1,0 +1,89 @@
+//! `holistic/static-mut`: `static mut` items. Every access is `unsafe` and unsynchronised; two
+//! threads touching one is a data race, and even a shared reference to one is undefined
+//! behaviour if a write can happen meanwhile (the 2024 edition denies such references).
+//! Test code is not exempt: tests run in parallel threads.
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::{Dimension, Location, Severity};
+use syn::visit::{self, Visit};
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/static-mut",
+    category: "race-condition",
+    severity: Severity::High,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Quality, Dimension::Security],
+    explanation:
+        "`static mut`: unsynchronised global state, a data race as soon as two threads touch it",
+};
+
+/// Flags `static mut` items.
+pub(crate) struct StaticMut;
+
+impl Rule for StaticMut {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language == Some(Language::Rust) && file.text.contains("static mut")
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(Ok(ast)) = file.rust_ast() else {
+            return;
+        };
+        let mut finder = Finder(Vec::new());
+        finder.visit_file(ast);
+        for (line, name) in finder.0 {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, line),
+                    format!("`static mut {name}` is unsynchronised global state: concurrent access is a data race"),
+                    format!("static mut {name}"),
+                )
+                .suggest("use an atomic, a Mutex/RwLock in a static, OnceLock, or thread_local!"),
+            );
+        }
+    }
+}
+
+/// Collects (line, name) of every `static mut`, also inside functions.
+struct Finder(Vec<(u32, String)>);
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
+        if matches!(item.mutability, syn::StaticMutability::Mut(_)) {
+            self.0.push((
+                item.static_token.span.start().line as u32,
+                item.ident.to_string(),
+            ));
+        }
+        visit::visit_item_static(self, item);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_static_mut_items_also_inside_functions() {
+        let text =
+            "static mut COUNTER: u32 = 0;\nfn f() {\n    static mut CACHE: Option<u8> = None;\n}\n";
+        assert_eq!(
+            hits(&StaticMut, "src/a.rs", text),
+            vec![
+                (1, "`static mut COUNTER` is unsynchronised global state: concurrent access is a data race".to_string()),
+                (3, "`static mut CACHE` is unsynchronised global state: concurrent access is a data race".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quiet_on_immutable_statics_atomics_and_mentions() {
+        let text = "static COUNTER: AtomicU32 = AtomicU32::new(0);\n// no static mut here\nconst DOC: &str = \"static mut X\";\nfn f(x: &'static mut u8) {}\n";
+        assert!(hits(&StaticMut, "src/a.rs", text).is_empty());
+    }
+}
