@@ -2,7 +2,7 @@
 
 use crate::actor::{AuditorActor, Incoming};
 use actix::Actor;
-use protocol::session::run_actor;
+use protocol::session::{run_actor, ActorError};
 use protocol::wire::{Secret, WireConfig, WireError};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -52,16 +52,20 @@ where
 
 /// Runs an Auditor process: connect to the Lead over TCP and serve. The secret comes from the
 /// environment (`RETAKE_SECRET`, hex), never from the command line.
-pub fn run_process(args: AuditorArgs, secret: Secret) -> anyhow::Result<()> {
+pub fn run_process(args: AuditorArgs, secret: Secret) -> Result<(), ActorError> {
     let wire = WireConfig {
         max_frame: args.max_frame,
         ..WireConfig::default()
     };
     actix::System::new().block_on(async move {
+        let connect_error = |source| ActorError::Connect {
+            addr: args.lead.clone(),
+            source,
+        };
         let stream = tokio::net::TcpStream::connect(&args.lead)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot reach the Lead at {}: {e}", args.lead))?;
-        stream.set_nodelay(true)?;
+            .map_err(connect_error)?;
+        stream.set_nodelay(true).map_err(connect_error)?;
         serve(
             stream,
             &args.name,

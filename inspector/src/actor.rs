@@ -8,6 +8,9 @@ use protocol::session::Session;
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
 use std::path::Path;
 
+/// Stack of the thread that runs a review.
+const REVIEW_STACK_BYTES: usize = 256 * 1024 * 1024;
+
 /// An envelope from the Lead.
 #[derive(Message)]
 #[rtype(result = "()")]
@@ -54,7 +57,21 @@ impl Handler<Incoming> for InspectorActor {
         let work = async move {
             let name = session.name.clone();
             let report_to = req.report_to.clone();
-            match tokio::task::spawn_blocking(move || review(kind, &name, &req)).await {
+            let (tx, rx) = tokio::sync::oneshot::channel();
+            // Its own thread with a large stack: syn recurses deeply on generated or heavily
+            // nested code, and a review must not overflow where the 2 MiB default would.
+            let spawned = std::thread::Builder::new()
+                .name(format!("{name}-review"))
+                .stack_size(REVIEW_STACK_BYTES)
+                .spawn(move || {
+                    let _receiver_gone = tx.send(review(kind, &name, &req));
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start the review thread");
+                let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
+                return;
+            }
+            match rx.await {
                 Ok(Ok(report)) => {
                     session
                         .status
@@ -71,7 +88,7 @@ impl Handler<Incoming> for InspectorActor {
                     tracing::error!(error = %e, "cannot review this scope");
                     let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
                 }
-                Err(e) => tracing::error!(error = %e, "the review thread failed"),
+                Err(_) => tracing::error!("the review thread ended without a report"),
             }
         };
         ctx.spawn(work.into_actor(self));

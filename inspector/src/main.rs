@@ -16,7 +16,9 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let outcome = protocol::wire::Secret::from_env()
         .map_err(anyhow::Error::from)
-        .and_then(|secret| inspector::runtime::run_process(cli.args, secret));
+        .and_then(|secret| {
+            inspector::runtime::run_process(cli.args, secret).map_err(anyhow::Error::from)
+        });
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

@@ -2,7 +2,7 @@
 
 use crate::actor::{Incoming, InspectorActor};
 use actix::Actor;
-use protocol::session::run_actor;
+use protocol::session::{run_actor, ActorError};
 use protocol::wire::{Secret, WireConfig, WireError};
 use protocol::InspectorKind;
 use std::time::Duration;
@@ -57,17 +57,21 @@ where
 
 /// Runs an Inspector process: connect to the Lead over TCP and serve. The secret comes from
 /// the environment (`RETAKE_SECRET`, hex), never from the command line.
-pub fn run_process(args: InspectorArgs, secret: Secret) -> anyhow::Result<()> {
+pub fn run_process(args: InspectorArgs, secret: Secret) -> Result<(), ActorError> {
     let name = args.name.clone().unwrap_or_else(|| args.kind.actor_name());
     let wire = WireConfig {
         max_frame: args.max_frame,
         ..WireConfig::default()
     };
     actix::System::new().block_on(async move {
+        let connect_error = |source| ActorError::Connect {
+            addr: args.lead.clone(),
+            source,
+        };
         let stream = tokio::net::TcpStream::connect(&args.lead)
             .await
-            .map_err(|e| anyhow::anyhow!("cannot reach the Lead at {}: {e}", args.lead))?;
-        stream.set_nodelay(true)?;
+            .map_err(connect_error)?;
+        stream.set_nodelay(true).map_err(connect_error)?;
         serve(
             stream,
             args.kind,

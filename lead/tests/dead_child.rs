@@ -47,7 +47,7 @@ fn a_killed_inspector_fails_the_review_with_exit_2_and_no_leftovers() {
     );
     let tag = format!("dead-child-{}", std::process::id());
     let started = Instant::now();
-    let mut lead = Command::new(env!("CARGO_BIN_EXE_retake"))
+    let lead = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(repo)
         .env("RETAKE_E2E_TAG", &tag)

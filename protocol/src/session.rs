@@ -11,6 +11,22 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
+/// Why an actor process stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ActorError {
+    /// The Lead's address could not be reached.
+    #[error("cannot reach the Lead at {addr}: {source}")]
+    Connect {
+        /// The address tried.
+        addr: String,
+        /// The connection error.
+        source: std::io::Error,
+    },
+    /// The wire failed (handshake refused, bad frame, connection lost).
+    #[error(transparent)]
+    Wire(#[from] WireError),
+}
+
 /// What an actor publishes about itself for its heartbeats.
 #[derive(Debug, Clone, Default)]
 pub struct Status {

@@ -13,11 +13,8 @@ pub struct Order {
     pub unit_price: u64,
 }
 
-/// Why an order failed.
-pub type OrderError = Box<dyn std::error::Error>;
-
 /// Places an order of one unit.
-pub fn place_order(inventory: &mut Inventory, sku: &str) -> Result<Order, OrderError> {
+pub fn place_order(inventory: &mut Inventory, sku: &str) -> Result<Order, Box<dyn std::error::Error>> {
     inventory.take(sku, 1)?;
     Ok(Order { sku: sku.to_string(), quantity: 1, unit_price: 250 })
 }
@@ -28,7 +25,7 @@ pub fn total(order: &Order) -> u64 {
 }
 
 /// Returns the stock of a cancelled order.
-pub fn refund(inventory: &mut Inventory, order: &Order) -> Result<(), OrderError> {
+pub fn refund(inventory: &mut Inventory, order: &Order) -> Result<(), Box<dyn std::error::Error>> {
     let _ = (inventory, order);
     todo!("refunds are not built yet")
 }

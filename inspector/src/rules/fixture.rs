@@ -20,34 +20,3 @@ pub(crate) fn hits(rule: &dyn Rule, path: &str, text: &str) -> Vec<(u32, String)
         .map(|h: Hit| (h.location.line.unwrap_or(0), h.description))
         .collect()
 }
-
-#[test]
-#[ignore]
-fn scratch_dump() {
-    let root = std::path::PathBuf::from(std::env::var("SCRATCH_ROOT").unwrap_or_default());
-    let ctx = crate::engine::Context::build(
-        &root,
-        &protocol::Scope::repository(),
-        &protocol::message::InspectOptions::default(),
-    )
-    .expect("ctx");
-    for kind in [
-        protocol::InspectorKind::Quality,
-        protocol::InspectorKind::Holistic,
-        protocol::InspectorKind::Consistency,
-    ] {
-        let r = crate::engine::inspect(kind, &ctx, "x", "r");
-        for f in &r.findings {
-            println!(
-                "{} {}:{} {}",
-                f.rule,
-                f.location.path,
-                f.location.line.unwrap_or(0),
-                f.description
-            );
-        }
-        for n in &r.notes {
-            println!("NOTE {n}");
-        }
-    }
-}

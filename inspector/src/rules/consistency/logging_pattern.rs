@@ -232,8 +232,10 @@ fn method_call(code: &str, name: &str, receiver: impl Fn(&str) -> bool) -> bool 
     code.match_indices(&pattern).any(|(at, _)| {
         let head = &code[..at];
         let start = head
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .map_or(0, |p| p + 1);
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
+            .map_or(0, |(p, c)| p + c.len_utf8());
         receiver(&head[start..])
     })
 }

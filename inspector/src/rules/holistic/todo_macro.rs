@@ -39,7 +39,10 @@ impl Rule for TodoMacro {
         }
         let tests = TestCode::of(file);
         for call in calls.into_iter().filter(|c| !tests.contains(c.line)) {
-            let snippet = file.lines().nth(call.line as usize - 1).unwrap_or_default();
+            let snippet = (call.line as usize)
+                .checked_sub(1)
+                .and_then(|i| file.lines().nth(i))
+                .unwrap_or_default();
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, call.line),

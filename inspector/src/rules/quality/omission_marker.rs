@@ -4,14 +4,17 @@
 //! A comment matches when its whole text is a marker (case and trailing dots or colons aside),
 //! or, for the ellipsis, when it starts with one and goes on to say what was left out
 //! (`// ... rest of the handlers`, `// ... existing code ...`) — not when it continues a sentence
-//! (`// ... but only if`). Doc comments are not searched: `/// ...` in a doc list is prose.
-//! A bare `...` line is a marker in TypeScript, JavaScript and Go, and in Rust files that do not
-//! parse (in a Rust file that parses it can only be a `macro_rules!` token); in Python it is the
-//! `Ellipsis` expression and never flagged.
+//! (`// ... but only if`). Prose is not searched: doc comments (`/// ...` in a doc list), a
+//! comment line that continues the comment above it (a list in a comment ending in `// ...`),
+//! and comments inside `macro_rules!` bodies (separators between rules). A bare `...` line is a
+//! marker in TypeScript, JavaScript and Go, and in Rust files that do not parse (in a Rust file
+//! that parses it can only be a macro token); in Python it is `Ellipsis` and never flagged.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::{lex, Comment, LexLine};
 use protocol::{Dimension, Location, Severity};
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
 
 /// One omission marker.
 #[derive(Debug, Clone, Copy)]
@@ -91,32 +94,62 @@ impl Rule for OmissionMarker {
             return;
         };
         let lines = lex(&file.text, lang);
-        let mut previous = "";
-        // In Rust, a bare `...` line only survives parsing inside a macro definition.
-        let mut bare_lines_count = None;
-        for (i, line) in lines.iter().enumerate() {
-            let marker = find_marker(line, lang)
-                .filter(|_| !inside_comment_block(&lines, i))
-                .filter(|m| {
-                    m != "..."
-                        || lang != Language::Rust
-                        || *bare_lines_count
-                            .get_or_insert_with(|| matches!(file.rust_ast(), Some(Err(_))))
-                });
-            if let Some(marker) = marker {
-                out.hit(
-                    Hit::new(
-                        Location::at(&file.rel_path, line.number),
-                        format!("omission marker `{marker}`: code was left out here"),
-                        format!("{marker} after {previous}"),
-                    )
-                    .suggest("write the omitted code out in full"),
-                );
-            }
-            if !line.text.trim().is_empty() {
-                previous = line.text.trim();
-            }
+        let candidates: Vec<(usize, String)> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !continues_comment(&lines, *i))
+            .filter_map(|(i, line)| find_marker(line, lang).map(|m| (i, m)))
+            .collect();
+        if candidates.is_empty() {
+            return;
         }
+        // In Rust that parses, a bare `...` line can only be a macro token, and a comment inside
+        // a `macro_rules!` body separates rules rather than standing in for code.
+        let (parses, macro_bodies) = match (lang, file.rust_ast()) {
+            (Language::Rust, Some(Ok(ast))) => {
+                let mut bodies = MacroBodies(Vec::new());
+                bodies.visit_file(ast);
+                (true, bodies.0)
+            }
+            _ => (false, Vec::new()),
+        };
+        for (i, marker) in candidates {
+            let number = lines[i].number;
+            let in_macro = macro_bodies
+                .iter()
+                .any(|&(a, b)| a <= number && number <= b);
+            if in_macro || (parses && marker == "...") {
+                continue;
+            }
+            let previous = lines[..i]
+                .iter()
+                .rev()
+                .map(|l| l.text.trim())
+                .find(|t| !t.is_empty())
+                .unwrap_or_default();
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, number),
+                    format!("omission marker `{marker}`: code was left out here"),
+                    format!("{marker} after {previous}"),
+                )
+                .suggest("write the omitted code out in full"),
+            );
+        }
+    }
+}
+
+/// Line ranges of `macro_rules!` definitions.
+struct MacroBodies(Vec<(u32, u32)>);
+
+impl<'ast> Visit<'ast> for MacroBodies {
+    fn visit_item_macro(&mut self, m: &'ast syn::ItemMacro) {
+        if m.mac.path.is_ident("macro_rules") {
+            let span = m.span();
+            self.0
+                .push((span.start().line as u32, span.end().line as u32));
+        }
+        visit::visit_item_macro(self, m);
     }
 }
 
@@ -145,14 +178,12 @@ fn find_marker(line: &LexLine<'_>, lang: Language) -> Option<String> {
     None
 }
 
-/// Whether line `i` is a comment-only line between two other comment-only lines: an ellipsis
-/// in the middle of a comment is prose (`// 1.0.1` / `// ...` / `// 1.0.9`), not an omission.
-fn inside_comment_block(lines: &[LexLine<'_>], i: usize) -> bool {
+/// Whether line `i` is a comment-only line right after another one: an ellipsis that goes on
+/// from a comment (`// (0, 1)` / `// (2, 3)` / `// ...`) is prose, not an omission.
+fn continues_comment(lines: &[LexLine<'_>], i: usize) -> bool {
     let comment_only = |l: &LexLine<'_>| l.has_comment() && l.code().trim().is_empty();
     let above = i.checked_sub(1).and_then(|j| lines.get(j));
-    lines.get(i).is_some_and(comment_only)
-        && above.is_some_and(comment_only)
-        && lines.get(i + 1).is_some_and(comment_only)
+    lines.get(i).is_some_and(comment_only) && above.is_some_and(comment_only)
 }
 
 /// Whether a comment's text is `marker`.
@@ -169,11 +200,13 @@ fn comment_is(comment: &Comment<'_>, marker: &str) -> bool {
             .next()
             .unwrap_or_default()
             .to_lowercase();
+        let lower = rest.to_lowercase();
         return rest.is_empty()
-            || rest.ends_with("...")
-            || rest.ends_with('…')
             || OMISSION_WORDS.contains(&first_word.as_str())
-            || rest.to_lowercase().starts_with("and so on");
+            || lower.starts_with("and so on")
+            || ["omitted", "unchanged", "elided"]
+                .iter()
+                .any(|w| lower.contains(w));
     }
     normalise(body) == normalise(marker)
 }
@@ -209,12 +242,13 @@ mod tests {
                 ),
             ]
         );
-        let ts = "const a = {\n  x: 1,\n  // Etc.\n};\n// 以下同様\n// ... existing code ...\n";
+        let ts =
+            "const a = {\n  x: 1,\n  // Etc.\n};\n// 以下同様\nrun();\n// ... existing code ...\n";
         let lines: Vec<u32> = hits(&OmissionMarker, "web/a.ts", ts)
             .into_iter()
             .map(|h| h.0)
             .collect();
-        assert_eq!(lines, vec![3, 5, 6]);
+        assert_eq!(lines, vec![3, 5, 7]);
         let py = "def f():\n    # and so on\n    pass\n";
         assert_eq!(
             hits(&OmissionMarker, "app/f.py", py),
@@ -229,7 +263,7 @@ mod tests {
     fn quiet_on_python_ellipsis_prose_doc_lists_and_strings() {
         let py = "class P(Protocol):\n    def f(self) -> int:\n        ...\n";
         assert!(hits(&OmissionMarker, "app/p.py", py).is_empty());
-        let rust = "/// one\n/// ...\n/// ten\nfn f(v: &[u8]) -> &[u8] {\n    // remaining bytes are padding\n    // ... but only when aligned.\n    let s = \"...\";\n    &v[..]\n}\nmacro_rules! m {\n    ($a:expr\n    ...\n    ) => {};\n}\n";
+        let rust = "/// one\n/// ...\n/// ten\nfn f(v: &[u8]) -> &[u8] {\n    // remaining bytes are padding\n    let s = \"...\";\n    // ... but only when aligned.\n    // ...generate a new sample to reduce bias...\n    &v[..]\n}\n// (0, 1)\n// (2, 3)\n// ...\nmacro_rules! m {\n    ($a:expr\n    ...\n    ) => {};\n    // ...\n    () => {};\n}\n";
         assert!(hits(&OmissionMarker, "src/a.rs", rust).is_empty());
         let go = "func f(args ...int) {}\n// versions:\n// 1.0.0\n// ...\n// 1.0.9\n";
         assert!(hits(&OmissionMarker, "x/f.go", go).is_empty());

@@ -70,7 +70,8 @@ impl Rule for TodoMarker {
 fn marker_at(body: &str, marker: &str) -> Option<usize> {
     let mut from = 0;
     while let Some(at) = find_word(&body[from..], marker).map(|p| p + from) {
-        if body[..at].matches('`').count() % 2 == 0 {
+        let in_code_span = body[..at].matches('`').fold(false, |open, _| !open);
+        if !in_code_span {
             return Some(at);
         }
         from = at + marker.len();

@@ -80,7 +80,10 @@ impl Rule for UnwrapInLibrary {
             if tests.contains(line) || justified(line) || justified(statement) {
                 continue;
             }
-            let snippet = lines.get(line as usize - 1).map_or("", |l| l.trim());
+            let snippet = (line as usize)
+                .checked_sub(1)
+                .and_then(|i| lines.get(i))
+                .map_or("", |l| l.trim());
             let call = if method == "unwrap" {
                 ".unwrap()"
             } else {

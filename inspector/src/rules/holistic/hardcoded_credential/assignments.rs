@@ -253,6 +253,12 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
     let names_itself = split_words(key).last().is_some_and(|w| {
         value_words.concat() == *w || (value_words.len() >= 2 && value_words.contains(w))
     });
+    // Settings that happen to sit under a credential-like key (`id-token: write` in a CI
+    // workflow's permissions).
+    let setting = matches!(
+        v.to_ascii_lowercase().as_str(),
+        "read" | "write" | "none" | "required" | "optional" | "enabled" | "disabled" | "auto"
+    );
     let sample = value_words.iter().any(|w| {
         matches!(
             w.as_str(),
@@ -265,6 +271,7 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         && !placeholder
         && !names_itself
         && !sample
+        && !setting
 }
 
 /// `apiKey`, `API_KEY`, `api-key`, `APIKey` → `["api", "key"]`.

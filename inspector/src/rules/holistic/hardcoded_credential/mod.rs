@@ -30,26 +30,24 @@ static META: RuleMeta = RuleMeta {
         "Hard-coded credentials: passwords, tokens and keys as literals, or well-known key shapes",
 };
 
-/// Substrings without which a file cannot hold a credential (names are matched case-blind, so
-/// their lower-case tails are used; key shapes by their fixed prefixes).
-const NEEDLES: [&str; 22] = [
-    "assw",
-    "ASSW",
-    "ecret",
-    "ECRET",
-    "oken",
-    "OKEN",
-    "pi_key",
-    "PI_KEY",
-    "piKey",
-    "pikey",
-    "rivate",
-    "RIVATE",
-    "ccess_key",
-    "ccessKey",
-    "CCESS_KEY",
-    "AKIA",
-    "ASIA",
+/// Lower-case substrings without which a file cannot hold a credential name or key shape.
+const NEEDLES: [&str; 21] = [
+    "passw",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "api_key",
+    "api-key",
+    "private_key",
+    "privatekey",
+    "private-key",
+    "private key",
+    "access_key",
+    "accesskey",
+    "access-key",
+    "akia",
+    "asia",
     "ghp_",
     "gho_",
     "ghu_",
@@ -66,7 +64,11 @@ impl Rule for HardcodedCredential {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language.is_some() && NEEDLES.iter().any(|n| file.text.contains(n))
+        if file.language.is_none() {
+            return false;
+        }
+        let lower = file.text.to_ascii_lowercase();
+        NEEDLES.iter().any(|n| lower.contains(n))
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -169,7 +171,7 @@ mod tests {
     fn quiet_on_placeholders_lookups_labels_and_test_fixtures() {
         let rust = "fn f() {\n    let password = std::env::var(\"DB_PASSWORD\")?;\n    let api_key = \"\";\n    if token == \"expired\" {}\n    let label = Labels { password: \"Password\", secret_name: \"db-creds\" };\n}\nconst TOKEN_TYPE: &str = \"bearer\";\n// password = \"hunter2\"\n#[cfg(test)]\nmod tests {\n    const PASSWORD: &str = \"fixture-pw\";\n}\n";
         assert_eq!(hits(&HardcodedCredential, "src/a.rs", rust), vec![]);
-        let yaml = "password: ${DB_PASSWORD}\ntoken: \"{{ .Values.token }}\"\napi_key: <your key here>\nsecret: '***'\nprivate_key: /run/secrets/key\ntoken: sparkpost-dev-token\npassword: your-password-here\n";
+        let yaml = "password: ${DB_PASSWORD}\ntoken: \"{{ .Values.token }}\"\napi_key: <your key here>\nsecret: '***'\nprivate_key: /run/secrets/key\ntoken: sparkpost-dev-token\npassword: your-password-here\npermissions:\n  id-token: write\n";
         assert!(hits(&HardcodedCredential, "deploy/values.yaml", yaml).is_empty());
         assert!(hits(
             &HardcodedCredential,
