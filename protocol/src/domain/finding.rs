@@ -45,6 +45,10 @@ pub struct Finding {
     pub confidence: Confidence,
     /// Identifies the same problem across runs without the line number.
     pub fingerprint: String,
+    /// Why the finding is suppressed (an inline `retake-ignore`, a `.retake/decisions.yaml`
+    /// entry), when it is. Inspectors keep suppressed findings so the Auditor can list them as
+    /// REMOVED and SARIF can show them as suppressed; they never count toward a verdict.
+    pub suppression: Option<String>,
 }
 
 impl Finding {
@@ -73,6 +77,7 @@ impl Finding {
             dimensions: Vec::new(),
             confidence: Confidence::Normal,
             fingerprint,
+            suppression: None,
         }
     }
 
