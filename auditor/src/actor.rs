@@ -3,6 +3,7 @@
 //! recovery mode.
 
 use actix::prelude::*;
+use protocol::chaos::Phase;
 use protocol::message::{AuditRequest, LEAD};
 use protocol::session::Session;
 use protocol::{Body, Envelope, InspectorReport};
@@ -44,7 +45,7 @@ impl AuditorActor {
         let unavailable = std::mem::take(&mut self.unavailable);
         session
             .status
-            .set("audit", &format!("{} reports", reports.len()));
+            .set(Phase::Audit.as_str(), &format!("{} reports", reports.len()));
         let work = async move {
             let review = request.review.clone();
             let outcome = tokio::task::spawn_blocking(move || {
@@ -62,7 +63,9 @@ impl AuditorActor {
             .await;
             match outcome {
                 Ok(outcome) => {
-                    session.status.set("verdict", outcome.verdict.as_str());
+                    session
+                        .status
+                        .set(Phase::Verdict.as_str(), outcome.verdict.as_str());
                     if let Err(e) = session
                         .send(LEAD, Body::AuditVerdict { review, outcome })
                         .await
@@ -89,22 +92,25 @@ impl Handler<Incoming> for AuditorActor {
         match msg.0.body {
             Body::AuditRequest(mut req) => {
                 self.reports.clear();
-                self.unavailable.clear();
                 let recovery = req.recovery.take();
+                self.unavailable = std::mem::take(&mut req.unavailable);
                 self.request = Some(req);
                 if let Some(reports) = recovery {
                     self.reports = reports;
                     self.audit_now(ctx);
                 } else {
-                    self.session.status.set("collect", "0 reports");
+                    self.session
+                        .status
+                        .set(Phase::Collect.as_str(), "0 reports");
                 }
             }
             Body::InspectorReport(report) if self.current(&report.review) => {
                 self.reports.retain(|r| r.inspector != report.inspector);
                 self.reports.push(report);
-                self.session
-                    .status
-                    .set("collect", &format!("{} reports", self.reports.len()));
+                self.session.status.set(
+                    Phase::Collect.as_str(),
+                    &format!("{} reports", self.reports.len()),
+                );
             }
             Body::InspectorUnavailable {
                 review,

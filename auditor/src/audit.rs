@@ -79,7 +79,7 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
 }
 
 /// Every report's findings in arrival order; a finding that names no agent is the reporter's.
-fn collect(reports: &[InspectorReport]) -> Vec<Finding> {
+pub(crate) fn collect(reports: &[InspectorReport]) -> Vec<Finding> {
     reports
         .iter()
         .flat_map(|r| {

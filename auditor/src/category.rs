@@ -23,3 +23,23 @@ pub const INTERFACE_MISMATCH: [&str; 3] = [SIGNATURE_MISMATCH, CALL_SITE_ERROR, 
 
 /// Categories that stop the team loop (decision STOP): build, test and environment failures.
 pub const STOPPING: [&str; 3] = [BUILD_FAILURE, TEST_FAILURE, ENVIRONMENT_ERROR];
+
+/// Test doubles may hide a real failure; raised by contradiction rule (b).
+pub const FALSE_POSITIVE_RISK: &str = "false-positive-risk";
+/// A task marked complete whose code does nothing; raised by contradiction rule (c).
+pub const NOT_DELIVERED: &str = "functionality-not-delivered";
+/// Code nothing uses.
+pub const DEAD_CODE: &str = "dead-code";
+/// A task in tasks.yaml not marked done.
+pub const TASK_INCOMPLETE: &str = "task-incomplete";
+/// Swallowed errors, `unwrap` in library code.
+pub const ERROR_HANDLING_DRIFT: &str = "error-handling-drift";
+/// Error handling done differently in different modules.
+pub const ERROR_HANDLING_INCONSISTENCY: &str = "error-handling-inconsistency";
+/// The consistency Inspector's cross-feature mismatches: a boundary type or a shared-module call
+/// convention that differs between features.
+pub const CROSS_FEATURE_MISMATCH: [&str; 2] = ["type-mismatch", "interface-inconsistency"];
+/// A source file the design does not declare.
+pub const FILE_UNEXPECTED: &str = "file-unexpected";
+/// Code the design does not ask for (step 8).
+pub const OVER_IMPLEMENTATION: &str = "over-implementation";

@@ -43,7 +43,7 @@ pub fn sort_by_severity(findings: &mut [Finding]) {
 }
 
 /// Indices of the findings, grouped by problem, groups in first-seen order.
-fn group(findings: &[Finding]) -> Vec<Vec<usize>> {
+pub(crate) fn group(findings: &[Finding]) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..findings.len()).collect();
     let mut by_fingerprint: HashMap<&str, usize> = HashMap::new();
     let mut by_place: HashMap<(Place<'_>, &str), usize> = HashMap::new();
@@ -110,7 +110,7 @@ fn start(mut first: Finding) -> Finding {
     first
 }
 
-fn absorb(mut kept: Finding, other: Finding) -> Finding {
+pub(crate) fn absorb(mut kept: Finding, other: Finding) -> Finding {
     for a in other.agents {
         if !kept.agents.contains(&a) {
             kept.agents.push(a);

@@ -24,6 +24,16 @@ impl<'a> Place<'a> {
     }
 }
 
+/// A repository-relative path in one spelling: `/` separators, no leading `./`.
+pub(crate) fn normalise_path(path: &str) -> String {
+    let path = path.trim().replace('\\', "/");
+    let mut rest = path.as_str();
+    while let Some(stripped) = rest.strip_prefix("./") {
+        rest = stripped;
+    }
+    rest.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +53,12 @@ mod tests {
             Place::of(&Location::anchored("design.md", "Spec 3")),
             Place::of(&Location::anchored("design.md", "Spec 4"))
         );
+    }
+
+    #[test]
+    fn paths_are_compared_in_one_spelling() {
+        assert_eq!(normalise_path("./src/a.rs"), "src/a.rs");
+        assert_eq!(normalise_path(" src\\a.rs "), "src/a.rs");
+        assert_eq!(normalise_path("././vendor/"), "vendor/");
     }
 }

@@ -2,8 +2,9 @@
 
 use crate::actor::{AuditorActor, Incoming};
 use actix::Actor;
-use protocol::session::{run_actor, ActorError};
-use protocol::wire::{Secret, WireConfig, WireError};
+use protocol::chaos::{ActorFaults, Fault, ProcessMode};
+use protocol::session::{run_actor, ActorError, ActorSetup};
+use protocol::wire::{Secret, WireConfig};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
@@ -22,35 +23,60 @@ pub struct AuditorArgs {
     /// Largest frame accepted, in bytes.
     #[arg(long, default_value_t = 8 * 1024 * 1024)]
     pub max_frame: usize,
+    /// An injected fault (repeatable), e.g. `stall-output`; the Lead passes these only when
+    /// fault injection is enabled (`--chaos`, `[chaos] enabled`).
+    #[arg(long = "fault", value_name = "FAULT")]
+    pub faults: Vec<Fault>,
+    /// Which spawn of the Auditor this is (1 is the first; `fail-times` counts them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub spawn: u32,
 }
 
-/// Serves as the Auditor named `name` over `stream` until the Lead shuts it down.
+/// Serves as the Auditor named `name` over `stream` until the Lead shuts it down, applying
+/// `faults` (in-process: [`ProcessMode::InProcess`]).
+pub async fn serve_with_faults<S>(
+    stream: S,
+    name: &str,
+    secret: &Secret,
+    wire: &WireConfig,
+    heartbeat: Duration,
+    faults: ActorFaults,
+) -> Result<(), ActorError>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let setup = ActorSetup {
+        role: "auditor".into(),
+        name: name.to_string(),
+        wire: wire.clone(),
+        heartbeat,
+        faults,
+    };
+    run_actor(stream, secret, setup, |session| {
+        let addr = AuditorActor::new(session).start();
+        move |env| addr.do_send(Incoming(env))
+    })
+    .await
+}
+
+/// [`serve_with_faults`] without faults, in-process. Temporary: kept with its old signature
+/// until the Lead's in-process runtime passes faults.
 pub async fn serve<S>(
     stream: S,
     name: &str,
     secret: &Secret,
     wire: &WireConfig,
     heartbeat: Duration,
-) -> Result<(), WireError>
+) -> Result<(), ActorError>
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    run_actor(
-        stream,
-        secret,
-        "auditor",
-        name,
-        wire,
-        heartbeat,
-        |session| {
-            let addr = AuditorActor::new(session).start();
-            move |env| addr.do_send(Incoming(env))
-        },
-    )
-    .await
+    let faults = ActorFaults::none(ProcessMode::InProcess);
+    serve_with_faults(stream, name, secret, wire, heartbeat, faults).await
 }
 
-/// Runs an Auditor process: connect to the Lead over TCP and serve. The secret comes from the
+/// Runs an Auditor process: connect to the Lead over TCP and serve, applying `--fault`s as a
+/// process would suffer them (abort, exit, a blocked thread). The secret comes from the
 /// environment (`RETAKE_SECRET`, hex), never from the command line.
 pub fn run_process(args: AuditorArgs, secret: Secret) -> Result<(), ActorError> {
     let wire = WireConfig {
@@ -66,14 +92,12 @@ pub fn run_process(args: AuditorArgs, secret: Secret) -> Result<(), ActorError> 
             .await
             .map_err(connect_error)?;
         stream.set_nodelay(true).map_err(connect_error)?;
-        serve(
-            stream,
-            &args.name,
-            &secret,
-            &wire,
-            Duration::from_millis(args.heartbeat_ms),
-        )
-        .await?;
-        Ok(())
+        let faults = ActorFaults {
+            mode: ProcessMode::OwnProcess,
+            spawn_no: args.spawn,
+            faults: args.faults.clone(),
+        };
+        let heartbeat = Duration::from_millis(args.heartbeat_ms);
+        serve_with_faults(stream, &args.name, &secret, &wire, heartbeat, faults).await
     })
 }

@@ -1,8 +1,13 @@
-//! The thin actix shell: receives an `InspectRequest`, runs the engine on a blocking thread (so
-//! the heartbeat task keeps running), and sends the report to the Auditor through the Lead.
+//! The thin actix shell: receives an `InspectRequest`, runs the engine (and the kind's agent
+//! backend, when configured) on a thread of its own (so the heartbeat task keeps running), and
+//! sends the report to the Auditor through the Lead. A review that cannot be done — a bad scope,
+//! an agent that gave no usable report — sends no report at all: the Inspector says Goodbye, so
+//! the Lead sees a failed Inspector and never a fake clean result.
 
-use crate::engine::{inspect, Context as ReviewContext, ContextError};
+use crate::backend::{self, BackendError};
+use crate::engine::{Context as ReviewContext, ContextError};
 use actix::prelude::*;
+use protocol::chaos::Phase;
 use protocol::message::InspectRequest;
 use protocol::session::Session;
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
@@ -33,14 +38,25 @@ impl Actor for InspectorActor {
     type Context = Context<Self>;
 }
 
-/// Runs one request: build the scope's context and run the kind's rules.
+/// Why an Inspector produced no report.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// The scope could not be resolved.
+    #[error(transparent)]
+    Context(#[from] ContextError),
+    /// The agent backend failed (fail-closed).
+    #[error(transparent)]
+    Backend(#[from] BackendError),
+}
+
+/// Runs one request: build the scope's context and run the kind's backend over it.
 pub fn review(
     kind: InspectorKind,
     name: &str,
     req: &InspectRequest,
-) -> Result<InspectorReport, ContextError> {
+) -> Result<InspectorReport, ReviewError> {
     let ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
-    Ok(inspect(kind, &ctx, name, &req.review))
+    Ok(backend::review(kind, &ctx, name, &req.review)?)
 }
 
 impl Handler<Incoming> for InspectorActor {
@@ -53,7 +69,9 @@ impl Handler<Incoming> for InspectorActor {
         };
         let session = self.session.clone();
         let kind = self.kind;
-        session.status.set("inspect", &req.scope.label());
+        session
+            .status
+            .set(Phase::Inspect.as_str(), &req.scope.label());
         let work = async move {
             let name = session.name.clone();
             let report_to = req.report_to.clone();
@@ -73,9 +91,10 @@ impl Handler<Incoming> for InspectorActor {
             }
             match rx.await {
                 Ok(Ok(report)) => {
-                    session
-                        .status
-                        .set("report", &format!("{} findings", report.findings.len()));
+                    session.status.set(
+                        Phase::Report.as_str(),
+                        &format!("{} findings", report.findings.len()),
+                    );
                     if let Err(e) = session
                         .send(&report_to, Body::InspectorReport(report))
                         .await
@@ -85,10 +104,14 @@ impl Handler<Incoming> for InspectorActor {
                     session.status.set("idle", "");
                 }
                 Ok(Err(e)) => {
-                    tracing::error!(error = %e, "cannot review this scope");
+                    tracing::error!(error = %e, "no report: this Inspector failed");
                     let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
                 }
-                Err(_) => tracing::error!("the review thread ended without a report"),
+                Err(_) => {
+                    // The review thread panicked: a failed Inspector, never a silent one.
+                    tracing::error!("the review thread ended without a report");
+                    let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
+                }
             }
         };
         ctx.spawn(work.into_actor(self));

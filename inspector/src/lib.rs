@@ -5,6 +5,7 @@
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
 pub mod actor;
+pub mod backend;
 pub mod engine;
 pub mod rules;
 pub mod runtime;

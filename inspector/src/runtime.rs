@@ -2,8 +2,9 @@
 
 use crate::actor::{Incoming, InspectorActor};
 use actix::Actor;
-use protocol::session::{run_actor, ActorError};
-use protocol::wire::{Secret, WireConfig, WireError};
+use protocol::chaos::{ActorFaults, Fault, ProcessMode};
+use protocol::session::{run_actor, ActorError, ActorSetup};
+use protocol::wire::{Secret, WireConfig};
 use protocol::InspectorKind;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -26,9 +27,45 @@ pub struct InspectorArgs {
     /// Largest frame accepted, in bytes.
     #[arg(long, default_value_t = 8 * 1024 * 1024)]
     pub max_frame: usize,
+    /// An injected fault (repeatable), e.g. `hang-at=inspect`; the Lead passes these only when
+    /// fault injection is enabled (`--chaos`, `[chaos] enabled`).
+    #[arg(long = "fault", value_name = "FAULT")]
+    pub faults: Vec<Fault>,
+    /// Which spawn of this logical Inspector this is (1 is the first; `fail-times` counts them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub spawn: u32,
 }
 
-/// Serves as Inspector `kind` named `name` over `stream` until the Lead shuts it down.
+/// Serves as Inspector `kind` named `name` over `stream` until the Lead shuts it down,
+/// applying `faults` (in-process: [`ProcessMode::InProcess`]).
+pub async fn serve_with_faults<S>(
+    stream: S,
+    kind: InspectorKind,
+    name: &str,
+    secret: &Secret,
+    wire: &WireConfig,
+    heartbeat: Duration,
+    faults: ActorFaults,
+) -> Result<(), ActorError>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let setup = ActorSetup {
+        role: "inspector".into(),
+        name: name.to_string(),
+        wire: wire.clone(),
+        heartbeat,
+        faults,
+    };
+    run_actor(stream, secret, setup, |session| {
+        let addr = InspectorActor::new(kind, session).start();
+        move |env| addr.do_send(Incoming(env))
+    })
+    .await
+}
+
+/// [`serve_with_faults`] without faults, in-process. Temporary: kept with its old signature
+/// until the Lead's in-process runtime passes faults.
 pub async fn serve<S>(
     stream: S,
     kind: InspectorKind,
@@ -36,27 +73,17 @@ pub async fn serve<S>(
     secret: &Secret,
     wire: &WireConfig,
     heartbeat: Duration,
-) -> Result<(), WireError>
+) -> Result<(), ActorError>
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    run_actor(
-        stream,
-        secret,
-        "inspector",
-        name,
-        wire,
-        heartbeat,
-        |session| {
-            let addr = InspectorActor::new(kind, session).start();
-            move |env| addr.do_send(Incoming(env))
-        },
-    )
-    .await
+    let faults = ActorFaults::none(ProcessMode::InProcess);
+    serve_with_faults(stream, kind, name, secret, wire, heartbeat, faults).await
 }
 
-/// Runs an Inspector process: connect to the Lead over TCP and serve. The secret comes from
-/// the environment (`RETAKE_SECRET`, hex), never from the command line.
+/// Runs an Inspector process: connect to the Lead over TCP and serve, applying `--fault`s as a
+/// process would suffer them (abort, exit, a blocked thread). The secret comes from the
+/// environment (`RETAKE_SECRET`, hex), never from the command line.
 pub fn run_process(args: InspectorArgs, secret: Secret) -> Result<(), ActorError> {
     let name = args.name.clone().unwrap_or_else(|| args.kind.actor_name());
     let wire = WireConfig {
@@ -72,15 +99,12 @@ pub fn run_process(args: InspectorArgs, secret: Secret) -> Result<(), ActorError
             .await
             .map_err(connect_error)?;
         stream.set_nodelay(true).map_err(connect_error)?;
-        serve(
-            stream,
-            args.kind,
-            &name,
-            &secret,
-            &wire,
-            Duration::from_millis(args.heartbeat_ms),
-        )
-        .await?;
-        Ok(())
+        let faults = ActorFaults {
+            mode: ProcessMode::OwnProcess,
+            spawn_no: args.spawn,
+            faults: args.faults.clone(),
+        };
+        let heartbeat = Duration::from_millis(args.heartbeat_ms);
+        serve_with_faults(stream, args.kind, &name, &secret, &wire, heartbeat, faults).await
     })
 }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 const EXIT_CODES: &str = "Exit codes:
   0  GO / APPROVE (CONDITIONAL too, unless --strict)
-  1  NO-GO / REJECT / REQUEST_CHANGES
+  1  NO-GO / REJECT / REQUEST_CHANGES, or a finding at or above --fail-level
   2  usage, configuration or internal error
   3  CONDITIONAL with --strict
   4  SPEC-UPDATE-NEEDED
@@ -35,13 +35,74 @@ pub enum LogFormat {
     Json,
 }
 
-/// Output format of a review or audit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// Output format of a review or audit (chapter 07).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum Format {
     /// The human-readable report (default).
     Terminal,
-    /// One JSON object (chapter 07).
+    /// The report as Markdown, with a hidden marker for bots that update one comment.
+    Markdown,
+    /// One JSON object (schema: docs/retake-report.schema.json).
     Json,
+    /// SARIF 2.1.0, one run per Inspector.
+    Sarif,
+    /// reviewdog's Diagnostic Format: one DiagnosticResult.
+    Rdjson,
+    /// reviewdog's Diagnostic Format: one Diagnostic per line.
+    Rdjsonl,
+    /// JUnit XML: a suite per Inspector, a case per rule.
+    Junit,
+    /// GitLab Code Quality JSON.
+    Gitlab,
+}
+
+impl Format {
+    /// The file `--output DIR` writes this format to; none for the terminal report.
+    pub fn file_name(self) -> Option<&'static str> {
+        match self {
+            Format::Terminal => None,
+            Format::Markdown => Some("retake.md"),
+            Format::Json => Some("retake.json"),
+            Format::Sarif => Some("retake.sarif"),
+            Format::Rdjson => Some("retake.rdjson"),
+            Format::Rdjsonl => Some("retake.rdjsonl"),
+            Format::Junit => Some("retake-junit.xml"),
+            Format::Gitlab => Some("retake-gitlab.json"),
+        }
+    }
+}
+
+/// The `--fail-level` severity: findings at or above it fail the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailLevel {
+    /// Critical.
+    #[value(name = "C")]
+    C,
+    /// High and above.
+    #[value(name = "H")]
+    H,
+    /// Medium and above.
+    #[value(name = "M")]
+    M,
+    /// Every finding.
+    #[value(name = "L")]
+    L,
+    /// No severity fails by itself: the verdict alone decides (default).
+    #[value(name = "none")]
+    None,
+}
+
+impl FailLevel {
+    /// The lowest severity that fails, or none.
+    pub fn severity(self) -> Option<protocol::Severity> {
+        match self {
+            FailLevel::C => Some(protocol::Severity::Critical),
+            FailLevel::H => Some(protocol::Severity::High),
+            FailLevel::M => Some(protocol::Severity::Medium),
+            FailLevel::L => Some(protocol::Severity::Low),
+            FailLevel::None => None,
+        }
+    }
 }
 
 /// The commands.
@@ -65,8 +126,8 @@ pub enum Command {
     Fix(NotYet),
     /// Continue an interrupted run (not yet available).
     Resume(NotYet),
-    /// Aggregate verdicts of N pipelines (not yet available).
-    Consensus(NotYet),
+    /// Aggregate Auditor verdicts of N pipelines into the consensus verdict.
+    Consensus(ConsensusArgs),
     /// Show the effective configuration and where each value came from (not yet available).
     Config(NotYet),
     /// Write a commented retake.toml into a repository (not yet available).
@@ -75,8 +136,41 @@ pub enum Command {
     Status(NotYet),
     /// Serve the Lead as a long-lived service with a dashboard (not yet available).
     Serve(NotYet),
-    /// Run recovery scenarios (not yet available).
-    Scenario(NotYet),
+    /// Run recovery scenarios: reviews with injected faults, checked against expected outcomes.
+    Scenario {
+        /// What to do.
+        #[command(subcommand)]
+        action: ScenarioAction,
+    },
+}
+
+/// `retake scenario …`
+#[derive(Debug, Subcommand)]
+pub enum ScenarioAction {
+    /// Run scenario files (TOML; see deploy/scenarios/README.md): a table, optional JUnit XML;
+    /// exit 0 when all pass, 1 when any fails, 2 on a bad file.
+    Run(ScenarioRunArgs),
+}
+
+/// `retake scenario run`
+#[derive(Debug, Args)]
+pub struct ScenarioRunArgs {
+    /// Scenario files.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Also write the results as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Instead of the files' faults and expectations: N runs of their reviews with random
+    /// faults, checked against the recovery invariants.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub soak: Option<u32>,
+    /// The soak's seed (default: from the clock, printed so that a run replays).
+    #[arg(long, value_name = "S", requires = "soak")]
+    pub seed: Option<u64>,
+    /// Keep each reviewed copy (its path is printed) instead of deleting it.
+    #[arg(long)]
+    pub keep: bool,
 }
 
 /// Arguments of a command that a later release builds.
@@ -99,12 +193,29 @@ pub enum ActorRole {
 /// Output options shared by `review` and `audit`.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Terminal)]
-    pub format: Format,
+    /// Output format; repeat it for several. Without --output only one format other than
+    /// terminal may be given: it goes to standard output.
+    #[arg(long, value_enum, default_values_t = [Format::Terminal])]
+    pub format: Vec<Format>,
+    /// Write every requested format to a file in DIR (retake.md, retake.json, retake.sarif,
+    /// retake.rdjson, retake.rdjsonl, retake-junit.xml, retake-gitlab.json); the terminal
+    /// report still prints.
+    #[arg(long = "output", value_name = "DIR")]
+    pub output_dir: Option<PathBuf>,
     /// Exit 3 on CONDITIONAL.
     #[arg(long)]
     pub strict: bool,
+    /// Exit 1 when a finding is at or above this severity, even on GO (C, H, M, L or none;
+    /// none: the verdict alone decides). Suppressed findings never count.
+    #[arg(long, value_enum, ignore_case = true, default_value_t = FailLevel::None)]
+    pub fail_level: FailLevel,
+    /// A previous retake SARIF or JSON output: findings are classified new, unchanged or
+    /// absent by fingerprint.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// With --baseline: the exit code (verdict and --fail-level) counts only new findings.
+    #[arg(long, requires = "baseline")]
+    pub new_only: bool,
 }
 
 /// `retake review`
@@ -133,9 +244,67 @@ pub struct ReviewArgs {
     /// Run no external command (no tests, no compiler): a purely static review.
     #[arg(long)]
     pub no_exec: bool,
+    /// Review the session: files changed against the merge base with REF (committed,
+    /// uncommitted and untracked). The default when the repository has uncommitted changes or
+    /// commits over origin/HEAD, main or master; use `--paths '**'` to review everything.
+    #[arg(long, value_name = "REF", conflicts_with_all = ["feature", "paths", "cross_check", "wave"])]
+    pub base: Option<String>,
+    /// In a session review, report only findings on added lines, changed lines and their
+    /// context, in changed files (default), or everything.
+    #[arg(long, value_enum, conflicts_with_all = ["feature", "paths", "cross_check", "wave"])]
+    pub filter: Option<FilterArg>,
+    /// Run only the rules of these dimensions, grouping findings by them (comma separated:
+    /// security, architecture, quality, action-items, performance, maintainability,
+    /// best-practices).
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
+    pub dimensions: Vec<protocol::Dimension>,
+    /// Fault injection.
+    #[command(flatten)]
+    pub chaos: ChaosArgs,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Fault injection (chapter 05): any fault is refused unless injection is enabled, here or by
+/// `[chaos] enabled = true`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ChaosArgs {
+    /// Enable fault injection for this command.
+    #[arg(long)]
+    pub chaos: bool,
+    /// Inject a fault into an actor (repeatable; needs --chaos): ACTOR[#SPAWN]:FAULT, e.g.
+    /// inspector-quality:hang-at=inspect (every spawn) or 'auditor#1:stall-output' (the first).
+    /// FAULT: crash-at=PHASE, hang-at=PHASE, stall-output, delay=MS, garbage-frame,
+    /// drop-after=N, exit-code=N, fail-times=N.
+    #[arg(long = "fault", value_name = "ACTOR[#SPAWN]:FAULT")]
+    pub faults: Vec<protocol::chaos::FaultSpec>,
+}
+
+/// `--filter`: how a session review limits findings to the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FilterArg {
+    /// Only findings on added or rewritten lines.
+    Added,
+    /// Findings on changed lines and within 3 lines of them.
+    #[value(name = "diff_context", alias = "diff-context")]
+    DiffContext,
+    /// Findings anywhere in a changed file (default).
+    File,
+    /// Every finding in the changed files' review.
+    #[value(name = "nofilter", alias = "no-filter")]
+    NoFilter,
+}
+
+impl From<FilterArg> for protocol::DiffFilter {
+    fn from(f: FilterArg) -> Self {
+        match f {
+            FilterArg::Added => protocol::DiffFilter::Added,
+            FilterArg::DiffContext => protocol::DiffFilter::DiffContext,
+            FilterArg::File => protocol::DiffFilter::File,
+            FilterArg::NoFilter => protocol::DiffFilter::NoFilter,
+        }
+    }
 }
 
 /// `retake audit`
@@ -150,4 +319,36 @@ pub struct AuditArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// Output format of `retake consensus`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConsensusFormat {
+    /// The human-readable report (default).
+    Terminal,
+    /// One JSON object.
+    Json,
+}
+
+/// `retake consensus`
+#[derive(Debug, Args)]
+pub struct ConsensusArgs {
+    /// Auditor verdict CPF files, one per pipeline (V1, V2, … in the order given).
+    #[arg(required = true, value_name = "VERDICT.cpf")]
+    pub files: Vec<PathBuf>,
+    /// Consensus threshold K (default: ceil(0.6 × the verdicts produced)).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threshold: Option<u32>,
+    /// Pipelines run, when some failed and left no verdict file (default: one per file).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub runs: Option<u32>,
+    /// Append the batch to this verdicts.md (created when missing); nothing is written without it.
+    #[arg(long, value_name = "FILE")]
+    pub verdicts: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ConsensusFormat::Terminal)]
+    pub format: ConsensusFormat,
+    /// Exit 3 on CONDITIONAL.
+    #[arg(long)]
+    pub strict: bool,
 }

@@ -2,6 +2,12 @@
 //! variables `RETAKE__SECTION__KEY`, then command-line flags. Unknown keys and wrong types are
 //! errors that name the key and the file.
 
+mod agent;
+mod chaos;
+
+pub use agent::{AgentSettings, KindSettings};
+pub use chaos::{ChaosSettings, FaultEntry};
+
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +29,10 @@ pub struct Settings {
     pub inspector: InspectorSettings,
     /// `[rules]`
     pub rules: RuleSettings,
+    /// `[agent]`: the agent backend of the kinds whose backend is `agent` or `both`.
+    pub agent: AgentSettings,
+    /// `[chaos]`: fault injection, off unless enabled.
+    pub chaos: ChaosSettings,
 }
 
 /// `[review]`
@@ -33,6 +43,8 @@ pub struct ReviewSettings {
     pub runtime: String,
     /// Deadline for a whole review, in seconds.
     pub timeout_secs: u64,
+    /// Run only the rules of these dimensions (`--dimensions`); empty means all.
+    pub dimensions: Vec<protocol::Dimension>,
 }
 
 impl Default for ReviewSettings {
@@ -40,6 +52,7 @@ impl Default for ReviewSettings {
         ReviewSettings {
             runtime: "local".into(),
             timeout_secs: 900,
+            dimensions: Vec::new(),
         }
     }
 }
@@ -78,6 +91,20 @@ pub struct SupervisionSettings {
     pub connect_timeout_ms: u64,
     /// Grace period of `Shutdown`, milliseconds.
     pub shutdown_grace_ms: u64,
+    /// Heartbeat interval of the local and inproc runtimes, milliseconds (faster detection on
+    /// one machine than `heartbeat_interval_ms`, which remote actors use).
+    pub local_heartbeat_interval_ms: u64,
+    /// How long a static Inspector has for its report, seconds (the test Inspector also gets
+    /// `test.timeout_secs`).
+    pub inspect_deadline_secs: u64,
+    /// How long the Auditor has for its verdict after every report is in, milliseconds.
+    pub audit_deadline_ms: u64,
+    /// How long the Auditor has after `OutputVerdictNow`, milliseconds.
+    pub nudge_timeout_ms: u64,
+    /// Re-spawns allowed per role within `restart_window_secs`.
+    pub max_restarts: u32,
+    /// The window of `max_restarts`, seconds.
+    pub restart_window_secs: u64,
 }
 
 impl Default for SupervisionSettings {
@@ -87,6 +114,12 @@ impl Default for SupervisionSettings {
             suspect_after: 3,
             connect_timeout_ms: 10_000,
             shutdown_grace_ms: 5000,
+            local_heartbeat_interval_ms: 200,
+            inspect_deadline_secs: 20,
+            audit_deadline_ms: 10_000,
+            nudge_timeout_ms: 3000,
+            max_restarts: 3,
+            restart_window_secs: 60,
         }
     }
 }
@@ -135,12 +168,30 @@ impl Default for AuditSettings {
 pub struct InspectorSettings {
     /// Files larger than this are skipped and listed.
     pub max_file_bytes: u64,
+    /// `[inspector.rulebase]`
+    pub rulebase: KindSettings,
+    /// `[inspector.interface]`
+    pub interface: KindSettings,
+    /// `[inspector.test]`
+    pub test: KindSettings,
+    /// `[inspector.quality]`
+    pub quality: KindSettings,
+    /// `[inspector.consistency]`
+    pub consistency: KindSettings,
+    /// `[inspector.holistic]`
+    pub holistic: KindSettings,
 }
 
 impl Default for InspectorSettings {
     fn default() -> Self {
         InspectorSettings {
             max_file_bytes: 1024 * 1024,
+            rulebase: KindSettings::default(),
+            interface: KindSettings::default(),
+            test: KindSettings::default(),
+            quality: KindSettings::default(),
+            consistency: KindSettings::default(),
+            holistic: KindSettings::default(),
         }
     }
 }
@@ -199,6 +250,8 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
             .list_separator(" ")
             .with_list_parse_key("test.command")
             .with_list_parse_key("rules.disable")
+            .with_list_parse_key("agent.command")
+            .with_list_parse_key("review.dimensions")
             .try_parsing(true),
     );
     let origin = if files.is_empty() {
@@ -214,7 +267,7 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
         origin: origin.clone(),
         message: e.to_string(),
     };
-    let settings: Settings = builder
+    let mut settings: Settings = builder
         .build()
         .map_err(invalid)?
         .try_deserialize()
@@ -225,11 +278,19 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
             origin: origin.clone(),
             message,
         })?;
+    settings
+        .agent
+        .load_templates(repo)
+        .map_err(|message| ConfigError::Invalid {
+            origin: origin.clone(),
+            message,
+        })?;
     Ok(settings)
 }
 
 impl Settings {
     fn validate(&self) -> Result<(), String> {
+        self.validate_backends()?;
         if !matches!(self.review.runtime.as_str(), "local" | "inproc") {
             return Err(format!(
                 "review.runtime = '{}' (expected local or inproc)",

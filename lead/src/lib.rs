@@ -3,13 +3,16 @@
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
+pub mod chaos;
 pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod journal;
+pub mod lock;
 pub mod output;
 pub mod review;
 pub mod runtime;
+pub mod scenario;
 pub mod verdicts_md;
 
 use clap::Parser;
@@ -24,15 +27,15 @@ pub fn main() -> u8 {
         Command::Audit(args) => commands::audit::run(args).map_err(|e| (2, e)),
         Command::Rules => commands::rules::run().map_err(|e| (2, e)),
         Command::Actor { role } => commands::actor::run(role).map_err(|e| (2, e)),
+        Command::Consensus(args) => commands::consensus::run(args).map_err(|e| (2, e)),
+        Command::Scenario { action } => commands::scenario::run(action).map_err(|e| (2, e)),
         Command::Run(_)
         | Command::Fix(_)
         | Command::Resume(_)
-        | Command::Consensus(_)
         | Command::Config(_)
         | Command::Init(_)
         | Command::Status(_)
-        | Command::Serve(_)
-        | Command::Scenario(_) => Err((
+        | Command::Serve(_) => Err((
             2,
             anyhow::anyhow!("this command is not yet available in this build"),
         )),

@@ -4,6 +4,7 @@
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
+pub mod chaos;
 pub mod cpf;
 pub mod domain;
 pub mod message;

@@ -4,7 +4,7 @@
 //! renumbered, because bincode encodes a variant by its index. No serde attribute that bincode
 //! cannot carry (`skip*`, `flatten`, `untagged`, `tag`) may appear on these types.
 
-use crate::domain::{AuditOutcome, InspectorReport, Scope, Severity};
+use crate::domain::{AuditOutcome, Dimension, InspectorReport, Scope, Severity};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -112,6 +112,12 @@ pub struct InspectOptions {
     pub max_file_bytes: u64,
     /// Rule overrides from configuration.
     pub rule_overrides: Vec<RuleOverride>,
+    /// Run only the rules carrying one of these dimensions (`--dimensions`); empty means all.
+    pub dimensions: Vec<Dimension>,
+    /// Which reviewer this Inspector kind runs (`[inspector.<kind>] backend`).
+    pub backend: Backend,
+    /// The agent backend's settings; required when `backend` is `Agent` or `Both`.
+    pub agent: Option<AgentSpec>,
 }
 
 impl Default for InspectOptions {
@@ -122,8 +128,53 @@ impl Default for InspectOptions {
             test_timeout_ms: 300_000,
             max_file_bytes: 1024 * 1024,
             rule_overrides: Vec::new(),
+            dimensions: Vec::new(),
+            backend: Backend::Builtin,
+            agent: None,
         }
     }
+}
+
+/// Which reviewer an Inspector kind runs (chapter 02, "Backends"). Append-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Backend {
+    /// The built-in rule catalog (default).
+    #[default]
+    Builtin,
+    /// Only the configured agent.
+    Agent,
+    /// The catalog and the agent, findings merged in one report.
+    Both,
+}
+
+/// How an agent backend is reached. Append-only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AgentTransport {
+    /// A command (argv, no shell) that reads the prompt on stdin and writes CPF on stdout.
+    Command {
+        /// The argv; run in the repository root.
+        argv: Vec<String>,
+    },
+    /// An OpenAI-compatible chat endpoint; the reply's message content is read as CPF.
+    Http {
+        /// The endpoint: a base URL (`http://127.0.0.1:8080`) or the full chat completions URL.
+        url: String,
+        /// The model name sent with each request.
+        model: String,
+        /// The environment variable holding the API key (sent as a bearer token), if any.
+        api_key_env: Option<String>,
+    },
+}
+
+/// An agent backend as the Lead resolved it from configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSpec {
+    /// Command or HTTP endpoint.
+    pub transport: AgentTransport,
+    /// Deadline of one attempt, in milliseconds; past it the command's process group is killed.
+    pub timeout_ms: u64,
+    /// The user's prompt template for this kind; `None` uses the built-in one.
+    pub prompt_template: Option<String>,
 }
 
 /// Lead → Inspector: review this scope and report to the named Auditor.
@@ -168,6 +219,8 @@ pub struct AuditRequest {
     pub budget_ms: u64,
     /// Test failure policy.
     pub test_failure: TestFailurePolicy,
+    /// Inspectors already given up on, with the reason (recovery mode carries them).
+    pub unavailable: Vec<(String, String)>,
 }
 
 /// Every message. Append-only: new variants go at the end.

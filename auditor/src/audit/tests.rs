@@ -6,13 +6,7 @@ use crate::fixtures::{finding, report};
 use protocol::{Confidence, Decision, Grade, InspectorKind, Severity, Verdict};
 
 fn run(reports: &[InspectorReport], config: &AuditConfig) -> AuditOutcome {
-    audit(&AuditInput {
-        scope: "repository",
-        reports,
-        expected: &[],
-        unavailable: &[],
-        config,
-    })
+    audit(&AuditInput::new("repository", reports, &[], &[], config))
 }
 
 fn one(findings: Vec<Finding>) -> AuditOutcome {
@@ -128,9 +122,7 @@ fn a_test_failure_is_no_go_and_stop_or_conditional_by_policy() {
         ]
     );
 
-    let conditional = AuditConfig {
-        test_failure: TestFailurePolicy::Conditional,
-    };
+    let conditional = AuditConfig::new(TestFailurePolicy::Conditional);
     let out = run(&reports, &conditional);
     assert_eq!(out.verdict, Verdict::Conditional);
     assert_eq!(
@@ -318,13 +310,14 @@ fn a_missing_inspector_is_partial_coverage() {
         .iter()
         .map(|name| report(name, vec![]))
         .collect();
-    let out = audit(&AuditInput {
-        scope: "feature-auth",
-        reports: &reports,
-        expected: &expected,
-        unavailable: &[],
-        config: &AuditConfig::default(),
-    });
+    let config = AuditConfig::default();
+    let out = audit(&AuditInput::new(
+        "feature-auth",
+        &reports,
+        &expected,
+        &[],
+        &config,
+    ));
     assert_eq!((out.answered, out.expected), (5, 6));
     assert_eq!(
         out.coverage_qualifier().as_deref(),
@@ -340,13 +333,14 @@ fn an_unavailable_inspector_keeps_its_reason_and_inspector_notes_are_not_copied(
     let expected: Vec<String> = vec!["quality".into(), "test".into()];
     let reports = [report("quality", vec![])];
     let unavailable = [("test".to_string(), "timed out after 300s".to_string())];
-    let out = audit(&AuditInput {
-        scope: "repository",
-        reports: &reports,
-        expected: &expected,
-        unavailable: &unavailable,
-        config: &AuditConfig::default(),
-    });
+    let config = AuditConfig::default();
+    let out = audit(&AuditInput::new(
+        "repository",
+        &reports,
+        &expected,
+        &unavailable,
+        &config,
+    ));
     assert_eq!(out.notes, vec!["PARTIAL:test|timed out after 300s"]);
     assert_eq!(
         out.coverage_qualifier().as_deref(),

@@ -1,10 +1,13 @@
 //! The review context an Inspector works on: the scope's files (walked once), the skipped files,
-//! the spec layout, and the options.
+//! the spec layout, a session's changes, the accepted decisions, and the options.
 
+use super::decisions::{Decisions, DecisionsError};
+use super::diff::Changes;
+use super::git::{session_changes, GitError};
+use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
 use super::walk::walk;
 use crate::spec::{SpecError, Specs};
-use globset::{Glob, GlobSetBuilder};
 use protocol::message::InspectOptions;
 use protocol::{Scope, Skipped};
 use std::path::{Path, PathBuf};
@@ -23,9 +26,12 @@ pub enum ContextError {
     /// The spec layout is unreadable or the phase gate refused.
     #[error(transparent)]
     Spec(#[from] SpecError),
-    /// The scope kind is not available in this build.
-    #[error("scope '{0}' is not yet available")]
-    Unsupported(String),
+    /// A session's changes could not be read (not a repository, unknown base, git failed).
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// `.retake/decisions.yaml` is unreadable or malformed.
+    #[error(transparent)]
+    Decisions(#[from] DecisionsError),
 }
 
 /// What every rule sees.
@@ -43,17 +49,27 @@ pub struct Context {
     pub skipped: Vec<Skipped>,
     /// The spec layout (empty when the repository has none).
     pub specs: Specs,
+    /// A session's changed files and lines; `None` for every other scope.
+    pub changes: Option<Changes>,
+    /// Accepted false positives from `.retake/decisions.yaml`.
+    pub decisions: Decisions,
 }
 
 impl Context {
-    /// Loads the specs, resolves the scope to files and reads them.
+    /// Loads the specs and the decisions, resolves the scope to files (for a session, by
+    /// reading the changes from git) and reads them.
     pub fn build(
         root: &Path,
         scope: &Scope,
         options: &InspectOptions,
     ) -> Result<Context, ContextError> {
         let specs = Specs::load(root)?;
-        let filter = ScopeFilter::new(scope, &specs)?;
+        let decisions = Decisions::load(root)?;
+        let changes = match scope {
+            Scope::Session { base, .. } => Some(session_changes(root, base)?),
+            _ => None,
+        };
+        let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
         Ok(Context {
             root: root.to_path_buf(),
@@ -62,6 +78,8 @@ impl Context {
             files: walked.files,
             skipped: walked.skipped,
             specs,
+            changes,
+            decisions,
         })
     }
 
@@ -74,6 +92,8 @@ impl Context {
             files,
             skipped: Vec::new(),
             specs,
+            changes: None,
+            decisions: Decisions::default(),
         }
     }
 
@@ -86,49 +106,47 @@ impl Context {
     }
 }
 
-/// Which repository-relative paths a scope covers.
-enum ScopeFilter {
-    All,
-    Globs(globset::GlobSet),
-    Paths(Vec<String>),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::{session_repo, write};
+    use protocol::DiffFilter;
 
-impl ScopeFilter {
-    fn new(scope: &Scope, specs: &Specs) -> Result<ScopeFilter, ContextError> {
-        match scope {
-            Scope::Module { globs } if globs.is_empty() => Ok(ScopeFilter::All),
-            Scope::Module { globs } => {
-                let mut set = GlobSetBuilder::new();
-                for g in globs {
-                    let glob = Glob::new(g).map_err(|e| ContextError::BadGlob {
-                        glob: g.clone(),
-                        reason: e.kind().to_string(),
-                    })?;
-                    set.add(glob);
-                }
-                set.build()
-                    .map(ScopeFilter::Globs)
-                    .map_err(|e| ContextError::BadGlob {
-                        glob: globs.join(" "),
-                        reason: e.to_string(),
-                    })
-            }
-            Scope::Session { .. } => Err(ContextError::Unsupported("session (--base)".into())),
-            other => Ok(ScopeFilter::Paths(specs.scope_paths(other)?)),
+    fn session(base: &str) -> Scope {
+        Scope::Session {
+            base: base.into(),
+            filter: DiffFilter::File,
         }
     }
 
-    fn accepts(&self, rel: &str) -> bool {
-        match self {
-            ScopeFilter::All => true,
-            ScopeFilter::Globs(set) => set.is_match(rel),
-            ScopeFilter::Paths(paths) => paths.iter().any(|p| {
-                let p = p.trim_end_matches('/');
-                rel == p
-                    || rel
-                        .strip_prefix(p)
-                        .is_some_and(|rest| rest.starts_with('/'))
-            }),
-        }
+    #[test]
+    fn a_session_reviews_only_the_changed_files() {
+        let dir = session_repo();
+        let ctx = Context::build(dir.path(), &session("main"), &InspectOptions::default())
+            .expect("context");
+        let files: Vec<&str> = ctx.files.iter().map(|f| f.rel_path.as_str()).collect();
+        assert_eq!(files, vec!["src/lib.rs", "src/new.rs"]);
+        let changes = ctx.changes.expect("changes");
+        assert_eq!(changes.files["src/lib.rs"].added, vec![(2, 2), (4, 5)]);
+    }
+
+    #[test]
+    fn bad_sessions_and_decisions_are_context_errors_naming_the_problem() {
+        let plain = tempfile::tempdir().expect("tempdir");
+        let err = Context::build(plain.path(), &session("main"), &InspectOptions::default())
+            .expect_err("not a repository");
+        assert!(err.to_string().starts_with("not a git repository"), "{err}");
+        write(plain.path(), ".retake/decisions.yaml", "fingerprint: [\n");
+        let err = Context::build(
+            plain.path(),
+            &Scope::repository(),
+            &InspectOptions::default(),
+        )
+        .expect_err("malformed decisions");
+        assert!(
+            matches!(err, ContextError::Decisions(_))
+                && err.to_string().starts_with(".retake/decisions.yaml: "),
+            "{err}"
+        );
     }
 }

@@ -3,18 +3,32 @@
 //! A rule says which files it wants with a cheap pre-filter ([`Rule::wants`]); only those files
 //! are handed to [`Rule::check_file`], and a Rust file's syntax tree is built at most once per
 //! process however many rules read it ([`SourceFile::rust_ast`]). Project-level checks (specs,
-//! test runs, cross-module comparisons) use [`Rule::check_project`].
+//! test runs, cross-module comparisons) use [`Rule::check_project`]. Every report then goes
+//! through [`finish`]: suppressions marked, a session's `--filter` applied, findings grouped by
+//! the requested dimensions — whichever backend found them.
 
 mod context;
+pub mod decisions;
+pub mod diff;
+pub mod git;
+pub(crate) mod process;
 mod run;
+mod scope_filter;
 mod source;
 mod suppress;
+#[cfg(test)]
+pub(crate) mod testing;
+mod triage;
 mod walk;
 
 pub use context::{Context, ContextError};
+pub use decisions::{Decisions, DecisionsError};
+pub use diff::{Changes, FileChange};
+pub use git::{default_session_base, GitError};
 pub use run::inspect;
 pub use source::{is_test_path, Language, SourceFile};
-pub use suppress::is_suppressed;
+pub use suppress::{is_suppressed, mark_suppressed, suppression_reason};
+pub use triage::finish;
 pub use walk::{walk, Walked};
 
 use protocol::{Claim, Dimension, Location, Severity};
@@ -85,6 +99,8 @@ pub struct Sink {
     pub notes: Vec<String>,
     /// Structured claims for the Auditor.
     pub claims: Vec<Claim>,
+    /// Commands `--no-exec` kept from running (`cargo check`), said once per Inspector.
+    pub not_run: Vec<String>,
 }
 
 impl Sink {
@@ -96,6 +112,12 @@ impl Sink {
     /// Records a note.
     pub fn note(&mut self, note: impl Into<String>) {
         self.notes.push(note.into());
+    }
+
+    /// Records a command that `--no-exec` kept from running (`the test command`, `cargo
+    /// check`); the engine turns all of an Inspector's into one note.
+    pub fn not_run(&mut self, what: impl Into<String>) {
+        self.not_run.push(what.into());
     }
 }
 

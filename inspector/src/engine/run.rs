@@ -1,17 +1,21 @@
 //! Running one Inspector kind over a context: file rules over every file, then project
-//! rules, then hits turned into findings (suppressions and configured overrides applied).
+//! rules, then hits turned into findings (configured overrides applied) and the report finished
+//! (suppressions marked, the session filter applied).
 
-use super::{is_suppressed, Context, Rule, Sink};
+use super::{finish, Context, Rule, Sink};
 use protocol::message::RuleOverride;
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
 
-/// Runs every enabled rule of `kind` and returns the Inspector's report, agent = `name`.
+/// Runs every enabled rule of `kind` (only those of the requested dimensions, when any are)
+/// and returns the Inspector's report, agent = `name`.
 pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> InspectorReport {
+    let wanted = &ctx.options.dimensions;
     let rules: Vec<Box<dyn Rule>> = crate::rules::for_kind(kind)
         .into_iter()
         .filter(|r| {
             override_for(&ctx.options.rule_overrides, r.meta().id).is_none_or(|o| o.enabled)
         })
+        .filter(|r| wanted.is_empty() || r.meta().dimensions.iter().any(|d| wanted.contains(d)))
         .collect();
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
@@ -30,18 +34,12 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
             skipped: ctx.skipped.clone(),
         },
     };
+    let mut not_run: Vec<String> = Vec::new();
     for (rule, sink) in rules.iter().zip(sinks) {
         let meta = rule.meta();
         let severity_override =
             override_for(&ctx.options.rule_overrides, meta.id).and_then(|o| o.severity);
         for hit in sink.hits {
-            let suppressed = hit.location.line.is_some_and(|line| {
-                ctx.file(&hit.location.path)
-                    .is_some_and(|f| is_suppressed(&f.text, line, meta.id))
-            });
-            if suppressed {
-                continue;
-            }
             let severity: Severity = severity_override.or(hit.severity).unwrap_or(meta.severity);
             let mut finding = Finding::new(
                 name,
@@ -62,9 +60,29 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
                 report.notes.push(note);
             }
         }
+        for what in sink.not_run {
+            if !not_run.contains(&what) {
+                not_run.push(what);
+            }
+        }
         report.claims.extend(sink.claims);
     }
+    fold_not_run(kind, &not_run, &mut report.notes);
+    finish(ctx, &mut report);
     report
+}
+
+/// Says once per Inspector what `--no-exec` kept from running: every command the rules
+/// recorded in one note, which replaces the rules' own "… not run (--no-exec)" notes.
+fn fold_not_run(kind: InspectorKind, not_run: &[String], notes: &mut Vec<String>) {
+    if not_run.is_empty() {
+        return;
+    }
+    notes.retain(|n| !n.ends_with("(--no-exec)"));
+    notes.insert(
+        0,
+        format!("{kind}: not run (--no-exec): {}", not_run.join(", ")),
+    );
 }
 
 fn override_for<'a>(overrides: &'a [RuleOverride], id: &str) -> Option<&'a RuleOverride> {
@@ -86,3 +104,6 @@ fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
     }
     sinks
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,34 +1,87 @@
-//! Inline suppression: `retake-ignore: RULE-ID reason` on the finding's line or the line before.
+//! Suppressions: an inline `retake-ignore: RULE-ID reason` on the finding's line or the line
+//! before, and `.retake/decisions.yaml` entries (fingerprint + reason). Suppressed findings are
+//! kept and marked, never dropped here: the Auditor lists them as REMOVED with the reason, and
+//! SARIF shows them as suppressed.
+
+use super::decisions::Decisions;
+use super::Context;
+use protocol::Finding;
+
+const MARKER: &str = "retake-ignore:";
 
 /// Whether `rule_id` is suppressed at 1-based `line` of `text`.
 pub fn is_suppressed(text: &str, line: u32, rule_id: &str) -> bool {
-    if line == 0 {
-        return false;
-    }
-    let first = line.saturating_sub(2) as usize;
-    text.lines()
-        .skip(first)
-        .take(if line == 1 { 1 } else { 2 })
-        .any(|l| names_rule(l, rule_id))
+    suppression_reason(text, line, rule_id).is_some()
 }
 
-fn names_rule(line: &str, rule_id: &str) -> bool {
+/// The reason of the inline `retake-ignore` naming `rule_id` on `line` or the line before
+/// (empty when the comment gives none); `None` when the rule is not suppressed there.
+pub fn suppression_reason(text: &str, line: u32, rule_id: &str) -> Option<String> {
+    if line == 0 {
+        return None;
+    }
+    let first = line.saturating_sub(2) as usize;
+    let window = if line == 1 { 1 } else { 2 };
+    let lines: Vec<&str> = text.lines().skip(first).take(window).collect();
+    // The finding's own line wins over the line before it.
+    lines.iter().rev().find_map(|l| reason_on(l, rule_id))
+}
+
+fn reason_on(line: &str, rule_id: &str) -> Option<String> {
     let mut rest = line;
-    while let Some(at) = rest.find("retake-ignore:") {
-        rest = &rest[at + "retake-ignore:".len()..];
-        let ids = rest.split_whitespace().next().unwrap_or_default();
+    while let Some(at) = rest.find(MARKER) {
+        rest = &rest[at + MARKER.len()..];
+        let trimmed = rest.trim_start();
+        let ids = trimmed.split_whitespace().next().unwrap_or_default();
         if ids.split(',').any(|id| id == rule_id) {
-            return true;
+            let after = &trimmed[ids.len()..];
+            // The reason runs to the end of the line, or to the next marker on it.
+            let reason = after.split(MARKER).next().unwrap_or_default();
+            return Some(clean_reason(reason));
         }
     }
-    false
+    None
+}
+
+/// Drops the comment closers a reason may run into (`*/`, `-->`) and surrounding space.
+fn clean_reason(reason: &str) -> String {
+    let r = reason.trim();
+    let r = r.strip_suffix("*/").unwrap_or(r);
+    let r = r.strip_suffix("-->").unwrap_or(r);
+    r.trim().to_string()
+}
+
+/// Marks every finding an inline comment or a decisions entry suppresses:
+/// `suppression = "retake-ignore: <reason>"` or `"decisions.yaml: <reason>"`. An inline comment
+/// wins when both apply, since it sits next to the code.
+pub fn mark_suppressed(ctx: &Context, findings: &mut [Finding]) {
+    for finding in findings.iter_mut().filter(|f| f.suppression.is_none()) {
+        finding.suppression = inline(ctx, finding).or_else(|| decided(&ctx.decisions, finding));
+    }
+}
+
+fn inline(ctx: &Context, finding: &Finding) -> Option<String> {
+    let line = finding.location.line?;
+    let file = ctx.file(&finding.location.path)?;
+    let reason = suppression_reason(&file.text, line, &finding.rule)?;
+    Some(if reason.is_empty() {
+        "retake-ignore: (no reason given)".to_string()
+    } else {
+        format!("retake-ignore: {reason}")
+    })
+}
+
+fn decided(decisions: &Decisions, finding: &Finding) -> Option<String> {
+    decisions
+        .reason_for(&finding.fingerprint)
+        .map(|reason| format!("decisions.yaml: {reason}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TEXT: &str = "fn a() {}\n// retake-ignore: quality/todo-marker tracked in #12\n// TODO: later\nlet x = 1; // retake-ignore: holistic/panic,quality/x ok\n";
+    const TEXT: &str = "fn a() {}\n// retake-ignore: quality/todo-marker tracked in #12\n// TODO: later\nlet x = 1; // retake-ignore: holistic/panic,quality/x ok */\n";
 
     #[test]
     fn same_or_previous_line_suppresses_only_the_named_rule() {
@@ -40,5 +93,21 @@ mod tests {
         assert!(is_suppressed(TEXT, 4, "quality/x"));
         assert!(!is_suppressed(TEXT, 4, "holistic/pan"));
         assert!(!is_suppressed(TEXT, 0, "quality/todo-marker"));
+    }
+
+    #[test]
+    fn the_reason_is_the_rest_of_the_comment() {
+        assert_eq!(
+            suppression_reason(TEXT, 3, "quality/todo-marker").as_deref(),
+            Some("tracked in #12")
+        );
+        assert_eq!(
+            suppression_reason(TEXT, 4, "holistic/panic").as_deref(),
+            Some("ok")
+        );
+        assert_eq!(
+            suppression_reason("x // retake-ignore: a/b\n", 1, "a/b").as_deref(),
+            Some("")
+        );
     }
 }

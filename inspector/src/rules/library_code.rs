@@ -2,7 +2,7 @@
 //! example, benchmark, script or test. Panicking, printing and `anyhow` are normal in those;
 //! in a library they are decisions the caller should get to make.
 
-use crate::engine::is_test_path;
+use crate::engine::{is_test_path, Context, Language, SourceFile};
 
 /// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
 /// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
@@ -23,6 +23,52 @@ pub(crate) fn is_library_path(path: &str) -> bool {
         || matches!(*name, "__main__.py" | "setup.py" | "conftest.py")
         || (*name == "build.rs" && !in_src);
     !(tooling_dir || binary)
+}
+
+/// Whether a file is library code: by its path ([`is_library_path`]), and for Go not a file of
+/// `package main` (a command, wherever it sits).
+pub(crate) fn is_library_file(file: &SourceFile) -> bool {
+    is_library_path(&file.rel_path) && !(file.language == Some(Language::Go) && is_go_main(&file.text))
+}
+
+/// Whether Go source declares `package main`.
+pub(crate) fn is_go_main(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("package "))
+        .is_some_and(|l| l.split_whitespace().nth(1) == Some("main"))
+}
+
+/// The crate a path belongs to, as the prefix before its `src/` (`cli/`, or `""` at the root).
+pub(crate) fn crate_root(path: &str) -> Option<&str> {
+    if path.starts_with("src/") {
+        return Some("");
+    }
+    path.find("/src/").map(|at| &path[..at + 1])
+}
+
+/// Path prefixes (`cli/`, or `""` for the root) of Rust crates that build a binary
+/// (`src/main.rs` or `src/bin/`): their library is the program, and printing is its output.
+pub(crate) fn binary_crates(ctx: &Context) -> Vec<String> {
+    let mut roots: Vec<String> = ctx
+        .files
+        .iter()
+        .filter_map(|f| {
+            let path = f.rel_path.as_str();
+            path.strip_suffix("src/main.rs")
+                .or_else(|| path.find("src/bin/").map(|at| &path[..at]))
+        })
+        .filter(|root| root.is_empty() || root.ends_with('/'))
+        .map(str::to_string)
+        .collect();
+    roots.sort();
+    roots.dedup();
+    roots
+}
+
+/// Whether `path` lies in one of the `binary_crates`.
+pub(crate) fn in_binary_crate(path: &str, binary_crates: &[String]) -> bool {
+    crate_root(path).is_some_and(|root| binary_crates.iter().any(|c| c == root))
 }
 
 #[cfg(test)]
@@ -53,5 +99,9 @@ mod tests {
         ] {
             assert!(is_library_path(path), "{path}");
         }
+        assert!(is_go_main("// x\npackage main\n"));
+        assert!(!is_library_file(&SourceFile::new("cmd/api/serve.go", "package main\n")));
+        assert!(is_library_file(&SourceFile::new("pkg/api/serve.go", "package api\n")));
+        assert_eq!(crate_root("cli/src/a.rs"), Some("cli/"));
     }
 }

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 /// Runs the command.
 pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
+    super::plan(&args.output)?;
     let files = cpf_files(&args.inputs)?;
     let mut reports = BTreeMap::new();
     for file in &files {
@@ -58,6 +59,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         reports: &reports,
         expected: &expected,
         restarts: &restarts,
+        round: 1,
+        head: None,
+        baseline: None,
     };
     super::emit(&summary, &args.output)
 }

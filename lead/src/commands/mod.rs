@@ -2,26 +2,157 @@
 
 pub mod actor;
 pub mod audit;
+pub mod consensus;
 pub mod review;
 pub mod rules;
+pub mod scenario;
 
 use crate::cli::{Format, OutputArgs};
-use crate::output::{exit_code, json, terminal, Summary};
+use crate::output::baseline::{self, Baseline};
+use crate::output::gate::{self, Gate};
+use crate::output::{gitlab, json, junit, markdown, rdjson, sarif, terminal, Summary};
+use anyhow::{bail, Context as _};
 use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-/// Prints the summary in the chosen format and returns the verdict's exit code.
-pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
-    let mut stdout = std::io::stdout().lock();
-    match output.format {
-        Format::Terminal => {
-            let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-            stdout.write_all(terminal::render(summary, color).as_bytes())?;
-        }
-        Format::Json => {
-            serde_json::to_writer_pretty(&mut stdout, &json::render(summary))?;
-            stdout.write_all(b"\n")?;
+/// The output options, checked: where each format goes, the gate, and the loaded baseline.
+#[derive(Debug)]
+pub struct OutputPlan {
+    /// The requested formats other than terminal, once each, in the order given.
+    pub files: Vec<Format>,
+    /// Where they are written; none: the one format goes to standard output.
+    pub dir: Option<PathBuf>,
+    /// Whether the terminal report prints (to standard output, or to standard error when a
+    /// format other than terminal takes standard output).
+    pub terminal: bool,
+    /// How the exit code is computed.
+    pub gate: Gate,
+    /// The previous output of `--baseline`.
+    pub baseline: Option<Baseline>,
+}
+
+/// Checks the output options and reads the baseline; commands call it before doing any work so
+/// that bad options cost nothing. Errors are usage errors (exit 2) naming the problem.
+pub fn plan(output: &OutputArgs) -> anyhow::Result<OutputPlan> {
+    let mut files: Vec<Format> = Vec::new();
+    for format in &output.format {
+        if *format != Format::Terminal && !files.contains(format) {
+            files.push(*format);
         }
     }
-    stdout.flush()?;
-    Ok(exit_code(summary.outcome.verdict, output.strict))
+    if output.output_dir.is_none() && files.len() > 1 {
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| format!("--format {}", name(*f)))
+            .collect();
+        bail!(
+            "{} would all go to standard output: pass --output DIR to write each to a file",
+            names.join(", ")
+        );
+    }
+    let terminal = output.output_dir.is_some()
+        || files.is_empty()
+        || output.format.contains(&Format::Terminal);
+    let baseline = match &output.baseline {
+        Some(path) => Some(baseline::load(path)?),
+        None => None,
+    };
+    Ok(OutputPlan {
+        files,
+        dir: output.output_dir.clone(),
+        terminal,
+        gate: Gate {
+            strict: output.strict,
+            fail_level: output.fail_level.severity(),
+            new_only: output.new_only,
+        },
+        baseline,
+    })
+}
+
+/// Prints and writes the summary in every requested format and returns the exit code (the
+/// verdict's, `--fail-level`, `--new-only`).
+pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
+    let plan = plan(output)?;
+    let summary = Summary {
+        baseline: plan.baseline.as_ref(),
+        ..summary.clone()
+    };
+    let code = gate::exit_code_for(&summary, &plan.gate);
+    let render = |format: Format| -> anyhow::Result<String> {
+        Ok(match format {
+            Format::Terminal => terminal::render(&summary, false),
+            Format::Markdown => markdown::render(&summary),
+            Format::Json => pretty(&json::render(&summary))?,
+            Format::Sarif => pretty(&sarif::render(&summary, code))?,
+            Format::Rdjson => pretty(&rdjson::render(&summary))?,
+            Format::Rdjsonl => rdjson::render_lines(&summary),
+            Format::Junit => junit::render(&summary, &plan.gate),
+            Format::Gitlab => pretty(&gitlab::render(&summary))?,
+        })
+    };
+    match &plan.dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create output folder {}", dir.display()))?;
+            for format in &plan.files {
+                let Some(file) = format.file_name() else {
+                    continue;
+                };
+                let path = dir.join(file);
+                std::fs::write(&path, render(*format)?)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        None => {
+            if let Some(format) = plan.files.first() {
+                let mut stdout = std::io::stdout().lock();
+                stdout.write_all(render(*format)?.as_bytes())?;
+                stdout.flush()?;
+            }
+        }
+    }
+    if plan.terminal {
+        // With a format on standard output, the people's report moves to standard error.
+        let to_stderr = plan.dir.is_none() && !plan.files.is_empty();
+        let color = std::env::var_os("NO_COLOR").is_none()
+            && if to_stderr {
+                std::io::stderr().is_terminal()
+            } else {
+                std::io::stdout().is_terminal()
+            };
+        let text = terminal::render(&summary, color);
+        if to_stderr {
+            std::io::stderr().lock().write_all(text.as_bytes())?;
+        } else {
+            let mut stdout = std::io::stdout().lock();
+            stdout.write_all(text.as_bytes())?;
+            stdout.flush()?;
+        }
+    }
+    Ok(code)
+}
+
+/// The reviewed repository's `HEAD` commit, when it is a git work tree and git is installed.
+pub fn head_commit(repo: &Path) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["rev-parse", "--verify", "--quiet", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let head = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !head.is_empty()).then_some(head)
+}
+
+fn pretty(value: &serde_json::Value) -> anyhow::Result<String> {
+    Ok(serde_json::to_string_pretty(value)? + "\n")
+}
+
+fn name(format: Format) -> String {
+    use clap::ValueEnum as _;
+    format
+        .to_possible_value()
+        .map_or_else(|| format!("{format:?}"), |v| v.get_name().to_string())
 }

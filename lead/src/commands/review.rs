@@ -7,7 +7,6 @@ use crate::runtime::Runtime;
 use crate::verdicts_md;
 use anyhow::Context as _;
 use protocol::Scope;
-use std::collections::BTreeMap;
 
 /// What went wrong, with the exit code it maps to.
 pub struct Failure {
@@ -20,6 +19,8 @@ pub struct Failure {
 /// Runs the command.
 pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    // Bad output options (formats, --baseline) fail before any actor starts.
+    super::plan(&args.output).map_err(fail2)?;
     let path = args.path.clone().unwrap_or_else(|| ".".into());
     let repo = std::fs::canonicalize(&path)
         .with_context(|| format!("cannot review '{}': no such directory", path.display()))
@@ -30,7 +31,12 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
             path.display()
         )));
     }
-    let settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
+    let mut settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
+    // Checked before any actor starts: faults are refused unless chaos is enabled.
+    let _faults = crate::chaos::fault_plan(&args.chaos, &settings).map_err(|e| fail2(e.into()))?;
+    if !args.dimensions.is_empty() {
+        settings.review.dimensions = args.dimensions.clone();
+    }
     let runtime = match args.runtime {
         Some(r) => r,
         None => settings
@@ -39,7 +45,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
             .parse::<Runtime>()
             .map_err(|e| fail2(anyhow::anyhow!(e)))?,
     };
-    let scope = scope_of(&args);
+    let scope = scope_of(&args, &repo);
     let request = ReviewRequest {
         repo: repo.clone(),
         scope: scope.clone(),
@@ -64,39 +70,48 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         repo.file_name()
             .map_or_else(|| "repository".into(), |n| n.to_string_lossy().into_owned())
     });
-    let cpf = protocol::cpf::format_verdict(&outcome.to_cpf());
+    let verdict_cpf = outcome.to_cpf();
+    let cpf = protocol::cpf::format_verdict(&verdict_cpf);
     let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let raw = [(outcome.clone(), cpf)];
+    let raw = [Some(cpf)];
+    let consensus = auditor::consensus::Consensus::single(&verdict_cpf);
     let batch = verdicts_md::Batch {
         title: &title,
         timestamp: &timestamp,
         version: env!("CARGO_PKG_VERSION"),
         raw: &raw,
-        threshold: 1,
+        consensus: &consensus,
+        disposition: None,
     };
-    verdicts_md::append(&md, &batch)
+    let appended = verdicts_md::append(&md, &batch)
         .with_context(|| format!("cannot append to {}", md.display()))
         .map_err(fail2)?;
+    let head = super::head_commit(&repo);
     let expected: Vec<String> = protocol::InspectorKind::ALL
         .iter()
         .map(|k| k.actor_name())
-        .collect();
-    let restarts: BTreeMap<String, u32> = expected
-        .iter()
-        .chain(std::iter::once(&review::AUDITOR.to_string()))
-        .map(|n| (n.clone(), 0))
         .collect();
     let summary = Summary {
         run_id: Some(&out.run_id),
         outcome,
         reports: &out.finished.reports,
         expected: &expected,
-        restarts: &restarts,
+        restarts: &out.finished.restarts,
+        round: appended.seq,
+        head: head.as_deref(),
+        baseline: None,
     };
     super::emit(&summary, &args.output).map_err(fail2)
 }
 
-fn scope_of(args: &ReviewArgs) -> Scope {
+/// The scope the flags ask for. Without a scope flag, a git repository with uncommitted
+/// changes or commits over its default branch gets a session review against that base
+/// (chapter 02); anything else is reviewed whole.
+fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
+    let session = |base: String| Scope::Session {
+        base,
+        filter: args.filter.map(Into::into).unwrap_or_default(),
+    };
     if let Some(feature) = &args.feature {
         Scope::Feature {
             feature: feature.clone(),
@@ -106,9 +121,15 @@ fn scope_of(args: &ReviewArgs) -> Scope {
         Scope::CrossCheck
     } else if let Some(wave) = args.wave {
         Scope::WaveCrossCheck { wave }
-    } else {
+    } else if let Some(base) = &args.base {
+        session(base.clone())
+    } else if !args.paths.is_empty() {
         Scope::Module {
             globs: args.paths.clone(),
         }
+    } else if let Some(base) = inspector::engine::default_session_base(repo) {
+        session(base)
+    } else {
+        Scope::repository()
     }
 }

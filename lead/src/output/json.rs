@@ -1,4 +1,6 @@
-//! The `--format json` object of chapter 07 (schema: `docs/retake-report.schema.json`).
+//! The `--format json` object of chapter 07, documented by `docs/retake-report.schema.json`.
+//! With `--baseline`, each finding gets `baseline` (`new`/`unchanged`) and the object an `absent`
+//! list of the baseline's fingerprints that are gone.
 
 use super::Summary;
 use serde_json::{json, Value};
@@ -10,7 +12,7 @@ pub fn render(s: &Summary<'_>) -> Value {
         .findings
         .iter()
         .map(|f| {
-            json!({
+            let mut v = json!({
                 "agents": f.agents,
                 "rule": f.rule,
                 "category": f.category,
@@ -22,7 +24,12 @@ pub fn render(s: &Summary<'_>) -> Value {
                 "suggestion": f.suggestion,
                 "dimensions": f.dimensions.iter().map(|d| d.as_str()).collect::<Vec<_>>(),
                 "fingerprint": f.fingerprint,
-            })
+                "suppression": f.suppression,
+            });
+            if let Some(state) = s.baseline_state(f) {
+                v["baseline"] = json!(state.as_str());
+            }
+            v
         })
         .collect();
     let coverage: serde_json::Map<String, Value> = s
@@ -47,7 +54,7 @@ pub fn render(s: &Summary<'_>) -> Value {
             (agent.to_string(), entry)
         })
         .collect();
-    json!({
+    let mut report = json!({
         "run_id": s.run_id,
         "verdict": o.verdict.as_str(),
         "qualifiers": o.coverage_qualifier().into_iter().collect::<Vec<_>>(),
@@ -58,5 +65,10 @@ pub fn render(s: &Summary<'_>) -> Value {
         "notes": o.notes,
         "coverage": coverage,
         "restarts": s.restarts,
-    })
+    });
+    if s.baseline.is_some() {
+        let absent: Vec<&str> = s.absent().iter().map(|e| e.fingerprint.as_str()).collect();
+        report["absent"] = json!(absent);
+    }
+    report
 }

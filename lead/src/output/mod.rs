@@ -1,11 +1,22 @@
-//! The outputs of chapter 07 that this build writes: the terminal report and the JSON object.
-//! Both render a [`Summary`], so `retake review` and `retake audit` print the same way.
+//! The outputs of chapter 07: terminal, Markdown, JSON, SARIF, rdjson/rdjsonl, JUnit and GitLab
+//! Code Quality. Every format renders a [`Summary`] as a pure function, so `retake review` and
+//! `retake audit` print the same way; `gate` turns it into the exit code.
 
+pub mod baseline;
+pub mod gate;
+pub mod gitlab;
 pub mod json;
+pub mod junit;
+pub mod markdown;
+pub mod rdjson;
+pub mod sarif;
 pub mod terminal;
+#[cfg(test)]
+mod test_support;
 
-use protocol::{AuditOutcome, InspectorReport, Verdict};
-use std::collections::BTreeMap;
+use baseline::{Baseline, BaselineEntry, BaselineState};
+use protocol::{AuditOutcome, Finding, InspectorReport, Verdict};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Everything a report shows about one review.
 #[derive(Debug, Clone)]
@@ -20,9 +31,15 @@ pub struct Summary<'a> {
     pub expected: &'a [String],
     /// Restarts per actor.
     pub restarts: &'a BTreeMap<String, u32>,
+    /// The verdicts.md batch number of this review (1 when nothing was appended).
+    pub round: u32,
+    /// The reviewed repository's `HEAD` commit, when it is a git work tree.
+    pub head: Option<&'a str>,
+    /// The previous output given with `--baseline`, set by the output step.
+    pub baseline: Option<&'a Baseline>,
 }
 
-impl Summary<'_> {
+impl<'a> Summary<'a> {
     /// The verdict with its qualifiers ("NO-GO (partial coverage (5/6))").
     pub fn verdict_line(&self) -> String {
         match self.outcome.coverage_qualifier() {
@@ -49,6 +66,63 @@ impl Summary<'_> {
             }
         }
         agents
+    }
+
+    /// The findings that count: the verified ones that are not suppressed.
+    pub fn active(&self) -> impl Iterator<Item = &'a Finding> {
+        self.outcome
+            .findings
+            .iter()
+            .filter(|f| f.suppression.is_none())
+    }
+
+    /// Suppressed findings, from the outcome and the reports, once per fingerprint and never one
+    /// that is also active: SARIF lists them with their suppression, other formats leave them out.
+    pub fn suppressed(&self) -> Vec<&'a Finding> {
+        let active: BTreeSet<&str> = self.active().map(|f| f.fingerprint.as_str()).collect();
+        let mut seen = BTreeSet::new();
+        self.outcome
+            .findings
+            .iter()
+            .chain(self.reports.values().flat_map(|r| r.findings.iter()))
+            .filter(|f| f.suppression.is_some() && !active.contains(f.fingerprint.as_str()))
+            .filter(|f| seen.insert(f.fingerprint.as_str()))
+            .collect()
+    }
+
+    /// A finding's state against the baseline, when one was given.
+    pub fn baseline_state(&self, finding: &Finding) -> Option<BaselineState> {
+        self.baseline.map(|b| b.state(&finding.fingerprint))
+    }
+
+    /// The baseline's findings that no current finding (active or suppressed) carries.
+    pub fn absent(&self) -> Vec<&'a BaselineEntry> {
+        let current: Vec<&Finding> = self
+            .outcome
+            .findings
+            .iter()
+            .chain(self.suppressed())
+            .collect();
+        self.baseline
+            .map(|b| b.absent(&current))
+            .unwrap_or_default()
+    }
+
+    /// With a baseline: how many active findings are new, unchanged, and how many are absent.
+    pub fn baseline_counts(&self) -> Option<(usize, usize, usize)> {
+        self.baseline?;
+        let (new, unchanged) =
+            self.active()
+                .fold((0, 0), |(n, u), f| match self.baseline_state(f) {
+                    Some(BaselineState::Unchanged) => (n, u + 1),
+                    _ => (n + 1, u),
+                });
+        Some((new, unchanged, self.absent().len()))
+    }
+
+    /// The agent a finding is filed under (its first reporter; `retake` when it names none).
+    pub fn owner(finding: &Finding) -> &str {
+        finding.agents.first().map_or("retake", String::as_str)
     }
 }
 

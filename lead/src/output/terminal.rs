@@ -41,6 +41,12 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
         })
         .collect();
     let _ = writeln!(out, "  findings {}", counts.join(", "));
+    if let Some((new, unchanged, absent)) = s.baseline_counts() {
+        let _ = writeln!(
+            out,
+            "  baseline {new} new, {unchanged} unchanged, {absent} absent"
+        );
+    }
     if !o.findings.is_empty() {
         let _ = writeln!(out, "\nIssues (most severe first)");
         for f in &o.findings {

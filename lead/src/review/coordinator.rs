@@ -1,78 +1,52 @@
-//! The Lead's hub for one review, as an actix actor: it knows which actors must connect, routes
-//! their messages, journals every report before forwarding it, tells the Auditor when every
-//! report is in, and notices an actor that disconnects, exits or stops heartbeating — failing the
-//! review cleanly instead of waiting forever (full recovery is the supervision layer's job).
+//! The Lead's hub for one review, as an actix actor: it routes the actors' messages, journals
+//! every report before forwarding it, tells the Auditor when every report is in, and carries out
+//! what the [`Supervisor`] decides when an actor dies, hangs or stalls — re-spawn, give up
+//! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
+use super::plan::Plan;
+use super::supervisor::{Action, Role, State, Supervisor};
 use crate::journal::Journal;
+use crate::runtime::{ActorSpec, Spawner};
 use actix::prelude::*;
-use protocol::message::{AuditRequest, InspectRequest, LEAD};
+use protocol::message::{AuditRequest, LEAD};
 use protocol::wire::Outbox;
 use protocol::{AuditOutcome, Body, Envelope, InspectorReport};
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-/// What the review needs from its actors.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// One request per Inspector actor name (the request names the Auditor to report to).
-    pub inspections: Vec<(String, InspectRequest)>,
-    /// The Auditor's name and its request.
-    pub audit: (String, AuditRequest),
-    /// Expected heartbeat interval.
-    pub heartbeat: Duration,
-    /// Silent intervals before an actor is unresponsive.
-    pub suspect_after: u32,
-    /// How long the actors have to connect.
-    pub connect_timeout: Duration,
-}
-
 /// Why a review could not finish.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ReviewFailure {
-    /// An actor died or disconnected before delivering what it owed.
-    #[error("{name} {reason} before the review finished")]
-    ActorLost {
-        /// The actor.
-        name: String,
-        /// What happened.
-        reason: String,
-    },
-    /// An actor stopped heartbeating.
-    #[error("{name} is unresponsive: no heartbeat for {silent_ms} ms")]
-    Unresponsive {
-        /// The actor.
-        name: String,
-        /// How long it has been silent.
-        silent_ms: u128,
-    },
-    /// Actors never connected.
-    #[error("{names} did not connect within {secs} s")]
-    NotConnected {
-        /// Who is missing.
-        names: String,
-        /// The deadline.
-        secs: u64,
-    },
     /// The journal could not be written.
     #[error("cannot write the journal: {0}")]
     Journal(String),
+    /// The Lead could not start an actor at all (not a recoverable actor failure).
+    #[error("cannot start {name}: {reason}")]
+    Spawn {
+        /// The actor.
+        name: String,
+        /// The error.
+        reason: String,
+    },
 }
 
 /// A finished review.
 #[derive(Debug, Clone)]
 pub struct Finished {
-    /// The Auditor's outcome.
+    /// The verdict (the Auditor's, or the Lead's derived one).
     pub outcome: AuditOutcome,
-    /// The Inspectors' reports, by actor name.
+    /// The Inspectors' reports, by logical name.
     pub reports: BTreeMap<String, InspectorReport>,
+    /// Re-spawns per logical actor.
+    pub restarts: BTreeMap<String, u32>,
 }
 
 /// An authenticated actor connected.
 #[derive(Message)]
 #[rtype(result = "()")]
 pub struct Connected {
-    /// Its authenticated name.
+    /// Its authenticated instance name.
     pub name: String,
     /// Where to send to it.
     pub outbox: Outbox,
@@ -92,7 +66,7 @@ pub struct Incoming {
 #[derive(Message)]
 #[rtype(result = "()")]
 pub struct Lost {
-    /// The actor.
+    /// The instance.
     pub name: String,
     /// What happened ("was killed by signal 9", "disconnected").
     pub reason: String,
@@ -100,168 +74,236 @@ pub struct Lost {
     pub connection_closed: bool,
 }
 
-/// How long a closed connection waits for the process's exit status before failing the review.
-const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
-
-/// Asks for every connected actor's outbox (to shut them down).
+/// Ends the review: every actor is told to shut down; the spawner is handed back for reaping.
 #[derive(Message)]
-#[rtype(result = "Vec<(String, Outbox)>")]
-pub struct Outboxes;
+#[rtype(result = "Option<Box<dyn Spawner>>")]
+pub struct Stop;
+
+/// How long a closed connection waits for the process's exit status, so the error and the
+/// replacement can say how it died ("was killed by signal 9").
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
 
 /// The review's hub.
 pub struct Coordinator {
     plan: Plan,
     journal: Journal,
+    sup: Supervisor,
+    spawner: Option<Box<dyn Spawner>>,
     outboxes: HashMap<String, Outbox>,
-    last_seen: HashMap<String, Instant>,
     reports: BTreeMap<String, InspectorReport>,
-    started_at: Instant,
-    dispatched: bool,
+    unavailable: Vec<(String, String)>,
+    all_in: bool,
+    initial: Vec<Action>,
     done: Option<oneshot::Sender<Result<Finished, ReviewFailure>>>,
 }
 
 impl Coordinator {
-    /// A hub for `plan`, journaling into `journal`, answering on `done`.
+    /// A hub for `plan` that starts actors with `spawner` and answers on `done`.
     pub fn new(
         plan: Plan,
         journal: Journal,
+        spawner: Box<dyn Spawner>,
         done: oneshot::Sender<Result<Finished, ReviewFailure>>,
     ) -> Self {
+        let (sup, initial) = Supervisor::new(&plan.actors(), plan.policy.clone(), Instant::now());
         Coordinator {
             plan,
             journal,
+            sup,
+            spawner: Some(spawner),
             outboxes: HashMap::new(),
-            last_seen: HashMap::new(),
             reports: BTreeMap::new(),
-            started_at: Instant::now(),
-            dispatched: false,
+            unavailable: Vec::new(),
+            all_in: false,
+            initial,
             done: Some(done),
         }
     }
 
-    fn expected(&self) -> impl Iterator<Item = &String> {
-        self.plan
-            .inspections
-            .iter()
-            .map(|(n, _)| n)
-            .chain(std::iter::once(&self.plan.audit.0))
-    }
-
-    fn send(&self, to: &str, body: Body) {
-        if let Some(outbox) = self.outboxes.get(to) {
-            if let Err(e) = outbox.try_send(Envelope::new(LEAD, to, body)) {
-                tracing::warn!(to, error = %e, "send failed");
+    fn send(&self, instance: &str, body: Body) {
+        if let Some(outbox) = self.outboxes.get(instance) {
+            if let Err(e) = outbox.try_send(Envelope::new(LEAD, instance, body)) {
+                tracing::warn!(to = instance, error = %e, "send failed");
             }
         }
     }
 
-    fn finish(&mut self, result: Result<Finished, ReviewFailure>, ctx: &mut Context<Self>) {
+    fn auditor_instance(&self) -> Option<String> {
+        self.sup.by_logical(&self.plan.auditor).map(|s| s.instance.clone())
+    }
+
+    fn finish(&mut self, result: Result<Finished, ReviewFailure>) {
         if let Some(done) = self.done.take() {
-            if let Err(e) = &result {
-                // The command prints the failure as its one error line; this is for RUST_LOG=debug.
-                tracing::debug!(error = %e, "review failed");
-            }
             let _receiver_gone = done.send(result);
         }
-        // The actor stays up after the result so the Lead can still reach every outbox to shut
-        // the actors down; it ignores everything else from here on.
-        let _ = ctx;
     }
 
-    fn dispatch_if_ready(&mut self) {
-        if self.dispatched || !self.expected().all(|n| self.outboxes.contains_key(n)) {
-            return;
-        }
-        self.dispatched = true;
-        let (auditor, request) = self.plan.audit.clone();
-        self.send(&auditor, Body::AuditRequest(request));
-        for (name, request) in self.plan.inspections.clone() {
-            self.send(&name, Body::InspectRequest(request));
+    fn execute(&mut self, actions: Vec<Action>, ctx: &mut Context<Self>) {
+        for action in actions {
+            if self.done.is_none() {
+                return;
+            }
+            match action {
+                Action::Spawn { logical, instance, spawn_no } => self.spawn(&logical, instance, spawn_no, ctx),
+                Action::Kill { instance } => {
+                    if let Some(s) = self.spawner.as_mut() {
+                        s.kill(&instance);
+                    }
+                }
+                Action::Shutdown { instance } => {
+                    let grace = self.plan.shutdown_grace;
+                    self.send(&instance, Body::Shutdown { grace_ms: grace.as_millis() as u64 });
+                    self.outboxes.remove(&instance);
+                    ctx.run_later(grace, move |this, _| {
+                        if let Some(s) = this.spawner.as_mut() {
+                            s.kill(&instance);
+                        }
+                    });
+                }
+                Action::Nudge { instance } => {
+                    tracing::info!(instance, "Output your verdict now. PARTIAL_VERIFICATION if incomplete.");
+                    self.send(&instance, Body::OutputVerdictNow { review: self.plan.review.clone() });
+                }
+                Action::GiveUp { logical, reason, .. } => self.give_up(logical, reason, ctx),
+            }
         }
     }
 
-    fn on_report(
-        &mut self,
-        from: &str,
-        to: &str,
-        mut report: InspectorReport,
-        ctx: &mut Context<Self>,
-    ) {
-        if !self.plan.inspections.iter().any(|(n, _)| n == from) {
-            tracing::warn!(
-                from,
-                "report from an actor that is not an Inspector of this review: dropped"
+    fn spawn(&mut self, logical: &str, instance: String, spawn_no: u32, ctx: &mut Context<Self>) {
+        let Some(kind) = self.plan.kind_of(logical) else { return };
+        let spec = ActorSpec { kind, logical: logical.to_string(), instance: instance.clone(), spawn_no };
+        let result = match self.spawner.as_mut() {
+            Some(s) => s.spawn(&spec, ctx.address()),
+            None => return,
+        };
+        if let Err(e) = result {
+            // Not being able to start a process at all is the machine's problem, not the actor's.
+            self.finish(Err(ReviewFailure::Spawn { name: instance, reason: e.to_string() }));
+        }
+    }
+
+    fn give_up(&mut self, logical: String, reason: String, ctx: &mut Context<Self>) {
+        if logical == self.plan.auditor {
+            tracing::warn!(reason, "no Auditor could answer: the Lead derives the verdict");
+            let expected = self.plan.inspector_names();
+            let mut outcome = auditor::lead_derived(
+                &self.reports.values().cloned().collect::<Vec<_>>(),
+                &expected,
+                &self.unavailable,
             );
+            outcome.scope = self.plan.audit.scope.clone();
+            self.conclude(outcome);
             return;
         }
-        // The authenticated name, not the claimed one, names the journal file.
-        report.inspector = from.to_string();
+        let of = self.plan.inspections.len() as u32;
+        let have = of - self.unavailable.len() as u32 - 1;
+        tracing::warn!("Inspector {logical} unavailable after retry. Proceed with {have}/{of} results.");
+        self.unavailable.push((logical.clone(), reason.clone()));
+        if let Some(auditor) = self.auditor_instance() {
+            let body = Body::InspectorUnavailable { review: self.plan.review.clone(), name: logical, reason, have, of };
+            self.send(&auditor, body);
+        }
+        self.check_all_in(ctx);
+    }
+
+    fn check_all_in(&mut self, _ctx: &mut Context<Self>) {
+        let all = self.plan.inspections.iter().all(|(logical, _, _)| {
+            self.sup.by_logical(logical).is_some_and(|s| matches!(s.state, State::Delivered | State::GaveUp { .. }))
+        });
+        if self.all_in || !all {
+            return;
+        }
+        self.all_in = true;
+        if let Some(auditor) = self.auditor_instance() {
+            if self.outboxes.contains_key(&auditor) {
+                self.send(&auditor, Body::AllReportsIn { review: self.plan.review.clone() });
+                self.sup.working(&auditor, Instant::now() + self.plan.audit_deadline);
+            }
+        }
+    }
+
+    fn on_connected(&mut self, instance: &str) {
+        let Some(slot) = self.sup.slot(instance).cloned() else { return };
+        let now = Instant::now();
+        match slot.role {
+            Role::Inspector => {
+                let Some(request) = self.plan.request_for(&slot.logical) else { return };
+                let deadline = now + self.plan.inspect_deadline(&slot.logical);
+                self.send(instance, Body::InspectRequest(request));
+                self.sup.working(instance, deadline);
+            }
+            Role::Auditor => {
+                let mut request: AuditRequest = self.plan.audit.clone();
+                request.unavailable = self.unavailable.clone();
+                if self.all_in {
+                    // RECOVERY MODE: every journaled report embedded; the audit starts at once.
+                    request.recovery = Some(self.reports.values().cloned().collect());
+                    self.send(instance, Body::AuditRequest(request));
+                    self.sup.working(instance, now + self.plan.audit_deadline);
+                } else {
+                    self.send(instance, Body::AuditRequest(request));
+                    for report in self.reports.values() {
+                        self.send(instance, Body::InspectorReport(report.clone()));
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_report(&mut self, from: &str, mut report: InspectorReport, ctx: &mut Context<Self>) {
+        let Some(slot) = self.sup.slot(from).filter(|s| s.role == Role::Inspector).cloned() else {
+            tracing::warn!(from, "report from an actor that is not a current Inspector: dropped");
+            return;
+        };
+        if matches!(slot.state, State::Delivered | State::GaveUp { .. }) {
+            return;
+        }
+        // The slot's stable name, not the claimed one, names the report and its journal file.
+        report.inspector = slot.logical.clone();
+        report.review = self.plan.review.clone();
         let cpf = protocol::cpf::format_report(&report.to_cpf());
-        if let Err(e) = self.journal.report(from, &cpf) {
-            return self.finish(Err(ReviewFailure::Journal(e.to_string())), ctx);
+        if let Err(e) = self.journal.report(&slot.logical, &cpf) {
+            return self.finish(Err(ReviewFailure::Journal(e.to_string())));
         }
-        let auditor = self.plan.audit.0.clone();
-        if to != auditor {
-            tracing::warn!(from, to, "report addressed to {to}, routed to {auditor}");
+        self.sup.delivered(from);
+        if let Some(auditor) = self.auditor_instance() {
+            self.send(&auditor, Body::InspectorReport(report.clone()));
         }
-        self.send(&auditor, Body::InspectorReport(report.clone()));
-        self.reports.insert(from.to_string(), report);
-        if self
-            .plan
-            .inspections
-            .iter()
-            .all(|(n, _)| self.reports.contains_key(n))
-        {
-            let review = self.plan.audit.1.review.clone();
-            self.send(&auditor, Body::AllReportsIn { review });
-        }
+        self.reports.insert(slot.logical, report);
+        self.check_all_in(ctx);
     }
 
-    fn on_verdict(
-        &mut self,
-        from: &str,
-        review: &str,
-        outcome: AuditOutcome,
-        ctx: &mut Context<Self>,
-    ) {
-        if from != self.plan.audit.0 || review != self.plan.audit.1.review {
-            tracing::warn!(
-                from,
-                review,
-                "verdict from an unexpected actor or review: dropped"
-            );
+    fn on_verdict(&mut self, from: &str, review: &str, outcome: AuditOutcome) {
+        if Some(from.to_string()) != self.auditor_instance() || review != self.plan.review {
+            tracing::warn!(from, review, "verdict from an unexpected actor or review: dropped");
             return;
+        }
+        self.sup.delivered(from);
+        self.conclude(outcome);
+    }
+
+    fn conclude(&mut self, mut outcome: AuditOutcome) {
+        for role in self.sup.degraded() {
+            let role = match role {
+                Role::Inspector => "inspector",
+                Role::Auditor => "auditor",
+            };
+            outcome.notes.push(format!(
+                "DEGRADED:{role}|restart limit reached ({} in {} s)",
+                self.plan.policy.max_restarts,
+                self.plan.policy.restart_window.as_secs()
+            ));
         }
         let cpf = protocol::cpf::format_verdict(&outcome.to_cpf());
         if let Err(e) = self.journal.verdict(&cpf) {
-            return self.finish(Err(ReviewFailure::Journal(e.to_string())), ctx);
+            return self.finish(Err(ReviewFailure::Journal(e.to_string())));
         }
-        let reports = std::mem::take(&mut self.reports);
-        self.finish(Ok(Finished { outcome, reports }), ctx);
-    }
-
-    fn check_liveness(&mut self, ctx: &mut Context<Self>) {
-        let limit = self.plan.heartbeat * self.plan.suspect_after;
-        let silent = self
-            .last_seen
-            .iter()
-            .find(|(_, seen)| seen.elapsed() > limit)
-            .map(|(n, seen)| (n.clone(), seen.elapsed().as_millis()));
-        if let Some((name, silent_ms)) = silent {
-            return self.finish(Err(ReviewFailure::Unresponsive { name, silent_ms }), ctx);
-        }
-        if !self.dispatched && self.started_at.elapsed() > self.plan.connect_timeout {
-            let missing: Vec<&str> = self
-                .expected()
-                .filter(|n| !self.outboxes.contains_key(*n))
-                .map(String::as_str)
-                .collect();
-            let failure = ReviewFailure::NotConnected {
-                names: missing.join(", "),
-                secs: self.plan.connect_timeout.as_secs(),
-            };
-            self.finish(Err(failure), ctx);
-        }
+        let finished = Finished {
+            outcome,
+            reports: std::mem::take(&mut self.reports),
+            restarts: self.sup.restarts(),
+        };
+        self.finish(Ok(finished));
     }
 }
 
@@ -269,8 +311,13 @@ impl Actor for Coordinator {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
-        ctx.run_interval(self.plan.heartbeat / 2, |this, ctx| {
-            this.check_liveness(ctx)
+        let initial = std::mem::take(&mut self.initial);
+        self.execute(initial, ctx);
+        ctx.run_interval(self.plan.policy.heartbeat / 2, |this, ctx| {
+            if this.done.is_some() {
+                let actions = this.sup.tick(Instant::now());
+                this.execute(actions, ctx);
+            }
         });
     }
 }
@@ -279,16 +326,13 @@ impl Handler<Connected> for Coordinator {
     type Result = ();
 
     fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) {
-        if !self.expected().any(|n| *n == msg.name) || self.outboxes.contains_key(&msg.name) {
-            tracing::warn!(name = msg.name, "unexpected or duplicate actor: refused");
-            let _refused = msg
-                .outbox
-                .try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
+        if self.done.is_none() || !self.sup.connected(&msg.name, Instant::now()) {
+            tracing::warn!(name = msg.name, "unexpected, duplicate or replaced actor: refused");
+            let _refused = msg.outbox.try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
             return;
         }
-        self.last_seen.insert(msg.name.clone(), Instant::now());
-        self.outboxes.insert(msg.name, msg.outbox);
-        self.dispatch_if_ready();
+        self.outboxes.insert(msg.name.clone(), msg.outbox);
+        self.on_connected(&msg.name);
     }
 }
 
@@ -296,22 +340,16 @@ impl Handler<Incoming> for Coordinator {
     type Result = ();
 
     fn handle(&mut self, msg: Incoming, ctx: &mut Self::Context) {
-        if !self.outboxes.contains_key(&msg.from) {
+        if !self.outboxes.contains_key(&msg.from) || self.done.is_none() {
             return;
         }
-        self.last_seen.insert(msg.from.clone(), Instant::now());
+        self.sup.seen(&msg.from, Instant::now());
         match msg.env.body {
             Body::Heartbeat { .. } | Body::ShutdownAck => {}
-            Body::InspectorReport(report) => self.on_report(&msg.from, &msg.env.to, report, ctx),
-            Body::AuditVerdict { review, outcome } => {
-                self.on_verdict(&msg.from, &review, outcome, ctx)
-            }
+            Body::InspectorReport(report) => self.on_report(&msg.from, report, ctx),
+            Body::AuditVerdict { review, outcome } => self.on_verdict(&msg.from, &review, outcome),
             Body::Goodbye => {
-                let lost = Lost {
-                    name: msg.from,
-                    reason: "said goodbye".into(),
-                    connection_closed: false,
-                };
+                let lost = Lost { name: msg.from, reason: "gave up (said goodbye)".into(), connection_closed: false };
                 <Self as Handler<Lost>>::handle(self, lost, ctx);
             }
             other => tracing::debug!(from = msg.from, body = other.name(), "not routed"),
@@ -324,33 +362,30 @@ impl Handler<Lost> for Coordinator {
 
     fn handle(&mut self, msg: Lost, ctx: &mut Self::Context) {
         self.outboxes.remove(&msg.name);
-        self.last_seen.remove(&msg.name);
-        if self.done.is_none() || !self.expected().any(|n| *n == msg.name) {
+        if self.done.is_none() {
             return;
         }
-        let failure = ReviewFailure::ActorLost {
-            name: msg.name,
-            reason: msg.reason,
-        };
         if msg.connection_closed {
-            // A dead child's socket usually closes before its exit status is reaped; wait a
-            // moment so the error can say how it died ("killed by signal 9").
             ctx.run_later(EXIT_STATUS_WAIT, move |this, ctx| {
-                this.finish(Err(failure), ctx)
+                let actions = this.sup.lost(&msg.name, &msg.reason, Instant::now());
+                this.execute(actions, ctx);
             });
         } else {
-            self.finish(Err(failure), ctx);
+            let actions = self.sup.lost(&msg.name, &msg.reason, Instant::now());
+            self.execute(actions, ctx);
         }
     }
 }
 
-impl Handler<Outboxes> for Coordinator {
-    type Result = Vec<(String, Outbox)>;
+impl Handler<Stop> for Coordinator {
+    type Result = Option<Box<dyn Spawner>>;
 
-    fn handle(&mut self, _msg: Outboxes, _ctx: &mut Self::Context) -> Self::Result {
-        self.outboxes
-            .iter()
-            .map(|(n, o)| (n.clone(), o.clone()))
-            .collect()
+    fn handle(&mut self, _msg: Stop, _ctx: &mut Self::Context) -> Self::Result {
+        self.finish(Err(ReviewFailure::Journal("the review was stopped".into())));
+        let grace = self.plan.shutdown_grace.as_millis() as u64;
+        for (name, outbox) in self.outboxes.drain() {
+            let _gone = outbox.try_send(Envelope::new(LEAD, &name, Body::Shutdown { grace_ms: grace }));
+        }
+        self.spawner.take()
     }
 }

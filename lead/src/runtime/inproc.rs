@@ -1,44 +1,68 @@
 //! The `inproc` runtime: every actor in this process's actix System, each on its own Arbiter,
 //! connected to the hub over in-memory streams with the same handshake and frames as TCP.
 
-use super::ActorSpec;
+use super::{ActorKind, ActorSpec, Spawner};
 use crate::review::coordinator::Coordinator;
 use crate::review::hub::attach;
 use actix::{Addr, Arbiter};
+use futures::future::BoxFuture;
 use protocol::wire::{Secret, WireConfig};
+use std::collections::HashMap;
 use std::time::Duration;
 
 /// Buffer of each in-memory connection, bytes.
 const PIPE_BYTES: usize = 256 * 1024;
 
-/// Starts `spec` on a new Arbiter and attaches its stream to the hub.
-pub fn spawn(
-    spec: &ActorSpec,
-    secret: &Secret,
-    wire: &WireConfig,
+/// Runs actors on Arbiters of this process.
+pub struct InprocSpawner {
+    secret: Secret,
+    wire: WireConfig,
     heartbeat: Duration,
-    coordinator: Addr<Coordinator>,
-) -> Arbiter {
-    let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
-    actix::spawn(attach(lead_end, secret.clone(), wire.clone(), coordinator));
-    let arbiter = Arbiter::new();
-    let name = spec.name().to_string();
-    let (spec, secret, wire) = (spec.clone(), secret.clone(), wire.clone());
-    let started = arbiter.spawn(async move {
-        let result = match &spec {
-            ActorSpec::Inspector(kind, name) => {
-                inspector::runtime::serve(actor_end, *kind, name, &secret, &wire, heartbeat).await
-            }
-            ActorSpec::Auditor(name) => {
-                auditor::runtime::serve(actor_end, name, &secret, &wire, heartbeat).await
-            }
-        };
-        if let Err(e) = result {
-            tracing::error!(actor = spec.name(), error = %e, "actor stopped");
-        }
-    });
-    if !started {
-        tracing::error!(actor = name, "arbiter is not running");
+    arbiters: HashMap<String, Arbiter>,
+}
+
+impl InprocSpawner {
+    /// In-process actors speaking the authenticated protocol with `secret`.
+    pub fn new(secret: Secret, wire: WireConfig, heartbeat: Duration) -> Self {
+        InprocSpawner { secret, wire, heartbeat, arbiters: HashMap::new() }
     }
-    arbiter
+}
+
+impl Spawner for InprocSpawner {
+    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+        let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
+        actix::spawn(attach(lead_end, self.secret.clone(), self.wire.clone(), coordinator));
+        let arbiter = Arbiter::new();
+        let (spec, secret, wire, heartbeat) = (spec.clone(), self.secret.clone(), self.wire.clone(), self.heartbeat);
+        let name = spec.instance.clone();
+        let started = arbiter.spawn(async move {
+            let result = match spec.kind {
+                ActorKind::Inspector(kind) => {
+                    inspector::runtime::serve(actor_end, kind, &spec.instance, &secret, &wire, heartbeat).await
+                }
+                ActorKind::Auditor => auditor::runtime::serve(actor_end, &spec.instance, &secret, &wire, heartbeat).await,
+            };
+            if let Err(e) = result {
+                tracing::warn!(actor = spec.instance, error = %e, "actor stopped");
+            }
+        });
+        if !started {
+            return Err(std::io::Error::other(format!("the arbiter for {name} is not running")));
+        }
+        self.arbiters.insert(name, arbiter);
+        Ok(())
+    }
+
+    fn kill(&mut self, instance: &str) {
+        if let Some(arbiter) = self.arbiters.remove(instance) {
+            arbiter.stop();
+        }
+    }
+
+    fn reap(self: Box<Self>, _grace: Duration) -> BoxFuture<'static, ()> {
+        for arbiter in self.arbiters.into_values() {
+            arbiter.stop();
+        }
+        Box::pin(async {})
+    }
 }

@@ -1,108 +1,112 @@
 //! The `local` runtime: each actor is a child process (`retake actor ROLE …`) that connects back
 //! over loopback TCP. The secret travels in the environment, never in argv. Children run in
 //! their own process groups with a parent-death signal, so they die with the Lead even if it is
-//! killed, and the Lead kills each whole group when it is done.
+//! killed, and the Lead kills each whole group when it is done with it.
 
-use super::ActorSpec;
+use super::{ActorKind, ActorSpec, Spawner};
 use crate::review::coordinator::{Coordinator, Lost};
 use actix::Addr;
+use futures::future::BoxFuture;
 use protocol::wire::{Secret, SECRET_ENV};
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
 /// A running child actor.
-pub struct Child {
-    name: String,
+struct Child {
     pgid: i32,
     exited: JoinHandle<()>,
 }
 
-/// Spawns `spec` as a child of `exe`, reporting its exit to the coordinator.
-pub fn spawn(
-    exe: &Path,
-    spec: &ActorSpec,
+/// Spawns actors as child processes of the `retake` executable.
+pub struct LocalSpawner {
+    exe: PathBuf,
     lead: SocketAddr,
-    secret: &Secret,
+    secret: Secret,
     heartbeat: Duration,
     max_frame: usize,
-    coordinator: Addr<Coordinator>,
-) -> std::io::Result<Child> {
-    let mut cmd = tokio::process::Command::new(exe);
-    cmd.arg("actor");
-    match spec {
-        ActorSpec::Inspector(kind, name) => {
-            cmd.args(["inspector", "--kind", kind.as_str(), "--name", name])
-        }
-        ActorSpec::Auditor(name) => cmd.args(["auditor", "--name", name]),
-    };
-    cmd.args(["--lead", &lead.to_string()])
-        .args(["--heartbeat-ms", &heartbeat.as_millis().to_string()])
-        .args(["--max-frame", &max_frame.to_string()])
-        .env(SECRET_ENV, secret.to_hex())
-        .stdin(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .process_group(0);
-    // SAFETY: the closure runs in the child between fork and exec and only calls the
-    // async-signal-safe functions prctl and getppid.
-    unsafe {
-        cmd.pre_exec(|| {
-            #[cfg(target_os = "linux")]
-            {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The Lead may have died between fork and prctl: then nobody would kill us.
-                if libc::getppid() == 1 {
-                    return Err(std::io::Error::other("the Lead is gone"));
-                }
-            }
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn()?;
-    let pgid = child.id().map_or(0, |p| p as i32);
-    let name = spec.name().to_string();
-    let watcher_name = name.clone();
-    let exited = actix::spawn(async move {
-        let reason = match child.wait().await {
-            Ok(status) => match (
-                status.code(),
-                std::os::unix::process::ExitStatusExt::signal(&status),
-            ) {
-                (Some(code), _) => format!("exited with code {code}"),
-                (None, Some(sig)) => format!("was killed by signal {sig}"),
-                (None, None) => "exited".to_string(),
-            },
-            Err(e) => format!("could not be waited for ({e})"),
-        };
-        coordinator.do_send(Lost {
-            name: watcher_name,
-            reason,
-            connection_closed: false,
-        });
-    });
-    Ok(Child { name, pgid, exited })
+    children: HashMap<String, Child>,
 }
 
-/// Waits up to `grace` for every child to exit, then kills the process groups of those left.
-pub async fn reap(children: Vec<Child>, grace: Duration) {
-    let deadline = tokio::time::Instant::now() + grace;
-    for mut child in children {
-        if tokio::time::timeout_at(deadline, &mut child.exited)
-            .await
-            .is_err()
-        {
-            tracing::warn!(
-                name = child.name,
-                "did not exit in time: killing its process group"
-            );
-            kill_group(child.pgid);
-            let _ = (&mut child.exited).await;
+impl LocalSpawner {
+    /// Children of `exe` that connect to `lead`.
+    pub fn new(exe: PathBuf, lead: SocketAddr, secret: Secret, heartbeat: Duration, max_frame: usize) -> Self {
+        LocalSpawner { exe, lead, secret, heartbeat, max_frame, children: HashMap::new() }
+    }
+}
+
+impl Spawner for LocalSpawner {
+    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+        let mut cmd = tokio::process::Command::new(&self.exe);
+        cmd.arg("actor");
+        match spec.kind {
+            ActorKind::Inspector(kind) => cmd.args(["inspector", "--kind", kind.as_str()]),
+            ActorKind::Auditor => cmd.arg("auditor"),
+        };
+        cmd.args(["--name", &spec.instance])
+            .args(["--lead", &self.lead.to_string()])
+            .args(["--heartbeat-ms", &self.heartbeat.as_millis().to_string()])
+            .args(["--max-frame", &self.max_frame.to_string()])
+            .env(SECRET_ENV, self.secret.to_hex())
+            .stdin(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .process_group(0);
+        // SAFETY: the closure runs in the child between fork and exec and only calls the
+        // async-signal-safe functions prctl and getppid.
+        unsafe {
+            cmd.pre_exec(|| {
+                #[cfg(target_os = "linux")]
+                {
+                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    // The Lead may have died between fork and prctl: then nobody would kill us.
+                    if libc::getppid() == 1 {
+                        return Err(std::io::Error::other("the Lead is gone"));
+                    }
+                }
+                Ok(())
+            });
         }
-        // Whatever the child left behind in its group (a test run, say) goes too.
-        kill_group(child.pgid);
+        let mut child = cmd.spawn()?;
+        let pgid = child.id().map_or(0, |p| p as i32);
+        let name = spec.instance.clone();
+        let exited = actix::spawn(async move {
+            let reason = match child.wait().await {
+                Ok(status) => match (status.code(), std::os::unix::process::ExitStatusExt::signal(&status)) {
+                    (Some(code), _) => format!("exited with code {code}"),
+                    (None, Some(sig)) => format!("was killed by signal {sig}"),
+                    (None, None) => "exited".to_string(),
+                },
+                Err(e) => format!("could not be waited for ({e})"),
+            };
+            coordinator.do_send(Lost { name, reason, connection_closed: false });
+        });
+        self.children.insert(spec.instance.clone(), Child { pgid, exited });
+        Ok(())
+    }
+
+    fn kill(&mut self, instance: &str) {
+        if let Some(child) = self.children.get(instance) {
+            kill_group(child.pgid);
+        }
+    }
+
+    fn reap(self: Box<Self>, grace: Duration) -> BoxFuture<'static, ()> {
+        Box::pin(async move {
+            let deadline = tokio::time::Instant::now() + grace;
+            for (name, mut child) in self.children {
+                if tokio::time::timeout_at(deadline, &mut child.exited).await.is_err() {
+                    tracing::warn!(name, "did not exit in time: killing its process group");
+                    kill_group(child.pgid);
+                    let _ = (&mut child.exited).await;
+                }
+                // Whatever the child left behind in its group (a test run, say) goes too.
+                kill_group(child.pgid);
+            }
+        })
     }
 }
 

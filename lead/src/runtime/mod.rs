@@ -5,7 +5,10 @@
 pub mod inproc;
 pub mod local;
 
+use crate::review::coordinator::Coordinator;
+use actix::Addr;
 use protocol::InspectorKind;
+use std::time::Duration;
 
 /// Which runtime to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -29,20 +32,34 @@ impl std::str::FromStr for Runtime {
     }
 }
 
-/// An actor to start.
+/// An actor to start: its role, the slot it fills and the instance name it runs under.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ActorSpec {
-    /// An Inspector of a kind, under a name.
-    Inspector(InspectorKind, String),
-    /// The Auditor, under a name.
-    Auditor(String),
+pub struct ActorSpec {
+    /// What it is.
+    pub kind: ActorKind,
+    /// The stable slot name (`inspector-quality`): fault plans and reports use it.
+    pub logical: String,
+    /// This instance's name (`inspector-quality-r1` after a re-spawn).
+    pub instance: String,
+    /// 1-based spawn number within the slot.
+    pub spawn_no: u32,
 }
 
-impl ActorSpec {
-    /// The actor's name.
-    pub fn name(&self) -> &str {
-        match self {
-            ActorSpec::Inspector(_, n) | ActorSpec::Auditor(n) => n,
-        }
-    }
+/// The role-specific part of an [`ActorSpec`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActorKind {
+    /// An Inspector of a kind.
+    Inspector(InspectorKind),
+    /// The Auditor.
+    Auditor,
+}
+
+/// Starts and stops actor instances for the coordinator; one implementation per runtime.
+pub trait Spawner: Send {
+    /// Starts an instance; its connection and its end are reported to `coordinator`.
+    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()>;
+    /// Stops an instance at once (its whole process group in the local runtime).
+    fn kill(&mut self, instance: &str);
+    /// At the end: waits up to `grace` for every instance to exit, then kills what is left.
+    fn reap(self: Box<Self>, grace: Duration) -> futures::future::BoxFuture<'static, ()>;
 }

@@ -37,6 +37,53 @@ pub enum Claim {
         /// In all.
         total: u32,
     },
+    /// Error handling checked (quality): in how many files, and how many problems were found;
+    /// `issues: 0` is the claim "error handling is fine".
+    ErrorHandlingChecked {
+        /// Files whose error handling was checked.
+        files: u32,
+        /// Problems found.
+        issues: u32,
+    },
+    /// One task judged complete (rulebase), with the files that implement it.
+    TaskComplete {
+        /// The task id from tasks.yaml.
+        id: String,
+        /// Repository-relative paths of the task's files.
+        files: Vec<String>,
+    },
+    /// Files reviewed, by repository-relative path.
+    FilesCovered {
+        /// The paths.
+        paths: Vec<String>,
+    },
+    /// Designed interfaces compared with the code, by name.
+    InterfacesCovered {
+        /// The interface names as the design writes them.
+        names: Vec<String>,
+    },
+    /// Error scenarios of the design checked, by name.
+    ErrorScenariosCovered {
+        /// The scenario names as the design writes them.
+        names: Vec<String>,
+    },
+    /// Tasks checked, by id.
+    TasksCovered {
+        /// The task ids.
+        ids: Vec<String>,
+    },
+    /// Cross-feature integration points checked, by name.
+    IntegrationPointsCovered {
+        /// The integration point names.
+        names: Vec<String>,
+    },
+    /// A pattern done the same way in every module that uses it (consistency): a CODIFY candidate.
+    PatternConsistent {
+        /// The pattern, in words (`errors: thiserror enums`).
+        pattern: String,
+        /// The modules (paths or names) that use it.
+        modules: Vec<String>,
+    },
 }
 
 /// A file the Inspector did not review, and why (too large, binary, generated, unparsable).

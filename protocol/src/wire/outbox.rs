@@ -1,5 +1,6 @@
 //! A cloneable sending handle: many tasks queue envelopes, one writer task seals and sends them
-//! in order, so sequence numbers never race.
+//! in order, so sequence numbers never race. Besides envelopes the queue carries two markers
+//! for fault injection: a garbage frame, and an explicit close after everything queued before it.
 
 use super::{LinkWriter, WireError};
 use crate::message::Envelope;
@@ -12,7 +13,18 @@ pub const OUTBOX_CAPACITY: usize = 256;
 /// A cloneable handle on a connection's writer task; dropping every clone closes the connection.
 #[derive(Debug, Clone)]
 pub struct Outbox {
-    tx: mpsc::Sender<Envelope>,
+    tx: mpsc::Sender<Item>,
+}
+
+/// What the writer task does next, in queue order.
+// Envelopes are queued by value as before; boxing them would cost an allocation per message
+// to save space on two rare markers.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+enum Item {
+    Envelope(Envelope),
+    Garbage,
+    Close,
 }
 
 impl Outbox {
@@ -26,13 +38,29 @@ impl Outbox {
     /// Queues an envelope, waiting while the queue is full; [`WireError::Closed`] once the
     /// writer task has stopped (the connection failed).
     pub async fn send(&self, env: Envelope) -> Result<(), WireError> {
-        self.tx.send(env).await.map_err(|_| WireError::Closed)
+        self.queue(Item::Envelope(env)).await
+    }
+
+    /// Fault injection only (`garbage-frame`): queues an unsealed garbage frame, which makes the
+    /// peer drop the connection (see [`LinkWriter::send_garbage`]).
+    pub async fn send_garbage(&self) -> Result<(), WireError> {
+        self.queue(Item::Garbage).await
+    }
+
+    /// Closes the connection once everything queued before is sent, even while other handles
+    /// live (fault injection's `drop-after`); later sends get [`WireError::Closed`].
+    pub async fn close(&self) -> Result<(), WireError> {
+        self.queue(Item::Close).await
+    }
+
+    async fn queue(&self, item: Item) -> Result<(), WireError> {
+        self.tx.send(item).await.map_err(|_| WireError::Closed)
     }
 
     /// Queues an envelope without waiting: [`WireError::OutboxFull`] when the queue is full
     /// (the envelope is dropped), [`WireError::Closed`] once the writer task has stopped.
     pub fn try_send(&self, env: Envelope) -> Result<(), WireError> {
-        self.tx.try_send(env).map_err(|e| match e {
+        self.tx.try_send(Item::Envelope(env)).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => WireError::OutboxFull {
                 capacity: OUTBOX_CAPACITY,
             },
@@ -41,14 +69,20 @@ impl Outbox {
     }
 }
 
-async fn run(mut rx: mpsc::Receiver<Envelope>, mut writer: LinkWriter) -> Result<(), WireError> {
-    while let Some(env) = rx.recv().await {
-        if let Err(e) = writer.send(&env).await {
+async fn run(mut rx: mpsc::Receiver<Item>, mut writer: LinkWriter) -> Result<(), WireError> {
+    while let Some(item) = rx.recv().await {
+        let sent = match item {
+            Item::Envelope(env) => writer.send(&env).await,
+            Item::Garbage => writer.send_garbage().await,
+            Item::Close => break,
+        };
+        if let Err(e) = sent {
             // Refuse further envelopes at once rather than letting senders fill a dead queue.
             rx.close();
             return Err(e);
         }
     }
+    rx.close();
     writer.close().await;
     Ok(())
 }
@@ -137,5 +171,35 @@ mod tests {
             outbox.try_send(progress("x", 3)),
             Err(WireError::Closed)
         ));
+    }
+
+    #[tokio::test]
+    async fn close_sends_what_was_queued_then_ends_the_stream_while_handles_live() {
+        let (a, b) = tokio::io::duplex(64 * 1024);
+        let (secret, cfg) = (Secret::generate(), WireConfig::default());
+        let (client, server) = tokio::join!(
+            client_handshake(a, &secret, "inspector", "inspector-test", &cfg),
+            server_handshake(b, &secret, &cfg),
+        );
+        let (_c_rx, c_tx) = client.unwrap();
+        let (_, mut s_rx, _s_tx) = server.unwrap();
+
+        let (outbox, task) = Outbox::spawn(c_tx);
+        outbox.send(progress("x", 1)).await.unwrap();
+        outbox.send(progress("x", 2)).await.unwrap();
+        outbox.close().await.unwrap();
+        assert!(task.await.unwrap().is_ok());
+        assert!(matches!(
+            outbox.send(progress("x", 3)).await,
+            Err(WireError::Closed)
+        ));
+        let mut got = Vec::new();
+        while let Some(env) = s_rx.recv().await.unwrap() {
+            let Body::Heartbeat { progress, .. } = env.body else {
+                panic!("unexpected {}", env.body.name());
+            };
+            got.push(progress);
+        }
+        assert_eq!(got, ["1", "2"]);
     }
 }

@@ -14,7 +14,9 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{is_ident, lex};
+use crate::rules::lexical::calls::{logs_on, print_on};
+use crate::rules::lexical::lex;
+use crate::rules::library_code::{binary_crates, crate_root};
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
@@ -160,111 +162,6 @@ fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
                 .get_or_insert((file.rel_path.clone(), line.number, call));
         }
     }
-}
-
-/// Whether a line of code calls a logging framework.
-fn logs_on(code: &str, lang: Language) -> bool {
-    match lang {
-        Language::Rust => ["info", "warn", "error", "debug", "trace"]
-            .iter()
-            .any(|m| macro_call(code, m)),
-        _ => [
-            "debug",
-            "info",
-            "warning",
-            "warn",
-            "error",
-            "exception",
-            "critical",
-            "log",
-            "trace",
-        ]
-        .iter()
-        .any(|m| {
-            method_call(code, m, |receiver| {
-                let r = receiver.to_ascii_lowercase();
-                r.ends_with("logger")
-                    || r == "log"
-                    || r == "_log"
-                    || (lang == Language::Python && r == "logging")
-            })
-        }),
-    }
-}
-
-/// The print call on a line of code, if any.
-fn print_on(code: &str, lang: Language) -> Option<&'static str> {
-    match lang {
-        Language::Rust => ["println!", "eprintln!", "print!", "eprint!"]
-            .into_iter()
-            .find(|m| macro_call(code, m.trim_end_matches('!'))),
-        // `print(x, file=stream)` writes to a stream the caller chose: output, not logging.
-        Language::Python => (word_call(code, "print")
-            && (!code.contains("file=") || code.contains("file=sys.")))
-        .then_some("print()"),
-        _ => ["log", "info", "warn", "error", "debug"]
-            .iter()
-            .any(|m| method_call(code, m, |r| r == "console"))
-            .then_some("console.log()"),
-    }
-}
-
-/// `name!(` / `name![` / `name!{` with a word boundary before `name` (paths like `log::` allowed).
-fn macro_call(code: &str, name: &str) -> bool {
-    code.match_indices(name).any(|(at, _)| {
-        let before_ok = at == 0 || !is_ident(code.as_bytes()[at - 1]);
-        before_ok && code[at + name.len()..].starts_with('!')
-    })
-}
-
-/// `name(` as a free call: not a method (`.name(`) or part of a longer identifier.
-fn word_call(code: &str, name: &str) -> bool {
-    code.match_indices(name).any(|(at, _)| {
-        let b = code.as_bytes();
-        let before_ok = at == 0 || !(is_ident(b[at - 1]) || b[at - 1] == b'.');
-        before_ok && code[at + name.len()..].trim_start().starts_with('(')
-    })
-}
-
-/// `<receiver>.name(` where the identifier before the dot satisfies `receiver`.
-fn method_call(code: &str, name: &str, receiver: impl Fn(&str) -> bool) -> bool {
-    let pattern = format!(".{name}(");
-    code.match_indices(&pattern).any(|(at, _)| {
-        let head = &code[..at];
-        let start = head
-            .char_indices()
-            .rev()
-            .find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '_'))
-            .map_or(0, |(p, c)| p + c.len_utf8());
-        receiver(&head[start..])
-    })
-}
-
-/// The crate a path belongs to, as the prefix before its `src/` (`cli/`, or `""` at the root).
-fn crate_root(path: &str) -> Option<&str> {
-    if path.starts_with("src/") {
-        return Some("");
-    }
-    path.find("/src/").map(|at| &path[..at + 1])
-}
-
-/// Path prefixes (`cli/`, or `""` for the root) of Rust crates that build a binary
-/// (`src/main.rs` or `src/bin/`).
-fn binary_crates(ctx: &Context) -> Vec<String> {
-    let mut roots: Vec<String> = ctx
-        .files
-        .iter()
-        .filter_map(|f| {
-            let path = f.rel_path.as_str();
-            path.strip_suffix("src/main.rs")
-                .or_else(|| path.find("src/bin/").map(|at| &path[..at]))
-        })
-        .filter(|root| root.is_empty() || root.ends_with('/'))
-        .map(str::to_string)
-        .collect();
-    roots.sort();
-    roots.dedup();
-    roots
 }
 
 #[cfg(test)]

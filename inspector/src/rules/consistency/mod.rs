@@ -2,7 +2,7 @@
 
 mod error_type_pattern;
 mod logging_pattern;
-mod module;
+pub(crate) mod module;
 
 use crate::engine::Rule;
 

@@ -19,7 +19,7 @@ pub(super) const NOTHING_TO_COMPARE: &str = "consistency: nothing to compare (on
 
 /// The library source files of the scope (Rust, Python, TypeScript, JavaScript, Go) with the
 /// module each belongs to, or `None` when they span fewer than two modules.
-pub(super) fn library_modules(ctx: &Context) -> Option<Vec<(&SourceFile, String)>> {
+pub(crate) fn library_modules(ctx: &Context) -> Option<Vec<(&SourceFile, String)>> {
     let files: Vec<&SourceFile> = ctx
         .files
         .iter()
@@ -52,7 +52,7 @@ pub(super) fn library_modules(ctx: &Context) -> Option<Vec<(&SourceFile, String)
 }
 
 /// The module of a repository-relative path (see the module documentation).
-pub(super) fn module_of(path: &str) -> String {
+pub(crate) fn module_of(path: &str) -> String {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.iter().position(|p| *p == "src") {
         Some(0) if parts.len() > 1 => format!("src/{}", stem(parts[1])),
@@ -60,6 +60,15 @@ pub(super) fn module_of(path: &str) -> String {
         _ if parts.len() == 1 => stem(parts[0]).to_string(),
         _ => parts[0].to_string(),
     }
+}
+
+/// Whether a path is a configuration module: a file whose name is `config`, `settings`,
+/// `conf` or `configuration` (any extension), or a file inside a folder of that name.
+pub(crate) fn is_config_path(path: &str) -> bool {
+    let names = ["config", "settings", "conf", "configuration"];
+    let mut parts = path.rsplit('/');
+    let file = parts.next().map(stem).unwrap_or_default();
+    names.contains(&file) || parts.any(|dir| names.contains(&dir))
 }
 
 /// The module one level below `module` that `path` belongs to.
@@ -81,7 +90,7 @@ fn stem(name: &str) -> &str {
 }
 
 /// "`a`, `b` and `c`" for a description.
-pub(super) fn list(names: &[&str]) -> String {
+pub(crate) fn list(names: &[&str]) -> String {
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
@@ -103,6 +112,8 @@ mod tests {
         assert_eq!(module_of("app/views.py"), "app");
         assert_eq!(module_of("setup_utils.py"), "setup_utils");
         assert_eq!(list(&["a", "b", "c"]), "`a`, `b` and `c`");
+        assert!(is_config_path("lead/src/config.rs") && is_config_path("app/settings/base.py"));
+        assert!(!is_config_path("src/configure_logging.rs"));
     }
 
     #[test]

@@ -1,6 +1,14 @@
-//! The quality Inspector's rules: completeness and error handling.
+//! The quality Inspector's rules: completeness, error handling, dead code, naming, logging,
+//! linters, and maintainability (long functions, deep nesting, large files, duplicated blocks).
 
+mod commented_out_code;
+mod deep_nesting;
+mod duplicated_block;
 mod incomplete_syntax;
+mod large_file;
+mod logging_violation;
+mod long_function;
+mod naming_violation;
 mod omission_marker;
 mod swallowed_error;
 mod todo_marker;
@@ -16,5 +24,12 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(incomplete_syntax::IncompleteSyntax),
         Box::new(swallowed_error::SwallowedError),
         Box::new(unwrap_in_library::UnwrapInLibrary),
+        Box::new(commented_out_code::CommentedOutCode),
+        Box::new(naming_violation::NamingViolation),
+        Box::new(logging_violation::LoggingViolation),
+        Box::new(long_function::LongFunction),
+        Box::new(deep_nesting::DeepNesting),
+        Box::new(large_file::LargeFile),
+        Box::new(duplicated_block::DuplicatedBlock),
     ]
 }

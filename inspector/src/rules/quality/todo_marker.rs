@@ -128,12 +128,19 @@ mod tests {
             crate::spec::Specs::default(),
         );
         let report = inspect(InspectorKind::Quality, &ctx, "inspector-quality", "r1");
-        let lines: Vec<Option<u32>> = report
+        // Suppressed findings are kept, marked with the reason, for the Auditor to remove.
+        let lines: Vec<(Option<u32>, Option<&str>)> = report
             .findings
             .iter()
             .filter(|f| f.rule == META.id)
-            .map(|f| f.location.line)
+            .map(|f| (f.location.line, f.suppression.as_deref()))
             .collect();
-        assert_eq!(lines, vec![Some(3)]);
+        assert_eq!(
+            lines,
+            vec![
+                (Some(2), Some("retake-ignore: tracked in #12")),
+                (Some(3), None)
+            ]
+        );
     }
 }

@@ -11,6 +11,7 @@
 //! placeholder) or says it is a sample (`example`, `dummy`, `fake`, `your`, ...).
 
 use crate::engine::Language;
+use crate::rules::lexical::names::{is_credential_name, split_words};
 use crate::rules::lexical::{lex, Seg};
 
 /// A credential-named key with a literal value.
@@ -200,38 +201,6 @@ fn unquote(literal: &str) -> Option<&str> {
     (!templated && !char_literal).then_some(inner)
 }
 
-/// Whether a key names a credential (see the module documentation).
-pub(super) fn is_credential_name(key: &str) -> bool {
-    let words = split_words(key);
-    let Some(last) = words.last() else {
-        return false;
-    };
-    let single = [
-        "password",
-        "passwd",
-        "passphrase",
-        "secret",
-        "token",
-        "apikey",
-        "privatekey",
-        "accesskey",
-        "secretkey",
-    ];
-    if single.iter().any(|w| last == w)
-        || ["password", "passwd", "token", "secret", "apikey"]
-            .iter()
-            .any(|w| last.ends_with(w) && last.len() > w.len() + 1)
-    {
-        return true;
-    }
-    words.len() >= 2
-        && last == "key"
-        && matches!(
-            words[words.len() - 2].as_str(),
-            "api" | "private" | "access" | "secret"
-        )
-}
-
 /// Whether `value`, assigned to `key`, looks like a real secret rather than a placeholder.
 fn is_literal_secret(value: &str, key: &str) -> bool {
     let v = value.trim();
@@ -274,71 +243,9 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         && !setting
 }
 
-/// `apiKey`, `API_KEY`, `api-key`, `APIKey` → `["api", "key"]`.
-fn split_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_ascii_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        if c.is_ascii_uppercase() && !current.is_empty() {
-            let prev = chars[i - 1];
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if prev.is_ascii_lowercase()
-                || prev.is_ascii_digit()
-                || (prev.is_ascii_uppercase() && next_lower)
-            {
-                words.push(std::mem::take(&mut current));
-            }
-        }
-        current.push(c.to_ascii_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_and_words() {
-        assert_eq!(split_words("APIKey"), vec!["api", "key"]);
-        assert_eq!(
-            split_words("db.adminPassword"),
-            vec!["db", "admin", "password"]
-        );
-        for name in [
-            "password",
-            "DB_PASSWORD",
-            "apiKey",
-            "api-key",
-            "AWS_SECRET_ACCESS_KEY",
-            "authtoken",
-            "client_secret",
-            "PRIVATE_KEY",
-        ] {
-            assert!(is_credential_name(name), "{name}");
-        }
-        for name in [
-            "token_type",
-            "max_tokens",
-            "secret_name",
-            "password_prompt",
-            "key",
-            "monkey",
-            "tokens",
-        ] {
-            assert!(!is_credential_name(name), "{name}");
-        }
-    }
 
     #[test]
     fn keys_before_literals() {

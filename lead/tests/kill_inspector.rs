@@ -1,5 +1,6 @@
-//! A child actor killed mid-review makes the Lead fail cleanly with exit 2 — promptly, naming the
-//! actor — and leaves no process behind (not even the test command the dead Inspector started).
+//! kill -9 of a working Inspector from outside: the Lead re-spawns it under a new name, counts
+//! the restart, and still produces a verdict with full coverage — and nothing is left behind,
+//! not even the test command the killed Inspector had started.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -35,7 +36,7 @@ fn tagged(tag: &str, needle: &str) -> Vec<i32> {
 }
 
 #[test]
-fn a_killed_inspector_fails_the_review_with_exit_2_and_no_leftovers() {
+fn a_killed_inspector_is_replaced_counted_and_the_verdict_has_full_coverage() {
     let dir = tempfile::tempdir().expect("tempdir");
     let repo = dir.path();
     write(repo, "src/lib.rs", "pub fn a() {}\n");
@@ -43,21 +44,22 @@ fn a_killed_inspector_fails_the_review_with_exit_2_and_no_leftovers() {
     write(
         repo,
         "retake.toml",
-        "[test]\ncommand = [\"sleep\", \"60\"]\n",
+        "[test]\ncommand = [\"sleep\", \"3\"]\n",
     );
     let tag = format!("dead-child-{}", std::process::id());
     let started = Instant::now();
     let lead = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(repo)
+        .args(["--format", "json"])
         .env("RETAKE_E2E_TAG", &tag)
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn retake");
     let victim = loop {
         // Wait until the test command runs: then inspector-test is surely busy.
-        if !tagged(&tag, "sleep 60").is_empty() {
+        if !tagged(&tag, "sleep 3").is_empty() {
             if let Some(pid) = tagged(&tag, "--kind test").first() {
                 break *pid;
             }
@@ -73,20 +75,17 @@ fn a_killed_inspector_fails_the_review_with_exit_2_and_no_leftovers() {
         libc::kill(victim, libc::SIGKILL);
     }
     let out = lead.wait_with_output().expect("wait");
-    assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("inspector-test was killed by signal 9"),
-        "{stderr}"
-    );
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "the Lead noticed promptly"
-    );
-    std::thread::sleep(Duration::from_millis(200));
-    assert!(
-        tagged(&tag, "").is_empty(),
-        "left over: {:?}",
-        tagged(&tag, "")
-    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert!(matches!(out.status.code(), Some(0 | 1)), "a verdict, not a failure: {stderr}");
+    assert!(json["verdict"].is_string(), "{json}");
+    assert_eq!(json["restarts"]["inspector-test"], 1, "{json}");
+    assert_eq!(json["restarts"]["inspector-quality"], 0, "{json}");
+    let notes: Vec<&str> = json["notes"].as_array().expect("notes").iter().filter_map(|n| n.as_str()).collect();
+    assert!(!notes.iter().any(|n| n.starts_with("PARTIAL")), "full coverage: {notes:?}");
+    assert_eq!(json["coverage"]["inspector-test"]["status"], "ok");
+    assert!(json["qualifiers"].as_array().is_some_and(|q| q.is_empty()), "{json}");
+    assert!(started.elapsed() < Duration::from_secs(30), "recovered promptly");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(tagged(&tag, "").is_empty(), "left over: {:?}", tagged(&tag, ""));
 }

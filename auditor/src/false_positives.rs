@@ -1,0 +1,240 @@
+//! Step 3 of the audit: drop the false positives, each with a `REMOVED` row saying why.
+//!
+//! Checked in this order, the first that applies names the reason:
+//! 1. suppressed (`Finding::suppression`: an inline `retake-ignore`, a `.retake/decisions.yaml`
+//!    entry) — the user has decided already;
+//! 2. in a generated or vendored file ([`is_generated_or_vendored`]) — nobody here wrote it;
+//! 3. an optional parameter flagged as missing — an interface category whose description says
+//!    "missing" and names, as a word, a parameter the design marks optional (or says "optional
+//!    parameter" itself);
+//! 4. a deviation the design documents as intentional;
+//! 5. a pattern the steering files allow.
+
+use crate::category::INTERFACE_MISMATCH;
+use crate::context::{AuditContext, Exemption};
+use crate::evidence::issue_text;
+use crate::place::normalise_path;
+use protocol::{Finding, Removed};
+
+/// The findings that survive step 3, and one row per finding dropped.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FalsePositives {
+    /// The findings kept, in input order.
+    pub kept: Vec<Finding>,
+    /// The findings dropped, in input order.
+    pub removed: Vec<Removed>,
+}
+
+/// Drops suppressed findings, findings in generated or vendored files, optional parameters
+/// flagged as missing, documented deviations and allowed patterns.
+pub fn false_positives(findings: Vec<Finding>, ctx: &AuditContext) -> FalsePositives {
+    let mut out = FalsePositives::default();
+    for f in findings {
+        match false_positive_reason(&f, ctx) {
+            Some(reason) => out.removed.push(Removed {
+                agent: f.agents_joined(),
+                reason,
+                original: issue_text(&f),
+            }),
+            None => out.kept.push(f),
+        }
+    }
+    out
+}
+
+/// Why a finding is a false positive, or `None` when it stands.
+pub fn false_positive_reason(finding: &Finding, ctx: &AuditContext) -> Option<String> {
+    if let Some(why) = &finding.suppression {
+        return Some(format!("suppressed: {why}"));
+    }
+    if is_generated_or_vendored(&finding.location.path) {
+        return Some("generated or vendored file".to_string());
+    }
+    if let Some(param) = optional_parameter(finding, ctx) {
+        return Some(format!(
+            "optional parameter {param} flagged as missing"
+        ));
+    }
+    if let Some(e) = first_covering(&ctx.documented_deviations, finding) {
+        return Some(format!("deviation documented as intentional: {}", e.reason));
+    }
+    if let Some(e) = first_covering(&ctx.allowed_patterns, finding) {
+        return Some(format!("pattern allowed by steering: {}", e.reason));
+    }
+    None
+}
+
+/// Directories whose files are generated or vendored, as path components.
+const GENERATED_DIRS: [&str; 4] = ["vendor", "third_party", "node_modules", "generated"];
+
+/// Whether a repository-relative path is generated or vendored: under a `vendor/`,
+/// `third_party/`, `node_modules/` or `generated/` directory, or a file named `*.pb.rs`,
+/// `*.pb.go`, `*_pb2.py` or `*_generated.*`.
+pub fn is_generated_or_vendored(path: &str) -> bool {
+    let path = normalise_path(path);
+    let mut parts = path.split('/').filter(|p| !p.is_empty());
+    let Some(file) = parts.next_back() else {
+        return false;
+    };
+    if parts.any(|dir| GENERATED_DIRS.contains(&dir)) {
+        return true;
+    }
+    let stem = file.split('.').next().unwrap_or(file);
+    [".pb.rs", ".pb.go", "_pb2.py"]
+        .iter()
+        .any(|s| file.ends_with(s) && file.len() > s.len())
+        || (stem.ends_with("_generated") && stem.len() > "_generated".len())
+}
+
+/// The optional parameter an interface finding calls missing, quoted, when it does.
+fn optional_parameter(finding: &Finding, ctx: &AuditContext) -> Option<String> {
+    if !INTERFACE_MISMATCH.contains(&finding.category.as_str()) {
+        return None;
+    }
+    let text = finding.description.to_lowercase();
+    if !text.contains("missing") {
+        return None;
+    }
+    let named = ctx
+        .optional_parameters
+        .iter()
+        .map(|p| p.trim())
+        .find(|p| !p.is_empty() && has_word(&text, &p.to_lowercase()));
+    match named {
+        Some(p) => Some(format!("`{p}`")),
+        None => text.contains("optional parameter").then(|| "(so described)".to_string()),
+    }
+}
+
+/// Whether `word` occurs in `text` not as part of a longer identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
+}
+
+fn first_covering<'a>(list: &'a [Exemption], finding: &Finding) -> Option<&'a Exemption> {
+    list.iter().find(|e| e.covers(finding))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::category::{CALL_SITE_ERROR, SIGNATURE_MISMATCH};
+    use crate::fixtures::finding;
+    use protocol::Severity;
+
+    #[test]
+    fn generated_and_vendored_paths_are_recognised() {
+        for path in [
+            "vendor/lib/x.go",
+            "./third_party/zlib/inflate.c",
+            "web/node_modules/left-pad/index.js",
+            "src/generated/api.rs",
+            "proto/user.pb.rs",
+            "api/user.pb.go",
+            "py/user_pb2.py",
+            "src/schema_generated.ts",
+        ] {
+            assert!(is_generated_or_vendored(path), "{path}");
+        }
+        for path in [
+            "src/vendor.rs",
+            "src/vendoring/mod.rs",
+            "src/generator.rs",
+            ".pb.rs",
+            "_generated.rs",
+            "docs/generated.md",
+            "",
+        ] {
+            assert!(!is_generated_or_vendored(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn each_reason_drops_its_finding_with_a_removed_row() {
+        let mut suppressed = finding("quality", "todo", Severity::Low, "src/a.rs", 1);
+        suppressed.suppression = Some("retake-ignore: quality/todo tracked in #12".into());
+        let vendored = finding("holistic", "race-condition", Severity::High, "vendor/x/y.rs", 2);
+        let mut optional = finding("interface", CALL_SITE_ERROR, Severity::High, "src/b.rs", 3);
+        optional.description = "call of `connect` is missing `timeout`".into();
+        let deviation = finding("interface", SIGNATURE_MISMATCH, Severity::Critical, "src/c.rs", 4);
+        let allowed = finding("quality", "error-handling-drift", Severity::High, "src/main.rs", 5);
+        let kept = finding("quality", "dead-code", Severity::Low, "src/d.rs", 6);
+        let ctx = AuditContext {
+            optional_parameters: vec!["timeout".into()],
+            documented_deviations: vec![Exemption {
+                category: Some(SIGNATURE_MISMATCH.into()),
+                path: Some("src/c.rs".into()),
+                mentions: None,
+                reason: "design §4: login returns a Session directly".into(),
+            }],
+            allowed_patterns: vec![Exemption {
+                category: Some("error-handling-drift".into()),
+                path: Some("src/main.rs".into()),
+                mentions: None,
+                reason: "tech.md: unwrap is fine in main".into(),
+            }],
+            ..AuditContext::default()
+        };
+        let out = false_positives(
+            vec![suppressed, vendored, optional, deviation, allowed, kept.clone()],
+            &ctx,
+        );
+        assert_eq!(out.kept, vec![kept]);
+        let reasons: Vec<(&str, &str)> = out
+            .removed
+            .iter()
+            .map(|r| (r.agent.as_str(), r.reason.as_str()))
+            .collect();
+        assert_eq!(
+            reasons,
+            vec![
+                ("quality", "suppressed: retake-ignore: quality/todo tracked in #12"),
+                ("holistic", "generated or vendored file"),
+                ("interface", "optional parameter `timeout` flagged as missing"),
+                (
+                    "interface",
+                    "deviation documented as intentional: design §4: login returns a Session directly"
+                ),
+                ("quality", "pattern allowed by steering: tech.md: unwrap is fine in main"),
+            ]
+        );
+        assert_eq!(
+            out.removed[2].original,
+            "H|call-site-error|src/b.rs:3|call of `connect` is missing `timeout`"
+        );
+    }
+
+    #[test]
+    fn optional_parameters_need_an_interface_category_missing_and_the_word() {
+        let ctx = AuditContext {
+            optional_parameters: vec!["timeout".into()],
+            ..AuditContext::default()
+        };
+        let mut f = finding("interface", CALL_SITE_ERROR, Severity::High, "src/b.rs", 3);
+        f.description = "missing `timeout_ms`".into();
+        assert_eq!(false_positive_reason(&f, &ctx), None);
+        f.description = "wrong type for timeout".into();
+        assert_eq!(false_positive_reason(&f, &ctx), None);
+        f.description = "missing optional parameter `retries`".into();
+        assert_eq!(
+            false_positive_reason(&f, &ctx).as_deref(),
+            Some("optional parameter (so described) flagged as missing")
+        );
+        let mut quality = finding("quality", "naming-violation", Severity::Low, "src/b.rs", 3);
+        quality.description = "missing timeout".into();
+        assert_eq!(false_positive_reason(&quality, &ctx), None);
+    }
+
+    #[test]
+    fn without_context_only_suppressions_and_generated_files_are_dropped() {
+        let f = finding("interface", SIGNATURE_MISMATCH, Severity::Critical, "src/c.rs", 4);
+        let out = false_positives(vec![f.clone()], &AuditContext::EMPTY);
+        assert_eq!(out.kept, vec![f]);
+        assert!(out.removed.is_empty());
+    }
+}

@@ -1,0 +1,196 @@
+//! Backends: which reviewer an Inspector kind runs — the built-in catalog, an agent, or both
+//! (chapter 02, "Backends").
+//!
+//! An agent is a command (argv, no shell, the prompt on stdin, CPF on stdout) or an
+//! OpenAI-compatible chat endpoint (the prompt as a user message, CPF in the reply). Its
+//! findings carry the agent name `<kind>-agent`, which the Auditor recognises as an agent
+//! backend's. Fail-closed: an empty or unusable reply is retried, and an agent that gives none
+//! in [`MAX_ATTEMPTS`] attempts, times out, or cannot run at all fails the Inspector — it never
+//! becomes a clean report.
+
+mod command;
+mod http;
+mod prompt;
+mod reply;
+
+pub use prompt::{default_template, render_prompt, PLACEHOLDERS};
+pub use reply::read_reply;
+
+use crate::engine::{finish, inspect, Context};
+use protocol::cpf::ReportCpf;
+use protocol::message::{AgentTransport, Backend};
+use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Location};
+
+/// Attempts an agent gets for a usable reply: the first and one retry. The spec allows at most
+/// two retries; one keeps a review's time bounded and makes "garbage twice" a failure.
+pub const MAX_ATTEMPTS: u32 = 2;
+
+/// Why an agent backend produced no report.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// `backend` is `agent` or `both` but no `[agent]` is configured.
+    #[error("{agent}: the backend is '{backend}' but no [agent] command or url is configured")]
+    NotConfigured {
+        /// The agent name.
+        agent: String,
+        /// The configured backend.
+        backend: String,
+    },
+    /// Every attempt gave empty or unusable output.
+    #[error("{agent}: no usable CPF in {attempts} attempt(s); last: {last}")]
+    Unusable {
+        /// The agent name.
+        agent: String,
+        /// Attempts made.
+        attempts: u32,
+        /// What was wrong with the last one.
+        last: String,
+    },
+    /// The agent could not run or did not finish (timeout, missing command, unreachable).
+    #[error("{agent}: {reason}")]
+    Failed {
+        /// The agent name.
+        agent: String,
+        /// What happened.
+        reason: String,
+    },
+}
+
+/// How one attempt went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum AttemptError {
+    /// Worth another attempt: empty or unusable output, a non-success HTTP status.
+    Retry(String),
+    /// Not worth another attempt: a timeout, a command that does not exist.
+    Fatal(String),
+}
+
+/// Runs the kind's configured backend over `ctx` and returns its report, agent = `name`.
+pub fn review(
+    kind: InspectorKind,
+    ctx: &Context,
+    name: &str,
+    review: &str,
+) -> Result<InspectorReport, BackendError> {
+    match ctx.options.backend {
+        Backend::Builtin => Ok(inspect(kind, ctx, name, review)),
+        Backend::Agent => agent_report(kind, ctx, name, review),
+        Backend::Both => {
+            let mut builtin = inspect(kind, ctx, name, review);
+            let agent = agent_report(kind, ctx, name, review)?;
+            builtin.findings.extend(agent.findings);
+            builtin.notes.extend(agent.notes);
+            Ok(builtin)
+        }
+    }
+}
+
+/// The agent's name for `kind`: `quality-agent`.
+pub fn agent_name(kind: InspectorKind) -> String {
+    format!("{kind}-agent")
+}
+
+/// Asks the configured agent and turns its CPF into a finished report.
+fn agent_report(
+    kind: InspectorKind,
+    ctx: &Context,
+    name: &str,
+    review: &str,
+) -> Result<InspectorReport, BackendError> {
+    let agent = agent_name(kind);
+    let spec = ctx
+        .options
+        .agent
+        .as_ref()
+        .ok_or_else(|| BackendError::NotConfigured {
+            agent: agent.clone(),
+            backend: format!("{:?}", ctx.options.backend).to_lowercase(),
+        })?;
+    let prompt = render_prompt(kind, ctx, spec);
+    let timeout = std::time::Duration::from_millis(spec.timeout_ms);
+    let ask = || match &spec.transport {
+        AgentTransport::Command { argv } => command::ask(argv, &ctx.root, &prompt, timeout),
+        AgentTransport::Http {
+            url,
+            model,
+            api_key_env,
+        } => http::ask(url, model, api_key_env.as_deref(), &prompt, timeout),
+    };
+    let (cpf, retries) = with_retries(&agent, ask)?;
+    let mut report = InspectorReport {
+        review: review.to_string(),
+        inspector: name.to_string(),
+        kind: Some(kind),
+        scope: ctx.scope.label(),
+        findings: findings_of(&agent, &ctx.root, &cpf),
+        notes: retries,
+        claims: Vec::new(),
+        coverage: Coverage {
+            files_reviewed: ctx.files.len() as u32,
+            skipped: ctx.skipped.clone(),
+        },
+    };
+    report
+        .notes
+        .extend(cpf.notes.iter().map(|n| format!("{agent}: {n}")));
+    finish(ctx, &mut report);
+    Ok(report)
+}
+
+/// Asks until a reply reads as CPF, at most [`MAX_ATTEMPTS`] times; a fatal error ends at
+/// once. Returns the report and a note per failed attempt.
+pub(crate) fn with_retries(
+    agent: &str,
+    mut ask: impl FnMut() -> Result<String, AttemptError>,
+) -> Result<(ReportCpf, Vec<String>), BackendError> {
+    let mut notes = Vec::new();
+    let mut last = String::new();
+    for attempt in 1..=MAX_ATTEMPTS {
+        let outcome = ask().and_then(|text| read_reply(&text).map_err(AttemptError::Retry));
+        match outcome {
+            Ok(cpf) => return Ok((cpf, notes)),
+            Err(AttemptError::Fatal(reason)) => {
+                return Err(BackendError::Failed {
+                    agent: agent.to_string(),
+                    reason,
+                })
+            }
+            Err(AttemptError::Retry(reason)) => {
+                tracing::warn!(agent, attempt, %reason, "agent reply unusable");
+                notes.push(format!("{agent}: attempt {attempt} unusable ({reason})"));
+                last = reason;
+            }
+        }
+    }
+    Err(BackendError::Unusable {
+        agent: agent.to_string(),
+        attempts: MAX_ATTEMPTS,
+        last,
+    })
+}
+
+/// The CPF issues as findings of `agent`; absolute paths under `root` made relative.
+fn findings_of(agent: &str, root: &std::path::Path, cpf: &ReportCpf) -> Vec<Finding> {
+    let root_prefix = format!("{}/", root.display());
+    cpf.issues
+        .iter()
+        .map(|issue| {
+            let mut location = Location::parse(&issue.location);
+            let path = location.path.as_str();
+            let path = path.strip_prefix(&root_prefix).unwrap_or(path);
+            location.path = path.strip_prefix("./").unwrap_or(path).to_string();
+            Finding::new(
+                agent,
+                format!("cpf/{}", issue.category),
+                issue.category.clone(),
+                issue.severity,
+                location,
+                issue.description.clone(),
+                &issue.description,
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

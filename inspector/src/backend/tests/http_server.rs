@@ -1,0 +1,155 @@
+//! The HTTP backend against a local chat endpoint started by the test.
+
+use super::*;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::mpsc;
+
+/// Serves `replies` (status, body) to successive requests and sends each request's head and
+/// body back to the test.
+fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, String)>) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for (status, body) in replies {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut reader = BufReader::new(stream);
+            let mut head = String::new();
+            let mut length = 0usize;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                    length = v.trim().parse().unwrap_or(0);
+                }
+                head.push_str(&line);
+            }
+            let mut request = vec![0u8; length];
+            reader.read_exact(&mut request).ok();
+            tx.send((head, String::from_utf8_lossy(&request).into_owned()))
+                .ok();
+            let mut stream = reader.into_inner();
+            let response = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            stream.write_all(response.as_bytes()).ok();
+        }
+    });
+    (format!("http://{addr}"), rx)
+}
+
+fn chat(content: &str) -> String {
+    serde_json::json!({
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]
+    })
+    .to_string()
+}
+
+fn http_options(url: &str, key_env: Option<&str>) -> InspectOptions {
+    InspectOptions {
+        no_exec: true,
+        backend: Backend::Agent,
+        agent: Some(AgentSpec {
+            transport: AgentTransport::Http {
+                url: url.to_string(),
+                model: "local-model".into(),
+                api_key_env: key_env.map(str::to_string),
+            },
+            timeout_ms: 10_000,
+            prompt_template: None,
+        }),
+        ..InspectOptions::default()
+    }
+}
+
+#[test]
+fn the_http_backend_posts_the_prompt_and_reads_cpf_from_the_reply() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(
+        repo.path(),
+        "src/lib.rs",
+        "pub fn secret() -> &'static str {\n    \"hunter2\"\n}\n",
+    );
+    let (url, requests) = serve(vec![
+        (503, "{\"error\":\"loading model\"}".into()),
+        (200, chat("```cpf\nVERDICT:NO-GO\nISSUES:\nC|operational-risk|src/lib.rs:2|hard-coded password\n```")),
+    ]);
+    // A variable every environment has stands in for the key: setting one in a threaded test
+    // process would race with the other tests.
+    let key = std::env::var("PATH").expect("PATH is set");
+    let ctx = holistic_ctx(repo.path(), &http_options(&url, Some("PATH")));
+    let report = review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect("report");
+    let rows: Vec<(&str, &str, Option<u32>, Severity)> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.agents[0].as_str(),
+                f.location.path.as_str(),
+                f.location.line,
+                f.severity,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![("holistic-agent", "src/lib.rs", Some(2), Severity::Critical)]
+    );
+    assert_eq!(report.notes.len(), 1);
+    assert!(
+        report.notes[0].starts_with("holistic-agent: attempt 1 unusable ("),
+        "{:?}",
+        report.notes
+    );
+    assert!(
+        report.notes[0].contains("answered 503"),
+        "{:?}",
+        report.notes
+    );
+    let (head, body) = requests.recv().expect("first request");
+    assert!(
+        head.starts_with("POST /v1/chat/completions HTTP/1.1"),
+        "{head}"
+    );
+    assert!(head.contains(&format!("Bearer {key}")), "{head}");
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json body");
+    assert_eq!(json["model"], "local-model");
+    assert_eq!(json["messages"][0]["role"], "user");
+    let prompt = json["messages"][0]["content"].as_str().expect("prompt");
+    // An endpoint cannot read the repository: the sources travel in the prompt.
+    assert!(
+        prompt.contains("--- src/lib.rs\npub fn secret()"),
+        "{prompt}"
+    );
+}
+
+#[test]
+fn an_endpoint_that_never_answers_cpf_fails_the_inspector() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() {}\n");
+    let (url, _requests) = serve(vec![
+        (200, chat("I cannot help with that.")),
+        (200, "{\"choices\": []}".into()),
+    ]);
+    let ctx = holistic_ctx(repo.path(), &http_options(&url, None));
+    let err =
+        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("fail-closed");
+    assert_eq!(
+        err.to_string(),
+        "holistic-agent: no usable CPF in 2 attempt(s); last: the response has no choices[0].message.content"
+    );
+    let missing = http_options(&url, Some("RETAKE_TEST_HTTP_KEY_UNSET"));
+    let ctx = holistic_ctx(repo.path(), &missing);
+    let err =
+        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("no key");
+    assert_eq!(
+        err.to_string(),
+        "holistic-agent: the API key variable RETAKE_TEST_HTTP_KEY_UNSET (agent.api_key_env) is not set"
+    );
+}

@@ -1,0 +1,201 @@
+//! Reading a session's changes from git: read-only commands (argv, no shell, a timeout, its own
+//! process group, `GIT_OPTIONAL_LOCKS=0` so not even the index is refreshed on disk).
+
+use super::diff::{parse_unified_zero, Changes, FileChange};
+use super::process::{run_with, Extra, RunError};
+use std::path::Path;
+use std::time::Duration;
+
+/// Deadline of one git command.
+const GIT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Bases tried, in order, for the default session: the default branch first (a session's
+/// branch changes are what it adds over it), then the branch's upstream, then `HEAD`
+/// (uncommitted changes only).
+const DEFAULT_BASES: [&str; 5] = ["origin/HEAD", "main", "master", "@{upstream}", "HEAD"];
+
+/// Why a session's changes could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GitError {
+    /// The reviewed folder is not inside a git work tree.
+    #[error("not a git repository: '{root}' (a session review, --base, needs one){detail}")]
+    NotARepository {
+        /// The reviewed folder.
+        root: String,
+        /// git's own words, when they say more than "not a git repository".
+        detail: String,
+    },
+    /// The base revision does not name a commit.
+    #[error("unknown base revision '{0}': name a branch, tag or commit of this repository")]
+    UnknownBase(String),
+    /// A git command failed or could not run.
+    #[error("git {command} failed: {reason}")]
+    Failed {
+        /// The arguments after `git`.
+        command: String,
+        /// What went wrong (git's first error line, or why it could not run).
+        reason: String,
+    },
+}
+
+/// Runs `git ARGS` in `root`; stdout on success.
+fn git(root: &Path, args: &[&str]) -> Result<String, GitError> {
+    let mut argv = vec!["git".to_string(), "-c".into(), "core.quotepath=off".into()];
+    argv.extend(args.iter().map(|a| a.to_string()));
+    let failed = |reason: String| GitError::Failed {
+        command: args.join(" "),
+        reason,
+    };
+    let extra = Extra {
+        stdin: None,
+        env: vec![
+            ("GIT_OPTIONAL_LOCKS".into(), "0".into()),
+            ("GIT_TERMINAL_PROMPT".into(), "0".into()),
+        ],
+    };
+    match run_with(&argv, root, GIT_TIMEOUT, &extra) {
+        Ok(done) if done.code == Some(0) => Ok(done.stdout),
+        Ok(done) => Err(failed(first_line(&done.stderr))),
+        Err(RunError::TimedOut) => Err(failed(format!(
+            "timed out after {} s",
+            GIT_TIMEOUT.as_secs()
+        ))),
+        Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            Err(failed("git is not installed".into()))
+        }
+        Err(RunError::Spawn(e)) => Err(failed(e.to_string())),
+    }
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    if line.is_empty() {
+        "no error message".into()
+    } else {
+        line.trim().to_string()
+    }
+}
+
+/// Fails unless `root` is inside a git work tree.
+fn ensure_repository(root: &Path) -> Result<(), GitError> {
+    match git(root, &["rev-parse", "--is-inside-work-tree"]) {
+        Ok(out) if out.trim() == "true" => Ok(()),
+        Ok(_) => Err(not_a_repository(root, String::new())),
+        Err(GitError::Failed { reason, .. }) => {
+            let detail = if reason.contains("not a git repository") {
+                String::new()
+            } else {
+                format!(" — git: {reason}")
+            };
+            Err(not_a_repository(root, detail))
+        }
+        Err(other) => Err(other),
+    }
+}
+
+fn not_a_repository(root: &Path, detail: String) -> GitError {
+    GitError::NotARepository {
+        root: root.display().to_string(),
+        detail,
+    }
+}
+
+/// The commit `rev` names, when it names one.
+fn commit_of(root: &Path, rev: &str) -> Option<String> {
+    // A revision starting with `-` would be read as an option.
+    if rev.starts_with('-') {
+        return None;
+    }
+    let spec = format!("{rev}^{{commit}}");
+    git(root, &["rev-parse", "--verify", "--quiet", &spec])
+        .ok()
+        .map(|out| out.trim().to_string())
+        .filter(|sha| !sha.is_empty())
+}
+
+/// The files changed under `root` against the merge base of `base` and `HEAD` — committed,
+/// staged, unstaged and untracked (not ignored) — with their changed lines.
+pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {
+    ensure_repository(root)?;
+    let base_commit = commit_of(root, base).ok_or_else(|| GitError::UnknownBase(base.into()))?;
+    let merge_base = git(root, &["merge-base", &base_commit, "HEAD"])?
+        .trim()
+        .to_string();
+    let common = [
+        "--no-renames",
+        "--relative",
+        "--no-ext-diff",
+        "--no-textconv",
+    ];
+    let mut names = vec!["diff", "--name-only", "-z"];
+    names.extend(common);
+    names.extend([merge_base.as_str(), "--"]);
+    let mut patch = vec![
+        "diff",
+        "-U0",
+        "--no-color",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+    ];
+    patch.extend(common);
+    patch.extend([merge_base.as_str(), "--"]);
+    let mut lines = parse_unified_zero(&git(root, &patch)?);
+    let mut files = std::collections::BTreeMap::new();
+    for path in git(root, &names)?.split('\0').filter(|p| !p.is_empty()) {
+        // Deleted files have nothing left to review.
+        if root.join(path).is_file() && !is_retake_state(path) {
+            let change = lines.remove(path).unwrap_or_default();
+            files.insert(path.to_string(), change);
+        }
+    }
+    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
+    for path in untracked.split('\0').filter(|p| !p.is_empty()) {
+        if !is_retake_state(path) {
+            files.insert(path.to_string(), FileChange::new_file());
+        }
+    }
+    Ok(Changes {
+        base: base.to_string(),
+        merge_base,
+        files,
+    })
+}
+
+/// retake's own output (`.retake/`, `verdicts.md`) is never a change to review: otherwise the
+/// verdicts.md a review appends would turn the next plain `retake review` into a session.
+fn is_retake_state(path: &str) -> bool {
+    path.starts_with(".retake/") || path == "verdicts.md" || path.ends_with("/verdicts.md")
+}
+
+/// The base of the default session: when `root` is in a git work tree with uncommitted
+/// changes or commits its branch adds over the default branch, the first of `origin/HEAD`,
+/// `main`, `master`, the upstream, `HEAD` that names a commit; `None` otherwise (not a
+/// repository, no commit yet, nothing changed), which means the whole repository.
+pub fn default_session_base(root: &Path) -> Option<String> {
+    ensure_repository(root).ok()?;
+    commit_of(root, "HEAD")?;
+    let base = DEFAULT_BASES
+        .iter()
+        .find(|b| commit_of(root, b).is_some())?;
+    let changes = session_changes(root, base).ok()?;
+    (!changes.files.is_empty()).then(|| base.to_string())
+}
+
+/// The diff of the session with three lines of context, for an agent's prompt.
+pub fn session_diff(root: &Path, merge_base: &str) -> Result<String, GitError> {
+    git(
+        root,
+        &[
+            "diff",
+            "--no-color",
+            "--no-renames",
+            "--relative",
+            "--no-ext-diff",
+            merge_base,
+            "--",
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,198 @@
+use super::*;
+use crate::engine::testing::{git, write};
+use protocol::message::InspectOptions;
+use protocol::{DiffFilter, Dimension, Scope};
+use std::path::Path;
+
+const LIB: &str = "\
+pub fn a() {
+    // retake-ignore: holistic/todo-macro waiting on the parser rewrite
+    todo!()
+}
+
+pub fn b() -> u8 {
+    unsafe { todo!() } // retake-ignore: holistic/todo-macro tracked in #7
+}
+
+pub fn c() {
+    todo!()
+}
+";
+
+fn options() -> InspectOptions {
+    InspectOptions {
+        no_exec: true,
+        ..InspectOptions::default()
+    }
+}
+
+fn holistic(root: &Path, scope: &Scope, options: &InspectOptions) -> InspectorReport {
+    let ctx = Context::build(root, scope, options).expect("context");
+    inspect(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1")
+}
+
+/// `(rule, line, suppression)` of every finding of `rules`.
+fn rows<'a>(report: &'a InspectorReport, rules: &[&str]) -> Vec<(&'a str, u32, Option<&'a str>)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| rules.contains(&f.rule.as_str()))
+        .map(|f| {
+            let line = f.location.line.unwrap_or(0);
+            (f.rule.as_str(), line, f.suppression.as_deref())
+        })
+        .collect()
+}
+
+#[test]
+fn inline_suppressions_are_kept_with_their_reason_and_only_for_the_named_rule() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "src/lib.rs", LIB);
+    let report = holistic(dir.path(), &Scope::repository(), &options());
+    let rules = ["holistic/todo-macro", "holistic/unsafe-without-safety"];
+    assert_eq!(
+        rows(&report, &rules),
+        vec![
+            (
+                "holistic/todo-macro",
+                3,
+                Some("retake-ignore: waiting on the parser rewrite")
+            ),
+            (
+                "holistic/todo-macro",
+                7,
+                Some("retake-ignore: tracked in #7")
+            ),
+            ("holistic/todo-macro", 11, None),
+            ("holistic/unsafe-without-safety", 7, None),
+        ]
+    );
+}
+
+#[test]
+fn decisions_suppress_by_fingerprint_with_their_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "src/lib.rs", LIB);
+    let before = holistic(dir.path(), &Scope::repository(), &options());
+    let unsafe_finding = before
+        .findings
+        .iter()
+        .find(|f| f.rule == "holistic/unsafe-without-safety")
+        .expect("unsafe fires");
+    write(
+        dir.path(),
+        ".retake/decisions.yaml",
+        &format!(
+            "- fingerprint: \"{}\"\n  reason: audited FFI boundary\n",
+            unsafe_finding.fingerprint
+        ),
+    );
+    let after = holistic(dir.path(), &Scope::repository(), &options());
+    let rules = ["holistic/todo-macro", "holistic/unsafe-without-safety"];
+    let rows = rows(&after, &rules);
+    assert_eq!(
+        rows[3],
+        (
+            "holistic/unsafe-without-safety",
+            7,
+            Some("decisions.yaml: audited FFI boundary")
+        )
+    );
+    assert_eq!(rows[2], ("holistic/todo-macro", 11, None));
+}
+
+#[test]
+fn dimensions_select_rules_and_order_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(dir.path(), "src/lib.rs", LIB);
+    let security = InspectOptions {
+        dimensions: vec![Dimension::Security],
+        ..options()
+    };
+    let report = holistic(dir.path(), &Scope::repository(), &security);
+    assert!(report
+        .findings
+        .iter()
+        .all(|f| f.dimensions.contains(&Dimension::Security)));
+    assert_eq!(rows(&report, &["holistic/unsafe-without-safety"]).len(), 1);
+    assert!(rows(&report, &["holistic/todo-macro"]).is_empty());
+    let both = InspectOptions {
+        dimensions: vec![Dimension::Security, Dimension::ActionItems],
+        ..options()
+    };
+    let report = holistic(dir.path(), &Scope::repository(), &both);
+    let first_other = report
+        .findings
+        .iter()
+        .position(|f| !f.dimensions.contains(&Dimension::Security))
+        .expect("action items too");
+    assert!(report.findings[first_other..]
+        .iter()
+        .all(|f| !f.dimensions.contains(&Dimension::Security)));
+}
+
+#[test]
+fn a_session_filter_keeps_only_added_lines_and_says_what_it_dropped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    write(root, "src/lib.rs", "pub fn a() {\n    todo!()\n}\n");
+    write(root, "src/other.rs", "pub fn o() {\n    todo!()\n}\n");
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["checkout", "-q", "-b", "feature"]);
+    write(
+        root,
+        "src/lib.rs",
+        "pub fn a() {\n    todo!()\n}\n\npub fn b() {\n    todo!()\n}\n",
+    );
+    let scope = |filter| Scope::Session {
+        base: "main".into(),
+        filter,
+    };
+    let added = holistic(root, &scope(DiffFilter::Added), &options());
+    assert_eq!(
+        rows(&added, &["holistic/todo-macro"]),
+        vec![("holistic/todo-macro", 6, None)]
+    );
+    assert!(
+        added.notes.contains(
+            &"holistic: --filter added: 1 finding(s) outside the added lines not reported"
+                .to_string()
+        ),
+        "{:?}",
+        added.notes
+    );
+    assert_eq!(added.scope, "session:main");
+    let file = holistic(root, &scope(DiffFilter::File), &options());
+    let paths: Vec<(&str, u32)> = file
+        .findings
+        .iter()
+        .filter(|f| f.rule == "holistic/todo-macro")
+        .map(|f| (f.location.path.as_str(), f.location.line.unwrap_or(0)))
+        .collect();
+    assert_eq!(paths, vec![("src/lib.rs", 2), ("src/lib.rs", 6)]);
+}
+
+#[test]
+fn no_exec_commands_are_said_once_per_inspector() {
+    let mut notes = vec![
+        "test: not run (--no-exec)".to_string(),
+        "test: no spec: skipped".to_string(),
+    ];
+    fold_not_run(
+        InspectorKind::Test,
+        &["the test command".into(), "cargo check".into()],
+        &mut notes,
+    );
+    assert_eq!(
+        notes,
+        vec![
+            "test: not run (--no-exec): the test command, cargo check".to_string(),
+            "test: no spec: skipped".to_string(),
+        ]
+    );
+    let mut untouched = vec!["test: not run (--no-exec)".to_string()];
+    fold_not_run(InspectorKind::Test, &[], &mut untouched);
+    assert_eq!(untouched, vec!["test: not run (--no-exec)".to_string()]);
+}

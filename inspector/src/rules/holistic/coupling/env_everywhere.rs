@@ -1,0 +1,162 @@
+//! `holistic/env-read-everywhere`: environment variables read directly in three or more
+//! modules of library code, with no configuration module to read them in one place. Every
+//! such read is a hidden input: the set of variables a deployment must provide is scattered,
+//! undocumented, and untestable without mutating the process environment.
+//!
+//! Binaries (`main.rs`, `package main`) are the right place to read the environment and are not
+//! counted, nor is test code. When the project has a configuration module (`config.rs`,
+//! `settings.py`, ..., see `is_config_path`), reads elsewhere are the consistency Inspector's
+//! `config-access` finding instead. One finding per module, at its first read.
+
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::consistency::module::{is_config_path, library_modules, list};
+use crate::rules::lexical::calls::env_read_on;
+use crate::rules::lexical::lex;
+use crate::rules::library_code::is_library_file;
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeMap;
+
+/// The fewest modules reading the environment that make it "all over".
+const MIN_MODULES: usize = 3;
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/env-read-everywhere",
+    category: "implicit-coupling",
+    severity: Severity::Medium,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+    ],
+    dimensions: &[Dimension::Architecture, Dimension::Maintainability],
+    explanation: "Environment variables read directly in 3+ library modules with no configuration module",
+};
+
+/// Flags scattered environment reads.
+pub(crate) struct EnvReadEverywhere;
+
+impl Rule for EnvReadEverywhere {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, _file: &SourceFile) -> bool {
+        false
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let reads = env_reads(ctx);
+        let has_config = ctx
+            .files
+            .iter()
+            .any(|f| is_library_file(f) && f.language.is_some_and(|l| l != Language::Config) && is_config_path(&f.rel_path));
+        if has_config || reads.len() < MIN_MODULES {
+            return;
+        }
+        let modules: Vec<&str> = reads.keys().map(String::as_str).collect();
+        for (module, (path, line, count)) in &reads {
+            out.hit(
+                Hit::new(
+                    Location::at(path, *line),
+                    format!(
+                        "module `{module}` reads environment variables directly ({count} read{}); so do {} other modules ({})",
+                        if *count == 1 { "" } else { "s" },
+                        modules.len() - 1,
+                        list(&modules.iter().copied().filter(|m| m != module).collect::<Vec<_>>())
+                    ),
+                    format!("env read in {module}"),
+                )
+                .suggest("read the environment once into a configuration struct and pass it down"),
+            );
+        }
+    }
+}
+
+/// Per module of library code (modules as the consistency Inspector compares them): (path,
+/// line of the first read, number of reads).
+pub(crate) fn env_reads(ctx: &Context) -> BTreeMap<String, (String, u32, usize)> {
+    let mut reads: BTreeMap<String, (String, u32, usize)> = BTreeMap::new();
+    for (file, module) in library_modules(ctx).unwrap_or_default() {
+        let Some(lang) = file.language else {
+            continue;
+        };
+        let needle = match lang {
+            Language::Rust => "env::var",
+            Language::Python | Language::Go => "os.",
+            _ => "process.env",
+        };
+        if !file.text.contains(needle) || !is_library_file(file) {
+            continue;
+        }
+        let mut tests: Option<TestCode> = None;
+        for line in lex(&file.text, lang) {
+            if !env_read_on(&line.code(), lang)
+                || tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number)
+            {
+                continue;
+            }
+            let entry = reads
+                .entry(module.clone())
+                .or_insert_with(|| (file.rel_path.clone(), line.number, 0));
+            entry.2 += 1;
+        }
+    }
+    reads
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
+        let ctx = Context::from_files(
+            Path::new("/r"),
+            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
+            crate::spec::Specs::default(),
+        );
+        let mut sink = Sink::default();
+        EnvReadEverywhere.check_project(&ctx, &mut sink);
+        sink.hits
+            .into_iter()
+            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
+            .collect()
+    }
+
+    #[test]
+    fn fires_when_three_modules_read_the_environment() {
+        let found = run(&[
+            ("db/conn.py", "import os\nURL = os.environ[\"DB_URL\"]\n"),
+            ("mail/send.py", "import os\n\ndef host():\n    return os.getenv(\"SMTP_HOST\")\n"),
+            ("billing/charge.py", "import os\nKEY = os.getenv('STRIPE')\nX = os.getenv('Y')\n"),
+        ]);
+        let places: Vec<(&str, u32)> = found.iter().map(|(p, l, _)| (p.as_str(), *l)).collect();
+        assert_eq!(places, vec![("billing/charge.py", 2), ("db/conn.py", 2), ("mail/send.py", 4)]);
+        assert_eq!(
+            found[1].2,
+            "module `db` reads environment variables directly (1 read); so do 2 other modules (`billing` and `mail`)"
+        );
+    }
+
+    #[test]
+    fn quiet_with_a_config_module_binaries_tests_or_few_modules() {
+        let with_config = run(&[
+            ("app/config.py", "import os\nURL = os.environ['DB_URL']\n"),
+            ("app/db.py", "import os\nURL = os.environ['DB_URL']\n"),
+            ("app/mail.py", "import os\nH = os.getenv('H')\n"),
+            ("billing/charge.py", "import os\nK = os.getenv('K')\n"),
+        ]);
+        assert!(with_config.is_empty());
+        let binaries = run(&[
+            ("src/main.rs", "fn main() { let p = std::env::var(\"PORT\"); }\n"),
+            ("cmd/api/main.go", "package main\n\nfunc main() { os.Getenv(\"X\") }\n"),
+            ("src/a.rs", "#[cfg(test)]\nmod t { fn f() { std::env::var(\"X\"); } }\n"),
+            ("src/b.rs", "pub fn f() { let v = std::env::var(\"B\"); }\n"),
+            ("src/c.rs", "pub fn f() { let v = std::env::var(\"C\"); }\n"),
+        ]);
+        assert!(binaries.is_empty());
+    }
+}

@@ -1,0 +1,165 @@
+//! `holistic/clone-in-hot-loop`: an allocation (`.clone()`, `.to_string()`, `.to_owned()`,
+//! `.to_vec()`, `format!`, `String::from`) inside the inner of two nested loops over the same
+//! collection — a pairwise comparison that allocates n² times where borrowing or allocating
+//! once per outer item would do.
+//!
+//! The "same collection" is read from the loops' iterables: `&items`, `items.iter()`,
+//! `0..items.len()` and `i + 1..items.len()` all iterate `items`. Nested loops over different
+//! collections are ordinary joins and are not flagged. Test code is exempt.
+
+use super::super::syntax::{callee, line, path_ends_with, same_value_text};
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+use syn::visit::{self, Visit};
+
+/// Methods that allocate a copy.
+const ALLOCATING: [&str; 4] = ["clone", "to_string", "to_owned", "to_vec"];
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/clone-in-hot-loop",
+    category: "performance",
+    severity: Severity::Low,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Performance],
+    explanation: "Clones/allocations inside nested loops over the same collection: n² allocations",
+};
+
+/// Flags allocations in the inner loop of a pairwise iteration.
+pub(crate) struct CloneInHotLoop;
+
+impl Rule for CloneInHotLoop {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language == Some(Language::Rust)
+            && file.text.matches("for ").count() >= 2
+            && (ALLOCATING.iter().any(|m| file.text.contains(&format!(".{m}()"))) || file.text.contains("format!"))
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(Ok(ast)) = file.rust_ast() else {
+            return;
+        };
+        let mut finder = Finder { outer: Vec::new(), found: Vec::new() };
+        finder.visit_file(ast);
+        if finder.found.is_empty() {
+            return;
+        }
+        let tests = TestCode::of(file);
+        for (l, what, collection) in finder.found.into_iter().filter(|(l, _, _)| !tests.contains(*l)) {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, l),
+                    format!("`{what}` inside nested loops over `{collection}`: it allocates once per pair, n² times"),
+                    format!("alloc in pairwise loop over {collection}: {what}"),
+                )
+                .suggest("borrow instead, or allocate once per outer item before the inner loop"),
+            );
+        }
+    }
+}
+
+/// What a `for` loop iterates, normalised to the collection.
+fn collection(e: &syn::Expr) -> String {
+    let e = match e {
+        syn::Expr::Range(r) => match r.end.as_deref() {
+            Some(syn::Expr::MethodCall(m)) if m.method == "len" => &*m.receiver,
+            _ => return String::new(),
+        },
+        syn::Expr::MethodCall(m)
+            if m.args.is_empty() && matches!(m.method.to_string().as_str(), "iter" | "iter_mut" | "into_iter") =>
+        {
+            &*m.receiver
+        }
+        other => other,
+    };
+    same_value_text(e)
+}
+
+struct Finder {
+    /// Collections of the enclosing `for` loops, innermost last.
+    outer: Vec<String>,
+    found: Vec<(u32, String, String)>,
+}
+
+/// The first allocation in an inner loop's body.
+struct Alloc(Option<(u32, String)>);
+
+impl<'ast> Visit<'ast> for Alloc {
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let name = m.method.to_string();
+        if self.0.is_none() && m.args.is_empty() && ALLOCATING.contains(&name.as_str()) {
+            self.0 = Some((line(m.method.span()), format!(".{name}()")));
+        }
+        visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        if self.0.is_none() && callee(c).is_some_and(|p| path_ends_with(&p, "String::from")) {
+            if let syn::Expr::Path(p) = &*c.func {
+                let at = p.path.segments.last().map_or(0, |s| line(s.ident.span()));
+                self.0 = Some((at, "String::from".into()));
+            }
+        }
+        visit::visit_expr_call(self, c);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        if self.0.is_none() && mac.path.segments.last().is_some_and(|s| s.ident == "format") {
+            self.0 = Some((line(mac.path.segments[0].ident.span()), "format!".into()));
+        }
+        visit_macro_args(self, mac);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        let this = collection(&f.expr);
+        if !this.is_empty() && self.outer.contains(&this) {
+            let mut alloc = Alloc(None);
+            alloc.visit_block(&f.body);
+            if let Some((l, what)) = alloc.0 {
+                self.found.push((l, what, this.clone()));
+            }
+        }
+        self.outer.push(this);
+        visit::visit_expr_for_loop(self, f);
+        self.outer.pop();
+    }
+
+    fn visit_item(&mut self, i: &'ast syn::Item) {
+        let outer = std::mem::take(&mut self.outer);
+        visit::visit_item(self, i);
+        self.outer = outer;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_allocations_in_pairwise_loops() {
+        let text = "fn pairs(users: &[User]) -> Vec<(String, String)> {\n    let mut out = Vec::new();\n    for a in users {\n        for b in users.iter() {\n            if a.team == b.team {\n                out.push((a.name.clone(), b.name.clone()));\n            }\n        }\n    }\n    for i in 0..users.len() {\n        for j in i + 1..users.len() {\n            let key = format!(\"{}-{}\", i, j);\n        }\n    }\n    out\n}\n";
+        assert_eq!(
+            hits(&CloneInHotLoop, "src/a.rs", text),
+            vec![
+                (6, "`.clone()` inside nested loops over `users`: it allocates once per pair, n² times".to_string()),
+                (12, "`format!` inside nested loops over `users`: it allocates once per pair, n² times".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quiet_on_joins_of_different_collections_and_single_loops() {
+        let text = "fn join(orders: &[Order], users: &[User]) {\n    for o in orders {\n        for u in users {\n            let n = u.name.clone();\n        }\n        let s = o.id.to_string();\n    }\n    for u in users {\n        let n = u.name.clone();\n    }\n}\n";
+        assert!(hits(&CloneInHotLoop, "src/a.rs", text).is_empty());
+    }
+}

@@ -1,0 +1,112 @@
+//! A call's arguments at the text level, and whether a string among them is built at run time.
+//! Shared by the injection rules for Python, TypeScript/JavaScript and Go.
+
+use crate::rules::lexical::{LexLine, Seg};
+
+/// One piece of a call's arguments: code, or a literal with the code right before and after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Arg<'a> {
+    /// Code between literals.
+    Code(&'a str),
+    /// A literal (quotes included).
+    Str(&'a str),
+}
+
+/// The segments of the call whose `(` ends at byte `open` of line `from`'s code (offsets in
+/// [`LexLine::code`] coordinates), up to the matching `)`, over at most 10 lines.
+pub(crate) fn call_args<'a>(lines: &[LexLine<'a>], from: usize, open: usize) -> Vec<Arg<'a>> {
+    let mut out = Vec::new();
+    let mut depth = 1;
+    for (k, line) in lines.iter().enumerate().skip(from).take(10) {
+        let mut pos = 0;
+        for seg in &line.segs {
+            match seg {
+                Seg::Code(c) => {
+                    let skip = if k == from { open.saturating_sub(pos).min(c.len()) } else { 0 };
+                    pos += c.len();
+                    let part = c.get(skip..).unwrap_or_default();
+                    for (p, ch) in part.char_indices() {
+                        match ch {
+                            '(' | '[' | '{' => depth += 1,
+                            ')' | ']' | '}' => depth -= 1,
+                            _ => {}
+                        }
+                        if depth == 0 {
+                            out.push(Arg::Code(&part[..p]));
+                            return out;
+                        }
+                    }
+                    out.push(Arg::Code(part));
+                }
+                Seg::Str(s) => {
+                    if k > from || pos >= open {
+                        out.push(Arg::Str(s));
+                    }
+                    pos += 2;
+                }
+                Seg::Comment(_) => pos += 1,
+            }
+        }
+    }
+    out
+}
+
+/// The text inside a literal's quotes, and whether it is a Python f-string / JS template.
+pub(crate) fn literal_text(literal: &str) -> (&str, bool) {
+    let quote_at = literal.find(['"', '\'', '`']).unwrap_or(0);
+    let prefix = &literal[..quote_at];
+    let body = &literal[quote_at..];
+    let q = body.chars().next().unwrap_or('"');
+    let inner = body
+        .trim_start_matches(q)
+        .trim_end_matches(q);
+    let interpolated = (prefix.contains(['f', 'F']) && inner.contains('{'))
+        || (q == '`' && inner.contains("${"));
+    (inner, interpolated)
+}
+
+/// Whether the literal at index `i` of `args` is built at run time: interpolated (f-string,
+/// template), formatted (`% x`, `.format(`), or concatenated (`+` on either side).
+pub(crate) fn is_built(args: &[Arg<'_>], i: usize, prefix_before: Option<&str>) -> bool {
+    let Some(Arg::Str(s)) = args.get(i) else {
+        return false;
+    };
+    let (_, mut interpolated) = literal_text(s);
+    if let (Some(p), Some(Arg::Code(before))) = (prefix_before, i.checked_sub(1).and_then(|p| args.get(p))) {
+        interpolated |= before.ends_with(p) && s.contains('{');
+    }
+    let after = match args.get(i + 1) {
+        Some(Arg::Code(c)) => c.trim_start(),
+        _ => "",
+    };
+    let before = match i.checked_sub(1).and_then(|p| args.get(p)) {
+        Some(Arg::Code(c)) => c.trim_end(),
+        _ => "",
+    };
+    interpolated
+        || after.starts_with('%')
+        || after.starts_with(".format(")
+        || after.starts_with('+')
+        || before.ends_with('+')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Language;
+    use crate::rules::lexical::lex;
+
+    #[test]
+    fn arguments_and_built_strings() {
+        let lines = lex("cur.execute(f\"SELECT {x}\",\n  (a,)) + 1\n", Language::Python);
+        let open = lines[0].code().find('(').unwrap_or(0) + 1;
+        let args = call_args(&lines, 0, open);
+        assert_eq!(args[0], Arg::Code("f"));
+        assert_eq!(args[1], Arg::Str("\"SELECT {x}\""));
+        assert!(is_built(&args, 1, Some("f")));
+        let lines = lex("q('SELECT 1' + x)\nq('SELECT 1')\n", Language::JavaScript);
+        assert!(is_built(&call_args(&lines, 0, 2), 1, None));
+        assert!(!is_built(&call_args(&lines, 1, 2), 1, None));
+        assert_eq!(literal_text("`a ${b}`"), ("a ${b}", true));
+    }
+}

@@ -1,0 +1,276 @@
+//! `holistic/sql-injection`: SQL built by string formatting and handed to a query call —
+//! Rust `conn.execute(&format!("DELETE .. {id}"), ..)`, `sqlx::query(&format!(..))`; Python
+//! `cur.execute(f"SELECT .. {x}")`, `"..." % x`, `.format(..)`; Node `` db.query(`SELECT .. ${x}`) ``;
+//! Go `db.Query(fmt.Sprintf("SELECT .. %s", x))`; also through a variable built that way in the
+//! same file. Any value spliced in can end the statement and start another; bound parameters
+//! (`$1`, `?`, `%s` with a parameter tuple) are the fix.
+//!
+//! Only literals that start like a statement (`SELECT`, `INSERT`, `UPDATE`, `DELETE`, `WITH`,
+//! `REPLACE`, `MERGE`) count, so formatted log lines passed to `execute` of other APIs do not.
+//! Test code is exempt.
+
+use super::super::syntax::{callee, line};
+use super::args::{call_args, is_built, literal_text, Arg};
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::lexical::{lex, LexLine, Seg};
+use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::test_code::TestCode;
+use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeSet;
+use syn::punctuated::Punctuated;
+use syn::visit::{self, Visit};
+
+/// Methods that run SQL given as their first argument.
+const QUERY_METHODS: [&str; 15] = [
+    "query", "query_as", "query_scalar", "query_one", "query_opt", "query_row", "query_map",
+    "execute", "execute_batch", "batch_execute", "prepare", "prepare_cached", "simple_query",
+    "executemany", "raw",
+];
+
+/// Go's query methods.
+const GO_METHODS: [&str; 6] = [".Query(", ".QueryRow(", ".Exec(", ".QueryContext(", ".ExecContext(", ".QueryRowContext("];
+
+static META: RuleMeta = RuleMeta {
+    id: "holistic/sql-injection",
+    category: "operational-risk",
+    severity: Severity::High,
+    languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
+    dimensions: &[Dimension::Security],
+    explanation: "SQL built with format!/f-strings/concatenation and passed to a query call: SQL injection",
+};
+
+/// Flags SQL built by string formatting.
+pub(crate) struct SqlInjection;
+
+/// Whether text starts like an SQL statement.
+fn is_sql(s: &str) -> bool {
+    let head: String = s.trim_start().chars().take(8).collect::<String>().to_ascii_uppercase();
+    ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH ", "REPLACE ", "MERGE "]
+        .iter()
+        .any(|k| head.starts_with(k) || head.trim_end() == k.trim_end())
+}
+
+impl Rule for SqlInjection {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && ["SELECT", "INSERT", "UPDATE", "DELETE", "select ", "insert ", "update ", "delete "]
+                .iter()
+                .any(|k| file.text.contains(k))
+            && !file.is_test_file()
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let Some(lang) = file.language else {
+            return;
+        };
+        let found: BTreeSet<u32> = if lang == Language::Rust {
+            let Some(Ok(ast)) = file.rust_ast() else {
+                return;
+            };
+            let mut finder = Finder::default();
+            finder.visit_file(ast);
+            finder.found
+        } else {
+            text(&file.text, lang)
+        };
+        if found.is_empty() {
+            return;
+        }
+        let tests = TestCode::of(file);
+        for l in found.into_iter().filter(|l| !tests.contains(*l)) {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, l),
+                    "SQL built by string formatting is passed to a query: a value can end the statement and inject its own",
+                    format!("sql {}", file.lines().nth(l as usize - 1).map_or("", str::trim)),
+                )
+                .suggest("use bound parameters ($1, ?, %s with a parameter tuple) instead of splicing values into the SQL"),
+            );
+        }
+    }
+}
+
+/// Rust: query calls whose SQL is a `format!` (or `+`) of an SQL literal, or a local bound to one.
+#[derive(Default)]
+struct Finder {
+    built_vars: Vec<String>,
+    found: BTreeSet<u32>,
+}
+
+fn built_sql(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Reference(r) => built_sql(&r.expr),
+        syn::Expr::Paren(p) => built_sql(&p.expr),
+        syn::Expr::MethodCall(m) if m.method == "as_str" || m.method == "as_ref" => built_sql(&m.receiver),
+        syn::Expr::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "format") => {
+            let args = m.mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+            args.ok().and_then(|a| a.into_iter().next()).is_some_and(|first| {
+                matches!(&first, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if is_sql(&s.value()) && s.value().contains('{'))
+            })
+        }
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Add(_)) => leftmost_sql(&b.left),
+        _ => false,
+    }
+}
+
+fn leftmost_sql(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Binary(b) => leftmost_sql(&b.left),
+        syn::Expr::MethodCall(m) => leftmost_sql(&m.receiver),
+        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => is_sql(&s.value()),
+        _ => false,
+    }
+}
+
+impl Finder {
+    fn dangerous(&self, e: &syn::Expr) -> bool {
+        let bare = match e {
+            syn::Expr::Reference(r) => &*r.expr,
+            other => other,
+        };
+        built_sql(e) || matches!(bare, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.built_vars.contains(&i.to_string())))
+    }
+}
+
+impl<'ast> Visit<'ast> for Finder {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if let (syn::Pat::Ident(id), Some(init)) = (&l.pat, &l.init) {
+            if built_sql(&init.expr) {
+                self.built_vars.push(id.ident.to_string());
+            }
+        }
+        visit::visit_local(self, l);
+    }
+
+    fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+        let method = m.method.to_string();
+        if QUERY_METHODS.contains(&method.as_str()) && m.args.first().is_some_and(|a| self.dangerous(a)) {
+            self.found.insert(line(m.method.span()));
+        }
+        visit::visit_expr_method_call(self, m);
+    }
+
+    fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+        let is_query = callee(c).is_some_and(|p| {
+            let last = p.rsplit("::").next().unwrap_or_default().to_string();
+            (p.contains("sqlx") || p.contains("diesel") || p.starts_with("query") || p == "sql_query")
+                && matches!(last.as_str(), "query" | "query_as" | "query_scalar" | "sql_query")
+        });
+        if is_query && c.args.first().is_some_and(|a| self.dangerous(a)) {
+            if let syn::Expr::Path(p) = &*c.func {
+                if let Some(s) = p.path.segments.last() {
+                    self.found.insert(line(s.ident.span()));
+                }
+            }
+        }
+        visit::visit_expr_call(self, c);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        visit_macro_args(self, mac);
+    }
+}
+
+/// Whether argument pieces hold an SQL literal built at run time (or, in Go, `fmt.Sprintf` of
+/// one).
+fn built_in(args: &[Arg<'_>], lang: Language) -> bool {
+    let prefix = (lang == Language::Python).then_some("f");
+    let sprintf = args.iter().any(|a| matches!(a, Arg::Code(c) if c.contains("fmt.Sprintf(")));
+    args.iter().enumerate().any(|(k, a)| {
+        let Arg::Str(s) = a else {
+            return false;
+        };
+        is_sql(literal_text(s).0) && (is_built(args, k, prefix) || (lang == Language::Go && sprintf))
+    })
+}
+
+/// The pieces of a line after its first `=` (an assignment's right-hand side).
+fn rhs<'a>(line: &LexLine<'a>) -> Option<(String, Vec<Arg<'a>>)> {
+    let first = match line.segs.first() {
+        Some(Seg::Code(c)) => *c,
+        _ => return None,
+    };
+    let (lhs, rest) = first.split_once('=')?;
+    if rest.starts_with('=') {
+        return None;
+    }
+    let lhs = lhs.trim().trim_end_matches(':').trim();
+    let name = lhs.rsplit(' ').next().unwrap_or(lhs).to_string();
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let mut args = vec![Arg::Code(rest)];
+    for seg in &line.segs[1..] {
+        match seg {
+            Seg::Code(c) => args.push(Arg::Code(c)),
+            Seg::Str(s) => args.push(Arg::Str(s)),
+            Seg::Comment(_) => {}
+        }
+    }
+    Some((name, args))
+}
+
+fn text(text: &str, lang: Language) -> BTreeSet<u32> {
+    let lines = lex(text, lang);
+    let built_vars: Vec<String> = lines
+        .iter()
+        .filter_map(|l| rhs(l).filter(|(_, args)| built_in(args, lang)).map(|(n, _)| n))
+        .collect();
+    let mut found = BTreeSet::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.code();
+        let opens: Vec<usize> = if lang == Language::Go {
+            GO_METHODS.iter().filter_map(|m| code.find(m).map(|at| at + m.len())).collect()
+        } else {
+            QUERY_METHODS
+                .iter()
+                .filter_map(|m| code.find(&format!(".{m}(")).map(|at| at + m.len() + 2))
+                .collect()
+        };
+        for open in opens {
+            let args = call_args(&lines, i, open);
+            let first_ident = match args.first() {
+                Some(Arg::Code(c)) => c.split(',').next().unwrap_or_default().trim().to_string(),
+                _ => String::new(),
+            };
+            if built_in(&args, lang) || built_vars.contains(&first_ident) {
+                found.insert(line.number);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_formatted_sql_passed_to_queries() {
+        let rust = "fn delete(conn: &Connection, id: &str) -> Result<usize> {\n    conn.execute(&format!(\"DELETE FROM users WHERE id = '{id}'\"), [])\n}\nasync fn find(pool: &PgPool, name: &str) {\n    let sql = format!(\"SELECT * FROM users WHERE name = '{}'\", name);\n    sqlx::query(&sql).fetch_all(pool).await;\n}\n";
+        let lines: Vec<u32> = hits(&SqlInjection, "src/db.rs", rust).into_iter().map(|h| h.0).collect();
+        assert_eq!(lines, vec![2, 6]);
+        let py = "def find(cur, name):\n    cur.execute(f\"SELECT * FROM users WHERE name = '{name}'\")\n    cur.execute(\"SELECT * FROM t WHERE a = %s\" % name)\n    q = \"DELETE FROM t WHERE id = \" + ident\n    cur.execute(q)\n";
+        let lines: Vec<u32> = hits(&SqlInjection, "app/db.py", py).into_iter().map(|h| h.0).collect();
+        assert_eq!(lines, vec![2, 3, 5]);
+        let js = "await db.query(`SELECT * FROM users WHERE id = ${id}`);\n";
+        assert_eq!(hits(&SqlInjection, "web/db.js", js).len(), 1);
+        let go = "package db\n\nfunc F(id string) {\n\tdb.Query(fmt.Sprintf(\"SELECT * FROM t WHERE id = %s\", id))\n}\n";
+        assert_eq!(hits(&SqlInjection, "db/db.go", go).len(), 1);
+    }
+
+    #[test]
+    fn quiet_on_bound_parameters_and_non_sql_formatting() {
+        let rust = "fn a(conn: &Connection, id: &str) {\n    conn.execute(\"DELETE FROM users WHERE id = ?1\", [id]);\n    sqlx::query(\"SELECT * FROM t WHERE id = $1\").bind(id);\n    tx.execute(&format!(\"job {id} done\"));\n}\n";
+        assert!(hits(&SqlInjection, "src/db.rs", rust).is_empty());
+        let py = "cur.execute(\"SELECT * FROM users WHERE name = %s\", (name,))\nlog.info(f\"SELECT took {ms} ms\")\n";
+        assert!(hits(&SqlInjection, "app/db.py", py).is_empty());
+        let go = "package db\n\nfunc F(id string) {\n\tdb.Query(\"SELECT * FROM t WHERE id = $1\", id)\n}\n";
+        assert!(hits(&SqlInjection, "db/db.go", go).is_empty());
+    }
+}

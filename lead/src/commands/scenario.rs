@@ -1,0 +1,102 @@
+//! `retake scenario run FILE…`: run recovery scenarios (or a chaos soak over their reviews), print
+//! a table, write JUnit XML; exit 0 when every scenario passes, 1 when one fails, 2 on bad input.
+
+use crate::cli::{ScenarioAction, ScenarioRunArgs};
+use crate::scenario::check::{expected_summary, got_summary};
+use crate::scenario::report::{self, Outcome};
+use crate::scenario::{self, runner, soak, Scenario};
+use anyhow::Context as _;
+use std::collections::BTreeMap;
+
+/// Runs the command.
+pub fn run(action: ScenarioAction) -> anyhow::Result<u8> {
+    match action {
+        ScenarioAction::Run(args) => run_files(&args),
+    }
+}
+
+fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
+    // Every file is checked before anything runs: a typo in the last one costs nothing.
+    let loaded = args
+        .files
+        .iter()
+        .map(|f| scenario::load(f))
+        .collect::<Result<Vec<Scenario>, _>>()?;
+    let exe = std::env::current_exe().context("cannot find the retake executable")?;
+    let soak_seed = args.soak.map(|runs| {
+        let seed = args.seed.unwrap_or_else(clock_seed);
+        eprintln!("soak: {runs} run(s), seed {seed} (replay: --soak {runs} --seed {seed})");
+        seed
+    });
+    let list = match (args.soak, soak_seed) {
+        (Some(runs), Some(seed)) => soak::scenarios(&loaded, runs, seed),
+        _ => loaded,
+    };
+    let mut outcomes = Vec::new();
+    let mut endings: BTreeMap<String, u32> = BTreeMap::new();
+    for (i, s) in list.iter().enumerate() {
+        let exec = runner::execute(s, &exe, args.keep)?;
+        let got = &exec.observed;
+        let mut failures = scenario::check(&s.expect, got);
+        let expected = if soak_seed.is_some() {
+            failures.extend(soak::invariants(got));
+            s.faults.join(" ")
+        } else {
+            expected_summary(&s.expect)
+        };
+        let ending = got
+            .field("verdict")
+            .map_or_else(|| got.ending(), str::to_string);
+        *endings.entry(ending).or_default() += 1;
+        let outcome = Outcome {
+            name: s.name.clone(),
+            file: s.file.display().to_string(),
+            expected,
+            got: got_summary(got),
+            seconds: got.seconds,
+            failures,
+        };
+        eprintln!(
+            "[{}/{}] {}: {} ({:.1} s)",
+            i + 1,
+            list.len(),
+            s.name,
+            outcome.result(),
+            got.seconds
+        );
+        if let Some(dir) = &exec.kept {
+            eprintln!("  kept {}", dir.display());
+        }
+        outcomes.push(outcome);
+    }
+    print!("{}", report::table(&outcomes));
+    if let Some(seed) = soak_seed {
+        let tally: Vec<String> = endings.iter().map(|(e, n)| format!("{e} ×{n}")).collect();
+        let violated = outcomes.iter().filter(|o| !o.passed()).count();
+        println!(
+            "soak seed {seed}: {} run(s), {violated} violated an invariant; endings: {}",
+            outcomes.len(),
+            tally.join(", ")
+        );
+    }
+    if let Some(path) = &args.junit {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        std::fs::write(path, report::junit(&outcomes))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(if outcomes.iter().all(Outcome::passed) {
+        0
+    } else {
+        1
+    })
+}
+
+/// A seed when none is given; printed, so the soak still replays.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_secs())
+}

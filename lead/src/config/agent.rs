@@ -1,0 +1,279 @@
+//! The backend keys: `[inspector.<kind>] backend` and `[agent]` (command or HTTP endpoint,
+//! timeout, prompt templates), checked at load and turned into the Inspectors' options.
+
+use super::Settings;
+use protocol::message::{AgentSpec, AgentTransport, Backend, InspectOptions};
+use protocol::InspectorKind;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// `[inspector.<kind>]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct KindSettings {
+    /// `builtin` (default), `agent` or `both`.
+    pub backend: String,
+}
+
+impl Default for KindSettings {
+    fn default() -> Self {
+        KindSettings {
+            backend: "builtin".into(),
+        }
+    }
+}
+
+/// `[agent]`
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AgentSettings {
+    /// `command` (default) or `http`.
+    pub kind: String,
+    /// The agent command as argv (no shell): reads the prompt on stdin, writes CPF on stdout.
+    pub command: Vec<String>,
+    /// The OpenAI-compatible endpoint (`kind = "http"`): a base URL or the full chat URL.
+    pub url: String,
+    /// The model name sent to the endpoint.
+    pub model: String,
+    /// The environment variable that holds the endpoint's API key, if it needs one.
+    pub api_key_env: Option<String>,
+    /// Deadline of one attempt, seconds.
+    pub timeout_secs: u64,
+    /// A folder of `<kind>.md` templates overriding the built-in prompts (relative paths are
+    /// relative to the repository root).
+    pub prompt_dir: Option<String>,
+    /// The templates read from `prompt_dir`, by kind; filled by [`super::load`].
+    #[serde(skip)]
+    pub templates: BTreeMap<InspectorKind, String>,
+}
+
+impl Default for AgentSettings {
+    fn default() -> Self {
+        AgentSettings {
+            kind: "command".into(),
+            command: Vec::new(),
+            url: String::new(),
+            model: String::new(),
+            api_key_env: None,
+            timeout_secs: 600,
+            prompt_dir: None,
+            templates: BTreeMap::new(),
+        }
+    }
+}
+
+impl AgentSettings {
+    /// Reads `prompt_dir/<kind>.md` for every kind that has one; a kind without a file keeps
+    /// the built-in template.
+    pub(super) fn load_templates(&mut self, repo: &Path) -> Result<(), String> {
+        let Some(dir) = self.prompt_dir.as_deref().filter(|d| !d.is_empty()) else {
+            return Ok(());
+        };
+        let folder = repo.join(dir);
+        if !folder.is_dir() {
+            return Err(format!(
+                "agent.prompt_dir = '{dir}': no such folder ({})",
+                folder.display()
+            ));
+        }
+        for kind in InspectorKind::ALL {
+            let file = folder.join(format!("{kind}.md"));
+            if file.is_file() {
+                let text = std::fs::read_to_string(&file).map_err(|e| {
+                    format!("agent.prompt_dir: cannot read {}: {e}", file.display())
+                })?;
+                self.templates.insert(kind, text);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A backend name as configured.
+fn backend_of(name: &str) -> Option<Backend> {
+    match name {
+        "builtin" => Some(Backend::Builtin),
+        "agent" => Some(Backend::Agent),
+        "both" => Some(Backend::Both),
+        _ => None,
+    }
+}
+
+impl Settings {
+    /// `[inspector.<kind>]` of `kind`.
+    pub fn kind_settings(&self, kind: InspectorKind) -> &KindSettings {
+        let i = &self.inspector;
+        match kind {
+            InspectorKind::Rulebase => &i.rulebase,
+            InspectorKind::Interface => &i.interface,
+            InspectorKind::Test => &i.test,
+            InspectorKind::Quality => &i.quality,
+            InspectorKind::Consistency => &i.consistency,
+            InspectorKind::Holistic => &i.holistic,
+        }
+    }
+
+    /// The backend `kind` runs (validated at load, so an unknown name cannot reach here).
+    pub fn backend_for(&self, kind: InspectorKind) -> Backend {
+        backend_of(&self.kind_settings(kind).backend).unwrap_or_default()
+    }
+
+    /// `base` completed for `kind`: the dimensions, the backend and, when it uses one, the
+    /// agent with this kind's template.
+    pub fn inspect_options_for(&self, kind: InspectorKind, base: InspectOptions) -> InspectOptions {
+        let backend = self.backend_for(kind);
+        let agent = (backend != Backend::Builtin).then(|| self.agent_spec(kind));
+        InspectOptions {
+            dimensions: self.review.dimensions.clone(),
+            backend,
+            agent,
+            ..base
+        }
+    }
+
+    fn agent_spec(&self, kind: InspectorKind) -> AgentSpec {
+        let a = &self.agent;
+        let transport = if a.kind == "http" {
+            AgentTransport::Http {
+                url: a.url.clone(),
+                model: a.model.clone(),
+                api_key_env: a.api_key_env.clone().filter(|v| !v.is_empty()),
+            }
+        } else {
+            AgentTransport::Command {
+                argv: a.command.clone(),
+            }
+        };
+        AgentSpec {
+            transport,
+            timeout_ms: a.timeout_secs * 1000,
+            prompt_template: a.templates.get(&kind).cloned(),
+        }
+    }
+
+    /// Extra time an Inspector with an agent backend needs for its report: every attempt's
+    /// timeout. Zero when every kind is built in.
+    pub fn agent_budget(&self) -> Duration {
+        let any_agent = InspectorKind::ALL
+            .into_iter()
+            .any(|k| self.backend_for(k) != Backend::Builtin);
+        if any_agent {
+            Duration::from_secs(
+                self.agent.timeout_secs * u64::from(inspector::backend::MAX_ATTEMPTS),
+            )
+        } else {
+            Duration::ZERO
+        }
+    }
+
+    /// Checks the backend keys: known names, and an agent that can run when a kind uses one.
+    pub(super) fn validate_backends(&self) -> Result<(), String> {
+        for kind in InspectorKind::ALL {
+            let name = &self.kind_settings(kind).backend;
+            if backend_of(name).is_none() {
+                return Err(format!(
+                    "inspector.{kind}.backend = '{name}' (expected builtin, agent or both)"
+                ));
+            }
+        }
+        let a = &self.agent;
+        if !matches!(a.kind.as_str(), "command" | "http") {
+            return Err(format!(
+                "agent.kind = '{}' (expected command or http)",
+                a.kind
+            ));
+        }
+        if a.timeout_secs == 0 {
+            return Err("agent.timeout_secs must be positive".into());
+        }
+        let Some(user) = InspectorKind::ALL
+            .into_iter()
+            .find(|k| self.backend_for(*k) != Backend::Builtin)
+        else {
+            return Ok(());
+        };
+        let backend = &self.kind_settings(user).backend;
+        let missing = match a.kind.as_str() {
+            "http" if a.url.trim().is_empty() => Some("agent.url"),
+            "http" if a.model.trim().is_empty() => Some("agent.model"),
+            "command" if a.command.is_empty() => Some("agent.command (an argv list)"),
+            _ => None,
+        };
+        match missing {
+            Some(key) => Err(format!(
+                "inspector.{user}.backend = '{backend}' needs {key} (agent.kind = '{}')",
+                a.kind
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::load;
+    use super::*;
+
+    fn repo_with(config: &str) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("retake.toml"), config).expect("write");
+        dir
+    }
+
+    #[test]
+    fn kinds_get_their_backend_agent_and_template() {
+        let dir = repo_with(
+            "[review]\ndimensions = [\"security\"]\n[inspector.quality]\nbackend = \"both\"\n\
+             [agent]\ncommand = [\"review-bot\", \"--cpf\"]\ntimeout_secs = 30\nprompt_dir = \"prompts\"\n",
+        );
+        std::fs::create_dir_all(dir.path().join("prompts")).expect("mkdir");
+        std::fs::write(dir.path().join("prompts/quality.md"), "Q {{files}}").expect("write");
+        let s = load(dir.path()).expect("valid");
+        let quality = s.inspect_options_for(InspectorKind::Quality, InspectOptions::default());
+        assert_eq!(quality.backend, Backend::Both);
+        assert_eq!(quality.dimensions, vec![protocol::Dimension::Security]);
+        assert_eq!(
+            quality.agent,
+            Some(AgentSpec {
+                transport: AgentTransport::Command {
+                    argv: vec!["review-bot".into(), "--cpf".into()]
+                },
+                timeout_ms: 30_000,
+                prompt_template: Some("Q {{files}}".into()),
+            })
+        );
+        let holistic = s.inspect_options_for(InspectorKind::Holistic, InspectOptions::default());
+        assert_eq!((holistic.backend, holistic.agent), (Backend::Builtin, None));
+        assert_eq!(s.agent_budget(), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn bad_backend_keys_are_named() {
+        let cases = [
+            (
+                "[inspector.test]\nbackend = \"llm\"\n",
+                "inspector.test.backend = 'llm' (expected builtin, agent or both)",
+            ),
+            (
+                "[inspector.holistic]\nbackend = \"agent\"\n",
+                "inspector.holistic.backend = 'agent' needs agent.command (an argv list) (agent.kind = 'command')",
+            ),
+            (
+                "[inspector.rulebase]\nbackend = \"agent\"\n[agent]\nkind = \"http\"\nurl = \"http://127.0.0.1:1\"\n",
+                "inspector.rulebase.backend = 'agent' needs agent.model (agent.kind = 'http')",
+            ),
+            ("[agent]\nkind = \"grpc\"\n", "agent.kind = 'grpc' (expected command or http)"),
+            ("[agent]\nprompt_dir = \"nowhere\"\n", "agent.prompt_dir = 'nowhere': no such folder"),
+        ];
+        for (config, expected) in cases {
+            let dir = repo_with(config);
+            let err = load(dir.path()).expect_err(config).to_string();
+            assert!(err.contains(expected), "{config}: {err}");
+        }
+        let dir = repo_with("[review]\ndimensions = [\"speed\"]\n");
+        let err = load(dir.path()).expect_err("bad dimension").to_string();
+        assert!(err.contains("speed"), "{err}");
+    }
+}

@@ -1,0 +1,181 @@
+//! `--format junit`: JUnit XML for CI test views — a `<testsuite>` per Inspector, a
+//! `<testcase>` per rule of its kind (name = rule id), a `<failure>` per finding at or above the
+//! fail level (High when `--fail-level` is none: the severities the verdict table counts).
+//! Findings below it, and with `--new-only` unchanged ones, are listed in the case's
+//! `<system-out>`; an Inspector without a report has its cases `<skipped>`.
+
+use super::gate::{gated, Gate};
+use super::Summary;
+use protocol::{Finding, InspectorKind, Severity};
+use std::fmt::Write;
+
+/// The fail level JUnit uses when `--fail-level` is none.
+pub const DEFAULT_THRESHOLD: Severity = Severity::High;
+
+/// Renders the report as one JUnit XML document.
+pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
+    let threshold = gate.fail_level.unwrap_or(DEFAULT_THRESHOLD);
+    let failing: Vec<&Finding> = gated(s, gate)
+        .into_iter()
+        .filter(|f| f.severity >= threshold)
+        .collect();
+    let catalog = inspector::rules::catalog();
+    let mut agents: Vec<&str> = s.agents();
+    for f in s.active() {
+        if !agents.contains(&Summary::owner(f)) {
+            agents.push(Summary::owner(f));
+        }
+    }
+    let (mut tests, mut failures, mut body) = (0, 0, String::new());
+    for agent in agents {
+        let kind = s
+            .reports
+            .get(agent)
+            .and_then(|r| r.kind)
+            .or_else(|| agent.parse::<InspectorKind>().ok());
+        let mine: Vec<&Finding> = s.active().filter(|f| Summary::owner(f) == agent).collect();
+        let mut rules: Vec<&str> = catalog
+            .iter()
+            .filter(|(k, _)| Some(*k) == kind)
+            .map(|(_, m)| m.id)
+            .collect();
+        for f in &mine {
+            if !rules.contains(&f.rule.as_str()) {
+                rules.push(&f.rule);
+            }
+        }
+        let unavailable = s.coverage_status(agent) == "unavailable";
+        let mut suite = String::new();
+        let (mut suite_failures, mut skipped) = (0, 0);
+        for rule in &rules {
+            let _ = write!(
+                suite,
+                "    <testcase name=\"{}\" classname=\"{}\"",
+                attr(rule),
+                attr(agent)
+            );
+            let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == *rule).collect();
+            if unavailable {
+                skipped += 1;
+                let _ = writeln!(
+                    suite,
+                    ">\n      <skipped message=\"{} sent no report\"/>\n    </testcase>",
+                    attr(agent)
+                );
+                continue;
+            }
+            if hits.is_empty() {
+                suite.push_str("/>\n");
+                continue;
+            }
+            suite.push_str(">\n");
+            let mut out = String::new();
+            for f in hits {
+                if failing.iter().any(|g| std::ptr::eq(*g, *f)) {
+                    suite_failures += 1;
+                    let _ = writeln!(
+                        suite,
+                        "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                        attr(&f.description),
+                        f.severity.letter(),
+                        text(&f.location.to_string())
+                    );
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "{} {} {}",
+                        f.severity.letter(),
+                        f.location,
+                        f.description
+                    );
+                }
+            }
+            if !out.is_empty() {
+                let _ = writeln!(suite, "      <system-out>{}</system-out>", text(&out));
+            }
+            suite.push_str("    </testcase>\n");
+        }
+        tests += rules.len();
+        failures += suite_failures;
+        let _ = write!(
+            body,
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"0\" skipped=\"{skipped}\">\n{suite}  </testsuite>\n",
+            attr(agent),
+            rules.len()
+        );
+    }
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\">\n{body}</testsuites>\n"
+    )
+}
+
+/// Escapes text content; characters XML 1.0 cannot carry at all are dropped.
+pub fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escapes an attribute value (quotes and line breaks too, so they survive normalisation).
+pub fn attr(s: &str) -> String {
+    text(s)
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+        .replace('\t', "&#9;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::test_support::{finding, outcome, summary_of};
+    use protocol::Verdict;
+
+    #[test]
+    fn a_suite_per_inspector_a_case_per_rule_failures_at_the_level() {
+        let mut bad = finding(Severity::High, "src/a.rs", 3);
+        bad.description = "uses <T> & \"quotes\"".into();
+        let o = outcome(
+            Verdict::Go,
+            vec![bad, finding(Severity::Low, "src/b.rs", 4)],
+        );
+        summary_of(&o, |s| {
+            let xml = render(s, &Gate::default());
+            assert_eq!(xml.matches("<testsuite ").count(), 2);
+            let quality_rules = inspector::rules::catalog()
+                .iter()
+                .filter(|(k, _)| *k == InspectorKind::Quality)
+                .count();
+            assert!(xml.contains(&format!(
+                "<testsuite name=\"inspector-quality\" tests=\"{quality_rules}\" failures=\"1\""
+            )));
+            assert!(xml.contains("<failure message=\"uses &lt;T&gt; &amp; &quot;quotes&quot;\" type=\"H\">src/a.rs:3</failure>"));
+            assert!(xml.contains("<system-out>L src/b.rs:4 TODO left in src/b.rs\n</system-out>"));
+            assert!(xml.contains("<skipped message=\"inspector-interface sent no report\"/>"));
+            let low = render(
+                s,
+                &Gate {
+                    fail_level: Some(Severity::Low),
+                    ..Gate::default()
+                },
+            );
+            assert_eq!(low.matches("<failure ").count(), 2);
+        });
+    }
+
+    #[test]
+    fn escapes_control_characters_away() {
+        assert_eq!(text("a\u{1}b<"), "ab&lt;");
+        assert_eq!(attr("x\n'y'"), "x&#10;&apos;y&apos;");
+    }
+}

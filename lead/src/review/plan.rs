@@ -1,0 +1,135 @@
+//! What one review asks of its actors: a request per Inspector slot, the Auditor's request, and
+//! the deadlines and limits the supervisor enforces — all derived from the review request and
+//! the configuration before any actor starts.
+
+use super::supervisor::{Policy, Role};
+use super::{ReviewRequest, AUDITOR};
+use crate::runtime::ActorKind;
+use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest, TestFailurePolicy};
+use protocol::InspectorKind;
+use std::time::Duration;
+
+/// The review's plan.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The review (run) id.
+    pub review: String,
+    /// Inspector slots: logical name, kind, request.
+    pub inspections: Vec<(String, InspectorKind, InspectRequest)>,
+    /// The Auditor's logical name.
+    pub auditor: String,
+    /// The Auditor's request (recovery fields filled in when it is re-spawned).
+    pub audit: AuditRequest,
+    /// Supervision timing and limits.
+    pub policy: Policy,
+    /// Grace period of `Shutdown`.
+    pub shutdown_grace: Duration,
+    /// How long the Auditor has for its verdict after `AllReportsIn`.
+    pub audit_deadline: Duration,
+    /// How long a static Inspector has for its report.
+    pub inspect_deadline: Duration,
+    /// How long the test Inspector has (the test timeout plus the static deadline).
+    pub test_deadline: Duration,
+}
+
+impl Plan {
+    /// The plan for `req` under review id `review`, heartbeating every `heartbeat`.
+    pub fn build(req: &ReviewRequest, review: &str, heartbeat: Duration) -> Plan {
+        let s = &req.settings;
+        let sv = &s.supervision;
+        let options = InspectOptions {
+            no_exec: req.no_exec,
+            test_command: s.test.command.clone(),
+            test_timeout_ms: s.test.timeout_secs * 1000,
+            max_file_bytes: s.inspector.max_file_bytes,
+            rule_overrides: s.rule_overrides(),
+            ..InspectOptions::default()
+        };
+        // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).
+        let inspect_deadline = Duration::from_secs(sv.inspect_deadline_secs) + s.agent_budget();
+        let test_deadline = inspect_deadline + Duration::from_secs(s.test.timeout_secs);
+        let deadline_ms = now_ms() + test_deadline.as_millis() as u64;
+        let inspections: Vec<(String, InspectorKind, InspectRequest)> = InspectorKind::ALL
+            .into_iter()
+            .map(|kind| {
+                let request = InspectRequest {
+                    review: review.to_string(),
+                    root: req.repo.to_string_lossy().into_owned(),
+                    scope: req.scope.clone(),
+                    report_to: AUDITOR.to_string(),
+                    deadline_ms,
+                    options: s.inspect_options_for(kind, options.clone()),
+                };
+                (kind.actor_name(), kind, request)
+            })
+            .collect();
+        let audit = AuditRequest {
+            review: review.to_string(),
+            scope: req.scope.label(),
+            expect: inspections.iter().map(|(n, _, _)| n.clone()).collect(),
+            recovery: None,
+            budget_ms: s.audit.budget_ms,
+            test_failure: if s.audit.test_failure == "conditional" {
+                TestFailurePolicy::Conditional
+            } else {
+                TestFailurePolicy::NoGo
+            },
+            unavailable: Vec::new(),
+        };
+        let policy = Policy {
+            heartbeat,
+            suspect_after: sv.suspect_after,
+            connect_timeout: Duration::from_millis(sv.connect_timeout_ms),
+            nudge_timeout: Duration::from_millis(sv.nudge_timeout_ms),
+            max_restarts: sv.max_restarts,
+            restart_window: Duration::from_secs(sv.restart_window_secs),
+            respawns_per_slot: 1,
+        };
+        Plan {
+            review: review.to_string(),
+            inspections,
+            auditor: AUDITOR.to_string(),
+            audit,
+            policy,
+            shutdown_grace: Duration::from_millis(sv.shutdown_grace_ms),
+            audit_deadline: Duration::from_millis(sv.audit_deadline_ms),
+            inspect_deadline,
+            test_deadline,
+        }
+    }
+
+    /// Every slot with its role, Inspectors first.
+    pub fn actors(&self) -> Vec<(String, Role)> {
+        self.inspections
+            .iter()
+            .map(|(n, _, _)| (n.clone(), Role::Inspector))
+            .chain(std::iter::once((self.auditor.clone(), Role::Auditor)))
+            .collect()
+    }
+
+    /// The Inspector slots' names.
+    pub fn inspector_names(&self) -> Vec<String> {
+        self.inspections.iter().map(|(n, _, _)| n.clone()).collect()
+    }
+
+    /// What a logical name runs as.
+    pub fn kind_of(&self, logical: &str) -> Option<ActorKind> {
+        if logical == self.auditor {
+            return Some(ActorKind::Auditor);
+        }
+        self.inspections.iter().find(|(n, _, _)| n == logical).map(|(_, k, _)| ActorKind::Inspector(*k))
+    }
+
+    /// The request for an Inspector slot.
+    pub fn request_for(&self, logical: &str) -> Option<InspectRequest> {
+        self.inspections.iter().find(|(n, _, _)| n == logical).map(|(_, _, r)| r.clone())
+    }
+
+    /// The report deadline of an Inspector slot: the test Inspector also gets the test timeout.
+    pub fn inspect_deadline(&self, logical: &str) -> Duration {
+        match self.kind_of(logical) {
+            Some(ActorKind::Inspector(InspectorKind::Test)) => self.test_deadline,
+            _ => self.inspect_deadline,
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! A scenario file (TOML): the review to run, the faults to inject, and the outcome it must have.
+//! Loading checks everything that can be checked without running — unknown keys, fault specs,
+//! configuration keys, the repository — so a typo is one error line naming the file and the key.
+
+use super::ScenarioError;
+use crate::runtime::Runtime;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Arguments the runner passes itself; a scenario may not override them.
+const RESERVED_ARGS: [&str; 5] = ["--format", "--runtime", "--chaos", "--fault", "--output"];
+
+/// A scenario, checked and ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// Its name, as the table and the JUnit file show it.
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// Where the actors run.
+    pub runtime: Runtime,
+    /// The repository to review (absolute); the runner reviews a copy.
+    pub repo: PathBuf,
+    /// Extra `retake review` arguments.
+    pub args: Vec<String>,
+    /// Fault specs in their text form (`inspector-quality#1:crash-at=inspect`).
+    pub faults: Vec<String>,
+    /// Configuration as `RETAKE__SECTION__KEY` environment variables.
+    pub env: Vec<(String, String)>,
+    /// What must come out.
+    pub expect: Expect,
+}
+
+/// The `[expect]` table: every key is optional, and only the given ones are checked.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The JSON `verdict` (`GO`, `CONDITIONAL`, `NO-GO`, `SPEC-UPDATE-NEEDED`).
+    pub verdict: Option<String>,
+    /// The JSON `decision` (`APPROVE`, `REQUEST_CHANGES`, `REJECT`, `STOP`).
+    pub decision: Option<String>,
+    /// The process exit code.
+    pub exit_code: Option<i32>,
+    /// Each must be a prefix of some JSON note (`PARTIAL:inspector-quality`).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// None of the JSON notes may start with any of these.
+    #[serde(default)]
+    pub absent_notes: Vec<String>,
+    /// Logical actor → re-spawns, as the JSON `restarts` object counts them (absent counts 0).
+    #[serde(default)]
+    pub restarts: BTreeMap<String, u32>,
+    /// Must be among the JSON `qualifiers` (`partial coverage (5/6)`).
+    pub qualifier: Option<String>,
+    /// Report names that must be journaled under `.retake/runs/<run_id>/reports/`.
+    #[serde(default)]
+    pub reports: Vec<String>,
+    /// Upper time bound, seconds; the run is killed at twice this (default 60).
+    pub max_seconds: Option<f64>,
+    /// No process carrying the scenario's tag may outlive the review (default true).
+    #[serde(default = "yes")]
+    pub no_leftovers: bool,
+}
+
+impl Default for Expect {
+    fn default() -> Self {
+        Expect {
+            verdict: None,
+            decision: None,
+            exit_code: None,
+            notes: Vec::new(),
+            absent_notes: Vec::new(),
+            restarts: BTreeMap::new(),
+            qualifier: None,
+            reports: Vec::new(),
+            max_seconds: None,
+            no_leftovers: true,
+        }
+    }
+}
+
+impl Expect {
+    /// The time bound in seconds.
+    pub fn max_seconds(&self) -> f64 {
+        self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS)
+    }
+}
+
+/// The time bound of a scenario that gives none.
+pub const DEFAULT_MAX_SECONDS: f64 = 60.0;
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    name: String,
+    #[serde(default = "local")]
+    runtime: String,
+    review: RawReview,
+    #[serde(default)]
+    faults: Vec<String>,
+    #[serde(default)]
+    config: toml::Table,
+    #[serde(default)]
+    expect: Expect,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReview {
+    repo: PathBuf,
+    #[serde(default)]
+    args: Vec<String>,
+}
+
+fn local() -> String {
+    "local".into()
+}
+
+/// Reads and checks one scenario file.
+pub fn load(file: &Path) -> Result<Scenario, ScenarioError> {
+    let bad = |message: String| ScenarioError::Invalid {
+        file: file.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read it: {e}")))?;
+    parse(&text, file)
+}
+
+/// Checks a scenario's text; `file` names it in errors and anchors the relative repository path.
+pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
+    let bad = |message: String| ScenarioError::Invalid {
+        file: file.to_path_buf(),
+        message,
+    };
+    let raw: Raw = toml::from_str(text).map_err(|e| bad(toml_message(text, &e)))?;
+    if raw.name.trim().is_empty() {
+        return Err(bad("name: must not be empty".into()));
+    }
+    let runtime = raw.runtime.parse::<Runtime>().map_err(|_| {
+        bad(format!(
+            "runtime = '{}': expected local or inproc",
+            raw.runtime
+        ))
+    })?;
+    let base = file.parent().unwrap_or_else(|| Path::new("."));
+    let repo = base.join(&raw.review.repo);
+    let repo = std::fs::canonicalize(&repo)
+        .ok()
+        .filter(|p| p.is_dir())
+        .ok_or_else(|| {
+            bad(format!(
+                "review.repo = '{}': no such directory",
+                repo.display()
+            ))
+        })?;
+    for arg in &raw.review.args {
+        let flag = arg.split('=').next().unwrap_or(arg);
+        if RESERVED_ARGS.contains(&flag) {
+            return Err(bad(format!(
+                "review.args: '{arg}' is set by the runner (runtime = …, faults = […])"
+            )));
+        }
+    }
+    for (i, fault) in raw.faults.iter().enumerate() {
+        fault
+            .parse::<protocol::chaos::FaultSpec>()
+            .map_err(|e| bad(format!("faults[{i}] = '{fault}': {e}")))?;
+    }
+    let env = config_env(&raw.config).map_err(bad)?;
+    check_expect(&raw.expect).map_err(bad)?;
+    Ok(Scenario {
+        name: raw.name,
+        file: file.to_path_buf(),
+        runtime,
+        repo,
+        args: raw.review.args,
+        faults: raw.faults,
+        env,
+        expect: raw.expect,
+    })
+}
+
+fn check_expect(e: &Expect) -> Result<(), String> {
+    if let Some(v) = &e.verdict {
+        v.parse::<protocol::Verdict>().map_err(|_| {
+            format!("expect.verdict = '{v}': expected GO, CONDITIONAL, NO-GO or SPEC-UPDATE-NEEDED")
+        })?;
+    }
+    if let Some(d) = &e.decision {
+        use protocol::Decision::*;
+        if ![Approve, RequestChanges, Reject, Stop]
+            .iter()
+            .any(|x| x.as_str() == d)
+        {
+            return Err(format!(
+                "expect.decision = '{d}': expected APPROVE, REQUEST_CHANGES, REJECT or STOP"
+            ));
+        }
+    }
+    match e.max_seconds {
+        Some(s) if !(s > 0.0 && s.is_finite()) => Err(format!(
+            "expect.max_seconds = {s}: expected a positive number of seconds"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `config` as environment variables, each key checked against the real configuration so that
+/// a misspelt key fails here and not as an unexplained exit 2 of the review.
+fn config_env(config: &toml::Table) -> Result<Vec<(String, String)>, String> {
+    let mut flat = Vec::new();
+    flatten("", config, &mut flat);
+    let mut env = Vec::new();
+    for (key, value) in flat {
+        let Some((section, name)) = key.split_once('.').filter(|(_, n)| !n.contains('.')) else {
+            return Err(format!(
+                "config.\"{key}\": expected SECTION.KEY, e.g. supervision.inspect_deadline_secs"
+            ));
+        };
+        let mut inner = toml::Table::new();
+        inner.insert(name.to_string(), value.clone());
+        let mut outer = toml::Table::new();
+        outer.insert(section.to_string(), toml::Value::Table(inner));
+        crate::config::Settings::deserialize(toml::Value::Table(outer))
+            .map_err(|e| format!("config.\"{key}\": {}", e.message().trim()))?;
+        let text = env_text(&value)
+            .ok_or_else(|| format!("config.\"{key}\": a table cannot be passed as a variable"))?;
+        env.push((
+            format!(
+                "RETAKE__{}__{}",
+                section.to_uppercase(),
+                name.to_uppercase()
+            ),
+            text,
+        ));
+    }
+    Ok(env)
+}
+
+fn flatten(prefix: &str, table: &toml::Table, out: &mut Vec<(String, toml::Value)>) {
+    for (k, v) in table {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(t) => flatten(&key, t, out),
+            other => out.push((key, other.clone())),
+        }
+    }
+}
+
+/// The variable's text: lists are space separated, as the configuration reads them.
+fn env_text(value: &toml::Value) -> Option<String> {
+    Some(match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => b.to_string(),
+        toml::Value::Datetime(d) => d.to_string(),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(env_text)
+            .collect::<Option<Vec<_>>>()?
+            .join(" "),
+        toml::Value::Table(_) => return None,
+    })
+}
+
+/// One line: `line N: message` (toml's own rendering spans several lines with a caret).
+fn toml_message(text: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_in(dir: &Path, text: &str) -> Result<Scenario, String> {
+        parse(text, &dir.join("s.toml")).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_full_scenario_reads_with_defaults_and_config_as_environment() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("repo")).expect("mkdir");
+        let s = parse_in(
+            dir.path(),
+            r#"name = "q-hang"
+review = { repo = "repo", args = ["--no-exec"] }
+faults = ["inspector-quality:hang-at=inspect", "auditor#1:stall-output"]
+config = { "supervision.inspect_deadline_secs" = 3, "test.command" = ["sleep", "5"] }
+[expect]
+verdict = "GO"
+notes = ["PARTIAL:inspector-quality"]
+restarts = { inspector-quality = 1 }
+max_seconds = 20
+"#,
+        )
+        .expect("valid");
+        assert_eq!(s.runtime, Runtime::Local);
+        assert_eq!(s.args, vec!["--no-exec"]);
+        assert_eq!(s.faults.len(), 2);
+        assert_eq!(
+            s.env,
+            vec![
+                (
+                    "RETAKE__SUPERVISION__INSPECT_DEADLINE_SECS".to_string(),
+                    "3".to_string()
+                ),
+                ("RETAKE__TEST__COMMAND".to_string(), "sleep 5".to_string()),
+            ]
+        );
+        assert_eq!(s.expect.restarts.get("inspector-quality"), Some(&1));
+        assert!(s.expect.no_leftovers);
+        assert_eq!(s.expect.max_seconds(), 20.0);
+    }
+
+    #[test]
+    fn mistakes_name_the_key() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("repo")).expect("mkdir");
+        let head = "name = \"x\"\nreview = { repo = \"repo\" }\n";
+        let cases = [
+            (
+                "[expect]\nverdit = \"GO\"\n",
+                "line 4: unknown field `verdit`",
+            ),
+            (
+                "faults = [\"inspector-qualty:stall-output\"]\n",
+                "faults[0] = 'inspector-qualty:stall-output': unknown actor",
+            ),
+            (
+                "config = { \"supervision.inspect_deadline\" = 3 }\n",
+                "config.\"supervision.inspect_deadline\": unknown field `inspect_deadline`",
+            ),
+            (
+                "config = { deadline = 3 }\n",
+                "config.\"deadline\": expected SECTION.KEY",
+            ),
+            ("runtime = \"cloud\"\n", "runtime = 'cloud'"),
+            (
+                "[expect]\ndecision = \"MERGE\"\n",
+                "expect.decision = 'MERGE'",
+            ),
+        ];
+        for (tail, wanted) in cases {
+            let err = parse_in(dir.path(), &format!("{head}{tail}")).expect_err(tail);
+            assert!(
+                err.contains("s.toml") && err.contains(wanted),
+                "{tail}: {err}"
+            );
+        }
+        let err =
+            parse_in(dir.path(), "name = \"x\"\nreview = { repo = \"nope\" }\n").expect_err("repo");
+        assert!(err.contains("review.repo"), "{err}");
+        let err = parse_in(
+            dir.path(),
+            &head.replace("repo\" }", "repo\", args = [\"--format=sarif\"] }"),
+        )
+        .expect_err("reserved");
+        assert!(err.contains("review.args: '--format=sarif'"), "{err}");
+    }
+}

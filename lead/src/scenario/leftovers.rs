@@ -1,0 +1,122 @@
+//! Leftover processes: every process a scenario starts inherits a unique tag in its environment
+//! (children inherit it from the review, grandchildren from them), so "no process left over"
+//! means no process whose `/proc/<pid>/environ` carries the tag.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The environment variable that carries a run's tag.
+pub const TAG_ENV: &str = "RETAKE_SCENARIO_TAG";
+
+/// A process that outlived its run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leftover {
+    /// Its process id.
+    pub pid: u32,
+    /// Its command line, for the message.
+    pub command: String,
+}
+
+impl fmt::Display for Leftover {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "pid {} ({})", self.pid, self.command)
+    }
+}
+
+/// Whether an environment block (`/proc/<pid>/environ`: NUL-separated `KEY=VALUE`) carries `tag`.
+pub fn carries(environ: &[u8], tag: &str) -> bool {
+    let wanted = format!("{TAG_ENV}={tag}");
+    environ
+        .split(|b| *b == 0)
+        .any(|entry| entry == wanted.as_bytes())
+}
+
+/// The live processes carrying `tag` (zombies are dead: their environment reads empty).
+pub fn tagged(tag: &str) -> Vec<Leftover> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // Other users' processes and ones that exit meanwhile cannot be read: not ours anyway.
+        let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if carries(&environ, tag) {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let command = cmdline
+                .split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            found.push(Leftover { pid, command });
+        }
+    }
+    found.sort_by_key(|l| l.pid);
+    found
+}
+
+/// The processes still carrying `tag` after giving them `within` to exit.
+pub fn wait_gone(tag: &str, within: Duration) -> Vec<Leftover> {
+    let until = Instant::now() + within;
+    loop {
+        let left = tagged(tag);
+        if left.is_empty() || Instant::now() >= until {
+            return left;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+}
+
+/// Kills leftovers so one failing scenario does not burden the next.
+pub fn kill(leftovers: &[Leftover]) {
+    for l in leftovers {
+        let Ok(pid) = libc::pid_t::try_from(l.pid) else {
+            continue;
+        };
+        // SAFETY: kill(2) takes plain integers; the pid was just read from /proc and carries
+        // this run's tag, so it is a process this run started (or its descendant).
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tag_matches_whole_entries_only() {
+        let env = b"PATH=/bin\0RETAKE_SCENARIO_TAG=abc\0HOME=/h\0";
+        assert!(carries(env, "abc"));
+        assert!(!carries(env, "ab"));
+        assert!(!carries(b"RETAKE_SCENARIO_TAG=abcd\0", "abc"));
+        assert!(!carries(b"", "abc"));
+    }
+
+    #[test]
+    fn a_tagged_child_is_found_until_it_is_killed() {
+        let tag = format!("t{}", std::process::id());
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .env(TAG_ENV, &tag)
+            .spawn()
+            .expect("spawn sleep");
+        let found = tagged(&tag);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].pid, child.id());
+        assert_eq!(found[0].command, "sleep 30");
+        kill(&found);
+        child.wait().expect("reap");
+        assert_eq!(wait_gone(&tag, Duration::from_millis(300)), Vec::new());
+    }
+}

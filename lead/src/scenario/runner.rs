@@ -1,0 +1,225 @@
+//! Running one scenario for real: copy the repository (the original stays clean), start
+//! `retake review … --format json` with the faults and a unique tag, time it, kill it past twice
+//! its bound, read its JSON and journal, and look for processes that outlived it.
+
+use super::check::Observed;
+use super::leftovers::{self, TAG_ENV};
+use super::{io, Scenario, ScenarioError};
+use crate::runtime::Runtime;
+use std::io::Read;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long processes get to vanish after the review exits.
+const LEFTOVER_GRACE: Duration = Duration::from_millis(300);
+
+/// One run: what it left behind, and where its copy is when kept.
+#[derive(Debug)]
+pub struct Execution {
+    /// What the checks look at.
+    pub observed: Observed,
+    /// The reviewed copy, when `--keep` kept it.
+    pub kept: Option<PathBuf>,
+}
+
+/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome.
+pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
+    let tmp = tempfile::Builder::new()
+        .prefix("retake-scenario-")
+        .tempdir()
+        .map_err(io("cannot create a temporary folder"))?;
+    let name = scenario
+        .repo
+        .file_name()
+        .map_or_else(|| "repo".into(), |n| n.to_os_string());
+    let copy = tmp.path().join(name);
+    copy_tree(&scenario.repo, &copy).map_err(io(format!(
+        "cannot copy {} for the scenario",
+        scenario.repo.display()
+    )))?;
+    let tag = format!(
+        "{}-{}",
+        std::process::id(),
+        hex::encode(rand::random::<[u8; 8]>())
+    );
+    let mut cmd = Command::new(exe);
+    cmd.arg("review").arg(&copy).args([
+        "--runtime",
+        runtime_name(scenario.runtime),
+        "--format",
+        "json",
+    ]);
+    if !scenario.faults.is_empty() {
+        cmd.arg("--chaos");
+        for fault in &scenario.faults {
+            cmd.args(["--fault", fault]);
+        }
+    }
+    cmd.args(&scenario.args)
+        .envs(scenario.env.iter().map(|(k, v)| (k, v)))
+        .env(TAG_ENV, &tag)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so a run past its bound is killed with everything under it.
+        .process_group(0);
+    let limit = Duration::from_secs_f64(scenario.expect.max_seconds() * 2.0);
+    let started = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(io(format!("cannot start {}", exe.display())))?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io("cannot wait for the review"))? {
+            break status;
+        }
+        if started.elapsed() >= limit {
+            timed_out = true;
+            kill_group(child.id());
+            break child.wait().map_err(io("cannot reap the review"))?;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default()).into_owned();
+    let json: Option<serde_json::Value> = serde_json::from_slice(&stdout).ok();
+    let run_id = json
+        .as_ref()
+        .and_then(|j| j.get("run_id")?.as_str().map(str::to_string));
+    let left = leftovers::wait_gone(&tag, LEFTOVER_GRACE);
+    leftovers::kill(&left);
+    let observed = Observed {
+        exit_code: if timed_out { None } else { status.code() },
+        timed_out,
+        json,
+        journal: journal_listing(&copy, run_id.as_deref()),
+        seconds,
+        leftovers: left,
+        stderr_tail: stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+    };
+    let kept = keep.then(|| tmp.keep());
+    Ok(Execution { observed, kept })
+}
+
+fn runtime_name(r: Runtime) -> &'static str {
+    match r {
+        Runtime::Local => "local",
+        Runtime::Inproc => "inproc",
+    }
+}
+
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            // A read error mid-way leaves what was read: the checks then report what is missing.
+            let _partial = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+fn kill_group(pid: u32) {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return;
+    };
+    // SAFETY: kill(2) with a negative pid signals the process group this runner created for the
+    // review (process_group(0) made the review its leader).
+    unsafe {
+        libc::kill(-pid, libc::SIGKILL);
+    }
+}
+
+/// The report names journaled for `run_id` (or the newest run, when the review printed no id).
+pub fn journal_listing(repo: &Path, run_id: Option<&str>) -> Vec<String> {
+    let runs = repo.join(".retake").join("runs");
+    let run = match run_id {
+        Some(id) => runs.join(id),
+        None => {
+            let mut ids: Vec<PathBuf> = std::fs::read_dir(&runs)
+                .map(|d| d.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default();
+            ids.sort();
+            match ids.pop() {
+                Some(newest) => newest,
+                None => return Vec::new(),
+            }
+        }
+    };
+    let mut names: Vec<String> = std::fs::read_dir(run.join("reports"))
+        .map(|d| {
+            d.flatten()
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()?
+                        .strip_suffix(".cpf")
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Copies a repository, leaving out build output and earlier runs' state.
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == "target" || name == ".retake" {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        let dest = to.join(&name);
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &dest)?;
+        } else if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path())?, &dest)?;
+        } else {
+            std::fs::copy(entry.path(), &dest)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_copy_leaves_out_build_output_and_state_and_the_listing_reads_the_run() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let src = dir.path().join("src");
+        for (path, body) in [
+            ("src/lib.rs", "pub fn a() {}\n"),
+            ("target/debug/x", "bin"),
+            (".retake/runs/r1/reports/inspector-test.cpf", "VERDICT:GO\n"),
+            ("Cargo.toml", "[package]\n"),
+        ] {
+            let p = src.join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, body).expect("write");
+        }
+        assert_eq!(journal_listing(&src, Some("r1")), vec!["inspector-test"]);
+        assert_eq!(journal_listing(&src, None), vec!["inspector-test"]);
+        let dst = dir.path().join("copy");
+        copy_tree(&src, &dst).expect("copy");
+        assert!(dst.join("src/lib.rs").is_file() && dst.join("Cargo.toml").is_file());
+        assert!(!dst.join("target").exists() && !dst.join(".retake").exists());
+        assert_eq!(journal_listing(&dst, None), Vec::<String>::new());
+    }
+}

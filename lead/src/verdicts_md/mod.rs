@@ -1,0 +1,225 @@
+//! `verdicts.md`: one `[B{seq}]` batch appended per review (chapter 03). Appends rewrite the file
+//! atomically with the old content as its unchanged prefix, so earlier batches are never altered
+//! and a crash mid-write leaves the previous file intact.
+//!
+//! Decisions the spec leaves open, fixed here and why:
+//! - **Resolved** means absent from every produced verdict (Consensus and Noise): an issue some
+//!   pipeline still reports is not claimed fixed.
+//! - **REGRESSION** is a Consensus key that any earlier batch listed as resolved. It stays marked
+//!   (one level above what the Auditors report now, never cumulative) for as long as it is present.
+//! - [`append`] marks regressions itself, so the file is right whoever calls it, and returns the
+//!   raised consensus: a caller reports that verdict, since a raise can make it worse.
+
+mod history;
+mod render;
+
+pub use history::{last_seq, previous_tracked, regressions, Issue};
+
+use crate::journal::write_atomic;
+use auditor::consensus::Consensus;
+use protocol::{Disposition, Verdict};
+use std::path::{Path, PathBuf};
+
+/// Where the batch goes: `specs/<feature>/verdicts.md` for a feature review of a repository with
+/// a spec folder, otherwise `.retake/verdicts.md`.
+pub fn location(repo: &Path, state_dir: &Path, feature: Option<&str>) -> PathBuf {
+    match feature {
+        Some(f) if repo.join("specs").join(f).is_dir() => {
+            repo.join("specs").join(f).join("verdicts.md")
+        }
+        _ => state_dir.join("verdicts.md"),
+    }
+}
+
+/// The disposition of a review-only batch: nothing was fixed here, so a NO-GO or a spec update
+/// is handed to a person (ESCALATED); the fix loop records NO-GO-FIXED and SPEC-UPDATE-CASCADED.
+pub fn review_disposition(verdict: Verdict) -> Disposition {
+    match verdict {
+        Verdict::Go => Disposition::GoAccepted,
+        Verdict::Conditional => Disposition::ConditionalTracked,
+        Verdict::NoGo | Verdict::SpecUpdateNeeded => Disposition::Escalated,
+    }
+}
+
+/// What one batch records.
+pub struct Batch<'a> {
+    /// Title for a new file (`# Verdicts: <title>`).
+    pub title: &'a str,
+    /// UTC timestamp.
+    pub timestamp: &'a str,
+    /// retake's version.
+    pub version: &'a str,
+    /// Each pipeline's Auditor verdict as CPF text, verbatim (V1, V2, …); `None` for a pipeline
+    /// that failed.
+    pub raw: &'a [Option<String>],
+    /// The aggregated verdicts (for one pipeline: [`Consensus::single`]).
+    pub consensus: &'a Consensus,
+    /// The disposition; `None` derives it from the verdict with [`review_disposition`].
+    pub disposition: Option<Disposition>,
+}
+
+/// What an append wrote.
+#[derive(Debug, Clone)]
+pub struct Appended {
+    /// The new batch's number.
+    pub seq: u32,
+    /// The consensus with regressions raised, as recorded: the verdict to report.
+    pub consensus: Consensus,
+    /// Keys marked REGRESSION.
+    pub regressions: Vec<String>,
+    /// Keys listed as `Resolved since B{prev}`.
+    pub resolved: Vec<String>,
+}
+
+/// The file's text, or an empty string when it does not exist yet.
+pub fn read(path: &Path) -> std::io::Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Appends a batch: numbers it after the highest one, marks regressions against earlier
+/// batches, lists the previous batch's Tracked issues that are gone.
+pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
+    let mut text = read(path)?;
+    if text.is_empty() {
+        text = format!("# Verdicts: {}\n", batch.title);
+    }
+    let seq = last_seq(&text) + 1;
+    let mut consensus = batch.consensus.clone();
+    let back = regressions(&text, &consensus.keys());
+    consensus.raise_regressions(&back);
+    let resolved = previous_tracked(&text).and_then(|(prev, tracked)| {
+        let gone: Vec<Issue> = tracked
+            .into_iter()
+            .filter(|i| !consensus.seen(&i.key()))
+            .collect();
+        (!gone.is_empty()).then_some((prev, gone))
+    });
+    let resolved_keys = resolved
+        .iter()
+        .flat_map(|(_, issues)| issues.iter().map(Issue::key))
+        .collect();
+    let disposition = batch
+        .disposition
+        .unwrap_or_else(|| review_disposition(consensus.verdict));
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&render::render(&render::Rendered {
+        seq,
+        timestamp: batch.timestamp,
+        version: batch.version,
+        raw: batch.raw,
+        consensus: &consensus,
+        disposition,
+        resolved,
+    }));
+    write_atomic(path, text.as_bytes())?;
+    Ok(Appended {
+        seq,
+        regressions: consensus
+            .consensus
+            .iter()
+            .filter(|r| r.regression)
+            .map(|r| r.key.clone())
+            .collect(),
+        consensus,
+        resolved: resolved_keys,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::cpf::{VerdictCpf, VerifiedRow};
+    use protocol::Severity;
+
+    fn verdict(v: Verdict, rows: Vec<VerifiedRow>) -> VerdictCpf {
+        let mut cpf = VerdictCpf::new(v);
+        cpf.verified = rows;
+        cpf
+    }
+
+    #[test]
+    fn batches_append_with_increasing_numbers_and_keep_earlier_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("verdicts.md");
+        let row = VerifiedRow {
+            agents: vec!["inspector-quality".into()],
+            severity: Severity::Medium,
+            category: "incomplete".into(),
+            location: "src/a.rs:3".into(),
+            description: "TODO marker | left".into(),
+        };
+        let consensus = Consensus::single(&verdict(Verdict::Conditional, vec![row]));
+        let raw = vec![Some("VERDICT:CONDITIONAL\nSCOPE:repository".to_string())];
+        let batch = Batch {
+            title: "demo",
+            timestamp: "2026-11-22T00:00:00Z",
+            version: "0.1.0",
+            raw: &raw,
+            consensus: &consensus,
+            disposition: None,
+        };
+        assert_eq!(append(&path, &batch).expect("append").seq, 1);
+        let first = std::fs::read_to_string(&path).expect("read");
+        assert!(first.starts_with("# Verdicts: demo\n"));
+        assert!(first.contains(
+            "## [B1] impl | 2026-11-22T00:00:00Z | v0.1.0 | runs:1 | threshold:1/1\n\n\
+             Verdict: CONDITIONAL (answered 1/1)\n"
+        ));
+        assert!(first.contains("#### V1\n\n```\nVERDICT:CONDITIONAL\nSCOPE:repository\n```"));
+        assert!(first.contains(
+            "| M | incomplete | src/a.rs:3 | 1 | inspector-quality | TODO marker \\| left |"
+        ));
+        assert!(first.contains("### Noise\n\n(none)\n"));
+        assert!(first.contains("### Disposition\n\nCONDITIONAL-TRACKED"));
+        assert!(first.contains("### Tracked\n\n- M|incomplete|src/a.rs:3|TODO marker \\| left\n"));
+        let go = Consensus::single(&VerdictCpf::new(Verdict::Go));
+        let raw2 = vec![Some("VERDICT:GO".to_string()), None];
+        let batch2 = Batch {
+            raw: &raw2,
+            consensus: &go,
+            ..batch
+        };
+        let appended = append(&path, &batch2).expect("append");
+        assert_eq!(appended.seq, 2);
+        assert_eq!(appended.resolved, vec!["incomplete|src/a.rs:3".to_string()]);
+        let second = std::fs::read_to_string(&path).expect("read");
+        assert!(
+            second.starts_with(&first),
+            "earlier batches are never rewritten"
+        );
+        assert!(second.contains("## [B2] impl"));
+        assert!(second.contains("#### V2\n\n(no verdict: the pipeline failed)\n"));
+        assert!(second.contains("GO-ACCEPTED"));
+        assert!(second
+            .contains("### Resolved since B1\n\n- M|incomplete|src/a.rs:3|TODO marker \\| left\n"));
+    }
+
+    #[test]
+    fn a_given_disposition_and_a_partial_consensus_are_recorded() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("nested").join("verdicts.md");
+        let consensus =
+            auditor::consensus::consensus(&[Some(VerdictCpf::new(Verdict::Go)), None, None], None)
+                .expect("one verdict");
+        let raw = vec![Some("VERDICT:GO".to_string()), None, None];
+        let batch = Batch {
+            title: "x",
+            timestamp: "t",
+            version: "0",
+            raw: &raw,
+            consensus: &consensus,
+            disposition: Some(Disposition::NoGoFixed),
+        };
+        append(&path, &batch).expect("append");
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains("| runs:3 | threshold:1/3\n\nVerdict: GO (answered 1/3, partial)\n"));
+        assert!(text.contains("### Disposition\n\nNO-GO-FIXED\n"));
+        assert!(!text.contains("### Tracked"));
+    }
+}

@@ -1,0 +1,216 @@
+//! The actor side of a connection to the Lead, shared by every actor role: handshake, a
+//! dedicated heartbeat task, the receive loop that hands messages to the actor, and the hooks
+//! where injected faults strike (`inject`).
+//!
+//! Heartbeats run as their own task and read the actor's published [`Status`], so an actor
+//! whose mailbox is busy (its work runs on a blocking thread) keeps heartbeating; an actor that
+//! hangs its whole runtime stops heartbeating, which is exactly what the Lead must notice.
+
+mod inject;
+mod status;
+
+pub use status::Status;
+
+use crate::chaos::{ActorFaults, Fault};
+use crate::message::{Body, Envelope, LEAD};
+use crate::wire::{client_handshake, LinkReader, Outbox, Secret, WireConfig, WireError};
+use inject::{Injector, Stop, Strike};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
+
+/// How long a `drop-after` close may take to flush what was queued before it.
+const DROP_FLUSH: Duration = Duration::from_secs(5);
+
+/// Why an actor process stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ActorError {
+    /// The Lead's address could not be reached.
+    #[error("cannot reach the Lead at {addr}: {source}")]
+    Connect {
+        /// The address tried.
+        addr: String,
+        /// The connection error.
+        source: std::io::Error,
+    },
+    /// The wire failed (handshake refused, bad frame, connection lost).
+    #[error(transparent)]
+    Wire(#[from] WireError),
+    /// An injected fault ended the actor: an in-process crash, exit code or hang, or a
+    /// `drop-after` close (a process aborts, exits or blocks instead of returning).
+    #[error("injected fault {fault} stopped the actor (fault injection is enabled)")]
+    Injected {
+        /// The fault.
+        fault: Fault,
+    },
+}
+
+/// Who an actor is and how its connection behaves.
+#[derive(Debug, Clone)]
+pub struct ActorSetup {
+    /// The role it authenticates as (`inspector`, `auditor`, `implementer`).
+    pub role: String,
+    /// Its instance name (`inspector-quality`, or `inspector-quality-r1` for a re-spawn).
+    pub name: String,
+    /// Wire limits and deadlines.
+    pub wire: WireConfig,
+    /// How often it heartbeats.
+    pub heartbeat: Duration,
+    /// The faults it applies (none unless the Lead enabled fault injection).
+    pub faults: ActorFaults,
+}
+
+/// A connected, authenticated actor: where to send, and its published status.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The actor's name.
+    pub name: String,
+    /// Sends envelopes to the Lead (which routes them on), bypassing injected faults: actors
+    /// use [`Session::send`].
+    pub outbox: Outbox,
+    /// The actor's status, read by the heartbeat task.
+    pub status: Status,
+    injector: Arc<Injector>,
+}
+
+impl Session {
+    /// Sends `body` to `to` (through the Lead); errors only when the connection is gone.
+    ///
+    /// Injected faults act here: a report or verdict may be swallowed (`stall-output`), delayed
+    /// (`delay`) or replaced by a garbage frame (`garbage-frame`); every envelope counts for
+    /// `drop-after`; after a hang this never completes.
+    pub async fn send(&self, to: &str, body: Body) -> Result<(), WireError> {
+        let env = Envelope::new(self.name.clone(), to, body);
+        self.injector.send(&self.outbox, env).await
+    }
+}
+
+/// Connects an actor: handshake as `setup.role`/`setup.name`, heartbeat every
+/// `setup.heartbeat`, then call `on_message` for every envelope until the Lead says `Shutdown`
+/// (answered with `ShutdownAck`) or the connection ends. `on_start` receives the session once it
+/// is authenticated. Injected faults strike before the handshake, in [`Status::set`] and in
+/// [`Session::send`]; one that stops the actor in-process returns [`ActorError::Injected`].
+pub async fn run_actor<S, F, M>(
+    stream: S,
+    secret: &Secret,
+    setup: ActorSetup,
+    on_start: F,
+) -> Result<(), ActorError>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    F: FnOnce(Session) -> M,
+    M: FnMut(Envelope),
+{
+    let injector = Arc::new(Injector::new(setup.faults));
+    if let Some(strike) = injector.handshake_strike() {
+        return before_handshake(&injector, strike, stream).await;
+    }
+    let (mut reader, writer): (LinkReader, _) =
+        client_handshake(stream, secret, &setup.role, &setup.name, &setup.wire).await?;
+    let (outbox, writer_task) = Outbox::spawn(writer);
+    let session = Session {
+        name: setup.name.clone(),
+        outbox,
+        status: Status::new(injector.clone()),
+        injector: injector.clone(),
+    };
+    let mut stopped = injector.subscribe();
+    let beat = tokio::spawn(heartbeats(session.clone(), setup.heartbeat));
+    let mut on_message = on_start(session.clone());
+    let stop = loop {
+        let early = async {
+            // Copied out at once: the watch guard must not live across an await.
+            stopped
+                .wait_for(Option::is_some)
+                .await
+                .ok()
+                .and_then(|s| *s)
+        };
+        tokio::select! {
+            biased;
+            Some(stop) = early => break stop,
+            got = reader.recv() => match got {
+                Ok(Some(env)) => match env.body {
+                    Body::Shutdown { .. } => {
+                        let _sent = session.send(LEAD, Body::ShutdownAck).await;
+                        beat.abort();
+                        return Ok(());
+                    }
+                    Body::Goodbye => {
+                        beat.abort();
+                        return Ok(());
+                    }
+                    _ => on_message(env),
+                },
+                Ok(None) => {
+                    beat.abort();
+                    return Ok(());
+                }
+                Err(e) => {
+                    beat.abort();
+                    return Err(e.into());
+                }
+            },
+        }
+    };
+    beat.abort();
+    let fault = match stop {
+        Stop::Crash(fault) => {
+            // A crash sends nothing more: queued frames die with the writer.
+            writer_task.abort();
+            fault
+        }
+        Stop::Hang(fault) => {
+            // Silent but connected, ignoring everything, until the Lead gives up on it.
+            while let Ok(Some(_ignored)) = reader.recv().await {}
+            writer_task.abort();
+            fault
+        }
+        Stop::Dropped(fault) => {
+            // The writer is closing behind the last counted envelope; let it finish.
+            let _flushed = tokio::time::timeout(DROP_FLUSH, writer_task).await;
+            fault
+        }
+    };
+    Err(ActorError::Injected { fault })
+}
+
+/// A fault before the handshake: in its own process this aborts or blocks for good; in-process
+/// a crash closes the stream unanswered, and a hang keeps it open, silent, until the Lead drops it.
+async fn before_handshake<S>(
+    injector: &Injector,
+    strike: Strike,
+    mut stream: S,
+) -> Result<(), ActorError>
+where
+    S: AsyncRead + Unpin,
+{
+    injector.strike(strike);
+    if let Strike::Hang(_) = strike {
+        let mut sink = [0u8; 1024];
+        while let Ok(n @ 1..) = stream.read(&mut sink).await {
+            tracing::trace!(bytes = n, "hung before the handshake: ignored");
+        }
+    }
+    drop(stream);
+    Err(ActorError::Injected {
+        fault: strike.fault(),
+    })
+}
+
+async fn heartbeats(session: Session, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    loop {
+        tick.tick().await;
+        if session
+            .send(LEAD, session.status.heartbeat())
+            .await
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
