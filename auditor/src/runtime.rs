@@ -101,3 +101,54 @@ pub fn run_process(args: AuditorArgs, secret: Secret) -> Result<(), ActorError> 
         serve_with_faults(stream, &args.name, &secret, &wire, heartbeat, faults).await
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use protocol::chaos::Phase;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: AuditorArgs,
+    }
+
+    #[test]
+    fn faults_and_the_spawn_number_are_arguments() {
+        let cli = Cli::try_parse_from([
+            "retake-auditor",
+            "--lead",
+            "127.0.0.1:1",
+            "--fault",
+            "hang-at=verdict",
+            "--fault",
+            "delay=250",
+            "--spawn",
+            "2",
+        ])
+        .expect("valid arguments");
+        assert_eq!(
+            cli.args.faults,
+            [Fault::HangAt(Phase::Verdict), Fault::Delay(250)]
+        );
+        assert_eq!(cli.args.spawn, 2);
+        let plain = Cli::try_parse_from(["retake-auditor", "--lead", "x"]).expect("valid");
+        assert_eq!((plain.args.faults.len(), plain.args.spawn), (0, 1));
+        assert!(Cli::try_parse_from(["retake-auditor", "--lead", "x", "--spawn", "0"]).is_err());
+        let err = Cli::try_parse_from([
+            "retake-auditor",
+            "--lead",
+            "x",
+            "--fault",
+            "auditor:stall-output",
+        ])
+        .err()
+        .expect("the actor prefix belongs to the Lead's --fault")
+        .to_string();
+        assert!(
+            err.contains("unknown fault 'auditor:stall-output'"),
+            "{err}"
+        );
+    }
+}

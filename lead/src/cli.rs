@@ -261,6 +261,14 @@ pub struct ReviewArgs {
     /// Fault injection.
     #[command(flatten)]
     pub chaos: ChaosArgs,
+    /// Run N pipelines side by side (each with its own Inspectors and an Auditor
+    /// `auditor-impl-K`) and aggregate their verdicts into the consensus verdict.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9))]
+    pub consensus: u32,
+    /// With --consensus: a finding is Consensus when at least K verdicts have it
+    /// (default: ceil(0.6 × the verdicts produced)).
+    #[arg(long, value_name = "K")]
+    pub threshold: Option<u32>,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,

@@ -318,3 +318,31 @@ fn bad_input_is_one_error_line_and_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not yet available"));
 }
+
+#[test]
+fn consensus_runs_three_pipelines_each_journaled_and_aggregates_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path();
+    planted_repo(repo);
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .arg("review")
+        .arg(repo)
+        .args(["--consensus", "3", "--no-exec", "--format", "json"])
+        .output()
+        .expect("run retake");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(json["verdict"], "NO-GO");
+    let notes: Vec<&str> = json["notes"].as_array().expect("notes").iter().filter_map(|n| n.as_str()).collect();
+    assert_eq!(notes[0], "CONSENSUS:3/3 pipelines answered|threshold 2/3; 0 noise");
+    let run = repo.join(".retake/runs").join(json["run_id"].as_str().expect("run id"));
+    for k in 1..=3 {
+        let reports = std::fs::read_dir(run.join(format!("pipeline-{k}/reports"))).expect("reports").count();
+        assert_eq!(reports, 6, "pipeline {k}");
+        let verdict = std::fs::read_to_string(run.join(format!("pipeline-{k}/verdict.cpf"))).expect("verdict");
+        assert!(verdict.starts_with("VERDICT:NO-GO"));
+    }
+    let md = std::fs::read_to_string(repo.join(".retake/verdicts.md")).expect("verdicts.md");
+    assert!(md.contains("| runs:3 | threshold:2/3"), "{md}");
+    assert!(md.contains("#### V3"), "{md}");
+}

@@ -298,7 +298,7 @@ fn an_agent_that_prints_garbage_leaves_its_inspector_failed_not_clean() {
         .expect("calls")
         .lines()
         .count();
-    assert!(attempts >= 2 && attempts % 2 == 0, "{attempts} attempts");
+    assert!(attempts >= 2 && attempts.is_multiple_of(2), "{attempts} attempts");
     let run_id = run.json["run_id"].as_str().expect("run id");
     let reports = repo.join(".retake/runs").join(run_id).join("reports");
     assert!(!reports.join("inspector-holistic.cpf").exists());

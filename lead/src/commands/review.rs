@@ -52,6 +52,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         runtime,
         no_exec: args.no_exec,
         settings,
+        pipelines: args.consensus,
     };
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
@@ -60,7 +61,6 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         },
         other => fail2(other.into()),
     })?;
-    let outcome = &out.finished.outcome;
     let feature = match &scope {
         Scope::Feature { feature, .. } => Some(feature.as_str()),
         _ => None,
@@ -70,11 +70,19 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         repo.file_name()
             .map_or_else(|| "repository".into(), |n| n.to_string_lossy().into_owned())
     });
-    let verdict_cpf = outcome.to_cpf();
-    let cpf = protocol::cpf::format_verdict(&verdict_cpf);
+    let produced: Vec<Option<protocol::cpf::VerdictCpf>> =
+        out.pipelines.iter().map(|p| p.as_ref().map(|f| f.outcome.to_cpf())).collect();
+    let raw: Vec<Option<String>> = produced.iter().map(|c| c.as_ref().map(protocol::cpf::format_verdict)).collect();
     let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let raw = [Some(cpf)];
-    let consensus = auditor::consensus::Consensus::single(&verdict_cpf);
+    let consensus = match produced.as_slice() {
+        [Some(only)] => auditor::consensus::Consensus::single(only),
+        _ => auditor::consensus::consensus(&produced, args.threshold).map_err(|e| fail2(e.into()))?,
+    };
+    let merged = review::merge::consensus_outcome(&out.pipelines, &consensus)
+        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
+    let first = out.pipelines.iter().flatten().next().ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
+    let outcome = if out.pipelines.len() == 1 { &first.outcome } else { &merged };
+    let restarts = review::merge::total_restarts(&out.pipelines);
     let batch = verdicts_md::Batch {
         title: &title,
         timestamp: &timestamp,
@@ -86,6 +94,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let appended = verdicts_md::append(&md, &batch)
         .with_context(|| format!("cannot append to {}", md.display()))
         .map_err(fail2)?;
+    let outcome = &with_regressions(outcome, &appended);
     let head = super::head_commit(&repo);
     let expected: Vec<String> = protocol::InspectorKind::ALL
         .iter()
@@ -94,9 +103,9 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let summary = Summary {
         run_id: Some(&out.run_id),
         outcome,
-        reports: &out.finished.reports,
+        reports: &first.reports,
         expected: &expected,
-        restarts: &out.finished.restarts,
+        restarts: &restarts,
         round: appended.seq,
         head: head.as_deref(),
         baseline: None,
@@ -132,4 +141,19 @@ fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
     } else {
         Scope::repository()
     }
+}
+
+/// A resolved issue that came back is a REGRESSION, one severity level higher (chapter 03): the
+/// batch records it, and the reported finding and the verdict follow.
+fn with_regressions(outcome: &protocol::AuditOutcome, appended: &verdicts_md::Appended) -> protocol::AuditOutcome {
+    let mut outcome = outcome.clone();
+    for f in &mut outcome.findings {
+        let key = auditor::consensus::consensus_key(&f.category, &f.location.to_string());
+        if appended.regressions.contains(&key) {
+            f.severity = f.severity.raised();
+            f.description = format!("REGRESSION: {}", f.description);
+        }
+    }
+    outcome.verdict = outcome.verdict.worst(appended.consensus.verdict);
+    outcome
 }

@@ -250,6 +250,32 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_deploy_file_documents_the_backend_keys_with_their_defaults() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/retake.toml");
+        let text = std::fs::read_to_string(shipped).expect("deploy/retake.toml");
+        std::fs::write(dir.path().join("retake.toml"), &text).expect("write");
+        let s = load(dir.path()).expect("valid");
+        let d = AgentSettings::default();
+        assert_eq!(
+            (
+                s.agent.kind.as_str(),
+                s.agent.timeout_secs,
+                &s.agent.command
+            ),
+            (d.kind.as_str(), d.timeout_secs, &d.command)
+        );
+        assert!(s.review.dimensions.is_empty());
+        for kind in InspectorKind::ALL {
+            assert_eq!(s.backend_for(kind), Backend::Builtin);
+            assert!(text.contains(&format!("[inspector.{kind}]")), "{kind}");
+        }
+        for key in ["url = ", "model = ", "# api_key_env = ", "# prompt_dir = "] {
+            assert!(text.contains(key), "{key}");
+        }
+    }
+
+    #[test]
     fn bad_backend_keys_are_named() {
         let cases = [
             (

@@ -3,6 +3,7 @@
 
 pub mod coordinator;
 pub mod hub;
+pub mod merge;
 pub mod plan;
 pub mod supervisor;
 
@@ -11,7 +12,7 @@ use crate::journal::{new_run_id, Journal};
 use crate::lock::RepoLock;
 use crate::runtime::inproc::InprocSpawner;
 use crate::runtime::local::LocalSpawner;
-use crate::runtime::{Runtime, Spawner};
+use crate::runtime::Runtime;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use plan::Plan;
@@ -37,6 +38,8 @@ pub struct ReviewRequest {
     pub no_exec: bool,
     /// Effective configuration.
     pub settings: Settings,
+    /// Pipelines to run side by side (`--consensus N`); 1 is a plain review.
+    pub pipelines: u32,
 }
 
 /// A finished review with where it was journaled.
@@ -46,8 +49,8 @@ pub struct ReviewOutput {
     pub run_id: String,
     /// The run's journal folder.
     pub journal_dir: PathBuf,
-    /// The outcome and reports.
-    pub finished: Finished,
+    /// Each pipeline's result (one unless consensus); a failed pipeline is `None`.
+    pub pipelines: Vec<Option<Finished>>,
 }
 
 /// Why a review did not produce a verdict.
@@ -98,7 +101,8 @@ pub fn validate_scope(repo: &Path, scope: &Scope) -> Result<(), ReviewError> {
         .map_err(|e| ReviewError::Scope(e.to_string()))
 }
 
-/// Runs one review to its verdict.
+/// Runs one review: one pipeline, or `req.pipelines` side by side for consensus (each with its
+/// own six Inspectors and an Auditor named `auditor-impl-K`, its own hub and journal folder).
 pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     validate_scope(&req.repo, &req.scope)?;
     let state_dir = req.repo.join(".retake");
@@ -106,37 +110,69 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     let run_id = new_run_id();
     let journal = Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
     let journal_dir = journal.dir().to_path_buf();
+    let n = req.pipelines.max(1);
     let s = &req.settings;
     let heartbeat = Duration::from_millis(s.supervision.local_heartbeat_interval_ms);
+    let mut pipelines = Vec::new();
+    for k in 1..=n {
+        let mut plan = Plan::build(&req, &run_id, heartbeat);
+        let journal = if n == 1 {
+            journal.clone()
+        } else {
+            plan.rename_auditor(&format!("auditor-impl-{k}"));
+            Journal::create(&state_dir, &format!("{run_id}/pipeline-{k}")).map_err(io("cannot create the run journal"))?
+        };
+        pipelines.push((plan, journal));
+    }
     let wire = WireConfig {
         max_frame: s.wire.max_frame_bytes,
         handshake_timeout: Duration::from_millis(s.wire.handshake_timeout_ms),
     };
-    let plan = Plan::build(&req, &run_id, heartbeat);
     let timeout = Duration::from_secs(s.review.timeout_secs);
     let grace = Duration::from_millis(s.supervision.shutdown_grace_ms);
     let exe = std::env::current_exe().map_err(io("cannot find the retake executable"))?;
     let runtime = req.runtime;
-    let finished = actix::System::new().block_on(async move {
-        let (done_tx, done_rx) = tokio::sync::oneshot::channel();
-        let secret = Secret::generate();
-        let spawner: Box<dyn Spawner> = match runtime {
-            Runtime::Local => {
-                let listener =
-                    tokio::net::TcpListener::bind("127.0.0.1:0").await.map_err(io("cannot listen on loopback"))?;
-                let addr = listener.local_addr().map_err(io("cannot read the listen address"))?;
-                let spawner = LocalSpawner::new(exe, addr, secret.clone(), heartbeat, wire.max_frame);
-                let coordinator = Coordinator::new(plan, journal, Box::new(spawner), done_tx);
-                let addr = coordinator.start();
-                actix::spawn(hub::accept_loop(listener, secret, wire, addr.clone()));
-                return finish(addr, done_rx, timeout, grace).await;
+    let results = actix::System::new().block_on(async move {
+        let runs = pipelines.into_iter().map(|(plan, journal)| {
+            let (exe, wire) = (exe.clone(), wire.clone());
+            async move {
+                let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+                let secret = Secret::generate();
+                let addr = match runtime {
+                    Runtime::Local => {
+                        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                            .await
+                            .map_err(io("cannot listen on loopback"))?;
+                        let at = listener.local_addr().map_err(io("cannot read the listen address"))?;
+                        let spawner = LocalSpawner::new(exe, at, secret.clone(), heartbeat, wire.max_frame);
+                        let addr = Coordinator::new(plan, journal, Box::new(spawner), done_tx).start();
+                        actix::spawn(hub::accept_loop(listener, secret, wire, addr.clone()));
+                        addr
+                    }
+                    Runtime::Inproc => {
+                        let spawner = InprocSpawner::new(secret, wire, heartbeat);
+                        Coordinator::new(plan, journal, Box::new(spawner), done_tx).start()
+                    }
+                };
+                finish(addr, done_rx, timeout, grace).await
             }
-            Runtime::Inproc => Box::new(InprocSpawner::new(secret, wire, heartbeat)),
-        };
-        let addr = Coordinator::new(plan, journal, spawner, done_tx).start();
-        finish(addr, done_rx, timeout, grace).await
-    })?;
-    Ok(ReviewOutput { run_id, journal_dir, finished })
+        });
+        futures::future::join_all(runs).await
+    });
+    if n == 1 {
+        // A single review has no other pipeline to fall back on: its failure is the command's.
+        let finished = results.into_iter().next().unwrap_or(Err(ReviewError::TimedOut(0)))?;
+        return Ok(ReviewOutput { run_id, journal_dir, pipelines: vec![Some(finished)] });
+    }
+    let pipelines = results
+        .into_iter()
+        .enumerate()
+        .map(|(k, r)| {
+            r.map_err(|e| tracing::warn!(pipeline = k + 1, error = %e, "pipeline failed: it counts for nothing"))
+                .ok()
+        })
+        .collect();
+    Ok(ReviewOutput { run_id, journal_dir, pipelines })
 }
 
 /// Waits for the review's result (or its deadline), then shuts every actor down and reaps them.

@@ -98,6 +98,15 @@ impl Plan {
         }
     }
 
+    /// Names this pipeline's Auditor (`auditor-impl-2` in consensus mode) and points every
+    /// Inspector's report at it.
+    pub fn rename_auditor(&mut self, name: &str) {
+        self.auditor = name.to_string();
+        for (_, _, request) in &mut self.inspections {
+            request.report_to = name.to_string();
+        }
+    }
+
     /// Every slot with its role, Inspectors first.
     pub fn actors(&self) -> Vec<(String, Role)> {
         self.inspections

@@ -1,0 +1,55 @@
+//! Consensus mode: the outcome reported for N pipelines — the consensus verdict, the findings the
+//! consensus holds, and notes saying how many pipelines answered. Pure: tested without actors.
+
+use super::coordinator::Finished;
+use auditor::consensus::{consensus_key, Consensus};
+use protocol::{AuditOutcome, Finding};
+use std::collections::BTreeMap;
+
+/// The outcome to report for a consensus of `pipelines` (`None` = a failed pipeline): the first
+/// produced outcome, with the consensus verdict, only the findings the consensus holds, and a
+/// `CONSENSUS:` note. `None` when no pipeline produced a verdict.
+pub fn consensus_outcome(pipelines: &[Option<Finished>], consensus: &Consensus) -> Option<AuditOutcome> {
+    let base = pipelines.iter().flatten().next()?;
+    let mut outcome = base.outcome.clone();
+    let mut findings: Vec<Finding> = Vec::new();
+    for row in &consensus.consensus {
+        let found = pipelines
+            .iter()
+            .flatten()
+            .flat_map(|p| p.outcome.findings.iter())
+            .find(|f| consensus_key(&f.category, &f.location.to_string()) == row.key);
+        if let Some(f) = found {
+            let mut f = f.clone();
+            f.severity = row.severity;
+            findings.push(f);
+        }
+    }
+    auditor::sort_by_severity(&mut findings);
+    let (decision, grade) = auditor::decide(&findings);
+    outcome.findings = findings;
+    outcome.verdict = consensus.verdict;
+    outcome.decision = decision;
+    outcome.grade = grade;
+    outcome.notes = vec![format!(
+        "CONSENSUS:{}/{} pipelines answered|threshold {}/{}{}; {} noise",
+        consensus.answered,
+        consensus.runs,
+        consensus.threshold,
+        consensus.answered,
+        if consensus.partial { ", partial" } else { "" },
+        consensus.noise.len()
+    )];
+    Some(outcome)
+}
+
+/// Restarts summed over the pipelines, per actor name.
+pub fn total_restarts(pipelines: &[Option<Finished>]) -> BTreeMap<String, u32> {
+    let mut total = BTreeMap::new();
+    for p in pipelines.iter().flatten() {
+        for (name, n) in &p.restarts {
+            *total.entry(name.clone()).or_insert(0) += n;
+        }
+    }
+    total
+}
