@@ -1,20 +1,33 @@
 //! The audit as one pure function: reports in, one [`AuditOutcome`] out, no actors, no I/O, so
 //! the Auditor actor, `retake audit`, recovery mode and consensus all run the very same code.
 //!
-//! The pipeline runs the steps of chapter 03 in order, each a separately tested function:
-//! 1 spec defects ([`spec_defects`]) → 5 dedup ([`dedup`]) → 6 severity table ([`rerate`]) →
-//! 10 verdict table ([`verdict_table`]), with the team-loop decision ([`decide`]) beside it.
-//! Steps 2–4 and 7–9 (contradictions, false positives, coverage, conflicts, over-implementation,
-//! steering) are not part of it yet; their outputs (`removed`, `resolved`, `steering`) stay empty.
+//! [`audit`] runs the ten steps of chapter 03 in order (see [`steps`] for 1–9), checking the
+//! budget before each of steps 1–9; step 10 — the verdict table, the written-justification
+//! override and the team-loop decision — always runs, so a verdict is always produced. An audit
+//! cut short before step 3 still drops suppressed findings: that is the user's decision, not
+//! verification, and a suppressed finding never counts toward a verdict.
+//!
+//! Notes come out in a fixed order: `PARTIAL:` (missing Inspectors), `PARTIAL_VERIFICATION|`,
+//! `LARGE_SCOPE|`, `verdict: …`, `OVERRIDE|`, the test-failure policy, the agent-only Critical,
+//! then the steps' own notes: `CONFIRMED|`/`VERIFY|` (step 1), `COVERAGE_GAP|` (step 4) and
+//! `SIMPLICITY|` (step 8). The Inspectors' own notes are advisory input and are not copied.
+
+mod steps;
 
 use crate::attendance::attendance;
+use crate::budget::{partial_verification_note, Budget, LargeScope};
+use crate::conflicts::SourceReader;
+use crate::context::{AuditContext, EMPTY_CONTEXT};
+use crate::cross_check::cross_check_notes;
 use crate::decision::{agent_only_note, decide};
-use crate::dedup::{dedup, sort_by_severity};
-use crate::severity_table::rerate;
-use crate::spec_defect::spec_defects;
+use crate::dedup::sort_by_severity;
+use crate::false_positives::drop_suppressed;
+use crate::verdict_override::{apply_override, VerdictOverride};
 use crate::verdict_table::{test_failure_note, verdict_table};
 use protocol::message::TestFailurePolicy;
 use protocol::{AuditOutcome, Finding, InspectorReport};
+use std::fmt;
+use steps::{State, STEPS};
 
 /// The audit's settings (`[audit]` in the configuration).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -23,10 +36,11 @@ pub struct AuditConfig {
     pub test_failure: TestFailurePolicy,
 }
 
-/// Everything one audit looks at.
-#[derive(Debug, Clone, Copy)]
+/// Everything one audit looks at. Build it with [`AuditInput::new`] and the `with_` methods;
+/// the fields stay public for reading.
+#[derive(Clone, Copy)]
 pub struct AuditInput<'a> {
-    /// The scope label, copied into the outcome.
+    /// The scope label, copied into the outcome (`cross-check` and `wave-…` decide on evidence).
     pub scope: &'a str,
     /// The Inspectors' reports, in arrival order.
     pub reports: &'a [InspectorReport],
@@ -36,30 +50,136 @@ pub struct AuditInput<'a> {
     pub unavailable: &'a [(String, String)],
     /// Settings.
     pub config: &'a AuditConfig,
+    /// The design and steering context; empty by default.
+    pub context: &'a AuditContext,
+    /// The audit budget; unlimited by default.
+    pub budget: Budget<'a>,
+    /// Reads the source for step 7; `None` (the default) decides every conflict on evidence.
+    pub source: Option<SourceReader<'a>>,
+    /// A justified override of the verdict table; none by default.
+    pub verdict_override: Option<&'a VerdictOverride>,
+    /// When the scope counts as large (evidence only); [`LargeScope::default`] by default.
+    pub large_scope: LargeScope,
 }
 
-/// Audits the reports: verified findings most severe first, spec feedback, verdict, decision and
-/// notes (`PARTIAL:…`, `verdict: NO-GO (2 Critical)`, the test-failure policy).
-///
-/// The Inspectors' own notes are advisory input, not synthesis, and are not copied.
+impl<'a> AuditInput<'a> {
+    /// An audit of these reports with an empty context, no budget limit and no source reader.
+    pub fn new(
+        scope: &'a str,
+        reports: &'a [InspectorReport],
+        expected: &'a [String],
+        unavailable: &'a [(String, String)],
+        config: &'a AuditConfig,
+    ) -> AuditInput<'a> {
+        AuditInput {
+            scope,
+            reports,
+            expected,
+            unavailable,
+            config,
+            context: &EMPTY_CONTEXT,
+            budget: Budget::Unlimited,
+            source: None,
+            verdict_override: None,
+            large_scope: LargeScope::default(),
+        }
+    }
+
+    /// With the design and steering context.
+    pub fn with_context(self, context: &'a AuditContext) -> AuditInput<'a> {
+        AuditInput { context, ..self }
+    }
+
+    /// With a budget.
+    pub fn with_budget(self, budget: Budget<'a>) -> AuditInput<'a> {
+        AuditInput { budget, ..self }
+    }
+
+    /// With a written-justification override of the verdict table (step 10).
+    pub fn with_override(self, verdict_override: &'a VerdictOverride) -> AuditInput<'a> {
+        AuditInput {
+            verdict_override: Some(verdict_override),
+            ..self
+        }
+    }
+
+    /// With other large-scope thresholds.
+    pub fn with_large_scope(self, large_scope: LargeScope) -> AuditInput<'a> {
+        AuditInput {
+            large_scope,
+            ..self
+        }
+    }
+
+    /// With a source reader for step 7 (`path → Some(text)`, `None` when there is no such file).
+    pub fn with_source(self, source: SourceReader<'a>) -> AuditInput<'a> {
+        AuditInput {
+            source: Some(source),
+            ..self
+        }
+    }
+}
+
+impl fmt::Debug for AuditInput<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuditInput")
+            .field("scope", &self.scope)
+            .field("reports", &self.reports.len())
+            .field("expected", &self.expected)
+            .field("unavailable", &self.unavailable)
+            .field("config", &self.config)
+            .field("budget", &self.budget)
+            .field("source", &self.source.is_some())
+            .field("verdict_override", &self.verdict_override)
+            .field("large_scope", &self.large_scope)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Audits the reports: verified findings most severe first, REMOVED, RESOLVED, SPEC_FEEDBACK
+/// and STEERING rows, verdict, decision and notes.
 pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
     let attendance = attendance(input.reports, input.expected, input.unavailable);
-
-    let step1 = spec_defects(collect(input.reports));
-    let spec_defect = step1.detected();
-    let mut findings = rerate(dedup(step1.findings));
-    // Re-rating changes severities, so the order dedup produced no longer holds.
+    let large = input.large_scope.note(input.reports);
+    let mut state = State::new(collect(input.reports), large.is_some());
+    let mut completed = 0u8;
+    for (n, step) in (1u8..).zip(STEPS) {
+        if !input.budget.allows(n) {
+            break;
+        }
+        step(&mut state, input);
+        completed = n;
+    }
+    if completed < 3 {
+        // Cut short before step 3: suppressions still never count toward a verdict.
+        let unsuppressed = drop_suppressed(std::mem::take(&mut state.findings));
+        state.findings = unsuppressed.kept;
+        state.removed.extend(unsuppressed.removed);
+    }
+    let mut findings = state.findings;
+    // Re-rating and the later steps change severities; every output lists most severe first.
     sort_by_severity(&mut findings);
 
-    let (verdict, reason) = verdict_table(&findings, spec_defect, input.config);
+    // Step 10.
+    let (table, reason) = verdict_table(&findings, state.spec_defect, input.config);
+    let (verdict, override_note) = apply_override(table, input.verdict_override);
     let (decision, grade) = decide(&findings);
 
     let mut notes = attendance.notes;
-    if let Some(reason) = reason {
-        notes.push(format!("verdict: {verdict} ({reason})"));
+    if usize::from(completed) < STEPS.len() {
+        notes.push(partial_verification_note(completed));
     }
+    notes.extend(large);
+    if let Some(reason) = reason {
+        notes.push(format!("verdict: {table} ({reason})"));
+    }
+    notes.extend(override_note);
     notes.extend(test_failure_note(&findings, input.config.test_failure));
     notes.extend(agent_only_note(&findings));
+    if completed >= 1 {
+        notes.extend(cross_check_notes(&findings, reporters(input.reports)));
+    }
+    notes.extend(state.notes);
 
     AuditOutcome {
         verdict,
@@ -69,10 +189,10 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
         decision,
         grade,
         findings,
-        removed: Vec::new(),
-        resolved: Vec::new(),
-        spec_feedback: step1.feedback,
-        steering: Vec::new(),
+        removed: state.removed,
+        resolved: state.resolved,
+        spec_feedback: state.spec_feedback,
+        steering: state.steering,
         notes,
         roadmap_advisory: Vec::new(),
     }
@@ -93,5 +213,19 @@ pub(crate) fn collect(reports: &[InspectorReport]) -> Vec<Finding> {
         .collect()
 }
 
+/// How many distinct Inspectors reported.
+fn reporters(reports: &[InspectorReport]) -> usize {
+    let mut names: Vec<&str> = reports.iter().map(|r| r.inspector.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.len()
+}
+
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod steps_tests;
+
+#[cfg(test)]
+mod guarantee_tests;

@@ -111,10 +111,7 @@ mod tests {
             calls.get() > 2
         };
         let b = Budget::Check(&spent);
-        assert_eq!(
-            [b.allows(1), b.allows(2), b.allows(3)],
-            [true, true, false]
-        );
+        assert_eq!([b.allows(1), b.allows(2), b.allows(3)], [true, true, false]);
         assert_eq!(format!("{b:?}"), "Check(..)");
     }
 

@@ -50,8 +50,20 @@ mod tests {
 
     #[test]
     fn two_agents_two_lines_apart_merge_into_the_first() {
-        let a = finding("quality", "error-handling-drift", Severity::Medium, "src/a.rs", 10);
-        let b = finding("holistic", "error-handling-drift", Severity::High, "src/a.rs", 12);
+        let a = finding(
+            "quality",
+            "error-handling-drift",
+            Severity::Medium,
+            "src/a.rs",
+            10,
+        );
+        let b = finding(
+            "holistic",
+            "error-handling-drift",
+            Severity::High,
+            "src/a.rs",
+            12,
+        );
         let out = merge_close_variants(vec![a, b]);
         assert_eq!(out.len(), 1);
         assert_eq!(out[0].agents, vec!["quality", "holistic"]);
@@ -64,7 +76,7 @@ mod tests {
     fn same_agent_far_lines_other_category_or_file_stay_apart() {
         let a = finding("quality", "todo", Severity::Low, "src/a.rs", 10);
         let same_agent = finding("quality", "todo", Severity::Low, "src/a.rs", 11);
-        let far = finding("holistic", "todo", Severity::Low, "src/a.rs", 13);
+        let far = finding("holistic", "todo", Severity::Low, "src/a.rs", 14);
         let other_category = finding("holistic", "dead-code", Severity::Low, "src/a.rs", 10);
         let other_file = finding("holistic", "todo", Severity::Low, "src/b.rs", 10);
         let out = merge_close_variants(vec![a, same_agent, far, other_category, other_file]);

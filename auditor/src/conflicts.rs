@@ -83,9 +83,9 @@ pub fn find_conflicts(reports: &[InspectorReport], findings: &[Finding]) -> Vec<
         .iter()
         .enumerate()
         .filter_map(|(i, f)| {
-            let (who, _, claim) = denials
-                .iter()
-                .find(|(who, category, _)| *category == f.category && !f.agents.iter().any(|a| a == who))?;
+            let (who, _, claim) = denials.iter().find(|(who, category, _)| {
+                *category == f.category && !f.agents.iter().any(|a| a == who)
+            })?;
             Some(Conflict {
                 finding: i,
                 claimant: who.to_string(),
@@ -148,7 +148,10 @@ pub fn resolve_conflicts(
                 dropped[c.finding] = true;
                 out.removed.push(Removed {
                     agent: f.agents_joined(),
-                    reason: format!("conflict with {} settled from the source: {why}", c.claimant),
+                    reason: format!(
+                        "conflict with {} settled from the source: {why}",
+                        c.claimant
+                    ),
                     original: issue_text(f),
                 });
                 format!("dropped the finding: {why}")
@@ -204,7 +207,11 @@ fn from_evidence(f: &Finding, claimant: &str) -> Judgment {
         .filter(|a| *a != AUDITOR)
         .collect();
     if agents.len() >= 2 {
-        Judgment::Keep(format!("{} agents ({}) outweigh one claim", agents.len(), agents.join("+")))
+        Judgment::Keep(format!(
+            "{} agents ({}) outweigh one claim",
+            agents.len(),
+            agents.join("+")
+        ))
     } else {
         Judgment::Open(format!(
             "evidence cannot decide between {claimant}'s claim and {}'s finding; kept the finding",

@@ -92,8 +92,8 @@ impl Exemption {
         let category = self
             .category
             .as_deref()
-            .map_or(true, |c| c.trim() == finding.category);
-        let path = self.path.as_deref().map_or(true, |p| {
+            .is_none_or(|c| c.trim() == finding.category);
+        let path = self.path.as_deref().is_none_or(|p| {
             let (p, f) = (normalise_path(p), normalise_path(&finding.location.path));
             if p.ends_with('/') {
                 f.starts_with(p.as_str())
@@ -104,7 +104,7 @@ impl Exemption {
         let mentions = self
             .mentions
             .as_deref()
-            .map_or(true, |m| mentions(&finding.description, m));
+            .is_none_or(|m| mentions(&finding.description, m));
         category && path && mentions
     }
 }
@@ -132,7 +132,13 @@ mod tests {
 
     #[test]
     fn every_given_part_must_match() {
-        let mut f = finding("quality", "error-handling-drift", Severity::High, "src/main.rs", 3);
+        let mut f = finding(
+            "quality",
+            "error-handling-drift",
+            Severity::High,
+            "src/main.rs",
+            3,
+        );
         f.description = "`unwrap` in main".into();
         assert!(exemption(Some("error-handling-drift"), None, None).covers(&f));
         assert!(exemption(Some("error-handling-drift"), Some("./src/main.rs"), None).covers(&f));

@@ -44,13 +44,21 @@ pub fn coverage_gaps(
         Claim::ErrorScenariosCovered { names } => Some(names),
         _ => None,
     });
-    notes.extend(name_gaps("error-scenario", &ctx.design_error_scenarios, scenarios));
+    notes.extend(name_gaps(
+        "error-scenario",
+        &ctx.design_error_scenarios,
+        scenarios,
+    ));
     notes.extend(name_gaps("task", &ctx.design_tasks, covered_tasks(reports)));
     let points = named(|c| match c {
         Claim::IntegrationPointsCovered { names } => Some(names),
         _ => None,
     });
-    notes.extend(name_gaps("integration-point", &ctx.integration_points, points));
+    notes.extend(name_gaps(
+        "integration-point",
+        &ctx.integration_points,
+        points,
+    ));
     notes
 }
 
@@ -94,7 +102,10 @@ fn file_gaps(reports: &[InspectorReport], findings: &[Finding], ctx: &AuditConte
             if skipped.is_empty() {
                 format!("{COVERAGE_GAP}|file|{p}")
             } else {
-                format!("{COVERAGE_GAP}|file|{p} (skipped by {})", skipped.join("; "))
+                format!(
+                    "{COVERAGE_GAP}|file|{p} (skipped by {})",
+                    skipped.join("; ")
+                )
             }
         })
         .collect()
@@ -178,7 +189,9 @@ mod tests {
                 id: "1".into(),
                 files: strings(&["src/auth.rs"]),
             },
-            Claim::TasksCovered { ids: strings(&["2"]) },
+            Claim::TasksCovered {
+                ids: strings(&["2"]),
+            },
         ];
         let mut interface = report("interface", vec![]);
         interface.claims = vec![Claim::InterfacesCovered {
@@ -198,7 +211,11 @@ mod tests {
         }];
         // A finding in src/store.rs proves someone looked at it.
         let looked = finding("quality", "dead-code", Severity::Low, "src/store.rs", 3);
-        let notes = coverage_gaps(&[rulebase, interface, holistic, quality], &[looked], &design());
+        let notes = coverage_gaps(
+            &[rulebase, interface, holistic, quality],
+            &[looked],
+            &design(),
+        );
         assert_eq!(
             notes,
             vec![
@@ -245,7 +262,9 @@ mod tests {
             Claim::FilesCovered {
                 paths: strings(&["./src/a.rs"]),
             },
-            Claim::TasksCovered { ids: strings(&["t1"]) },
+            Claim::TasksCovered {
+                ids: strings(&["t1"]),
+            },
         ];
         assert!(coverage_gaps(&[r], &[], &ctx).is_empty());
     }

@@ -107,9 +107,27 @@ mod tests {
     fn notes_confirm_multi_agent_findings_and_mark_lone_high_ones() {
         let mut confirmed = finding("quality", "resource-leak", Severity::High, "src/io.rs", 8);
         confirmed.agents = vec!["quality".into(), "holistic".into(), AUDITOR.into()];
-        let lone_high = finding("holistic", "race-condition", Severity::Critical, "src/a.rs", 2);
-        let lone_medium = finding("quality", "naming-violation", Severity::Medium, "src/a.rs", 4);
-        let raised = finding(AUDITOR, "false-positive-risk", Severity::High, "src/b.rs", 1);
+        let lone_high = finding(
+            "holistic",
+            "race-condition",
+            Severity::Critical,
+            "src/a.rs",
+            2,
+        );
+        let lone_medium = finding(
+            "quality",
+            "naming-violation",
+            Severity::Medium,
+            "src/a.rs",
+            4,
+        );
+        let raised = finding(
+            AUDITOR,
+            "false-positive-risk",
+            Severity::High,
+            "src/b.rs",
+            1,
+        );
         let notes = cross_check_notes(&[confirmed, lone_high, lone_medium, raised], 6);
         assert_eq!(
             notes,

@@ -74,7 +74,7 @@ pub fn issue_text(finding: &Finding) -> String {
 pub(crate) fn backticked(text: &str) -> Vec<&str> {
     let parts: Vec<&str> = text.split('`').collect();
     // An odd number of backticks leaves the last part unclosed: it names nothing.
-    let closed = parts.len() - usize::from(parts.len() % 2 == 0);
+    let closed = parts.len() - usize::from(parts.len().is_multiple_of(2));
     parts[..closed]
         .iter()
         .skip(1)
@@ -105,10 +105,7 @@ mod tests {
 
     #[test]
     fn agent_names_map_to_kinds() {
-        assert_eq!(
-            kind_of("inspector-quality"),
-            Some(InspectorKind::Quality)
-        );
+        assert_eq!(kind_of("inspector-quality"), Some(InspectorKind::Quality));
         assert_eq!(kind_of("test"), Some(InspectorKind::Test));
         assert_eq!(kind_of("interface-agent"), Some(InspectorKind::Interface));
         assert_eq!(kind_of("auditor"), None);
@@ -140,7 +137,10 @@ mod tests {
     fn issue_text_is_a_cpf_issue_row() {
         let mut f = finding("quality", "dead-code", Severity::Medium, "src/a.rs", 7);
         f.description = "`helper` is never called".into();
-        assert_eq!(issue_text(&f), "M|dead-code|src/a.rs:7|`helper` is never called");
+        assert_eq!(
+            issue_text(&f),
+            "M|dead-code|src/a.rs:7|`helper` is never called"
+        );
     }
 
     #[test]

@@ -42,6 +42,23 @@ pub fn false_positives(findings: Vec<Finding>, ctx: &AuditContext) -> FalsePosit
     out
 }
 
+/// Drops only the suppressed findings: what an audit cut short by its budget still does before
+/// the verdict, since a suppression is the user's decision and never counts toward a verdict.
+pub fn drop_suppressed(findings: Vec<Finding>) -> FalsePositives {
+    let mut out = FalsePositives::default();
+    for f in findings {
+        match &f.suppression {
+            Some(why) => out.removed.push(Removed {
+                agent: f.agents_joined(),
+                reason: format!("suppressed: {why}"),
+                original: issue_text(&f),
+            }),
+            None => out.kept.push(f),
+        }
+    }
+    out
+}
+
 /// Why a finding is a false positive, or `None` when it stands.
 pub fn false_positive_reason(finding: &Finding, ctx: &AuditContext) -> Option<String> {
     if let Some(why) = &finding.suppression {
@@ -51,9 +68,7 @@ pub fn false_positive_reason(finding: &Finding, ctx: &AuditContext) -> Option<St
         return Some("generated or vendored file".to_string());
     }
     if let Some(param) = optional_parameter(finding, ctx) {
-        return Some(format!(
-            "optional parameter {param} flagged as missing"
-        ));
+        return Some(format!("optional parameter {param} flagged as missing"));
     }
     if let Some(e) = first_covering(&ctx.documented_deviations, finding) {
         return Some(format!("deviation documented as intentional: {}", e.reason));
@@ -102,7 +117,9 @@ fn optional_parameter(finding: &Finding, ctx: &AuditContext) -> Option<String> {
         .find(|p| !p.is_empty() && has_word(&text, &p.to_lowercase()));
     match named {
         Some(p) => Some(format!("`{p}`")),
-        None => text.contains("optional parameter").then(|| "(so described)".to_string()),
+        None => text
+            .contains("optional parameter")
+            .then(|| "(so described)".to_string()),
     }
 }
 
@@ -158,11 +175,29 @@ mod tests {
     fn each_reason_drops_its_finding_with_a_removed_row() {
         let mut suppressed = finding("quality", "todo", Severity::Low, "src/a.rs", 1);
         suppressed.suppression = Some("retake-ignore: quality/todo tracked in #12".into());
-        let vendored = finding("holistic", "race-condition", Severity::High, "vendor/x/y.rs", 2);
+        let vendored = finding(
+            "holistic",
+            "race-condition",
+            Severity::High,
+            "vendor/x/y.rs",
+            2,
+        );
         let mut optional = finding("interface", CALL_SITE_ERROR, Severity::High, "src/b.rs", 3);
         optional.description = "call of `connect` is missing `timeout`".into();
-        let deviation = finding("interface", SIGNATURE_MISMATCH, Severity::Critical, "src/c.rs", 4);
-        let allowed = finding("quality", "error-handling-drift", Severity::High, "src/main.rs", 5);
+        let deviation = finding(
+            "interface",
+            SIGNATURE_MISMATCH,
+            Severity::Critical,
+            "src/c.rs",
+            4,
+        );
+        let allowed = finding(
+            "quality",
+            "error-handling-drift",
+            Severity::High,
+            "src/main.rs",
+            5,
+        );
         let kept = finding("quality", "dead-code", Severity::Low, "src/d.rs", 6);
         let ctx = AuditContext {
             optional_parameters: vec!["timeout".into()],
@@ -181,7 +216,14 @@ mod tests {
             ..AuditContext::default()
         };
         let out = false_positives(
-            vec![suppressed, vendored, optional, deviation, allowed, kept.clone()],
+            vec![
+                suppressed,
+                vendored,
+                optional,
+                deviation,
+                allowed,
+                kept.clone(),
+            ],
             &ctx,
         );
         assert_eq!(out.kept, vec![kept]);
@@ -231,8 +273,34 @@ mod tests {
     }
 
     #[test]
+    fn drop_suppressed_drops_nothing_else() {
+        let mut suppressed = finding("quality", "todo", Severity::Low, "src/a.rs", 1);
+        suppressed.suppression = Some("decisions.yaml: accepted".into());
+        let vendored = finding(
+            "holistic",
+            "race-condition",
+            Severity::High,
+            "vendor/x.rs",
+            2,
+        );
+        let out = drop_suppressed(vec![suppressed, vendored.clone()]);
+        assert_eq!(out.kept, vec![vendored]);
+        assert_eq!(out.removed.len(), 1);
+        assert_eq!(
+            out.removed[0].reason,
+            "suppressed: decisions.yaml: accepted"
+        );
+    }
+
+    #[test]
     fn without_context_only_suppressions_and_generated_files_are_dropped() {
-        let f = finding("interface", SIGNATURE_MISMATCH, Severity::Critical, "src/c.rs", 4);
+        let f = finding(
+            "interface",
+            SIGNATURE_MISMATCH,
+            Severity::Critical,
+            "src/c.rs",
+            4,
+        );
         let out = false_positives(vec![f.clone()], &AuditContext::EMPTY);
         assert_eq!(out.kept, vec![f]);
         assert!(out.removed.is_empty());

@@ -17,8 +17,8 @@ use crate::audit::collect;
 use crate::category::TEST_FAILURE;
 use crate::decision::{agent_only_note, decide};
 use crate::dedup::sort_by_severity;
-use crate::evidence::issue_text;
-use protocol::{AuditOutcome, Finding, InspectorReport, Removed, Severity, Verdict};
+use crate::false_positives::drop_suppressed;
+use protocol::{AuditOutcome, Finding, InspectorReport, Severity, Verdict};
 
 /// The note every lead-derived outcome carries.
 pub const AUDITOR_UNAVAILABLE: &str = "AUDITOR_UNAVAILABLE|lead-derived verdict";
@@ -30,17 +30,9 @@ pub fn lead_derived(
     unavailable: &[(String, String)],
 ) -> AuditOutcome {
     let attendance = attendance(reports, expected, unavailable);
-    let mut removed = Vec::new();
+    let unsuppressed = drop_suppressed(collect(reports));
     let mut findings: Vec<Finding> = Vec::new();
-    for f in collect(reports) {
-        if let Some(why) = &f.suppression {
-            removed.push(Removed {
-                agent: f.agents_joined(),
-                reason: format!("suppressed: {why}"),
-                original: issue_text(&f),
-            });
-            continue;
-        }
+    for f in unsuppressed.kept {
         match findings.iter_mut().find(|k| exact_duplicate(k, &f)) {
             Some(kept) => {
                 for a in f.agents {
@@ -72,7 +64,7 @@ pub fn lead_derived(
         decision,
         grade,
         findings,
-        removed,
+        removed: unsuppressed.removed,
         resolved: Vec::new(),
         spec_feedback: Vec::new(),
         steering: Vec::new(),
@@ -108,7 +100,7 @@ mod tests {
     use super::*;
     use crate::category::SIGNATURE_MISMATCH;
     use crate::fixtures::{finding, report};
-    use protocol::{Decision, Grade};
+    use protocol::{Decision, Grade, Removed};
 
     #[test]
     fn only_exact_duplicates_are_merged_and_nothing_is_re_rated() {
@@ -126,7 +118,10 @@ mod tests {
         // The severity table would lower a High in test code; the Lead does not.
         assert_eq!(out.findings[1].severity, Severity::High);
         assert_eq!(out.verdict, Verdict::Conditional);
-        assert_eq!((out.decision, out.grade), (Decision::RequestChanges, Grade::C));
+        assert_eq!(
+            (out.decision, out.grade),
+            (Decision::RequestChanges, Grade::C)
+        );
         assert_eq!(out.notes, vec![AUDITOR_UNAVAILABLE]);
         assert_eq!(out.scope, "repository");
     }
@@ -135,17 +130,35 @@ mod tests {
     fn a_critical_or_a_test_failure_is_no_go_and_low_only_is_go() {
         let critical = report(
             "interface",
-            vec![finding("interface", SIGNATURE_MISMATCH, Severity::Critical, "src/a.rs", 1)],
+            vec![finding(
+                "interface",
+                SIGNATURE_MISMATCH,
+                Severity::Critical,
+                "src/a.rs",
+                1,
+            )],
         );
         assert_eq!(lead_derived(&[critical], &[], &[]).verdict, Verdict::NoGo);
         let failing = report(
             "test",
-            vec![finding("test", TEST_FAILURE, Severity::Medium, "tests/a.rs", 1)],
+            vec![finding(
+                "test",
+                TEST_FAILURE,
+                Severity::Medium,
+                "tests/a.rs",
+                1,
+            )],
         );
         let out = lead_derived(&[failing], &[], &[]);
         assert_eq!(out.verdict, Verdict::NoGo);
-        assert_eq!((out.decision, out.grade), (Decision::Stop, Grade::NotApplicable));
-        let low = report("quality", vec![finding("quality", "todo", Severity::Low, "a.rs", 1)]);
+        assert_eq!(
+            (out.decision, out.grade),
+            (Decision::Stop, Grade::NotApplicable)
+        );
+        let low = report(
+            "quality",
+            vec![finding("quality", "todo", Severity::Low, "a.rs", 1)],
+        );
         let out = lead_derived(&[low], &[], &[]);
         assert_eq!(out.verdict, Verdict::Go);
         assert_eq!((out.decision, out.grade), (Decision::Approve, Grade::A));
@@ -169,7 +182,13 @@ mod tests {
                 original: "C|todo|src/a.rs:1|todo at src/a.rs:1".into(),
             }]
         );
-        assert_eq!(out.notes, vec!["PARTIAL:test|crashed 3 times", AUDITOR_UNAVAILABLE]);
-        assert_eq!(out.coverage_qualifier().as_deref(), Some("partial coverage (1/2)"));
+        assert_eq!(
+            out.notes,
+            vec!["PARTIAL:test|crashed 3 times", AUDITOR_UNAVAILABLE]
+        );
+        assert_eq!(
+            out.coverage_qualifier().as_deref(),
+            Some("partial coverage (1/2)")
+        );
     }
 }

@@ -4,9 +4,11 @@
 //! defects, contradictions, false positives, coverage, dedup, the severity table, conflicts,
 //! over-implementation, steering, the verdict table with its override — each in its own module
 //! with its own tests, joined by [`audit`] under a budget that always leaves a verdict. The
-//! team-loop decision is computed beside it, and [`lead_derived`] is the Lead's fallback. Nothing here sends messages, reads files or keeps time: the
-//! actix shell receives the reports and calls [`audit`], and `retake audit` and recovery mode call
-//! the same function.
+//! team-loop decision is computed beside it, and [`lead_derived`] is the Lead's fallback.
+//!
+//! Nothing here sends messages, reads files or keeps time: the actix shell receives the reports
+//! and calls [`audit`] (with a budget closure and a source reader it owns), and `retake audit`
+//! and recovery mode call the same function.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
@@ -59,7 +61,8 @@ pub use decision::{decide, is_agent_backend, is_agent_only};
 pub use dedup::{dedup, sort_by_severity};
 pub use evidence::{issue_text, kind_of, AUDITOR};
 pub use false_positives::{
-    false_positive_reason, false_positives, is_generated_or_vendored, FalsePositives,
+    drop_suppressed, false_positive_reason, false_positives, is_generated_or_vendored,
+    FalsePositives,
 };
 pub use lead_derived::{conservative_verdict, lead_derived, AUDITOR_UNAVAILABLE};
 pub use over_implementation::{

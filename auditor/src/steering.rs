@@ -31,15 +31,51 @@ pub const STRUCTURE: &str = "steering/structure.md";
 
 /// Recurring finding categories and the constraint each one proposes, with its target file.
 pub const CONSTRAINTS: [(&str, &str, &str); 9] = [
-    ("error-handling-drift", "Library code propagates errors: no unwrap/expect, no swallowed errors", TECH),
-    ("error-handling-inconsistency", "One error-handling pattern in every module", TECH),
-    ("logging-violation", "Log through the logging framework; no print statements, no secrets in logs", TECH),
-    ("implicit-coupling", "Read configuration in one place and pass it down", TECH),
-    ("operational-risk", "No hard-coded endpoints or credentials; retries are bounded and calls have timeouts", TECH),
-    ("naming-violation", "Names follow the language's conventions", STRUCTURE),
-    ("import-pattern", "One import style in every module", STRUCTURE),
-    ("pattern-inconsistency", "One way to do each recurring task in every module", STRUCTURE),
-    ("over-implementation", "Implement only what the design specifies", STRUCTURE),
+    (
+        "error-handling-drift",
+        "Library code propagates errors: no unwrap/expect, no swallowed errors",
+        TECH,
+    ),
+    (
+        "error-handling-inconsistency",
+        "One error-handling pattern in every module",
+        TECH,
+    ),
+    (
+        "logging-violation",
+        "Log through the logging framework; no print statements, no secrets in logs",
+        TECH,
+    ),
+    (
+        "implicit-coupling",
+        "Read configuration in one place and pass it down",
+        TECH,
+    ),
+    (
+        "operational-risk",
+        "No hard-coded endpoints or credentials; retries are bounded and calls have timeouts",
+        TECH,
+    ),
+    (
+        "naming-violation",
+        "Names follow the language's conventions",
+        STRUCTURE,
+    ),
+    (
+        "import-pattern",
+        "One import style in every module",
+        STRUCTURE,
+    ),
+    (
+        "pattern-inconsistency",
+        "One way to do each recurring task in every module",
+        STRUCTURE,
+    ),
+    (
+        "over-implementation",
+        "Implement only what the design specifies",
+        STRUCTURE,
+    ),
 ];
 
 /// The CODIFY rows, then the PROPOSE rows.
@@ -111,7 +147,9 @@ fn propose(verified: &[Finding], ctx: &AuditContext) -> Vec<Steering> {
 
 /// The steering file a pattern belongs in, by its words.
 pub fn target_for(pattern: &str) -> &'static str {
-    const TECH_WORDS: [&str; 8] = ["error", "log", "config", "depend", "test", "async", "thread", "lock"];
+    const TECH_WORDS: [&str; 8] = [
+        "error", "log", "config", "depend", "test", "async", "thread", "lock",
+    ];
     const STRUCTURE_WORDS: [&str; 6] = ["naming", "name", "import", "module", "layout", "director"];
     let text = pattern.to_lowercase();
     if TECH_WORDS.iter().any(|w| text.contains(w)) {
@@ -150,8 +188,14 @@ mod tests {
     fn a_pattern_used_consistently_in_three_modules_is_codified_once() {
         let mut r = report("inspector-consistency", vec![]);
         r.claims = vec![
-            consistent("errors: one thiserror enum per crate", &["protocol", "lead", "auditor"]),
-            consistent("Errors: one thiserror enum per crate", &["protocol", "lead", "auditor"]),
+            consistent(
+                "errors: one thiserror enum per crate",
+                &["protocol", "lead", "auditor"],
+            ),
+            consistent(
+                "Errors: one thiserror enum per crate",
+                &["protocol", "lead", "auditor"],
+            ),
             consistent("imports grouped std, external, crate", &["a", "b", "b"]),
             consistent("module names are singular nouns", &["a", "b", "c", "d"]),
         ];
@@ -190,13 +234,26 @@ mod tests {
 
     #[test]
     fn a_category_recurring_in_three_files_proposes_its_constraint() {
-        let mut findings: Vec<Finding> = ["src/a.rs", "src/b.rs", "./src/a.rs", "src/c.rs", "src/d.rs"]
-            .iter()
-            .map(|p| finding("quality", "logging-violation", Severity::Medium, p, 1))
-            .collect();
+        let mut findings: Vec<Finding> =
+            ["src/a.rs", "src/b.rs", "./src/a.rs", "src/c.rs", "src/d.rs"]
+                .iter()
+                .map(|p| finding("quality", "logging-violation", Severity::Medium, p, 1))
+                .collect();
         // Two files are not a pattern, and failures propose nothing however often they recur.
-        findings.push(finding("quality", "naming-violation", Severity::Low, "src/a.rs", 2));
-        findings.push(finding("quality", "naming-violation", Severity::Low, "src/b.rs", 2));
+        findings.push(finding(
+            "quality",
+            "naming-violation",
+            Severity::Low,
+            "src/a.rs",
+            2,
+        ));
+        findings.push(finding(
+            "quality",
+            "naming-violation",
+            Severity::Low,
+            "src/b.rs",
+            2,
+        ));
         for p in ["tests/a.rs", "tests/b.rs", "tests/c.rs"] {
             findings.push(finding("test", "test-failure", Severity::High, p, 1));
         }

@@ -38,7 +38,10 @@ pub fn apply_override(table: Verdict, over: Option<&VerdictOverride>) -> (Verdic
     }
     (
         over.verdict,
-        Some(format!("OVERRIDE|{table} → {}|{justification}", over.verdict)),
+        Some(format!(
+            "OVERRIDE|{table} → {}|{justification}",
+            over.verdict
+        )),
     )
 }
 
@@ -84,6 +87,9 @@ mod tests {
     fn no_override_or_the_same_verdict_changes_nothing() {
         assert_eq!(apply_override(Verdict::Go, None), (Verdict::Go, None));
         let same = over(Verdict::Go, "why not");
-        assert_eq!(apply_override(Verdict::Go, Some(&same)), (Verdict::Go, None));
+        assert_eq!(
+            apply_override(Verdict::Go, Some(&same)),
+            (Verdict::Go, None)
+        );
     }
 }

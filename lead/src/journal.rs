@@ -2,6 +2,8 @@
 //! before it is forwarded, and every write is atomic (temporary file, fsync, rename), so a crash
 //! leaves either the old content or the new, never a torn file.
 
+use protocol::InspectorReport;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,14 +41,48 @@ impl Journal {
         &self.dir
     }
 
-    /// Journals an Inspector's report as `reports/<inspector>.cpf`.
-    pub fn report(&self, inspector: &str, cpf: &str) -> std::io::Result<PathBuf> {
-        let path = self
-            .dir
-            .join("reports")
-            .join(format!("{}.cpf", safe_name(inspector)));
-        write_atomic(&path, cpf.as_bytes())?;
-        Ok(path)
+    /// Opens an existing run's journal (to resume it).
+    pub fn open(state_dir: &Path, run_id: &str) -> std::io::Result<Journal> {
+        let dir = state_dir.join("runs").join(run_id);
+        if !dir.join("reports").is_dir() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("no journal at {}", dir.display()),
+            ));
+        }
+        Ok(Journal { dir })
+    }
+
+    /// Journals an Inspector's report as `reports/<inspector>.cpf` (the interchange form) and
+    /// `reports/<inspector>.json` (every field, so a resumed review need not re-run it). The
+    /// JSON is written last: its presence means the report is complete.
+    pub fn report(&self, inspector: &str, report: &InspectorReport) -> std::io::Result<PathBuf> {
+        let base = self.dir.join("reports").join(safe_name(inspector));
+        let cpf = protocol::cpf::format_report(&report.to_cpf());
+        write_atomic(&base.with_extension("cpf"), cpf.as_bytes())?;
+        let json = serde_json::to_vec_pretty(report).map_err(std::io::Error::other)?;
+        write_atomic(&base.with_extension("json"), &json)?;
+        Ok(base.with_extension("cpf"))
+    }
+
+    /// The complete reports journaled so far, by the name they were journaled under.
+    pub fn reports(&self) -> std::io::Result<BTreeMap<String, InspectorReport>> {
+        let mut out = BTreeMap::new();
+        for entry in std::fs::read_dir(self.dir.join("reports"))? {
+            let path = entry?.path();
+            if path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let bytes = std::fs::read(&path)?;
+            let report: InspectorReport = serde_json::from_slice(&bytes).map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("{}: {e}", path.display()),
+                )
+            })?;
+            out.insert(report.inspector.clone(), report);
+        }
+        Ok(out)
     }
 
     /// Journals the Auditor's verdict as `verdict.cpf`.
@@ -90,12 +126,28 @@ mod tests {
     fn journals_reports_and_verdicts_atomically_under_safe_names() {
         let dir = tempfile::tempdir().expect("tempdir");
         let j = Journal::create(dir.path(), "r1").expect("create");
-        let p = j
-            .report("inspector-quality", "VERDICT:GO\n")
-            .expect("report");
+        let report = InspectorReport {
+            review: "r1".into(),
+            inspector: "inspector-quality".into(),
+            kind: Some(protocol::InspectorKind::Quality),
+            scope: "repository".into(),
+            findings: vec![],
+            notes: vec!["quality: 3 files".into()],
+            claims: vec![],
+            coverage: protocol::Coverage::default(),
+        };
+        let p = j.report("inspector-quality", &report).expect("report");
         assert_eq!(p, dir.path().join("runs/r1/reports/inspector-quality.cpf"));
-        assert_eq!(std::fs::read_to_string(&p).expect("read"), "VERDICT:GO\n");
-        let hostile = j.report("../../etc/x", "VERDICT:GO\n").expect("report");
+        assert_eq!(
+            std::fs::read_to_string(&p).expect("read"),
+            "VERDICT:GO\nSCOPE:repository\nNOTES:\nquality: 3 files\n"
+        );
+        let back = Journal::open(dir.path(), "r1")
+            .expect("open")
+            .reports()
+            .expect("reports");
+        assert_eq!(back.get("inspector-quality"), Some(&report));
+        let hostile = j.report("../../etc/x", &report).expect("report");
         assert!(hostile.starts_with(dir.path().join("runs/r1/reports")));
         j.verdict("VERDICT:NO-GO\n").expect("verdict");
         j.verdict("VERDICT:GO\n").expect("overwrite");
@@ -108,5 +160,6 @@ mod tests {
             2,
             "no temporary files left"
         );
+        assert!(Journal::open(dir.path(), "missing").is_err());
     }
 }

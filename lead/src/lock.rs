@@ -36,19 +36,35 @@ impl RepoLock {
     /// Takes `state_dir/lock`, taking over a stale one.
     pub fn acquire(state_dir: &Path) -> Result<RepoLock, LockError> {
         let path = state_dir.join("lock");
-        let io = |source| LockError::Io { path: path.display().to_string(), source };
+        let io = |source| LockError::Io {
+            path: path.display().to_string(),
+            source,
+        };
         std::fs::create_dir_all(state_dir).map_err(io)?;
-        let me = format!("{} {}\n", std::process::id(), start_time(std::process::id()).unwrap_or(0));
+        let me = format!(
+            "{} {}\n",
+            std::process::id(),
+            start_time(std::process::id()).unwrap_or(0)
+        );
         for _ in 0..2 {
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
                 Ok(mut f) => {
-                    f.write_all(me.as_bytes()).and_then(|()| f.sync_all()).map_err(io)?;
+                    f.write_all(me.as_bytes())
+                        .and_then(|()| f.sync_all())
+                        .map_err(io)?;
                     return Ok(RepoLock { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let text = std::fs::read_to_string(&path).unwrap_or_default();
                     if let Some(pid) = live_owner(&text) {
-                        return Err(LockError::Held { pid, path: path.display().to_string() });
+                        return Err(LockError::Held {
+                            pid,
+                            path: path.display().to_string(),
+                        });
                     }
                     tracing::warn!(lock = %path.display(), "taking over a stale lock");
                     match std::fs::remove_file(&path) {
@@ -61,7 +77,10 @@ impl RepoLock {
             }
         }
         let pid = live_owner(&std::fs::read_to_string(&path).unwrap_or_default()).unwrap_or(0);
-        Err(LockError::Held { pid, path: path.display().to_string() })
+        Err(LockError::Held {
+            pid,
+            path: path.display().to_string(),
+        })
     }
 }
 
@@ -99,11 +118,18 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let held = RepoLock::acquire(dir.path()).expect("first");
         let err = RepoLock::acquire(dir.path()).expect_err("second");
-        assert!(matches!(err, LockError::Held { pid, .. } if pid == std::process::id()), "{err}");
+        assert!(
+            matches!(err, LockError::Held { pid, .. } if pid == std::process::id()),
+            "{err}"
+        );
         drop(held);
         assert!(!dir.path().join("lock").exists(), "released on drop");
         // A dead owner: pid 0 never names a user process; a reused pid has another start time.
-        std::fs::write(dir.path().join("lock"), format!("{} 1\n", std::process::id())).expect("write");
+        std::fs::write(
+            dir.path().join("lock"),
+            format!("{} 1\n", std::process::id()),
+        )
+        .expect("write");
         let taken = RepoLock::acquire(dir.path()).expect("the pid was reused: stale");
         drop(taken);
         std::fs::write(dir.path().join("lock"), "4194999 0\n").expect("write");

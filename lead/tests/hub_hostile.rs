@@ -24,9 +24,12 @@ fn plan(root: &std::path::Path) -> Plan {
         runtime: Runtime::Local,
         no_exec: true,
         settings: Settings::default(),
+        pipelines: 1,
+        faults: protocol::chaos::FaultPlan::default(),
     };
     let mut plan = Plan::build(&req, "r1", Duration::from_millis(200));
-    plan.inspections.retain(|(name, _, _)| name == "inspector-quality");
+    plan.inspections
+        .retain(|(name, _, _)| name == "inspector-quality");
     plan.audit.expect = vec!["inspector-quality".into()];
     plan
 }
@@ -44,36 +47,66 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
     let plan = plan(repo.path());
     let outcome = actix::System::new().block_on(async move {
         let secret = Secret::generate();
-        let wire = WireConfig { handshake_timeout: Duration::from_millis(500), ..WireConfig::default() };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let wire = WireConfig {
+            handshake_timeout: Duration::from_millis(500),
+            ..WireConfig::default()
+        };
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_retake"));
-        let spawner = LocalSpawner::new(exe, addr, secret.clone(), Duration::from_millis(200), wire.max_frame);
+        let spawner = LocalSpawner::new(
+            exe,
+            addr,
+            secret.clone(),
+            Duration::from_millis(200),
+            wire.max_frame,
+            protocol::chaos::FaultPlan::default(),
+        );
         let (tx, rx) = tokio::sync::oneshot::channel();
         // The real actors are spawned now and connect while the hostile peers below do.
         let coordinator = Coordinator::new(plan, journal, Box::new(spawner), tx).start();
-        actix::spawn(accept_loop(listener, secret.clone(), wire.clone(), coordinator.clone()));
+        actix::spawn(accept_loop(
+            listener,
+            secret.clone(),
+            wire.clone(),
+            coordinator.clone(),
+        ));
 
         // 1. The wrong secret is rejected during the handshake.
         let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
         let wrong = Secret::generate();
-        let refused = client_handshake(stream, &wrong, "inspector", "inspector-quality", &wire).await;
-        assert!(matches!(refused, Err(WireError::Rejected(ref r)) if r.contains("authentication")), "{refused:?}");
+        let refused =
+            client_handshake(stream, &wrong, "inspector", "inspector-quality", &wire).await;
+        assert!(
+            matches!(refused, Err(WireError::Rejected(ref r)) if r.contains("authentication")),
+            "{refused:?}"
+        );
 
         // 2. A frame header claiming 4 GiB is dropped without waiting for the bytes.
         let mut huge = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        huge.write_all(&0xFFFF_FFF0u32.to_be_bytes()).await.expect("write");
+        huge.write_all(&0xFFFF_FFF0u32.to_be_bytes())
+            .await
+            .expect("write");
         // 3. A forged frame (random bytes where the Hello belongs).
         let mut forged = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        forged.write_all(&[0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]).await.expect("write");
+        forged
+            .write_all(&[0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
+            .await
+            .expect("write");
         // 4. A peer with the secret but a name the review does not expect.
         let stranger = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let stranger = client_handshake(stranger, &secret, "inspector", "inspector-intruder", &wire).await;
+        let stranger =
+            client_handshake(stranger, &secret, "inspector", "inspector-intruder", &wire).await;
         let (mut reader, _writer) = stranger.expect("authenticated, then refused by the hub");
         let goodbye = reader.recv().await.expect("a frame").expect("not EOF");
         assert_eq!(goodbye.body, protocol::Body::Goodbye);
 
-        let result = tokio::time::timeout(Duration::from_secs(20), rx).await.expect("no hang").expect("answered");
+        let result = tokio::time::timeout(Duration::from_secs(20), rx)
+            .await
+            .expect("no hang")
+            .expect("answered");
         if let Ok(Some(spawner)) = coordinator.send(lead::review::coordinator::Stop).await {
             spawner.reap(Duration::from_secs(2)).await;
         }

@@ -76,16 +76,38 @@ fn a_killed_inspector_is_replaced_counted_and_the_verdict_has_full_coverage() {
     }
     let out = lead.wait_with_output().expect("wait");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
-    assert!(matches!(out.status.code(), Some(0 | 1)), "a verdict, not a failure: {stderr}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "a verdict, not a failure: {stderr}"
+    );
     assert!(json["verdict"].is_string(), "{json}");
     assert_eq!(json["restarts"]["inspector-test"], 1, "{json}");
     assert_eq!(json["restarts"]["inspector-quality"], 0, "{json}");
-    let notes: Vec<&str> = json["notes"].as_array().expect("notes").iter().filter_map(|n| n.as_str()).collect();
-    assert!(!notes.iter().any(|n| n.starts_with("PARTIAL")), "full coverage: {notes:?}");
+    let notes: Vec<&str> = json["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert!(
+        !notes.iter().any(|n| n.starts_with("PARTIAL")),
+        "full coverage: {notes:?}"
+    );
     assert_eq!(json["coverage"]["inspector-test"]["status"], "ok");
-    assert!(json["qualifiers"].as_array().is_some_and(|q| q.is_empty()), "{json}");
-    assert!(started.elapsed() < Duration::from_secs(30), "recovered promptly");
+    assert!(
+        json["qualifiers"].as_array().is_some_and(|q| q.is_empty()),
+        "{json}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "recovered promptly"
+    );
     std::thread::sleep(Duration::from_millis(300));
-    assert!(tagged(&tag, "").is_empty(), "left over: {:?}", tagged(&tag, ""));
+    assert!(
+        tagged(&tag, "").is_empty(),
+        "left over: {:?}",
+        tagged(&tag, "")
+    );
 }

@@ -204,6 +204,7 @@ fn planted_defects_give_no_go_from_five_kinds_in_both_runtimes() {
     let mut journaled: Vec<String> = std::fs::read_dir(&reports)
         .expect("reports")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".cpf"))
         .collect();
     journaled.sort();
     assert_eq!(
@@ -331,15 +332,37 @@ fn consensus_runs_three_pipelines_each_journaled_and_aggregates_them() {
         .output()
         .expect("run retake");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(json["verdict"], "NO-GO");
-    let notes: Vec<&str> = json["notes"].as_array().expect("notes").iter().filter_map(|n| n.as_str()).collect();
-    assert_eq!(notes[0], "CONSENSUS:3/3 pipelines answered|threshold 2/3; 0 noise");
-    let run = repo.join(".retake/runs").join(json["run_id"].as_str().expect("run id"));
+    let notes: Vec<&str> = json["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(|n| n.as_str())
+        .collect();
+    assert_eq!(
+        notes[0],
+        "CONSENSUS:3/3 pipelines answered|threshold 2/3; 0 noise"
+    );
+    let run = repo
+        .join(".retake/runs")
+        .join(json["run_id"].as_str().expect("run id"));
     for k in 1..=3 {
-        let reports = std::fs::read_dir(run.join(format!("pipeline-{k}/reports"))).expect("reports").count();
+        let reports = std::fs::read_dir(run.join(format!("pipeline-{k}/reports")))
+            .expect("reports")
+            .filter(|e| {
+                e.as_ref()
+                    .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "cpf"))
+            })
+            .count();
         assert_eq!(reports, 6, "pipeline {k}");
-        let verdict = std::fs::read_to_string(run.join(format!("pipeline-{k}/verdict.cpf"))).expect("verdict");
+        let verdict = std::fs::read_to_string(run.join(format!("pipeline-{k}/verdict.cpf")))
+            .expect("verdict");
         assert!(verdict.starts_with("VERDICT:NO-GO"));
     }
     let md = std::fs::read_to_string(repo.join(".retake/verdicts.md")).expect("verdicts.md");

@@ -65,10 +65,15 @@ struct Run {
 }
 
 fn review(repo: &Path, flags: &[&str]) -> Run {
+    review_with(repo, &[&["--no-exec"], flags].concat())
+}
+
+/// An agent is an external command: `--no-exec` would skip it, so agent reviews run without.
+fn review_with(repo: &Path, flags: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(repo)
-        .args(["--no-exec", "--format", "json"])
+        .args(["--format", "json"])
         .args(flags)
         .output()
         .expect("run retake");
@@ -232,7 +237,7 @@ fn agent_findings_are_merged_with_the_builtin_ones_under_both() {
         "retake.toml",
         &format!("[inspector.holistic]\nbackend = \"both\"\n[agent]\ncommand = [\"{agent}\"]\ntimeout_secs = 20\n"),
     );
-    let run = review(repo, &[]);
+    let run = review_with(repo, &[]);
     assert_eq!(run.code, 1, "stderr: {}\njson: {}", run.stderr, run.json);
     let agents: BTreeSet<String> = run.json["findings"]
         .as_array()
@@ -268,7 +273,7 @@ fn an_agent_that_prints_garbage_leaves_its_inspector_failed_not_clean() {
         "retake.toml",
         &format!("[inspector.holistic]\nbackend = \"agent\"\n[agent]\ncommand = [\"{agent}\"]\ntimeout_secs = 20\n"),
     );
-    let run = review(repo, &[]);
+    let run = review_with(repo, &[]);
     let holistic = &run.json["coverage"]["inspector-holistic"];
     assert_eq!(
         holistic["status"], "unavailable",
@@ -298,7 +303,10 @@ fn an_agent_that_prints_garbage_leaves_its_inspector_failed_not_clean() {
         .expect("calls")
         .lines()
         .count();
-    assert!(attempts >= 2 && attempts.is_multiple_of(2), "{attempts} attempts");
+    assert!(
+        attempts >= 2 && attempts.is_multiple_of(2),
+        "{attempts} attempts"
+    );
     let run_id = run.json["run_id"].as_str().expect("run id");
     let reports = repo.join(".retake/runs").join(run_id).join("reports");
     assert!(!reports.join("inspector-holistic.cpf").exists());

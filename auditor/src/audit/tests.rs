@@ -122,7 +122,9 @@ fn a_test_failure_is_no_go_and_stop_or_conditional_by_policy() {
         ]
     );
 
-    let conditional = AuditConfig::new(TestFailurePolicy::Conditional);
+    let conditional = AuditConfig {
+        test_failure: TestFailurePolicy::Conditional,
+    };
     let out = run(&reports, &conditional);
     assert_eq!(out.verdict, Verdict::Conditional);
     assert_eq!(

@@ -38,16 +38,43 @@ fn each_claim_denies_its_category_from_other_agents_only() {
         ),
         claiming(
             "inspector-quality",
-            vec![Claim::ErrorHandlingChecked { files: 9, issues: 0 }],
+            vec![Claim::ErrorHandlingChecked {
+                files: 9,
+                issues: 0,
+            }],
         ),
     ];
     let findings = vec![
         finding("test-agent", TEST_FAILURE, Severity::High, "tests/a.rs", 3),
-        finding("interface-agent", SIGNATURE_MISMATCH, Severity::Critical, "src/a.rs", 1),
-        finding("rulebase-agent", TASK_INCOMPLETE, Severity::High, "tasks.yaml", 4),
-        finding("quality-agent", ERROR_HANDLING_DRIFT, Severity::High, "src/b.rs", 7),
+        finding(
+            "interface-agent",
+            SIGNATURE_MISMATCH,
+            Severity::Critical,
+            "src/a.rs",
+            1,
+        ),
+        finding(
+            "rulebase-agent",
+            TASK_INCOMPLETE,
+            Severity::High,
+            "tasks.yaml",
+            4,
+        ),
+        finding(
+            "quality-agent",
+            ERROR_HANDLING_DRIFT,
+            Severity::High,
+            "src/b.rs",
+            7,
+        ),
         // The claimant's own finding is no conflict; a category nobody denies is none either.
-        finding("inspector-quality", ERROR_HANDLING_DRIFT, Severity::High, "src/c.rs", 1),
+        finding(
+            "inspector-quality",
+            ERROR_HANDLING_DRIFT,
+            Severity::High,
+            "src/c.rs",
+            1,
+        ),
         finding("holistic", "race-condition", Severity::High, "src/d.rs", 1),
     ];
     let found = find_conflicts(&reports, &findings);
@@ -87,7 +114,13 @@ fn claims_that_admit_problems_deny_nothing() {
     ];
     let findings = vec![
         finding("test-agent", TEST_FAILURE, Severity::High, "tests/a.rs", 3),
-        finding("interface-agent", SIGNATURE_MISMATCH, Severity::Critical, "src/a.rs", 1),
+        finding(
+            "interface-agent",
+            SIGNATURE_MISMATCH,
+            Severity::Critical,
+            "src/a.rs",
+            1,
+        ),
     ];
     assert!(find_conflicts(&reports, &findings).is_empty());
 }
@@ -112,7 +145,13 @@ fn conflict(finding: usize) -> Conflict {
 }
 
 fn drift(path: &str, line: u32, description: &str) -> Finding {
-    let mut f = finding("quality-agent", ERROR_HANDLING_DRIFT, Severity::High, path, line);
+    let mut f = finding(
+        "quality-agent",
+        ERROR_HANDLING_DRIFT,
+        Severity::High,
+        path,
+        line,
+    );
     f.description = description.into();
     f
 }
@@ -142,7 +181,10 @@ fn the_source_keeps_or_drops_a_finding() {
             "dropped the finding: line 40 is past the end of src/a.rs (3 lines)",
         ]
     );
-    assert_eq!(out.resolved[0].agents, vec!["inspector-quality", "quality-agent"]);
+    assert_eq!(
+        out.resolved[0].agents,
+        vec!["inspector-quality", "quality-agent"]
+    );
     assert_eq!(
         out.resolved[0].conflicting,
         "inspector-quality: error handling fine in 9 files\n\
@@ -153,7 +195,10 @@ fn the_source_keeps_or_drops_a_finding() {
         out.removed[1].reason,
         "conflict with inspector-quality settled from the source: src/gone.rs does not exist"
     );
-    assert_eq!(out.removed[1].original, "H|error-handling-drift|src/gone.rs:1|`unwrap`");
+    assert_eq!(
+        out.removed[1].original,
+        "H|error-handling-drift|src/gone.rs:1|`unwrap`"
+    );
 }
 
 #[test]

@@ -95,12 +95,13 @@ pub fn tests_pass_but_calls_are_wrong(
     reports: &[InspectorReport],
     findings: &[Finding],
 ) -> Option<Resolution> {
-    let (who, passed) = claims(reports, Some(InspectorKind::Test)).find_map(|(who, c)| match c {
-        Claim::TestsRun {
-            passed, failed: 0, ..
-        } if *passed > 0 => Some((who, *passed)),
-        _ => None,
-    })?;
+    let (who, passed) =
+        claims(reports, Some(InspectorKind::Test)).find_map(|(who, c)| match c {
+            Claim::TestsRun {
+                passed, failed: 0, ..
+            } if *passed > 0 => Some((who, *passed)),
+            _ => None,
+        })?;
     let calls = active(findings, |f| f.category == CALL_SITE_ERROR);
     if calls.is_empty() {
         return None;
@@ -169,7 +170,9 @@ pub fn complete_tasks_with_only_dead_code(
                 ),
                 &format!("task {id}"),
             );
-            f.suggestion = Some("call the task's code from where the design uses it, or reopen the task".into());
+            f.suggestion = Some(
+                "call the task's code from where the design uses it, or reopen the task".into(),
+            );
             Some(Resolution {
                 resolved: Resolved {
                     agents: with_claimant(who, &quality),
@@ -285,7 +288,11 @@ fn with_claimant(claimant: &str, findings: &[&Finding]) -> Vec<String> {
 
 /// The findings as issue rows, one per line, at most [`LISTED`] of them.
 fn listing(findings: &[&Finding]) -> String {
-    let mut lines: Vec<String> = findings.iter().take(LISTED).map(|f| issue_text(f)).collect();
+    let mut lines: Vec<String> = findings
+        .iter()
+        .take(LISTED)
+        .map(|f| issue_text(f))
+        .collect();
     if findings.len() > LISTED {
         lines.push(format!("… and {} more", findings.len() - LISTED));
     }

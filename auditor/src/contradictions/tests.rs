@@ -26,8 +26,18 @@ fn tests_run(passed: u32, failed: u32) -> Claim {
 
 #[test]
 fn rule_a_keeps_the_failure_and_says_investigate_deeper() {
-    let failure = finding("inspector-test", TEST_FAILURE, Severity::High, "tests/login.rs", 12);
-    let reports = [claiming("inspector-interface", vec![signatures(4, 4)], vec![])];
+    let failure = finding(
+        "inspector-test",
+        TEST_FAILURE,
+        Severity::High,
+        "tests/login.rs",
+        12,
+    );
+    let reports = [claiming(
+        "inspector-interface",
+        vec![signatures(4, 4)],
+        vec![],
+    )];
     let out = contradictions(&reports, vec![failure.clone()]);
     assert_eq!(out.findings, vec![failure]);
     assert_eq!(
@@ -48,7 +58,10 @@ fn rule_a_keeps_the_failure_and_says_investigate_deeper() {
 fn rule_a_needs_every_signature_to_match() {
     let failure = finding("test", TEST_FAILURE, Severity::High, "tests/login.rs", 12);
     let partial = [claiming("interface", vec![signatures(3, 4)], vec![])];
-    assert_eq!(signatures_match_but_tests_fail(&partial, &[failure.clone()]), None);
+    assert_eq!(
+        signatures_match_but_tests_fail(&partial, std::slice::from_ref(&failure)),
+        None
+    );
     let none = [claiming("interface", vec![signatures(0, 0)], vec![])];
     assert_eq!(signatures_match_but_tests_fail(&none, &[failure]), None);
     let quiet = [claiming("interface", vec![signatures(4, 4)], vec![])];
@@ -57,7 +70,13 @@ fn rule_a_needs_every_signature_to_match() {
 
 #[test]
 fn rule_b_raises_a_false_positive_risk_per_wrong_call() {
-    let mut call = finding("interface", CALL_SITE_ERROR, Severity::High, "src/api.rs", 30);
+    let mut call = finding(
+        "interface",
+        CALL_SITE_ERROR,
+        Severity::High,
+        "src/api.rs",
+        30,
+    );
     call.description = "`login` called with 1 argument, designed with 2".into();
     let reports = [claiming("test", vec![tests_run(42, 0)], vec![])];
     let out = contradictions(&reports, vec![call.clone()]);
@@ -85,11 +104,23 @@ fn rule_b_raises_a_false_positive_risk_per_wrong_call() {
 
 #[test]
 fn rule_b_is_quiet_when_a_test_failed_or_none_ran() {
-    let call = finding("interface", CALL_SITE_ERROR, Severity::High, "src/api.rs", 30);
+    let call = finding(
+        "interface",
+        CALL_SITE_ERROR,
+        Severity::High,
+        "src/api.rs",
+        30,
+    );
     let failing = [claiming("test", vec![tests_run(41, 1)], vec![])];
-    assert_eq!(tests_pass_but_calls_are_wrong(&failing, &[call.clone()]), None);
+    assert_eq!(
+        tests_pass_but_calls_are_wrong(&failing, std::slice::from_ref(&call)),
+        None
+    );
     let nothing_ran = [claiming("test", vec![tests_run(0, 0)], vec![])];
-    assert_eq!(tests_pass_but_calls_are_wrong(&nothing_ran, &[call.clone()]), None);
+    assert_eq!(
+        tests_pass_but_calls_are_wrong(&nothing_ran, std::slice::from_ref(&call)),
+        None
+    );
     // A test claim from a report that is not the test Inspector does not count.
     let wrong_kind = [claiming("quality", vec![tests_run(5, 0)], vec![])];
     assert_eq!(tests_pass_but_calls_are_wrong(&wrong_kind, &[call]), None);
@@ -104,11 +135,26 @@ fn task(id: &str, files: &[&str]) -> Claim {
 
 #[test]
 fn rule_c_raises_not_delivered_when_the_tasks_code_is_only_dead() {
-    let dead = finding("inspector-quality", DEAD_CODE, Severity::Low, "src/export.rs", 5);
-    let elsewhere = finding("inspector-quality", "naming-violation", Severity::Low, "src/a.rs", 1);
+    let dead = finding(
+        "inspector-quality",
+        DEAD_CODE,
+        Severity::Low,
+        "src/export.rs",
+        5,
+    );
+    let elsewhere = finding(
+        "inspector-quality",
+        "naming-violation",
+        Severity::Low,
+        "src/a.rs",
+        1,
+    );
     let reports = [claiming(
         "inspector-rulebase",
-        vec![task("3", &["./src/export.rs"]), task("4", &["src/import.rs"])],
+        vec![
+            task("3", &["./src/export.rs"]),
+            task("4", &["src/import.rs"]),
+        ],
         vec![],
     )];
     let out = contradictions(&reports, vec![dead, elsewhere]);
@@ -139,7 +185,11 @@ fn rule_c_raises_not_delivered_when_the_tasks_code_is_only_dead() {
 fn rule_c_is_quiet_when_quality_finds_more_than_dead_code_or_nothing() {
     let dead = finding("quality", DEAD_CODE, Severity::Low, "src/export.rs", 5);
     let other = finding("quality", "todo", Severity::Low, "src/export.rs", 9);
-    let reports = [claiming("rulebase", vec![task("3", &["src/export.rs"])], vec![])];
+    let reports = [claiming(
+        "rulebase",
+        vec![task("3", &["src/export.rs"])],
+        vec![],
+    )];
     assert!(complete_tasks_with_only_dead_code(&reports, &[dead.clone(), other]).is_empty());
     assert!(complete_tasks_with_only_dead_code(&reports, &[]).is_empty());
     // Dead code another Inspector reports is not quality's verdict on the task.
@@ -190,13 +240,28 @@ fn rule_d_keeps_consistencys_finding_at_its_own_severity() {
         }],
         vec![],
     )];
-    let differing = finding("consistency", ERROR_HANDLING_INCONSISTENCY, Severity::Medium, "b", 2);
-    assert_eq!(error_handling_fine_but_inconsistent(&found_issues, &[differing]), None);
+    let differing = finding(
+        "consistency",
+        ERROR_HANDLING_INCONSISTENCY,
+        Severity::Medium,
+        "b",
+        2,
+    );
+    assert_eq!(
+        error_handling_fine_but_inconsistent(&found_issues, &[differing]),
+        None
+    );
 }
 
 #[test]
 fn rule_e_keeps_the_cross_feature_mismatch_as_a_scope_difference() {
-    let mismatch = finding("consistency", "type-mismatch", Severity::High, "src/user.rs", 4);
+    let mismatch = finding(
+        "consistency",
+        "type-mismatch",
+        Severity::High,
+        "src/user.rs",
+        4,
+    );
     let reports = [claiming("interface", vec![signatures(6, 6)], vec![])];
     let out = contradictions(&reports, vec![mismatch.clone()]);
     assert_eq!(out.findings, vec![mismatch.clone()]);
@@ -216,7 +281,13 @@ fn rule_e_keeps_the_cross_feature_mismatch_as_a_scope_difference() {
     let busy = [claiming(
         "interface",
         vec![signatures(6, 6)],
-        vec![finding("interface", SIGNATURE_MISMATCH, Severity::Low, "x.rs", 1)],
+        vec![finding(
+            "interface",
+            SIGNATURE_MISMATCH,
+            Severity::Low,
+            "x.rs",
+            1,
+        )],
     )];
     assert_eq!(
         no_interface_issues_but_cross_feature_mismatch(&busy, &[mismatch]),
@@ -229,7 +300,13 @@ fn no_claims_no_contradictions() {
     let findings = vec![
         finding("test", TEST_FAILURE, Severity::High, "tests/a.rs", 1),
         finding("interface", CALL_SITE_ERROR, Severity::High, "src/a.rs", 1),
-        finding("consistency", "type-mismatch", Severity::High, "src/a.rs", 2),
+        finding(
+            "consistency",
+            "type-mismatch",
+            Severity::High,
+            "src/a.rs",
+            2,
+        ),
     ];
     let reports = [report("test", vec![]), report("interface", vec![])];
     let out = contradictions(&reports, findings.clone());

@@ -122,8 +122,9 @@ fn is_source(path: &str) -> bool {
         "rs", "py", "ts", "tsx", "js", "jsx", "mjs", "go", "java", "kt", "c", "cc", "cpp", "h",
         "rb", "cs",
     ];
-    path.rsplit_once('.')
-        .is_some_and(|(stem, ext)| !stem.is_empty() && !stem.ends_with('/') && EXTENSIONS.contains(&ext))
+    path.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && !stem.ends_with('/') && EXTENSIONS.contains(&ext)
+    })
 }
 
 fn scope_creep(mut f: Finding) -> Finding {
@@ -148,7 +149,10 @@ fn told_by_words(f: &Finding, ctx: &AuditContext) -> Option<Finding> {
         let symbols = backticked(&f.description);
         symbols.is_empty() || symbols.iter().any(|s| ctx.design_mentions(s))
     } else {
-        pattern.design_words().iter().any(|w| ctx.design_mentions(w))
+        pattern
+            .design_words()
+            .iter()
+            .any(|w| ctx.design_mentions(w))
     };
     if specified {
         return None;

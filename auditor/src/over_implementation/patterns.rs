@@ -72,7 +72,9 @@ impl Pattern {
 
     /// The pattern a category names, when it names one.
     pub fn from_category(category: &str) -> Option<Pattern> {
-        Pattern::ALL.into_iter().find(|p| p.as_str() == category.trim())
+        Pattern::ALL
+            .into_iter()
+            .find(|p| p.as_str() == category.trim())
     }
 
     /// Phrases in a finding's description or rule that show the code does this (lower case).
@@ -80,10 +82,32 @@ impl Pattern {
         match self {
             // Scope creep is told from paths, not words (see `over_implementation`).
             Pattern::ScopeCreep => &[],
-            Pattern::DefensiveExcess => &["redundant check", "redundant validation", "unreachable check", "defensive"],
-            Pattern::PrematureUtility => &["used once", "single caller", "one call site", "only one caller", "called once"],
-            Pattern::ConfigExternalization => &["environment variable", "env::var", "env var", "config key", "configurable"],
-            Pattern::UnrequestedAbstraction => &["single implementation", "one implementation", "only implementation", "single implementor"],
+            Pattern::DefensiveExcess => &[
+                "redundant check",
+                "redundant validation",
+                "unreachable check",
+                "defensive",
+            ],
+            Pattern::PrematureUtility => &[
+                "used once",
+                "single caller",
+                "one call site",
+                "only one caller",
+                "called once",
+            ],
+            Pattern::ConfigExternalization => &[
+                "environment variable",
+                "env::var",
+                "env var",
+                "config key",
+                "configurable",
+            ],
+            Pattern::UnrequestedAbstraction => &[
+                "single implementation",
+                "one implementation",
+                "only implementation",
+                "single implementor",
+            ],
             Pattern::PhantomResilience => &["retry", "retries", "fallback", "circuit breaker"],
         }
     }
@@ -95,9 +119,18 @@ impl Pattern {
             Pattern::ScopeCreep => &[],
             Pattern::DefensiveExcess => &["validat", "guard", "defensive"],
             Pattern::PrematureUtility => &["helper", "utility", "utilities"],
-            Pattern::ConfigExternalization => &["configur", "environment variable", "env var", "setting"],
+            Pattern::ConfigExternalization => {
+                &["configur", "environment variable", "env var", "setting"]
+            }
             Pattern::UnrequestedAbstraction => &["trait", "abstraction", "interface"],
-            Pattern::PhantomResilience => &["retry", "retries", "retried", "fallback", "circuit breaker", "resilien"],
+            Pattern::PhantomResilience => &[
+                "retry",
+                "retries",
+                "retried",
+                "fallback",
+                "circuit breaker",
+                "resilien",
+            ],
         }
     }
 
@@ -115,10 +148,30 @@ impl Pattern {
     pub(crate) fn additions(self) -> &'static [&'static str] {
         match self {
             Pattern::ScopeCreep => &[],
-            Pattern::DefensiveExcess => &["add validation", "add a check", "add a guard", "validate all"],
-            Pattern::PrematureUtility => &["extract a helper", "add a helper", "utility function", "helper function"],
-            Pattern::ConfigExternalization => &["make it configurable", "configurable", "environment variable", "config option"],
-            Pattern::UnrequestedAbstraction => &["introduce a trait", "add a trait", "introduce an interface", "abstraction"],
+            Pattern::DefensiveExcess => &[
+                "add validation",
+                "add a check",
+                "add a guard",
+                "validate all",
+            ],
+            Pattern::PrematureUtility => &[
+                "extract a helper",
+                "add a helper",
+                "utility function",
+                "helper function",
+            ],
+            Pattern::ConfigExternalization => &[
+                "make it configurable",
+                "configurable",
+                "environment variable",
+                "config option",
+            ],
+            Pattern::UnrequestedAbstraction => &[
+                "introduce a trait",
+                "add a trait",
+                "introduce an interface",
+                "abstraction",
+            ],
             Pattern::PhantomResilience => &["retry", "fallback", "circuit breaker"],
         }
     }
@@ -146,9 +199,15 @@ mod tests {
     #[test]
     fn phrases_are_found_in_any_case() {
         assert_eq!(
-            first_phrase("Retry loop without backoff", Pattern::PhantomResilience.evidence()),
+            first_phrase(
+                "Retry loop without backoff",
+                Pattern::PhantomResilience.evidence()
+            ),
             Some("retry")
         );
-        assert_eq!(first_phrase("plain text", Pattern::PhantomResilience.evidence()), None);
+        assert_eq!(
+            first_phrase("plain text", Pattern::PhantomResilience.evidence()),
+            None
+        );
     }
 }

@@ -76,12 +76,25 @@ mod tests {
     fn a_suggestion_adding_what_the_design_lacks_is_dropped_with_a_note() {
         let findings = vec![
             suggesting("operational-risk", "Wrap the call in a retry with backoff"),
-            suggesting("implicit-coupling", "Make it configurable through an environment variable"),
+            suggesting(
+                "implicit-coupling",
+                "Make it configurable through an environment variable",
+            ),
             suggesting("error-handling-drift", "Return the error to the caller"),
         ];
-        let out = simplicity(findings, &design("The client sends one request and reports errors."));
-        let kept: Vec<Option<&str>> = out.findings.iter().map(|f| f.suggestion.as_deref()).collect();
-        assert_eq!(kept, vec![None, None, Some("Return the error to the caller")]);
+        let out = simplicity(
+            findings,
+            &design("The client sends one request and reports errors."),
+        );
+        let kept: Vec<Option<&str>> = out
+            .findings
+            .iter()
+            .map(|f| f.suggestion.as_deref())
+            .collect();
+        assert_eq!(
+            kept,
+            vec![None, None, Some("Return the error to the caller")]
+        );
         assert_eq!(
             out.notes,
             vec![
@@ -94,7 +107,10 @@ mod tests {
     #[test]
     fn a_suggestion_the_design_asks_for_stays() {
         let f = suggesting("operational-risk", "add a retry with a bound");
-        let out = simplicity(vec![f.clone()], &design("Failed uploads are retried three times."));
+        let out = simplicity(
+            vec![f.clone()],
+            &design("Failed uploads are retried three times."),
+        );
         assert_eq!(out.findings, vec![f]);
         assert!(out.notes.is_empty());
     }

@@ -27,7 +27,10 @@ fn phantom_resilience_is_raised_beside_its_evidence() {
         30,
         "retry loop with no backoff or bound",
     );
-    let ctx = design(&["src/client.rs"], "The client sends one request; errors are returned.");
+    let ctx = design(
+        &["src/client.rs"],
+        "The client sends one request; errors are returned.",
+    );
     let out = over_implementation(vec![evidence.clone()], &ctx);
     assert_eq!(out.findings.len(), 2);
     assert_eq!(out.findings[0], evidence);
@@ -46,8 +49,17 @@ fn phantom_resilience_is_raised_beside_its_evidence() {
 
 #[test]
 fn a_design_that_has_retries_raises_nothing() {
-    let evidence = described("holistic", "operational-risk", "src/client.rs", 30, "retry loop with no backoff");
-    let ctx = design(&["src/client.rs"], "Uploads use a Retry policy of three attempts.");
+    let evidence = described(
+        "holistic",
+        "operational-risk",
+        "src/client.rs",
+        30,
+        "retry loop with no backoff",
+    );
+    let ctx = design(
+        &["src/client.rs"],
+        "Uploads use a Retry policy of three attempts.",
+    );
     let out = over_implementation(vec![evidence.clone()], &ctx);
     assert_eq!(out.findings, vec![evidence]);
 }
@@ -66,12 +78,23 @@ fn config_externalization_needs_a_design_without_configuration() {
     assert_eq!(out.findings.len(), 2);
     assert_eq!(out.findings[1].rule, "auditor/config-externalization");
     let configured = design(&[], "Configuration: DB_URL from the environment.");
-    assert_eq!(over_implementation(vec![evidence], &configured).findings.len(), 1);
+    assert_eq!(
+        over_implementation(vec![evidence], &configured)
+            .findings
+            .len(),
+        1
+    );
 }
 
 #[test]
 fn symbol_judged_patterns_ask_the_design_about_the_symbol() {
-    let helper = described("quality", "dead-code", "src/fmt.rs", 8, "`pad_left` is used once");
+    let helper = described(
+        "quality",
+        "dead-code",
+        "src/fmt.rs",
+        8,
+        "`pad_left` is used once",
+    );
     let abstraction = described(
         "holistic",
         "semantic-drift",
@@ -79,7 +102,13 @@ fn symbol_judged_patterns_ask_the_design_about_the_symbol() {
         2,
         "trait `Store` has a single implementation",
     );
-    let no_symbol = described("quality", "dead-code", "src/fmt.rs", 20, "a helper used once");
+    let no_symbol = described(
+        "quality",
+        "dead-code",
+        "src/fmt.rs",
+        20,
+        "a helper used once",
+    );
     let ctx = design(&[], "The `Store` trait lets tests swap the database.");
     let out = over_implementation(vec![helper, abstraction, no_symbol], &ctx);
     let rules: Vec<&str> = out.findings.iter().map(|f| f.rule.as_str()).collect();
@@ -96,7 +125,13 @@ fn symbol_judged_patterns_ask_the_design_about_the_symbol() {
 
 #[test]
 fn defensive_excess_is_told_by_its_words() {
-    let f = described("quality", "dead-code", "src/parse.rs", 5, "redundant check: `len` can never be negative");
+    let f = described(
+        "quality",
+        "dead-code",
+        "src/parse.rs",
+        5,
+        "redundant check: `len` can never be negative",
+    );
     let out = over_implementation(vec![f], &design(&[], "Parse the header."));
     assert_eq!(out.findings.len(), 2);
     assert_eq!(out.findings[1].rule, "auditor/defensive-excess");
@@ -104,7 +139,13 @@ fn defensive_excess_is_told_by_its_words() {
 
 #[test]
 fn an_unexpected_file_becomes_scope_creep_and_changed_files_raise_it() {
-    let unexpected = described("rulebase", "file-unexpected", "src/extra.rs", 1, "undeclared source file");
+    let unexpected = described(
+        "rulebase",
+        "file-unexpected",
+        "src/extra.rs",
+        1,
+        "undeclared source file",
+    );
     let ctx = AuditContext {
         design_files: vec!["src/auth.rs".into()],
         changed_files: vec![
@@ -146,8 +187,17 @@ fn a_reported_pattern_the_design_specifies_is_removed() {
         9,
         "`with_fallback` adds a fallback server",
     );
-    let stands = described("holistic-agent", "premature-utility", "src/fmt.rs", 2, "`pad` used once");
-    let ctx = design(&[], "The client calls `with_fallback` when the primary is down.");
+    let stands = described(
+        "holistic-agent",
+        "premature-utility",
+        "src/fmt.rs",
+        2,
+        "`pad` used once",
+    );
+    let ctx = design(
+        &[],
+        "The client calls `with_fallback` when the primary is down.",
+    );
     let out = over_implementation(vec![specified, stands.clone()], &ctx);
     assert_eq!(out.findings, vec![stands]);
     assert_eq!(
@@ -163,8 +213,20 @@ fn a_reported_pattern_the_design_specifies_is_removed() {
 
 #[test]
 fn without_a_design_nothing_is_judged() {
-    let f = described("holistic", "operational-risk", "src/client.rs", 30, "retry loop, no bound");
-    let unexpected = described("rulebase", "file-unexpected", "src/extra.rs", 1, "undeclared");
+    let f = described(
+        "holistic",
+        "operational-risk",
+        "src/client.rs",
+        30,
+        "retry loop, no bound",
+    );
+    let unexpected = described(
+        "rulebase",
+        "file-unexpected",
+        "src/extra.rs",
+        1,
+        "undeclared",
+    );
     let ctx = AuditContext {
         changed_files: vec!["src/new.rs".into()],
         ..AuditContext::default()

@@ -6,7 +6,8 @@
 //! findings carry the agent name `<kind>-agent`, which the Auditor recognises as an agent
 //! backend's. Fail-closed: an empty or unusable reply is retried, and an agent that gives none
 //! in [`MAX_ATTEMPTS`] attempts, times out, or cannot run at all fails the Inspector — it never
-//! becomes a clean report.
+//! becomes a clean report. `--no-exec` runs no agent (command or endpoint), and the report
+//! says so in the Inspector's one "not run (--no-exec)" note.
 
 mod command;
 mod http;
@@ -16,7 +17,8 @@ mod reply;
 pub use prompt::{default_template, render_prompt, PLACEHOLDERS};
 pub use reply::read_reply;
 
-use crate::engine::{finish, inspect, Context};
+use crate::engine::run::collect;
+use crate::engine::{finish, Context};
 use protocol::cpf::ReportCpf;
 use protocol::message::{AgentTransport, Backend};
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Location};
@@ -72,17 +74,32 @@ pub fn review(
     name: &str,
     review: &str,
 ) -> Result<InspectorReport, BackendError> {
-    match ctx.options.backend {
-        Backend::Builtin => Ok(inspect(kind, ctx, name, review)),
-        Backend::Agent => agent_report(kind, ctx, name, review),
-        Backend::Both => {
-            let mut builtin = inspect(kind, ctx, name, review);
-            let agent = agent_report(kind, ctx, name, review)?;
-            builtin.findings.extend(agent.findings);
-            builtin.notes.extend(agent.notes);
-            Ok(builtin)
+    let backend = ctx.options.backend;
+    // `--no-exec` runs no external command at all, an agent included: said in the one note.
+    let skip_agent = backend != Backend::Builtin && ctx.options.no_exec;
+    let not_run = if skip_agent {
+        vec![format!("the agent backend ({})", agent_name(kind))]
+    } else {
+        Vec::new()
+    };
+    let mut report = match backend {
+        Backend::Builtin | Backend::Both => collect(kind, ctx, name, review, &not_run),
+        Backend::Agent if skip_agent => {
+            let mut report = empty_report(kind, ctx, name, review);
+            report.notes.push(format!(
+                "{kind}: not run (--no-exec): {}",
+                not_run.join(", ")
+            ));
+            report
         }
+        Backend::Agent => empty_report(kind, ctx, name, review),
+    };
+    if backend != Backend::Builtin && !skip_agent {
+        add_agent_findings(kind, ctx, &mut report)?;
     }
+    // Finished once, so suppressions and the session filter treat both sources alike.
+    finish(ctx, &mut report);
+    Ok(report)
 }
 
 /// The agent's name for `kind`: `quality-agent`.
@@ -90,13 +107,29 @@ pub fn agent_name(kind: InspectorKind) -> String {
     format!("{kind}-agent")
 }
 
-/// Asks the configured agent and turns its CPF into a finished report.
-fn agent_report(
+/// A report with no findings yet, covering the context's files.
+fn empty_report(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> InspectorReport {
+    InspectorReport {
+        review: review.to_string(),
+        inspector: name.to_string(),
+        kind: Some(kind),
+        scope: ctx.scope.label(),
+        findings: Vec::new(),
+        notes: Vec::new(),
+        claims: Vec::new(),
+        coverage: Coverage {
+            files_reviewed: ctx.files.len() as u32,
+            skipped: ctx.skipped.clone(),
+        },
+    }
+}
+
+/// Asks the configured agent and adds its findings and notes to `report`.
+fn add_agent_findings(
     kind: InspectorKind,
     ctx: &Context,
-    name: &str,
-    review: &str,
-) -> Result<InspectorReport, BackendError> {
+    report: &mut InspectorReport,
+) -> Result<(), BackendError> {
     let agent = agent_name(kind);
     let spec = ctx
         .options
@@ -117,24 +150,12 @@ fn agent_report(
         } => http::ask(url, model, api_key_env.as_deref(), &prompt, timeout),
     };
     let (cpf, retries) = with_retries(&agent, ask)?;
-    let mut report = InspectorReport {
-        review: review.to_string(),
-        inspector: name.to_string(),
-        kind: Some(kind),
-        scope: ctx.scope.label(),
-        findings: findings_of(&agent, &ctx.root, &cpf),
-        notes: retries,
-        claims: Vec::new(),
-        coverage: Coverage {
-            files_reviewed: ctx.files.len() as u32,
-            skipped: ctx.skipped.clone(),
-        },
-    };
+    report.findings.extend(findings_of(&agent, &ctx.root, &cpf));
+    report.notes.extend(retries);
     report
         .notes
         .extend(cpf.notes.iter().map(|n| format!("{agent}: {n}")));
-    finish(ctx, &mut report);
-    Ok(report)
+    Ok(())
 }
 
 /// Asks until a reply reads as CPF, at most [`MAX_ATTEMPTS`] times; a fatal error ends at

@@ -16,7 +16,7 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 fn command_agent(path: &Path, backend: Backend, timeout_ms: u64) -> InspectOptions {
     InspectOptions {
-        no_exec: true,
+        no_exec: false,
         backend,
         agent: Some(AgentSpec {
             transport: AgentTransport::Command {
@@ -189,6 +189,49 @@ fn a_session_prompt_carries_the_diff_and_only_the_changed_files() {
         render_prompt(InspectorKind::Quality, &ctx, &custom),
         "session:main {{unknown}} - src/lib.rs\n- src/new.rs"
     );
+}
+
+#[test]
+fn no_exec_runs_no_agent_and_says_so_once() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() {\n    todo!()\n}\n");
+    let tools = tempfile::tempdir().expect("tools");
+    let agent = script(tools.path(), "agent", "touch \"$(dirname \"$0\")/ran\"");
+    let both = InspectOptions {
+        no_exec: true,
+        ..command_agent(&agent, Backend::Both, 10_000)
+    };
+    let ctx = holistic_ctx(repo.path(), &both);
+    let report = review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect("report");
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.rule == "holistic/todo-macro"));
+    assert!(report
+        .findings
+        .iter()
+        .all(|f| f.agents[0] == "inspector-holistic"));
+    let said: Vec<&String> = report
+        .notes
+        .iter()
+        .filter(|n| n.contains("--no-exec"))
+        .collect();
+    assert_eq!(
+        said,
+        vec!["holistic: not run (--no-exec): the agent backend (holistic-agent)"]
+    );
+    let only = InspectOptions {
+        no_exec: true,
+        ..command_agent(&agent, Backend::Agent, 10_000)
+    };
+    let ctx = holistic_ctx(repo.path(), &only);
+    let report = review(InspectorKind::Quality, &ctx, "inspector-quality", "r1").expect("report");
+    assert!(report.findings.is_empty());
+    assert_eq!(
+        report.notes,
+        vec!["quality: not run (--no-exec): the agent backend (quality-agent)".to_string()]
+    );
+    assert!(!tools.path().join("ran").exists());
 }
 
 #[test]

@@ -12,7 +12,7 @@ pub mod decisions;
 pub mod diff;
 pub mod git;
 pub(crate) mod process;
-mod run;
+pub(crate) mod run;
 mod scope_filter;
 mod source;
 mod suppress;

@@ -7,8 +7,24 @@ use protocol::message::RuleOverride;
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
 
 /// Runs every enabled rule of `kind` (only those of the requested dimensions, when any are)
-/// and returns the Inspector's report, agent = `name`.
+/// and returns the Inspector's finished report, agent = `name`.
 pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> InspectorReport {
+    let mut report = collect(kind, ctx, name, review, &[]);
+    finish(ctx, &mut report);
+    report
+}
+
+/// The rules' findings and notes as a report that is not yet finished (suppressions unmarked,
+/// no session filter): `both` merges an agent's findings in before finishing once. `not_run`
+/// lists what the caller itself did not run under `--no-exec` (the agent backend), said in
+/// the same single note as the rules'.
+pub(crate) fn collect(
+    kind: InspectorKind,
+    ctx: &Context,
+    name: &str,
+    review: &str,
+    not_run: &[String],
+) -> InspectorReport {
     let wanted = &ctx.options.dimensions;
     let rules: Vec<Box<dyn Rule>> = crate::rules::for_kind(kind)
         .into_iter()
@@ -34,7 +50,7 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
             skipped: ctx.skipped.clone(),
         },
     };
-    let mut not_run: Vec<String> = Vec::new();
+    let mut not_run: Vec<String> = not_run.to_vec();
     for (rule, sink) in rules.iter().zip(sinks) {
         let meta = rule.meta();
         let severity_override =
@@ -68,7 +84,6 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
         report.claims.extend(sink.claims);
     }
     fold_not_run(kind, &not_run, &mut report.notes);
-    finish(ctx, &mut report);
     report
 }
 

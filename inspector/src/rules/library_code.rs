@@ -25,10 +25,24 @@ pub(crate) fn is_library_path(path: &str) -> bool {
     !(tooling_dir || binary)
 }
 
-/// Whether a file is library code: by its path ([`is_library_path`]), and for Go not a file of
-/// `package main` (a command, wherever it sits).
+/// Whether a file is library code: by its path ([`is_library_path`]), and not a Go file of
+/// `package main` nor a Python script (a shebang line or an `if __name__ == "__main__":` guard):
+/// both are programs, wherever they sit.
 pub(crate) fn is_library_file(file: &SourceFile) -> bool {
-    is_library_path(&file.rel_path) && !(file.language == Some(Language::Go) && is_go_main(&file.text))
+    let program = match file.language {
+        Some(Language::Go) => is_go_main(&file.text),
+        Some(Language::Python) => is_python_script(&file.text),
+        _ => false,
+    };
+    is_library_path(&file.rel_path) && !program
+}
+
+/// Whether Python source is a script: it starts with `#!` or has a `__main__` guard.
+pub(crate) fn is_python_script(text: &str) -> bool {
+    text.starts_with("#!")
+        || text
+            .lines()
+            .any(|l| l.starts_with("if __name__") && l.contains("__main__"))
 }
 
 /// Whether Go source declares `package main`.
@@ -100,8 +114,22 @@ mod tests {
             assert!(is_library_path(path), "{path}");
         }
         assert!(is_go_main("// x\npackage main\n"));
-        assert!(!is_library_file(&SourceFile::new("cmd/api/serve.go", "package main\n")));
-        assert!(is_library_file(&SourceFile::new("pkg/api/serve.go", "package api\n")));
+        assert!(!is_library_file(&SourceFile::new(
+            "cmd/api/serve.go",
+            "package main\n"
+        )));
+        assert!(is_library_file(&SourceFile::new(
+            "pkg/api/serve.go",
+            "package api\n"
+        )));
+        assert!(!is_library_file(&SourceFile::new(
+            "tools/bench.py",
+            "#!/usr/bin/env python3\n"
+        )));
+        assert!(!is_library_file(&SourceFile::new(
+            "app/cli.py",
+            "def main(): pass\nif __name__ == \"__main__\":\n    main()\n"
+        )));
         assert_eq!(crate_root("cli/src/a.rs"), Some("cli/"));
     }
 }

@@ -45,13 +45,13 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         },
     };
     let expected: Vec<String> = reports.keys().cloned().collect();
-    let outcome = auditor::audit(&auditor::AuditInput {
-        scope: &scope,
-        reports: &list,
-        expected: &expected,
-        unavailable: &[],
-        config: &config,
-    });
+    let outcome = auditor::audit(&auditor::AuditInput::new(
+        &scope,
+        &list,
+        &expected,
+        &[],
+        &config,
+    ));
     let restarts = BTreeMap::new();
     let summary = Summary {
         run_id: None,

@@ -33,7 +33,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     }
     let mut settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
     // Checked before any actor starts: faults are refused unless chaos is enabled.
-    let _faults = crate::chaos::fault_plan(&args.chaos, &settings).map_err(|e| fail2(e.into()))?;
+    let faults = crate::chaos::fault_plan(&args.chaos, &settings).map_err(|e| fail2(e.into()))?;
     if !args.dimensions.is_empty() {
         settings.review.dimensions = args.dimensions.clone();
     }
@@ -53,6 +53,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         no_exec: args.no_exec,
         settings,
         pipelines: args.consensus,
+        faults,
     };
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
@@ -70,18 +71,35 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         repo.file_name()
             .map_or_else(|| "repository".into(), |n| n.to_string_lossy().into_owned())
     });
-    let produced: Vec<Option<protocol::cpf::VerdictCpf>> =
-        out.pipelines.iter().map(|p| p.as_ref().map(|f| f.outcome.to_cpf())).collect();
-    let raw: Vec<Option<String>> = produced.iter().map(|c| c.as_ref().map(protocol::cpf::format_verdict)).collect();
+    let produced: Vec<Option<protocol::cpf::VerdictCpf>> = out
+        .pipelines
+        .iter()
+        .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+        .collect();
+    let raw: Vec<Option<String>> = produced
+        .iter()
+        .map(|c| c.as_ref().map(protocol::cpf::format_verdict))
+        .collect();
     let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let consensus = match produced.as_slice() {
         [Some(only)] => auditor::consensus::Consensus::single(only),
-        _ => auditor::consensus::consensus(&produced, args.threshold).map_err(|e| fail2(e.into()))?,
+        _ => {
+            auditor::consensus::consensus(&produced, args.threshold).map_err(|e| fail2(e.into()))?
+        }
     };
     let merged = review::merge::consensus_outcome(&out.pipelines, &consensus)
         .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
-    let first = out.pipelines.iter().flatten().next().ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
-    let outcome = if out.pipelines.len() == 1 { &first.outcome } else { &merged };
+    let first = out
+        .pipelines
+        .iter()
+        .flatten()
+        .next()
+        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
+    let outcome = if out.pipelines.len() == 1 {
+        &first.outcome
+    } else {
+        &merged
+    };
     let restarts = review::merge::total_restarts(&out.pipelines);
     let batch = verdicts_md::Batch {
         title: &title,
@@ -145,7 +163,10 @@ fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
 
 /// A resolved issue that came back is a REGRESSION, one severity level higher (chapter 03): the
 /// batch records it, and the reported finding and the verdict follow.
-fn with_regressions(outcome: &protocol::AuditOutcome, appended: &verdicts_md::Appended) -> protocol::AuditOutcome {
+fn with_regressions(
+    outcome: &protocol::AuditOutcome,
+    appended: &verdicts_md::Appended,
+) -> protocol::AuditOutcome {
     let mut outcome = outcome.clone();
     for f in &mut outcome.findings {
         let key = auditor::consensus::consensus_key(&f.category, &f.location.to_string());

@@ -3,6 +3,7 @@
 //! what the [`Supervisor`] decides when an actor dies, hangs or stalls — re-spawn, give up
 //! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
+use super::hub;
 use super::plan::Plan;
 use super::supervisor::{Action, Role, State, Supervisor};
 use crate::journal::Journal;
@@ -93,6 +94,7 @@ pub struct Coordinator {
     reports: BTreeMap<String, InspectorReport>,
     unavailable: Vec<(String, String)>,
     all_in: bool,
+    auditor_gone: bool,
     initial: Vec<Action>,
     done: Option<oneshot::Sender<Result<Finished, ReviewFailure>>>,
 }
@@ -115,6 +117,7 @@ impl Coordinator {
             reports: BTreeMap::new(),
             unavailable: Vec::new(),
             all_in: false,
+            auditor_gone: false,
             initial,
             done: Some(done),
         }
@@ -129,7 +132,9 @@ impl Coordinator {
     }
 
     fn auditor_instance(&self) -> Option<String> {
-        self.sup.by_logical(&self.plan.auditor).map(|s| s.instance.clone())
+        self.sup
+            .by_logical(&self.plan.auditor)
+            .map(|s| s.instance.clone())
     }
 
     fn finish(&mut self, result: Result<Finished, ReviewFailure>) {
@@ -144,7 +149,11 @@ impl Coordinator {
                 return;
             }
             match action {
-                Action::Spawn { logical, instance, spawn_no } => self.spawn(&logical, instance, spawn_no, ctx),
+                Action::Spawn {
+                    logical,
+                    instance,
+                    spawn_no,
+                } => self.spawn(&logical, instance, spawn_no, ctx),
                 Action::Kill { instance } => {
                     if let Some(s) = self.spawner.as_mut() {
                         s.kill(&instance);
@@ -152,7 +161,12 @@ impl Coordinator {
                 }
                 Action::Shutdown { instance } => {
                     let grace = self.plan.shutdown_grace;
-                    self.send(&instance, Body::Shutdown { grace_ms: grace.as_millis() as u64 });
+                    self.send(
+                        &instance,
+                        Body::Shutdown {
+                            grace_ms: grace.as_millis() as u64,
+                        },
+                    );
                     self.outboxes.remove(&instance);
                     ctx.run_later(grace, move |this, _| {
                         if let Some(s) = this.spawner.as_mut() {
@@ -161,46 +175,77 @@ impl Coordinator {
                     });
                 }
                 Action::Nudge { instance } => {
-                    tracing::info!(instance, "Output your verdict now. PARTIAL_VERIFICATION if incomplete.");
-                    self.send(&instance, Body::OutputVerdictNow { review: self.plan.review.clone() });
+                    tracing::info!(
+                        instance,
+                        "Output your verdict now. PARTIAL_VERIFICATION if incomplete."
+                    );
+                    self.send(
+                        &instance,
+                        Body::OutputVerdictNow {
+                            review: self.plan.review.clone(),
+                        },
+                    );
                 }
-                Action::GiveUp { logical, reason, .. } => self.give_up(logical, reason, ctx),
+                Action::GiveUp {
+                    logical, reason, ..
+                } => self.give_up(logical, reason, ctx),
             }
         }
     }
 
     fn spawn(&mut self, logical: &str, instance: String, spawn_no: u32, ctx: &mut Context<Self>) {
-        let Some(kind) = self.plan.kind_of(logical) else { return };
-        let spec = ActorSpec { kind, logical: logical.to_string(), instance: instance.clone(), spawn_no };
+        let Some(kind) = self.plan.kind_of(logical) else {
+            return;
+        };
+        let spec = ActorSpec {
+            kind,
+            logical: logical.to_string(),
+            instance: instance.clone(),
+            spawn_no,
+        };
         let result = match self.spawner.as_mut() {
             Some(s) => s.spawn(&spec, ctx.address()),
             None => return,
         };
         if let Err(e) = result {
             // Not being able to start a process at all is the machine's problem, not the actor's.
-            self.finish(Err(ReviewFailure::Spawn { name: instance, reason: e.to_string() }));
+            self.finish(Err(ReviewFailure::Spawn {
+                name: instance,
+                reason: e.to_string(),
+            }));
         }
     }
 
     fn give_up(&mut self, logical: String, reason: String, ctx: &mut Context<Self>) {
         if logical == self.plan.auditor {
-            tracing::warn!(reason, "no Auditor could answer: the Lead derives the verdict");
-            let expected = self.plan.inspector_names();
-            let mut outcome = auditor::lead_derived(
-                &self.reports.values().cloned().collect::<Vec<_>>(),
-                &expected,
-                &self.unavailable,
+            // The Inspectors may still be working: the Lead derives the verdict once every
+            // report is in (or given up on), never from a partial set it did not have to accept.
+            tracing::warn!(
+                reason,
+                "no Auditor could answer: the Lead will derive the verdict"
             );
-            outcome.scope = self.plan.audit.scope.clone();
-            self.conclude(outcome);
+            self.auditor_gone = true;
+            if self.all_in {
+                self.derive_verdict();
+            } else {
+                self.check_all_in(ctx);
+            }
             return;
         }
         let of = self.plan.inspections.len() as u32;
         let have = of - self.unavailable.len() as u32 - 1;
-        tracing::warn!("Inspector {logical} unavailable after retry. Proceed with {have}/{of} results.");
+        tracing::warn!(
+            "Inspector {logical} unavailable after retry. Proceed with {have}/{of} results."
+        );
         self.unavailable.push((logical.clone(), reason.clone()));
         if let Some(auditor) = self.auditor_instance() {
-            let body = Body::InspectorUnavailable { review: self.plan.review.clone(), name: logical, reason, have, of };
+            let body = Body::InspectorUnavailable {
+                review: self.plan.review.clone(),
+                name: logical,
+                reason,
+                have,
+                of,
+            };
             self.send(&auditor, body);
         }
         self.check_all_in(ctx);
@@ -208,26 +253,50 @@ impl Coordinator {
 
     fn check_all_in(&mut self, _ctx: &mut Context<Self>) {
         let all = self.plan.inspections.iter().all(|(logical, _, _)| {
-            self.sup.by_logical(logical).is_some_and(|s| matches!(s.state, State::Delivered | State::GaveUp { .. }))
+            self.sup
+                .by_logical(logical)
+                .is_some_and(|s| matches!(s.state, State::Delivered | State::GaveUp { .. }))
         });
         if self.all_in || !all {
             return;
         }
         self.all_in = true;
+        if self.auditor_gone {
+            return self.derive_verdict();
+        }
         if let Some(auditor) = self.auditor_instance() {
             if self.outboxes.contains_key(&auditor) {
-                self.send(&auditor, Body::AllReportsIn { review: self.plan.review.clone() });
-                self.sup.working(&auditor, Instant::now() + self.plan.audit_deadline);
+                self.send(
+                    &auditor,
+                    Body::AllReportsIn {
+                        review: self.plan.review.clone(),
+                    },
+                );
+                self.sup
+                    .working(&auditor, Instant::now() + self.plan.audit_deadline);
             }
         }
     }
 
+    /// The Lead's conservative verdict from the journaled reports (`AUDITOR_UNAVAILABLE`).
+    fn derive_verdict(&mut self) {
+        let expected = self.plan.inspector_names();
+        let reports: Vec<InspectorReport> = self.reports.values().cloned().collect();
+        let mut outcome = auditor::lead_derived(&reports, &expected, &self.unavailable);
+        outcome.scope = self.plan.audit.scope.clone();
+        self.conclude(outcome);
+    }
+
     fn on_connected(&mut self, instance: &str) {
-        let Some(slot) = self.sup.slot(instance).cloned() else { return };
+        let Some(slot) = self.sup.slot(instance).cloned() else {
+            return;
+        };
         let now = Instant::now();
         match slot.role {
             Role::Inspector => {
-                let Some(request) = self.plan.request_for(&slot.logical) else { return };
+                let Some(request) = self.plan.request_for(&slot.logical) else {
+                    return;
+                };
                 let deadline = now + self.plan.inspect_deadline(&slot.logical);
                 self.send(instance, Body::InspectRequest(request));
                 self.sup.working(instance, deadline);
@@ -251,8 +320,16 @@ impl Coordinator {
     }
 
     fn on_report(&mut self, from: &str, mut report: InspectorReport, ctx: &mut Context<Self>) {
-        let Some(slot) = self.sup.slot(from).filter(|s| s.role == Role::Inspector).cloned() else {
-            tracing::warn!(from, "report from an actor that is not a current Inspector: dropped");
+        let Some(slot) = self
+            .sup
+            .slot(from)
+            .filter(|s| s.role == Role::Inspector)
+            .cloned()
+        else {
+            tracing::warn!(
+                from,
+                "report from an actor that is not a current Inspector: dropped"
+            );
             return;
         };
         if matches!(slot.state, State::Delivered | State::GaveUp { .. }) {
@@ -261,8 +338,7 @@ impl Coordinator {
         // The slot's stable name, not the claimed one, names the report and its journal file.
         report.inspector = slot.logical.clone();
         report.review = self.plan.review.clone();
-        let cpf = protocol::cpf::format_report(&report.to_cpf());
-        if let Err(e) = self.journal.report(&slot.logical, &cpf) {
+        if let Err(e) = self.journal.report(&slot.logical, &report) {
             return self.finish(Err(ReviewFailure::Journal(e.to_string())));
         }
         self.sup.delivered(from);
@@ -275,7 +351,11 @@ impl Coordinator {
 
     fn on_verdict(&mut self, from: &str, review: &str, outcome: AuditOutcome) {
         if Some(from.to_string()) != self.auditor_instance() || review != self.plan.review {
-            tracing::warn!(from, review, "verdict from an unexpected actor or review: dropped");
+            tracing::warn!(
+                from,
+                review,
+                "verdict from an unexpected actor or review: dropped"
+            );
             return;
         }
         self.sup.delivered(from);
@@ -327,8 +407,13 @@ impl Handler<Connected> for Coordinator {
 
     fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) {
         if self.done.is_none() || !self.sup.connected(&msg.name, Instant::now()) {
-            tracing::warn!(name = msg.name, "unexpected, duplicate or replaced actor: refused");
-            let _refused = msg.outbox.try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
+            tracing::warn!(
+                name = msg.name,
+                "unexpected, duplicate or replaced actor: refused"
+            );
+            let _refused = msg
+                .outbox
+                .try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
             return;
         }
         self.outboxes.insert(msg.name.clone(), msg.outbox);
@@ -349,7 +434,11 @@ impl Handler<Incoming> for Coordinator {
             Body::InspectorReport(report) => self.on_report(&msg.from, report, ctx),
             Body::AuditVerdict { review, outcome } => self.on_verdict(&msg.from, &review, outcome),
             Body::Goodbye => {
-                let lost = Lost { name: msg.from, reason: "gave up (said goodbye)".into(), connection_closed: false };
+                let lost = Lost {
+                    name: msg.from,
+                    reason: "gave up (said goodbye)".into(),
+                    connection_closed: false,
+                };
                 <Self as Handler<Lost>>::handle(self, lost, ctx);
             }
             other => tracing::debug!(from = msg.from, body = other.name(), "not routed"),
@@ -365,7 +454,9 @@ impl Handler<Lost> for Coordinator {
         if self.done.is_none() {
             return;
         }
-        if msg.connection_closed {
+        // A plain disconnect usually means the process died: its exit status, reaped a moment
+        // later, says how ("was killed by signal 9"). A bad frame is reason enough by itself.
+        if msg.connection_closed && msg.reason == hub::DISCONNECTED {
             ctx.run_later(EXIT_STATUS_WAIT, move |this, ctx| {
                 let actions = this.sup.lost(&msg.name, &msg.reason, Instant::now());
                 this.execute(actions, ctx);
@@ -384,7 +475,11 @@ impl Handler<Stop> for Coordinator {
         self.finish(Err(ReviewFailure::Journal("the review was stopped".into())));
         let grace = self.plan.shutdown_grace.as_millis() as u64;
         for (name, outbox) in self.outboxes.drain() {
-            let _gone = outbox.try_send(Envelope::new(LEAD, &name, Body::Shutdown { grace_ms: grace }));
+            let _gone = outbox.try_send(Envelope::new(
+                LEAD,
+                &name,
+                Body::Shutdown { grace_ms: grace },
+            ));
         }
         self.spawner.take()
     }

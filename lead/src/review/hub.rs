@@ -8,6 +8,9 @@ use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
+/// The reason given when a peer closes its connection without a word.
+pub const DISCONNECTED: &str = "disconnected";
+
 /// Authenticates `stream` and, if it passes, feeds its messages to the coordinator until it ends.
 pub async fn attach<S>(stream: S, secret: Secret, wire: WireConfig, coordinator: Addr<Coordinator>)
 where
@@ -38,7 +41,7 @@ where
                     env.from
                 );
             }
-            Ok(None) => break "disconnected".to_string(),
+            Ok(None) => break DISCONNECTED.to_string(),
             Err(e) => break format!("sent a bad frame ({e})"),
         }
     };

@@ -9,7 +9,10 @@ use std::collections::BTreeMap;
 /// The outcome to report for a consensus of `pipelines` (`None` = a failed pipeline): the first
 /// produced outcome, with the consensus verdict, only the findings the consensus holds, and a
 /// `CONSENSUS:` note. `None` when no pipeline produced a verdict.
-pub fn consensus_outcome(pipelines: &[Option<Finished>], consensus: &Consensus) -> Option<AuditOutcome> {
+pub fn consensus_outcome(
+    pipelines: &[Option<Finished>],
+    consensus: &Consensus,
+) -> Option<AuditOutcome> {
     let base = pipelines.iter().flatten().next()?;
     let mut outcome = base.outcome.clone();
     let mut findings: Vec<Finding> = Vec::new();

@@ -16,6 +16,7 @@ use crate::runtime::Runtime;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use plan::Plan;
+use protocol::chaos::FaultPlan;
 use protocol::message::InspectOptions;
 use protocol::wire::{Secret, WireConfig};
 use protocol::Scope;
@@ -40,6 +41,8 @@ pub struct ReviewRequest {
     pub settings: Settings,
     /// Pipelines to run side by side (`--consensus N`); 1 is a plain review.
     pub pipelines: u32,
+    /// Faults to inject (empty unless chaos is enabled).
+    pub faults: FaultPlan,
 }
 
 /// A finished review with where it was journaled.
@@ -108,7 +111,8 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     let state_dir = req.repo.join(".retake");
     let _lock = RepoLock::acquire(&state_dir)?;
     let run_id = new_run_id();
-    let journal = Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
+    let journal =
+        Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
     let journal_dir = journal.dir().to_path_buf();
     let n = req.pipelines.max(1);
     let s = &req.settings;
@@ -120,7 +124,8 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
             journal.clone()
         } else {
             plan.rename_auditor(&format!("auditor-impl-{k}"));
-            Journal::create(&state_dir, &format!("{run_id}/pipeline-{k}")).map_err(io("cannot create the run journal"))?
+            Journal::create(&state_dir, &format!("{run_id}/pipeline-{k}"))
+                .map_err(io("cannot create the run journal"))?
         };
         pipelines.push((plan, journal));
     }
@@ -132,9 +137,10 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     let grace = Duration::from_millis(s.supervision.shutdown_grace_ms);
     let exe = std::env::current_exe().map_err(io("cannot find the retake executable"))?;
     let runtime = req.runtime;
+    let faults = req.faults.clone();
     let results = actix::System::new().block_on(async move {
         let runs = pipelines.into_iter().map(|(plan, journal)| {
-            let (exe, wire) = (exe.clone(), wire.clone());
+            let (exe, wire, faults) = (exe.clone(), wire.clone(), faults.clone());
             async move {
                 let (done_tx, done_rx) = tokio::sync::oneshot::channel();
                 let secret = Secret::generate();
@@ -143,14 +149,24 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
                         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                             .await
                             .map_err(io("cannot listen on loopback"))?;
-                        let at = listener.local_addr().map_err(io("cannot read the listen address"))?;
-                        let spawner = LocalSpawner::new(exe, at, secret.clone(), heartbeat, wire.max_frame);
-                        let addr = Coordinator::new(plan, journal, Box::new(spawner), done_tx).start();
+                        let at = listener
+                            .local_addr()
+                            .map_err(io("cannot read the listen address"))?;
+                        let spawner = LocalSpawner::new(
+                            exe,
+                            at,
+                            secret.clone(),
+                            heartbeat,
+                            wire.max_frame,
+                            faults,
+                        );
+                        let addr =
+                            Coordinator::new(plan, journal, Box::new(spawner), done_tx).start();
                         actix::spawn(hub::accept_loop(listener, secret, wire, addr.clone()));
                         addr
                     }
                     Runtime::Inproc => {
-                        let spawner = InprocSpawner::new(secret, wire, heartbeat);
+                        let spawner = InprocSpawner::new(secret, wire, heartbeat, faults);
                         Coordinator::new(plan, journal, Box::new(spawner), done_tx).start()
                     }
                 };
@@ -161,8 +177,15 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     });
     if n == 1 {
         // A single review has no other pipeline to fall back on: its failure is the command's.
-        let finished = results.into_iter().next().unwrap_or(Err(ReviewError::TimedOut(0)))?;
-        return Ok(ReviewOutput { run_id, journal_dir, pipelines: vec![Some(finished)] });
+        let finished = results
+            .into_iter()
+            .next()
+            .unwrap_or(Err(ReviewError::TimedOut(0)))?;
+        return Ok(ReviewOutput {
+            run_id,
+            journal_dir,
+            pipelines: vec![Some(finished)],
+        });
     }
     let pipelines = results
         .into_iter()
@@ -172,7 +195,11 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
                 .ok()
         })
         .collect();
-    Ok(ReviewOutput { run_id, journal_dir, pipelines })
+    Ok(ReviewOutput {
+        run_id,
+        journal_dir,
+        pipelines,
+    })
 }
 
 /// Waits for the review's result (or its deadline), then shuts every actor down and reaps them.
@@ -184,7 +211,9 @@ async fn finish(
 ) -> Result<Finished, ReviewError> {
     let result = match tokio::time::timeout(timeout, done).await {
         Ok(Ok(result)) => result.map_err(ReviewError::from),
-        Ok(Err(_)) => Err(ReviewError::Failed(ReviewFailure::Journal("the hub stopped".into()))),
+        Ok(Err(_)) => Err(ReviewError::Failed(ReviewFailure::Journal(
+            "the hub stopped".into(),
+        ))),
         Err(_) => Err(ReviewError::TimedOut(timeout.as_secs())),
     };
     if let Ok(Some(spawner)) = coordinator.send(Stop).await {

@@ -126,12 +126,18 @@ impl Plan {
         if logical == self.auditor {
             return Some(ActorKind::Auditor);
         }
-        self.inspections.iter().find(|(n, _, _)| n == logical).map(|(_, k, _)| ActorKind::Inspector(*k))
+        self.inspections
+            .iter()
+            .find(|(n, _, _)| n == logical)
+            .map(|(_, k, _)| ActorKind::Inspector(*k))
     }
 
     /// The request for an Inspector slot.
     pub fn request_for(&self, logical: &str) -> Option<InspectRequest> {
-        self.inspections.iter().find(|(n, _, _)| n == logical).map(|(_, _, r)| r.clone())
+        self.inspections
+            .iter()
+            .find(|(n, _, _)| n == logical)
+            .map(|(_, _, r)| r.clone())
     }
 
     /// The report deadline of an Inspector slot: the test Inspector also gets the test timeout.

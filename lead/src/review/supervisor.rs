@@ -134,7 +134,11 @@ pub struct Supervisor {
 
 impl Supervisor {
     /// Slots for `actors`, all spawned now; returns the initial spawn actions.
-    pub fn new(actors: &[(String, Role)], policy: Policy, now: Instant) -> (Supervisor, Vec<Action>) {
+    pub fn new(
+        actors: &[(String, Role)],
+        policy: Policy,
+        now: Instant,
+    ) -> (Supervisor, Vec<Action>) {
         let slots: Vec<Slot> = actors
             .iter()
             .map(|(logical, role)| Slot {
@@ -148,9 +152,21 @@ impl Supervisor {
             .collect();
         let actions = slots
             .iter()
-            .map(|s| Action::Spawn { logical: s.logical.clone(), instance: s.instance.clone(), spawn_no: 1 })
+            .map(|s| Action::Spawn {
+                logical: s.logical.clone(),
+                instance: s.instance.clone(),
+                spawn_no: 1,
+            })
             .collect();
-        (Supervisor { policy, slots, restarts_at: BTreeMap::new(), degraded: Vec::new() }, actions)
+        (
+            Supervisor {
+                policy,
+                slots,
+                restarts_at: BTreeMap::new(),
+                degraded: Vec::new(),
+            },
+            actions,
+        )
     }
 
     /// The slot an instance currently fills (None for stale or unknown instances).
@@ -174,7 +190,10 @@ impl Supervisor {
 
     /// Re-spawns per logical actor.
     pub fn restarts(&self) -> BTreeMap<String, u32> {
-        self.slots.iter().map(|s| (s.logical.clone(), s.spawn_no - 1)).collect()
+        self.slots
+            .iter()
+            .map(|s| (s.logical.clone(), s.spawn_no - 1))
+            .collect()
     }
 
     /// Roles that hit their restart limit.
@@ -219,11 +238,15 @@ impl Supervisor {
 
     /// The instance's connection closed or its process exited.
     pub fn lost(&mut self, instance: &str, reason: &str, now: Instant) -> Vec<Action> {
-        let Some(i) = self.slots.iter().position(|s| s.instance == instance) else { return Vec::new() };
+        let Some(i) = self.slots.iter().position(|s| s.instance == instance) else {
+            return Vec::new();
+        };
         if matches!(self.slots[i].state, State::Delivered | State::GaveUp { .. }) {
             return Vec::new();
         }
-        let mut actions = vec![Action::Kill { instance: instance.to_string() }];
+        let mut actions = vec![Action::Kill {
+            instance: instance.to_string(),
+        }];
         actions.extend(self.replace(i, reason, now));
         actions
     }
@@ -236,28 +259,51 @@ impl Supervisor {
             let slot = &self.slots[i];
             let problem = match &slot.state {
                 State::Delivered | State::GaveUp { .. } => None,
-                State::Starting { since } if now.duration_since(*since) > self.policy.connect_timeout => {
-                    Some(format!("did not connect within {} ms", self.policy.connect_timeout.as_millis()))
+                State::Starting { since }
+                    if now.duration_since(*since) > self.policy.connect_timeout =>
+                {
+                    Some((
+                        format!(
+                            "did not connect within {} ms",
+                            self.policy.connect_timeout.as_millis()
+                        ),
+                        false,
+                    ))
                 }
                 State::Starting { .. } => None,
-                _ if now.duration_since(slot.last_seen) > silent_limit => {
-                    Some(format!("sent no heartbeat for {} ms", now.duration_since(slot.last_seen).as_millis()))
-                }
+                _ if now.duration_since(slot.last_seen) > silent_limit => Some((
+                    format!(
+                        "sent no heartbeat for {} ms",
+                        now.duration_since(slot.last_seen).as_millis()
+                    ),
+                    false,
+                )),
                 State::Working { deadline } if now > *deadline => match slot.role {
                     Role::Auditor => {
                         let instance = slot.instance.clone();
-                        self.slots[i].state = State::Nudged { until: now + self.policy.nudge_timeout };
+                        self.slots[i].state = State::Nudged {
+                            until: now + self.policy.nudge_timeout,
+                        };
                         actions.push(Action::Nudge { instance });
                         None
                     }
-                    Role::Inspector => Some("owed its report past the deadline".to_string()),
+                    Role::Inspector => {
+                        Some(("owed its report past the deadline".to_string(), true))
+                    }
                 },
-                State::Nudged { until } if now > *until => Some("gave no verdict after the nudge".to_string()),
+                State::Nudged { until } if now > *until => {
+                    Some(("gave no verdict after the nudge".to_string(), true))
+                }
                 _ => None,
             };
-            if let Some(reason) = problem {
+            if let Some((reason, responsive)) = problem {
                 let instance = self.slots[i].instance.clone();
-                actions.push(Action::Shutdown { instance });
+                // A silent actor cannot act on Shutdown: its process group is killed at once.
+                actions.push(if responsive {
+                    Action::Shutdown { instance }
+                } else {
+                    Action::Kill { instance }
+                });
                 actions.extend(self.replace(i, &reason, now));
             }
         }
@@ -281,8 +327,17 @@ impl Supervisor {
             slot.instance = format!("{}-r{}", slot.logical, slot.spawn_no - 1);
             slot.state = State::Starting { since: now };
             slot.last_seen = now;
-            tracing::info!(failed = old, replacement = slot.instance, reason, "re-spawning");
-            return vec![Action::Spawn { logical: slot.logical.clone(), instance: slot.instance.clone(), spawn_no: slot.spawn_no }];
+            tracing::info!(
+                failed = old,
+                replacement = slot.instance,
+                reason,
+                "re-spawning"
+            );
+            return vec![Action::Spawn {
+                logical: slot.logical.clone(),
+                instance: slot.instance.clone(),
+                spawn_no: slot.spawn_no,
+            }];
         }
         let reason = if role_allows {
             format!("{why}; its replacement failed too")
@@ -290,10 +345,20 @@ impl Supervisor {
             if !self.degraded.contains(&role) {
                 self.degraded.push(role);
             }
-            format!("{why}; restart limit reached ({} in {} s)", self.policy.max_restarts, window.as_secs())
+            format!(
+                "{why}; restart limit reached ({} in {} s)",
+                self.policy.max_restarts,
+                window.as_secs()
+            )
         };
-        slot.state = State::GaveUp { reason: reason.clone() };
-        vec![Action::GiveUp { logical: slot.logical.clone(), instance: old, reason }]
+        slot.state = State::GaveUp {
+            reason: reason.clone(),
+        };
+        vec![Action::GiveUp {
+            logical: slot.logical.clone(),
+            instance: old,
+            reason,
+        }]
     }
 }
 

@@ -13,12 +13,19 @@ fn policy() -> Policy {
 }
 
 fn two(now: Instant) -> Supervisor {
-    let actors = vec![("inspector-quality".to_string(), Role::Inspector), ("auditor".to_string(), Role::Auditor)];
+    let actors = vec![
+        ("inspector-quality".to_string(), Role::Inspector),
+        ("auditor".to_string(), Role::Auditor),
+    ];
     let (sup, actions) = Supervisor::new(&actors, policy(), now);
     assert_eq!(actions.len(), 2);
     assert_eq!(
         actions[0],
-        Action::Spawn { logical: "inspector-quality".into(), instance: "inspector-quality".into(), spawn_no: 1 }
+        Action::Spawn {
+            logical: "inspector-quality".into(),
+            instance: "inspector-quality".into(),
+            spawn_no: 1
+        }
     );
     sup
 }
@@ -36,23 +43,46 @@ fn a_dead_inspector_is_replaced_once_under_a_new_name_then_given_up() {
     assert_eq!(
         actions,
         vec![
-            Action::Kill { instance: "inspector-quality".into() },
-            Action::Spawn { logical: "inspector-quality".into(), instance: "inspector-quality-r1".into(), spawn_no: 2 },
+            Action::Kill {
+                instance: "inspector-quality".into()
+            },
+            Action::Spawn {
+                logical: "inspector-quality".into(),
+                instance: "inspector-quality-r1".into(),
+                spawn_no: 2
+            },
         ]
     );
-    assert!(sup.slot("inspector-quality").is_none(), "the old instance no longer fills the slot");
+    assert!(
+        sup.slot("inspector-quality").is_none(),
+        "the old instance no longer fills the slot"
+    );
     assert!(sup.connected("inspector-quality-r1", t0 + ms(20)));
     let actions = sup.lost("inspector-quality-r1", "exited with code 3", t0 + ms(30));
     assert_eq!(actions.len(), 2);
     match &actions[1] {
-        Action::GiveUp { logical, instance, reason } => {
-            assert_eq!((logical.as_str(), instance.as_str()), ("inspector-quality", "inspector-quality-r1"));
-            assert_eq!(reason, "inspector-quality-r1 exited with code 3; its replacement failed too");
+        Action::GiveUp {
+            logical,
+            instance,
+            reason,
+        } => {
+            assert_eq!(
+                (logical.as_str(), instance.as_str()),
+                ("inspector-quality", "inspector-quality-r1")
+            );
+            assert_eq!(
+                reason,
+                "inspector-quality-r1 exited with code 3; its replacement failed too"
+            );
         }
         other => panic!("expected GiveUp, got {other:?}"),
     }
     assert_eq!(sup.restarts()["inspector-quality"], 1);
-    assert!(sup.lost("inspector-quality-r1", "again", t0 + ms(40)).is_empty(), "a given-up slot is quiet");
+    assert!(
+        sup.lost("inspector-quality-r1", "again", t0 + ms(40))
+            .is_empty(),
+        "a given-up slot is quiet"
+    );
 }
 
 #[test]
@@ -63,11 +93,26 @@ fn silence_past_suspect_after_shuts_down_and_replaces() {
     sup.connected("auditor", t0);
     sup.working("inspector-quality", t0 + Duration::from_secs(60));
     sup.seen("auditor", t0 + ms(250));
-    assert!(sup.tick(t0 + ms(250)).is_empty(), "250 ms of silence is within 3 × 100 ms");
+    assert!(
+        sup.tick(t0 + ms(250)).is_empty(),
+        "250 ms of silence is within 3 × 100 ms"
+    );
     let actions = sup.tick(t0 + ms(350));
-    assert_eq!(actions[0], Action::Shutdown { instance: "inspector-quality".into() });
-    assert!(matches!(&actions[1], Action::Spawn { instance, .. } if instance == "inspector-quality-r1"));
-    assert_eq!(actions.len(), 2, "the auditor heartbeated at 250 ms: {actions:?}");
+    assert_eq!(
+        actions[0],
+        Action::Kill {
+            instance: "inspector-quality".into()
+        },
+        "silent: killed at once"
+    );
+    assert!(
+        matches!(&actions[1], Action::Spawn { instance, .. } if instance == "inspector-quality-r1")
+    );
+    assert_eq!(
+        actions.len(),
+        2,
+        "the auditor heartbeated at 250 ms: {actions:?}"
+    );
 }
 
 #[test]
@@ -79,7 +124,12 @@ fn an_inspector_past_its_deadline_is_replaced_even_while_heartbeating() {
     sup.seen("inspector-quality", t0 + ms(250));
     sup.seen("auditor", t0 + ms(250));
     let actions = sup.tick(t0 + ms(260));
-    assert_eq!(actions[0], Action::Shutdown { instance: "inspector-quality".into() });
+    assert_eq!(
+        actions[0],
+        Action::Shutdown {
+            instance: "inspector-quality".into()
+        }
+    );
 }
 
 #[test]
@@ -91,13 +141,25 @@ fn the_auditor_is_nudged_before_it_is_replaced() {
     sup.delivered("inspector-quality");
     sup.working("auditor", t0 + ms(100));
     sup.seen("auditor", t0 + ms(150));
-    assert_eq!(sup.tick(t0 + ms(150)), vec![Action::Nudge { instance: "auditor".into() }]);
+    assert_eq!(
+        sup.tick(t0 + ms(150)),
+        vec![Action::Nudge {
+            instance: "auditor".into()
+        }]
+    );
     sup.seen("auditor", t0 + ms(600));
     assert!(sup.tick(t0 + ms(600)).is_empty(), "the nudge lasts 500 ms");
     sup.seen("auditor", t0 + ms(700));
     let actions = sup.tick(t0 + ms(700));
-    assert_eq!(actions[0], Action::Shutdown { instance: "auditor".into() });
-    assert!(matches!(&actions[1], Action::Spawn { instance, spawn_no: 2, .. } if instance == "auditor-r1"));
+    assert_eq!(
+        actions[0],
+        Action::Shutdown {
+            instance: "auditor".into()
+        }
+    );
+    assert!(
+        matches!(&actions[1], Action::Spawn { instance, spawn_no: 2, .. } if instance == "auditor-r1")
+    );
 }
 
 #[test]
@@ -107,13 +169,21 @@ fn an_actor_that_never_connects_is_replaced() {
     sup.connected("auditor", t0);
     sup.seen("auditor", t0 + Duration::from_millis(2100));
     let actions = sup.tick(t0 + Duration::from_millis(2100));
-    assert_eq!(actions[0], Action::Shutdown { instance: "inspector-quality".into() });
+    assert_eq!(
+        actions[0],
+        Action::Kill {
+            instance: "inspector-quality".into()
+        }
+    );
 }
 
 #[test]
 fn the_role_restart_budget_is_shared_and_marks_the_role_degraded() {
     let t0 = Instant::now();
-    let names: Vec<(String, Role)> = ["a", "b", "c", "d"].iter().map(|n| (format!("inspector-{n}"), Role::Inspector)).collect();
+    let names: Vec<(String, Role)> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|n| (format!("inspector-{n}"), Role::Inspector))
+        .collect();
     let (mut sup, _) = Supervisor::new(&names, policy(), t0);
     for (i, (name, _)) in names.iter().enumerate() {
         let actions = sup.lost(name, "crashed", t0 + ms(i as u64));
@@ -126,7 +196,12 @@ fn the_role_restart_budget_is_shared_and_marks_the_role_degraded() {
         later.lost(name, "crashed", t0 + ms(i as u64));
     }
     let after_window = later.lost("inspector-d", "crashed", t0 + Duration::from_secs(61));
-    assert!(after_window.iter().any(|a| matches!(a, Action::Spawn { .. })), "the window slides");
+    assert!(
+        after_window
+            .iter()
+            .any(|a| matches!(a, Action::Spawn { .. })),
+        "the window slides"
+    );
 }
 
 #[test]
@@ -138,5 +213,11 @@ fn delivered_actors_are_not_supervised_any_more() {
     sup.connected("auditor", t0);
     sup.seen("auditor", t0 + Duration::from_secs(5));
     assert!(sup.tick(t0 + Duration::from_secs(5)).is_empty());
-    assert!(sup.lost("inspector-quality", "exited with code 0", t0 + Duration::from_secs(5)).is_empty());
+    assert!(sup
+        .lost(
+            "inspector-quality",
+            "exited with code 0",
+            t0 + Duration::from_secs(5)
+        )
+        .is_empty());
 }

@@ -6,6 +6,7 @@ use crate::review::coordinator::Coordinator;
 use crate::review::hub::attach;
 use actix::{Addr, Arbiter};
 use futures::future::BoxFuture;
+use protocol::chaos::{ActorFaults, FaultPlan, ProcessMode};
 use protocol::wire::{Secret, WireConfig};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -18,36 +19,80 @@ pub struct InprocSpawner {
     secret: Secret,
     wire: WireConfig,
     heartbeat: Duration,
+    faults: FaultPlan,
     arbiters: HashMap<String, Arbiter>,
 }
 
 impl InprocSpawner {
     /// In-process actors speaking the authenticated protocol with `secret`.
-    pub fn new(secret: Secret, wire: WireConfig, heartbeat: Duration) -> Self {
-        InprocSpawner { secret, wire, heartbeat, arbiters: HashMap::new() }
+    pub fn new(secret: Secret, wire: WireConfig, heartbeat: Duration, faults: FaultPlan) -> Self {
+        InprocSpawner {
+            secret,
+            wire,
+            heartbeat,
+            faults,
+            arbiters: HashMap::new(),
+        }
     }
 }
 
 impl Spawner for InprocSpawner {
     fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
         let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
-        actix::spawn(attach(lead_end, self.secret.clone(), self.wire.clone(), coordinator));
+        actix::spawn(attach(
+            lead_end,
+            self.secret.clone(),
+            self.wire.clone(),
+            coordinator,
+        ));
         let arbiter = Arbiter::new();
-        let (spec, secret, wire, heartbeat) = (spec.clone(), self.secret.clone(), self.wire.clone(), self.heartbeat);
+        let (spec, secret, wire, heartbeat) = (
+            spec.clone(),
+            self.secret.clone(),
+            self.wire.clone(),
+            self.heartbeat,
+        );
         let name = spec.instance.clone();
+        // In-process, a crash closes the actor's connection instead of aborting the Lead.
+        let faults = ActorFaults {
+            mode: ProcessMode::InProcess,
+            spawn_no: spec.spawn_no,
+            faults: self.faults.for_actor(&spec.logical, spec.spawn_no),
+        };
         let started = arbiter.spawn(async move {
             let result = match spec.kind {
                 ActorKind::Inspector(kind) => {
-                    inspector::runtime::serve(actor_end, kind, &spec.instance, &secret, &wire, heartbeat).await
+                    inspector::runtime::serve_with_faults(
+                        actor_end,
+                        kind,
+                        &spec.instance,
+                        &secret,
+                        &wire,
+                        heartbeat,
+                        faults,
+                    )
+                    .await
                 }
-                ActorKind::Auditor => auditor::runtime::serve(actor_end, &spec.instance, &secret, &wire, heartbeat).await,
+                ActorKind::Auditor => {
+                    auditor::runtime::serve_with_faults(
+                        actor_end,
+                        &spec.instance,
+                        &secret,
+                        &wire,
+                        heartbeat,
+                        faults,
+                    )
+                    .await
+                }
             };
             if let Err(e) = result {
                 tracing::warn!(actor = spec.instance, error = %e, "actor stopped");
             }
         });
         if !started {
-            return Err(std::io::Error::other(format!("the arbiter for {name} is not running")));
+            return Err(std::io::Error::other(format!(
+                "the arbiter for {name} is not running"
+            )));
         }
         self.arbiters.insert(name, arbiter);
         Ok(())

@@ -7,6 +7,7 @@ use super::{ActorKind, ActorSpec, Spawner};
 use crate::review::coordinator::{Coordinator, Lost};
 use actix::Addr;
 use futures::future::BoxFuture;
+use protocol::chaos::FaultPlan;
 use protocol::wire::{Secret, SECRET_ENV};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -27,13 +28,29 @@ pub struct LocalSpawner {
     secret: Secret,
     heartbeat: Duration,
     max_frame: usize,
+    faults: FaultPlan,
     children: HashMap<String, Child>,
 }
 
 impl LocalSpawner {
     /// Children of `exe` that connect to `lead`.
-    pub fn new(exe: PathBuf, lead: SocketAddr, secret: Secret, heartbeat: Duration, max_frame: usize) -> Self {
-        LocalSpawner { exe, lead, secret, heartbeat, max_frame, children: HashMap::new() }
+    pub fn new(
+        exe: PathBuf,
+        lead: SocketAddr,
+        secret: Secret,
+        heartbeat: Duration,
+        max_frame: usize,
+        faults: FaultPlan,
+    ) -> Self {
+        LocalSpawner {
+            exe,
+            lead,
+            secret,
+            heartbeat,
+            max_frame,
+            faults,
+            children: HashMap::new(),
+        }
     }
 }
 
@@ -49,17 +66,33 @@ impl Spawner for LocalSpawner {
             .args(["--lead", &self.lead.to_string()])
             .args(["--heartbeat-ms", &self.heartbeat.as_millis().to_string()])
             .args(["--max-frame", &self.max_frame.to_string()])
+            .args(["--spawn", &spec.spawn_no.to_string()])
+            .args(
+                self.faults
+                    .for_actor(&spec.logical, spec.spawn_no)
+                    .iter()
+                    .flat_map(|f| ["--fault".to_string(), f.to_string()]),
+            )
             .env(SECRET_ENV, self.secret.to_hex())
             .stdin(std::process::Stdio::null())
             .kill_on_drop(true)
             .process_group(0);
         // SAFETY: the closure runs in the child between fork and exec and only calls the
-        // async-signal-safe functions prctl and getppid.
+        // async-signal-safe functions prctl, setrlimit and getppid.
         unsafe {
             cmd.pre_exec(|| {
                 #[cfg(target_os = "linux")]
                 {
                     if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    // Crash-only actors abort on purpose: never leave core files in the
+                    // reviewed repository.
+                    let no_core = libc::rlimit {
+                        rlim_cur: 0,
+                        rlim_max: 0,
+                    };
+                    if libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0 {
                         return Err(std::io::Error::last_os_error());
                     }
                     // The Lead may have died between fork and prctl: then nobody would kill us.
@@ -75,16 +108,24 @@ impl Spawner for LocalSpawner {
         let name = spec.instance.clone();
         let exited = actix::spawn(async move {
             let reason = match child.wait().await {
-                Ok(status) => match (status.code(), std::os::unix::process::ExitStatusExt::signal(&status)) {
+                Ok(status) => match (
+                    status.code(),
+                    std::os::unix::process::ExitStatusExt::signal(&status),
+                ) {
                     (Some(code), _) => format!("exited with code {code}"),
                     (None, Some(sig)) => format!("was killed by signal {sig}"),
                     (None, None) => "exited".to_string(),
                 },
                 Err(e) => format!("could not be waited for ({e})"),
             };
-            coordinator.do_send(Lost { name, reason, connection_closed: false });
+            coordinator.do_send(Lost {
+                name,
+                reason,
+                connection_closed: false,
+            });
         });
-        self.children.insert(spec.instance.clone(), Child { pgid, exited });
+        self.children
+            .insert(spec.instance.clone(), Child { pgid, exited });
         Ok(())
     }
 
@@ -98,7 +139,10 @@ impl Spawner for LocalSpawner {
         Box::pin(async move {
             let deadline = tokio::time::Instant::now() + grace;
             for (name, mut child) in self.children {
-                if tokio::time::timeout_at(deadline, &mut child.exited).await.is_err() {
+                if tokio::time::timeout_at(deadline, &mut child.exited)
+                    .await
+                    .is_err()
+                {
                     tracing::warn!(name, "did not exit in time: killing its process group");
                     kill_group(child.pgid);
                     let _ = (&mut child.exited).await;

@@ -53,7 +53,7 @@ fn chat(content: &str) -> String {
 
 fn http_options(url: &str, key_env: Option<&str>) -> InspectOptions {
     InspectOptions {
-        no_exec: true,
+        no_exec: false,
         backend: Backend::Agent,
         agent: Some(AgentSpec {
             transport: AgentTransport::Http {

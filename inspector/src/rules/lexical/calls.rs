@@ -67,7 +67,10 @@ const LOG_METHODS: [&str; 9] = [
 /// `logging` module).
 fn is_logger(receiver: &str, lang: Language) -> bool {
     let r = receiver.to_ascii_lowercase();
-    r.ends_with("logger") || r == "log" || r == "_log" || (lang == Language::Python && r == "logging")
+    r.ends_with("logger")
+        || r == "log"
+        || r == "_log"
+        || (lang == Language::Python && r == "logging")
 }
 
 /// Whether a line of code calls a logging framework.
@@ -123,10 +126,16 @@ mod tests {
         assert!(macro_call("log::info!(\"x\")", "info"));
         assert!(!macro_call("loginfo!(x)", "info"));
         assert!(word_call("print (x)", "print") && !word_call("self.print(x)", "print"));
-        assert_eq!(method_call_at("a = self.logger.info(x)", "info", |r| r == "logger"), Some(9));
+        assert_eq!(
+            method_call_at("a = self.logger.info(x)", "info", |r| r == "logger"),
+            Some(9)
+        );
         assert!(logs_on("logging.warning(\"\")", Language::Python));
         assert!(!logs_on("catalog.info(x)", Language::Python));
-        assert_eq!(print_on("console.error(e)", Language::TypeScript), Some("console.log()"));
+        assert_eq!(
+            print_on("console.error(e)", Language::TypeScript),
+            Some("console.log()")
+        );
         assert_eq!(print_on("print(x, file=out)", Language::Python), None);
         assert!(env_read_on("let p = std::env::var(\"\")?;", Language::Rust));
         assert!(!env_read_on("let v = env!(\"\");", Language::Rust));

@@ -123,14 +123,25 @@ fn brace_header(code: &str, lang: Language) -> Option<String> {
             let name = ident(rest);
             let after = rest[name.len()..].trim_start();
             let bound = after.starts_with('=') || after.starts_with(':');
-            return (!name.is_empty() && bound && (after.contains("=>") || after.contains("function")))
-                .then_some(name);
+            return (!name.is_empty()
+                && bound
+                && (after.contains("=>") || after.contains("function")))
+            .then_some(name);
         }
     }
     // A class method: `name(args) {`, possibly with modifiers, indented.
     if code.starts_with(char::is_whitespace) && code.trim_end().ends_with('{') {
         let mut m = t;
-        for word in ["public ", "private ", "protected ", "static ", "async ", "get ", "set ", "override "] {
+        for word in [
+            "public ",
+            "private ",
+            "protected ",
+            "static ",
+            "async ",
+            "get ",
+            "set ",
+            "override ",
+        ] {
             m = m.strip_prefix(word).unwrap_or(m).trim_start();
         }
         let name = ident(m);

@@ -7,6 +7,7 @@
 //! Python triple quotes, JS template literals and regex literals, Go raw strings); it is not a
 //! tokenizer and never fails: unterminated constructs simply end at the end of the file.
 
+pub(crate) mod args;
 pub(crate) mod calls;
 mod delimiters;
 pub(crate) mod functions;

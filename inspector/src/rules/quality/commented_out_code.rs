@@ -61,11 +61,17 @@ impl Rule for CommentedOutCode {
             if let Some((first, last)) = code_block(&bodies, lang) {
                 let mut location = Location::at(&file.rel_path, first);
                 location.end_line = Some(last);
-                let head = bodies.iter().find(|(n, _)| *n == first).map_or("", |(_, b)| *b);
+                let head = bodies
+                    .iter()
+                    .find(|(n, _)| *n == first)
+                    .map_or("", |(_, b)| *b);
                 out.hit(
                     Hit::new(
                         location,
-                        format!("{} lines of commented-out code, from `{head}`", last - first + 1),
+                        format!(
+                            "{} lines of commented-out code, from `{head}`",
+                            last - first + 1
+                        ),
                         format!("commented-out {head}"),
                     )
                     .suggest("delete it; version control keeps the old code"),
@@ -145,10 +151,14 @@ fn rust_block(bodies: &[(u32, &str)]) -> Option<(u32, u32)> {
 
 /// Whether a comment line reads as prose or a label rather than code.
 fn is_prose(body: &str) -> bool {
-    let label = body
-        .split_once(':')
-        .is_some_and(|(head, _)| head.chars().all(|c| c.is_ascii_uppercase() || c == '(' || c == ')' || c.is_ascii_alphanumeric()) && head.chars().any(|c| c.is_ascii_uppercase()) && !head.contains(char::is_lowercase));
-    let sentence_end = (body.ends_with('.') && !body.ends_with("..")) || body.ends_with('?')
+    let label = body.split_once(':').is_some_and(|(head, _)| {
+        head.chars()
+            .all(|c| c.is_ascii_uppercase() || c == '(' || c == ')' || c.is_ascii_alphanumeric())
+            && head.chars().any(|c| c.is_ascii_uppercase())
+            && !head.contains(char::is_lowercase)
+    });
+    let sentence_end = (body.ends_with('.') && !body.ends_with(".."))
+        || body.ends_with('?')
         || (body.ends_with('!') && !body.ends_with("!()"));
     label || sentence_end || body.contains("e.g.") || body.contains("i.e.")
 }
@@ -163,27 +173,67 @@ fn looks_like_code(body: &str, lang: Language) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']'))
         .next()
         .is_some_and(|h| !h.is_empty() && !h.contains(' '));
-    let rest_after_ident = body.trim_start_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"');
+    let rest_after_ident = body.trim_start_matches(|c: char| {
+        c.is_alphanumeric() || c == '_' || c == '.' || c == '[' || c == ']' || c == '\'' || c == '"'
+    });
     let assignment = ident_head && {
         let r = rest_after_ident.trim_start();
-        (r.starts_with('=') && !r.starts_with("==")) || r.starts_with("+=") || r.starts_with("-=") || r.starts_with(":=")
+        (r.starts_with('=') && !r.starts_with("=="))
+            || r.starts_with("+=")
+            || r.starts_with("-=")
+            || r.starts_with(":=")
     };
     let call = ident_head && rest_after_ident.starts_with('(') && body.ends_with([')', ';']);
     match lang {
         Language::Python => {
             let header = matches!(
                 first,
-                "if" | "elif" | "else:" | "for" | "while" | "with" | "def" | "class" | "try:" | "except" | "finally:"
+                "if" | "elif"
+                    | "else:"
+                    | "for"
+                    | "while"
+                    | "with"
+                    | "def"
+                    | "class"
+                    | "try:"
+                    | "except"
+                    | "finally:"
             ) && body.ends_with(':');
-            let simple = matches!(first, "return" | "import" | "raise" | "pass" | "break" | "continue" | "yield" | "del" | "assert")
-                && (body.split_whitespace().count() <= 3 || body.contains(['(', '[', '=']));
+            let simple = matches!(
+                first,
+                "return"
+                    | "import"
+                    | "raise"
+                    | "pass"
+                    | "break"
+                    | "continue"
+                    | "yield"
+                    | "del"
+                    | "assert"
+            ) && (body.split_whitespace().count() <= 3
+                || body.contains(['(', '[', '=']));
             let from_import = first == "from" && body.contains(" import ");
             assignment || call || header || simple || from_import
         }
         _ => {
-            let ends = body.ends_with([';', '{']) || matches!(body, "}" | "})" | "});" | "};" | "} else {");
-            let keyword = matches!(first, "if" | "for" | "while" | "switch" | "return" | "const" | "let" | "var" | "func" | "function" | "import" | "export" | "defer" | "go")
-                && (body.ends_with(['{', ';', ')']) || body.contains(['=', '(']));
+            let ends = body.ends_with([';', '{'])
+                || matches!(body, "}" | "})" | "});" | "};" | "} else {");
+            let keyword = matches!(
+                first,
+                "if" | "for"
+                    | "while"
+                    | "switch"
+                    | "return"
+                    | "const"
+                    | "let"
+                    | "var"
+                    | "func"
+                    | "function"
+                    | "import"
+                    | "export"
+                    | "defer"
+                    | "go"
+            ) && (body.ends_with(['{', ';', ')']) || body.contains(['=', '(']));
             let simple = matches!(first, "return" | "break" | "continue" | "throw")
                 && (body.split_whitespace().count() <= 3 || body.contains(['(', '[', '=']));
             (ends && (ident_head || body.starts_with('}') || keyword))
@@ -205,13 +255,17 @@ mod tests {
         let rust = "fn f() {\n    // let total = items.iter().sum();\n    // if total > 10 {\n    //     apply_discount(&mut order);\n    // }\n    run();\n}\n";
         assert_eq!(
             hits(&CommentedOutCode, "src/a.rs", rust),
-            vec![(2, "4 lines of commented-out code, from `let total = items.iter().sum();`".to_string())]
+            vec![(
+                2,
+                "4 lines of commented-out code, from `let total = items.iter().sum();`".to_string()
+            )]
         );
         let py = "def f():\n    # result = compute(x)\n    # if result:\n    #     save(result)\n    return 1\n";
         assert_eq!(hits(&CommentedOutCode, "app/a.py", py).len(), 1);
         let go = "func f() {\n\t// x := load()\n\t// if x != nil {\n\t//\treturn x\n\t// }\n}\n";
         assert_eq!(hits(&CommentedOutCode, "pkg/a.go", go).len(), 1);
-        let js = "// const user = await load(id);\n// user.name = name;\n// await save(user);\nrun();\n";
+        let js =
+            "// const user = await load(id);\n// user.name = name;\n// await save(user);\nrun();\n";
         assert_eq!(hits(&CommentedOutCode, "web/a.js", js).len(), 1);
     }
 

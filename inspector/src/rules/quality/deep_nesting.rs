@@ -183,12 +183,18 @@ mod tests {
         let rust = "fn sync(items: &[Item]) {\n    for item in items {\n        if item.ready {\n            match item.kind {\n                Kind::A => {\n                    while busy() {\n                        if retry() {\n                            wait();\n                        }\n                    }\n                }\n                _ => {}\n            }\n        }\n    }\n}\n";
         assert_eq!(
             hits(&DeepNesting, "src/a.rs", rust),
-            vec![(7, "function `sync` nests control blocks 5 deep (more than 4)".to_string())]
+            vec![(
+                7,
+                "function `sync` nests control blocks 5 deep (more than 4)".to_string()
+            )]
         );
         let py = "def f(xs):\n    for x in xs:\n        if x:\n            while x:\n                with open(x) as f:\n                    if f:\n                        pass\n";
         assert_eq!(
             hits(&DeepNesting, "app/a.py", py),
-            vec![(6, "function `f` nests control blocks 5 deep (more than 4)".to_string())]
+            vec![(
+                6,
+                "function `f` nests control blocks 5 deep (more than 4)".to_string()
+            )]
         );
         let go = "package a\n\nfunc F(xs []int) {\n\tfor _, x := range xs {\n\t\tif x > 0 {\n\t\t\tswitch x {\n\t\t\tcase 1:\n\t\t\t\tfor {\n\t\t\t\t\tif x > 2 {\n\t\t\t\t\t\treturn\n\t\t\t\t\t}\n\t\t\t\t}\n\t\t\t}\n\t\t}\n\t}\n}\n";
         assert_eq!(hits(&DeepNesting, "a/a.go", go).len(), 1);

@@ -4,8 +4,9 @@
 //!
 //! Lines are compared normalised: indentation and runs of spaces collapsed, comments dropped,
 //! literals kept (two tables with different values are not copies). Trivial lines — closing
-//! brackets, `else`, bare `return`/`break`, imports, lines with fewer than four letters or
-//! digits — are skipped, so they neither count nor break a copy. Test code is not compared.
+//! brackets, `else`, bare `return`/`break`, imports, data lines of tables and struct literals,
+//! lines with fewer than four letters or digits — are skipped, so they neither count nor break a
+//! copy. Test code is not compared.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::consistency::module::module_of;
@@ -91,7 +92,9 @@ impl Rule for DuplicatedBlock {
                 continue;
             }
             let mut len = MIN_LINES;
-            while copy_of.get(&(fi, start + len - MIN_LINES + 1)) == Some(&(ff, fs + len - MIN_LINES + 1)) {
+            while copy_of.get(&(fi, start + len - MIN_LINES + 1))
+                == Some(&(ff, fs + len - MIN_LINES + 1))
+            {
                 len += 1;
             }
             let (file, norm) = &files[fi];
@@ -126,7 +129,9 @@ fn window(norm: &Norm, start: usize) -> u64 {
 }
 
 fn line_text(file: &SourceFile, line: u32) -> &str {
-    file.lines().nth(line.saturating_sub(1) as usize).map_or("", str::trim)
+    file.lines()
+        .nth(line.saturating_sub(1) as usize)
+        .map_or("", str::trim)
 }
 
 /// The non-trivial lines of a file outside test code, normalised.
@@ -157,17 +162,35 @@ fn normalise(file: &SourceFile) -> Norm {
     out
 }
 
-/// Lines that say nothing on their own.
+/// Lines that say nothing on their own: punctuation, imports, bare keywords, and data lines
+/// (a list element or field value ending in `,` with no call: `Language::Rust,`, `id: "x",`),
+/// which repeat in declarative tables without being logic worth extracting.
 fn is_trivial(line: &str) -> bool {
     let alnum = line.chars().filter(|c| c.is_alphanumeric()).count();
+    let data = line.ends_with(',') && !line.contains('(');
     alnum < 4
-        || ["use ", "import ", "from ", "package ", "#include", "pub use ", "mod ", "pub mod "]
-            .iter()
-            .any(|p| line.starts_with(p))
+        || data
+        || [
+            "use ", "import ", "from ", "package ", "#include", "pub use ", "mod ", "pub mod ",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p))
         || matches!(
             line,
-            "} else {" | "else:" | "try:" | "finally:" | "return;" | "break;" | "continue;" | "pass"
-                | "Ok(())" | "None" | "return nil" | "return err" | "} else if" | "default:"
+            "} else {"
+                | "else:"
+                | "try:"
+                | "finally:"
+                | "return;"
+                | "break;"
+                | "continue;"
+                | "pass"
+                | "Ok(())"
+                | "None"
+                | "return nil"
+                | "return err"
+                | "} else if"
+                | "default:"
         )
 }
 
@@ -186,7 +209,14 @@ mod tests {
         DuplicatedBlock.check_project(&ctx, &mut sink);
         sink.hits
             .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.location.end_line, h.description))
+            .map(|h| {
+                (
+                    h.location.path,
+                    h.location.line.unwrap_or(0),
+                    h.location.end_line,
+                    h.description,
+                )
+            })
             .collect()
     }
 
@@ -197,7 +227,12 @@ mod tests {
         let a = format!("fn a() -> Invoice {{\n{BLOCK}}}\n\nfn b() -> Invoice {{\n{BLOCK}}}\n");
         assert_eq!(
             run(&[("src/billing.rs", &a)]),
-            vec![("src/billing.rs".to_string(), 17, Some(28), "9 lines here duplicate lines 2–13".to_string())]
+            vec![(
+                "src/billing.rs".to_string(),
+                17,
+                Some(28),
+                "9 lines here duplicate lines 2–13".to_string()
+            )]
         );
         let b = format!("fn c() -> Invoice {{\n{BLOCK}}}\n");
         let found = run(&[("billing/src/a.rs", &b), ("billing/src/b.rs", &b)]);
@@ -215,7 +250,8 @@ mod tests {
         assert!(run(&[("src/a.rs", &b)]).is_empty());
         let c = format!("fn c() {{\n{BLOCK}}}\n");
         assert!(run(&[("billing/src/a.rs", &c), ("shipping/src/a.rs", &c)]).is_empty());
-        let t = format!("#[cfg(test)]\nmod tests {{\nfn a() {{\n{BLOCK}}}\nfn b() {{\n{BLOCK}}}\n}}\n");
+        let t =
+            format!("#[cfg(test)]\nmod tests {{\nfn a() {{\n{BLOCK}}}\nfn b() {{\n{BLOCK}}}\n}}\n");
         assert!(run(&[("src/a.rs", &t)]).is_empty());
     }
 }

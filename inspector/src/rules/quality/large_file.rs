@@ -68,7 +68,9 @@ mod tests {
 
     #[test]
     fn fires_over_the_limit() {
-        let text: String = (0..1001).map(|i| format!("const C{i}: u32 = {i};\n")).collect();
+        let text: String = (0..1001)
+            .map(|i| format!("const C{i}: u32 = {i};\n"))
+            .collect();
         let sink = check(&LargeFile, "src/big.rs", &text);
         let found: Vec<(Option<u32>, String)> = sink
             .hits
@@ -77,18 +79,25 @@ mod tests {
             .collect();
         assert_eq!(
             found,
-            vec![(None, "1001 lines of code in one file (more than 1000)".to_string())]
+            vec![(
+                None,
+                "1001 lines of code in one file (more than 1000)".to_string()
+            )]
         );
     }
 
     #[test]
     fn quiet_when_tests_comments_and_blanks_make_it_long() {
-        let mut text: String = (0..600).map(|i| format!("const C{i}: u32 = {i};\n// note\n\n")).collect();
+        let mut text: String = (0..600)
+            .map(|i| format!("const C{i}: u32 = {i};\n// note\n\n"))
+            .collect();
         text.push_str("#[cfg(test)]\nmod tests {\n");
         text.extend((0..500).map(|i| format!("    const T{i}: u32 = {i};\n")));
         text.push_str("}\n");
         assert!(check(&LargeFile, "src/big.rs", &text).hits.is_empty());
         let tests: String = (0..1500).map(|i| format!("x{i} = {i}\n")).collect();
-        assert!(check(&LargeFile, "tests/test_big.py", &tests).hits.is_empty());
+        assert!(check(&LargeFile, "tests/test_big.py", &tests)
+            .hits
+            .is_empty());
     }
 }

@@ -72,7 +72,9 @@ impl Rule for LongFunction {
                 out.hit(
                     Hit::new(
                         location,
-                        format!("function `{name}` has {length} lines of code (more than {MAX_LINES})"),
+                        format!(
+                            "function `{name}` has {length} lines of code (more than {MAX_LINES})"
+                        ),
                         format!("long function {name}"),
                     )
                     .suggest("extract its steps into functions with names that say what they do"),
@@ -98,7 +100,11 @@ struct RustFns(Vec<(String, u32, u32)>);
 impl RustFns {
     fn push(&mut self, name: &syn::Ident, node: &impl Spanned) {
         let span = node.span();
-        self.0.push((name.to_string(), span.start().line as u32, span.end().line as u32));
+        self.0.push((
+            name.to_string(),
+            span.start().line as u32,
+            span.end().line as u32,
+        ));
     }
 }
 
@@ -132,22 +138,38 @@ mod tests {
 
     #[test]
     fn fires_on_functions_over_the_limit() {
-        let rust = format!("fn short() {{}}\npub fn long() {{\n{}\n    // a comment\n\n}}\n", body(81, "    let xN = N;\n"));
+        let rust = format!(
+            "fn short() {{}}\npub fn long() {{\n{}\n    // a comment\n\n}}\n",
+            body(81, "    let xN = N;\n")
+        );
         assert_eq!(
             hits(&LongFunction, "src/a.rs", &rust),
-            vec![(2, "function `long` has 83 lines of code (more than 80)".to_string())]
+            vec![(
+                2,
+                "function `long` has 83 lines of code (more than 80)".to_string()
+            )]
         );
         let py = format!("def load(x):\n{}\n", body(90, "    x += N\n"));
         assert_eq!(hits(&LongFunction, "app/a.py", &py).len(), 1);
-        let go = format!("package a\n\nfunc Load() {{\n{}}}\n", body(85, "\tx := N\n"));
+        let go = format!(
+            "package a\n\nfunc Load() {{\n{}}}\n",
+            body(85, "\tx := N\n")
+        );
         assert_eq!(hits(&LongFunction, "a/a.go", &go).len(), 1);
     }
 
     #[test]
     fn quiet_at_the_limit_with_blank_lines_and_in_tests() {
-        let rust = format!("pub fn ok() {{\n{}\n\n\n\n{}}}\n", body(40, "    let xN = N;\n"), body(38, "    // note N\n    let yN = N;\n"));
+        let rust = format!(
+            "pub fn ok() {{\n{}\n\n\n\n{}}}\n",
+            body(40, "    let xN = N;\n"),
+            body(38, "    // note N\n    let yN = N;\n")
+        );
         assert!(hits(&LongFunction, "src/a.rs", &rust).is_empty());
-        let test = format!("#[cfg(test)]\nmod tests {{\n    #[test]\n    fn t() {{\n{}    }}\n}}\n", body(100, "        let xN = N;\n"));
+        let test = format!(
+            "#[cfg(test)]\nmod tests {{\n    #[test]\n    fn t() {{\n{}    }}\n}}\n",
+            body(100, "        let xN = N;\n")
+        );
         assert!(hits(&LongFunction, "src/a.rs", &test).is_empty());
     }
 }

@@ -6,6 +6,7 @@ mod deep_nesting;
 mod duplicated_block;
 mod incomplete_syntax;
 mod large_file;
+mod linters;
 mod logging_violation;
 mod long_function;
 mod naming_violation;
@@ -31,5 +32,7 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(deep_nesting::DeepNesting),
         Box::new(large_file::LargeFile),
         Box::new(duplicated_block::DuplicatedBlock),
+        Box::new(linters::compiler_dead_code::CompilerDeadCode),
+        Box::new(linters::linter_finding::LinterFinding),
     ]
 }

@@ -5,8 +5,8 @@
 //! (`create_dir_all`, `OpenOptions::create_new`, removing and ignoring `NotFound`), so
 //! `create_dir_all`/`makedirs(exist_ok=True)` after a check are not flagged. Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::lexical::functions::{indent_of, python_block_end};
 use crate::rules::lexical::lex;
 use crate::rules::test_code::TestCode;
@@ -55,11 +55,13 @@ impl Rule for CheckThenAct {
 
     fn wants(&self, file: &SourceFile) -> bool {
         match file.language {
-            Some(Language::Rust) => {
-                [".exists()", ".is_file()", ".is_dir()"].iter().any(|m| file.text.contains(m))
-            }
+            Some(Language::Rust) => [".exists()", ".is_file()", ".is_dir()"]
+                .iter()
+                .any(|m| file.text.contains(m)),
             Some(Language::Python) => {
-                ["exists(", "isfile(", "isdir("].iter().any(|m| file.text.contains(m))
+                ["exists(", "isfile(", "isdir("]
+                    .iter()
+                    .any(|m| file.text.contains(m))
                     && !file.is_test_file()
             }
             _ => false,
@@ -110,7 +112,10 @@ fn checked_path(cond: &syn::Expr) -> Option<(syn::Expr, u32)> {
         syn::Expr::Binary(b) => checked_path(&b.left).or_else(|| checked_path(&b.right)),
         syn::Expr::MethodCall(m)
             if m.args.is_empty()
-                && matches!(m.method.to_string().as_str(), "exists" | "is_file" | "is_dir") =>
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "exists" | "is_file" | "is_dir"
+                ) =>
         {
             Some(((*m.receiver).clone(), line(m.method.span())))
         }
@@ -124,21 +129,26 @@ struct Acts<'p> {
     found: Option<(u32, String)>,
 }
 
+impl Acts<'_> {
+    /// The act a call performs on the checked path: (line, act name).
+    fn act(&self, call: &syn::ExprCall) -> Option<(u32, String)> {
+        let name = callee(call)?;
+        let act = RUST_ACTS.iter().find(|a| path_ends_with(&name, a))?;
+        if same_value_text(call.args.first()?) != self.path {
+            return None;
+        }
+        let syn::Expr::Path(p) = &*call.func else {
+            return None;
+        };
+        let at = p.path.segments.last().map_or(0, |s| line(s.ident.span()));
+        Some((at, act.to_string()))
+    }
+}
+
 impl<'ast> Visit<'ast> for Acts<'_> {
     fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
         if self.found.is_none() {
-            if let Some(name) = callee(call) {
-                let act = RUST_ACTS.iter().find(|a| path_ends_with(&name, a));
-                if let (Some(act), Some(first)) = (act, call.args.first()) {
-                    if same_value_text(first) == self.path {
-                        let at = match &*call.func {
-                            syn::Expr::Path(p) => p.path.segments.last().map(|s| line(s.ident.span())),
-                            _ => None,
-                        };
-                        self.found = Some((at.unwrap_or(0), act.to_string()));
-                    }
-                }
-            }
+            self.found = self.act(call);
         }
         visit::visit_expr_call(self, call);
     }
@@ -148,7 +158,10 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
         if let Some((path_expr, check_line)) = checked_path(&e.cond) {
             let path = same_value_text(&path_expr);
-            let mut acts = Acts { path: &path, found: None };
+            let mut acts = Acts {
+                path: &path,
+                found: None,
+            };
             acts.visit_block(&e.then_branch);
             if let Some((_, other)) = &e.else_branch {
                 if acts.found.is_none() {
@@ -204,7 +217,12 @@ fn python(text: &str) -> Vec<(u32, u32, String, String)> {
                 })
             });
             if let Some(act) = act {
-                found.push((line.number, body.number, path.to_string(), act.trim_end_matches('(').to_string()));
+                found.push((
+                    line.number,
+                    body.number,
+                    path.to_string(),
+                    act.trim_end_matches('(').to_string(),
+                ));
                 break;
             }
         }

@@ -9,13 +9,9 @@
 //! `config-access` finding instead. One finding per module, at its first read.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::consistency::module::{is_config_path, library_modules, list};
-use crate::rules::lexical::calls::env_read_on;
-use crate::rules::lexical::lex;
-use crate::rules::library_code::is_library_file;
-use crate::rules::test_code::TestCode;
+use crate::rules::consistency::env_access::{env_reads, has_config_module};
+use crate::rules::consistency::module::list;
 use protocol::{Dimension, Location, Severity};
-use std::collections::BTreeMap;
 
 /// The fewest modules reading the environment that make it "all over".
 const MIN_MODULES: usize = 3;
@@ -32,7 +28,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Architecture, Dimension::Maintainability],
-    explanation: "Environment variables read directly in 3+ library modules with no configuration module",
+    explanation:
+        "Environment variables read directly in 3+ library modules with no configuration module",
 };
 
 /// Flags scattered environment reads.
@@ -49,11 +46,7 @@ impl Rule for EnvReadEverywhere {
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let reads = env_reads(ctx);
-        let has_config = ctx
-            .files
-            .iter()
-            .any(|f| is_library_file(f) && f.language.is_some_and(|l| l != Language::Config) && is_config_path(&f.rel_path));
-        if has_config || reads.len() < MIN_MODULES {
+        if has_config_module(ctx) || reads.len() < MIN_MODULES {
             return;
         }
         let modules: Vec<&str> = reads.keys().map(String::as_str).collect();
@@ -73,38 +66,6 @@ impl Rule for EnvReadEverywhere {
             );
         }
     }
-}
-
-/// Per module of library code (modules as the consistency Inspector compares them): (path,
-/// line of the first read, number of reads).
-pub(crate) fn env_reads(ctx: &Context) -> BTreeMap<String, (String, u32, usize)> {
-    let mut reads: BTreeMap<String, (String, u32, usize)> = BTreeMap::new();
-    for (file, module) in library_modules(ctx).unwrap_or_default() {
-        let Some(lang) = file.language else {
-            continue;
-        };
-        let needle = match lang {
-            Language::Rust => "env::var",
-            Language::Python | Language::Go => "os.",
-            _ => "process.env",
-        };
-        if !file.text.contains(needle) || !is_library_file(file) {
-            continue;
-        }
-        let mut tests: Option<TestCode> = None;
-        for line in lex(&file.text, lang) {
-            if !env_read_on(&line.code(), lang)
-                || tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number)
-            {
-                continue;
-            }
-            let entry = reads
-                .entry(module.clone())
-                .or_insert_with(|| (file.rel_path.clone(), line.number, 0));
-            entry.2 += 1;
-        }
-    }
-    reads
 }
 
 #[cfg(test)]
@@ -130,11 +91,24 @@ mod tests {
     fn fires_when_three_modules_read_the_environment() {
         let found = run(&[
             ("db/conn.py", "import os\nURL = os.environ[\"DB_URL\"]\n"),
-            ("mail/send.py", "import os\n\ndef host():\n    return os.getenv(\"SMTP_HOST\")\n"),
-            ("billing/charge.py", "import os\nKEY = os.getenv('STRIPE')\nX = os.getenv('Y')\n"),
+            (
+                "mail/send.py",
+                "import os\n\ndef host():\n    return os.getenv(\"SMTP_HOST\")\n",
+            ),
+            (
+                "billing/charge.py",
+                "import os\nKEY = os.getenv('STRIPE')\nX = os.getenv('Y')\n",
+            ),
         ]);
         let places: Vec<(&str, u32)> = found.iter().map(|(p, l, _)| (p.as_str(), *l)).collect();
-        assert_eq!(places, vec![("billing/charge.py", 2), ("db/conn.py", 2), ("mail/send.py", 4)]);
+        assert_eq!(
+            places,
+            vec![
+                ("billing/charge.py", 2),
+                ("db/conn.py", 2),
+                ("mail/send.py", 4)
+            ]
+        );
         assert_eq!(
             found[1].2,
             "module `db` reads environment variables directly (1 read); so do 2 other modules (`billing` and `mail`)"
@@ -151,9 +125,18 @@ mod tests {
         ]);
         assert!(with_config.is_empty());
         let binaries = run(&[
-            ("src/main.rs", "fn main() { let p = std::env::var(\"PORT\"); }\n"),
-            ("cmd/api/main.go", "package main\n\nfunc main() { os.Getenv(\"X\") }\n"),
-            ("src/a.rs", "#[cfg(test)]\nmod t { fn f() { std::env::var(\"X\"); } }\n"),
+            (
+                "src/main.rs",
+                "fn main() { let p = std::env::var(\"PORT\"); }\n",
+            ),
+            (
+                "cmd/api/main.go",
+                "package main\n\nfunc main() { os.Getenv(\"X\") }\n",
+            ),
+            (
+                "src/a.rs",
+                "#[cfg(test)]\nmod t { fn f() { std::env::var(\"X\"); } }\n",
+            ),
             ("src/b.rs", "pub fn f() { let v = std::env::var(\"B\"); }\n"),
             ("src/c.rs", "pub fn f() { let v = std::env::var(\"C\"); }\n"),
         ]);

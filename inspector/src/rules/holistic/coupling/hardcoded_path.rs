@@ -16,9 +16,19 @@ use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
 /// Absolute roots under which a path is machine-specific.
-const ROOTS: [&str; 13] = [
-    "/home/", "/Users/", "/tmp/", "/var/", "/etc/", "/opt/", "/srv/", "/mnt/", "/media/",
-    "/root/", "/usr/local/", "/data/", "/tmp",
+const ROOTS: [&str; 12] = [
+    "/home/",
+    "/Users/",
+    "/tmp/",
+    "/var/",
+    "/etc/",
+    "/opt/",
+    "/srv/",
+    "/mnt/",
+    "/media/",
+    "/root/",
+    "/usr/local/",
+    "/data/",
 ];
 
 /// System files every Unix has at that path.
@@ -46,7 +56,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Architecture, Dimension::BestPractices],
-    explanation: "Hard-coded absolute paths (/home/.., /tmp/.., C:\\..) in library code: machine-specific",
+    explanation:
+        "Hard-coded absolute paths (/home/.., /tmp/.., C:\\..) in library code: machine-specific",
 };
 
 /// Flags hard-coded absolute paths.
@@ -80,7 +91,10 @@ impl Rule for HardcodedPath {
                 let Some(path) = absolute_path(literal) else {
                     continue;
                 };
-                if tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number) {
+                if tests
+                    .get_or_insert_with(|| TestCode::of(file))
+                    .contains(line.number)
+                {
                     continue;
                 }
                 out.hit(
@@ -99,16 +113,28 @@ impl Rule for HardcodedPath {
 /// The literal's text when it is a machine-specific absolute path.
 fn absolute_path(literal: &str) -> Option<&str> {
     let body = literal.trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U', '#']);
-    let quote = body.chars().next().filter(|q| matches!(q, '"' | '\'' | '`'))?;
-    let inner = body.trim_end_matches('#').strip_prefix(quote)?.strip_suffix(quote)?;
+    let quote = body
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
+    let inner = body
+        .trim_end_matches('#')
+        .strip_prefix(quote)?
+        .strip_suffix(quote)?;
     if inner.contains(char::is_whitespace) || SYSTEM_FILES.iter().any(|s| inner.starts_with(s)) {
         return None;
     }
-    let unix = ROOTS
-        .iter()
-        .any(|r| inner.starts_with(r) && (r.ends_with('/') || inner.len() == r.len()));
+    // A root alone (`"/tmp"`, `"/home/"`) is a pattern, not a place: a path names something in it.
+    let unix = ROOTS.iter().any(|r| {
+        inner
+            .strip_prefix(r)
+            .is_some_and(|rest| r.ends_with('/') && !rest.trim_matches('/').is_empty())
+    });
     let b = inner.as_bytes();
-    let windows = b.len() > 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/');
+    let windows = b.len() > 3
+        && b[0].is_ascii_alphabetic()
+        && b[1] == b':'
+        && (b[2] == b'\\' || b[2] == b'/');
     (unix || windows).then_some(inner)
 }
 
@@ -133,9 +159,19 @@ mod tests {
 
     #[test]
     fn quiet_on_routes_defaults_messages_system_files_and_binaries() {
-        let rust = "const DEFAULT_CONFIG: &str = \"/etc/app/config.toml\";\nfn f() {\n    route(\"/api/users\");\n    let users = read(\"/etc/passwd\");\n    bail!(\"no config in /etc/app\");\n    let sh = \"/bin/sh\";\n    let stat = format!(\"/proc/{pid}/stat\");\n}\n#[cfg(test)]\nmod tests {\n    const P: &str = \"/tmp/x\";\n}\n";
+        let rust = "const DEFAULT_CONFIG: &str = \"/etc/app/config.toml\";\nfn f() {\n    route(\"/api/users\");\n    let users = read(\"/etc/passwd\");\n    bail!(\"no config in /etc/app\");\n    let sh = \"/bin/sh\";\n    let roots = [\"/home/\", \"/tmp\"];\n    let stat = format!(\"/proc/{pid}/stat\");\n}\n#[cfg(test)]\nmod tests {\n    const P: &str = \"/tmp/x\";\n}\n";
         assert!(hits(&HardcodedPath, "src/a.rs", rust).is_empty());
-        assert!(hits(&HardcodedPath, "src/main.rs", "fn main() { run(\"/opt/app\"); }\n").is_empty());
-        assert!(hits(&HardcodedPath, "tests/it.rs", "fn t() { run(\"/opt/app\"); }\n").is_empty());
+        assert!(hits(
+            &HardcodedPath,
+            "src/main.rs",
+            "fn main() { run(\"/opt/app\"); }\n"
+        )
+        .is_empty());
+        assert!(hits(
+            &HardcodedPath,
+            "tests/it.rs",
+            "fn t() { run(\"/opt/app\"); }\n"
+        )
+        .is_empty());
     }
 }

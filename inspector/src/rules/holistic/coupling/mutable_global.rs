@@ -57,7 +57,9 @@ impl Rule for MutableGlobal {
                     format!("`static {name}: {ty}` is a global singleton holding mutable state"),
                     format!("mutable global {name}"),
                 )
-                .suggest("own the state in a value created at start-up and pass it to whoever needs it"),
+                .suggest(
+                    "own the state in a value created at start-up and pass it to whoever needs it",
+                ),
             );
         }
     }
@@ -91,14 +93,22 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_item_static(&mut self, s: &'ast syn::ItemStatic) {
         let ty = compact(&s.ty);
         if matches!(s.mutability, syn::StaticMutability::None) && holds_mutable_state(&ty) {
-            self.0
-                .push((s.static_token.span.start().line as u32, s.ident.to_string(), ty));
+            self.0.push((
+                s.static_token.span.start().line as u32,
+                s.ident.to_string(),
+                ty,
+            ));
         }
         visit::visit_item_static(self, s);
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        if !mac.path.segments.last().is_some_and(|s| s.ident == "lazy_static") {
+        if mac
+            .path
+            .segments
+            .last()
+            .is_none_or(|s| s.ident != "lazy_static")
+        {
             return;
         }
         // `static ref NAME: TYPE = INIT;` repeated; read at the token level.
@@ -107,7 +117,8 @@ impl<'ast> Visit<'ast> for Finder {
             let proc_macro2::TokenTree::Ident(id) = tt else {
                 continue;
             };
-            let is_ref = matches!(tokens.get(i + 1), Some(proc_macro2::TokenTree::Ident(r)) if r == "ref");
+            let is_ref =
+                matches!(tokens.get(i + 1), Some(proc_macro2::TokenTree::Ident(r)) if r == "ref");
             if id != "static" || !is_ref {
                 continue;
             }
@@ -116,11 +127,18 @@ impl<'ast> Visit<'ast> for Finder {
             };
             let ty: Vec<&proc_macro2::TokenTree> = tokens[i + 4..]
                 .iter()
-                .take_while(|t| !matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '='))
+                .take_while(
+                    |t| !matches!(t, proc_macro2::TokenTree::Punct(p) if p.as_char() == '='),
+                )
                 .collect();
-            let ty = compact(ty.into_iter().cloned().collect::<proc_macro2::TokenStream>());
+            let ty = compact(
+                ty.into_iter()
+                    .cloned()
+                    .collect::<proc_macro2::TokenStream>(),
+            );
             if holds_mutable_state(&ty) {
-                self.0.push((id.span().start().line as u32, name.to_string(), ty));
+                self.0
+                    .push((id.span().start().line as u32, name.to_string(), ty));
             }
         }
     }

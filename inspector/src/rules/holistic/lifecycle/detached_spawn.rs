@@ -5,8 +5,8 @@
 //! a task per connection are the idiomatic server shape and are not flagged; only `for` loops
 //! over a collection are. Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -59,7 +59,11 @@ impl Rule for DetachedSpawn {
             return;
         }
         let tests = TestCode::of(file);
-        for (line, spawn) in finder.found.into_iter().filter(|(l, _)| !tests.contains(*l)) {
+        for (line, spawn) in finder
+            .found
+            .into_iter()
+            .filter(|(l, _)| !tests.contains(*l))
+        {
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, line),
@@ -105,7 +109,8 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_block(&mut self, b: &'ast syn::Block) {
         if self.in_for > 0 {
-            self.found.extend(b.stmts.iter().filter_map(discarded_spawn));
+            self.found
+                .extend(b.stmts.iter().filter_map(discarded_spawn));
         }
         visit::visit_block(self, b);
     }

@@ -16,18 +16,20 @@ pub(crate) fn loop_never_exits(l: &syn::ExprLoop) -> bool {
     !exits.found
 }
 
-/// Whether a `while let` consumes an event source (`rx.recv()`, `stream.next()`,
-/// `listener.accept()`, awaited or not) and never leaves early: it runs as long as the source.
+/// Whether a `while let` consumes an event source (`rx.recv()`, `listener.accept()`, awaited
+/// or not, or an awaited `stream.next()`) and never leaves early: it runs as long as the source.
+/// A plain `iter.next()` walks a finite collection and is not one.
 pub(crate) fn while_consumes_events(w: &syn::ExprWhile) -> bool {
     let syn::Expr::Let(l) = &*w.cond else {
         return false;
     };
-    let mut scrutinee = &*l.expr;
-    if let syn::Expr::Await(a) = scrutinee {
-        scrutinee = &a.base;
-    }
+    let (scrutinee, awaited) = match &*l.expr {
+        syn::Expr::Await(a) => (&*a.base, true),
+        other => (other, false),
+    };
     let source = matches!(scrutinee, syn::Expr::MethodCall(m)
-        if matches!(m.method.to_string().as_str(), "recv" | "next" | "accept" | "message" | "recv_async"));
+        if matches!(m.method.to_string().as_str(), "recv" | "accept" | "message" | "recv_async")
+            || (awaited && m.method == "next"));
     let label = w.label.as_ref().map(|lb| lb.name.ident.to_string());
     let mut exits = Exits {
         label,

@@ -5,9 +5,9 @@
 //! producer the queue grows without limit: a memory leak under load. A bounded channel gives
 //! back-pressure. Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with};
 use super::loops::{for_over_endless, loop_never_exits, while_consumes_events};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -29,7 +29,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],
-    explanation: "An unbounded channel fed in a long-running loop: the queue grows without limit under load",
+    explanation:
+        "An unbounded channel fed in a long-running loop: the queue grows without limit under load",
 };
 
 /// Flags unbounded channels fed from long-running loops.
@@ -167,7 +168,10 @@ impl<'ast> Visit<'ast> for Sends<'_> {
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        let sends = matches!(m.method.to_string().as_str(), "send" | "unbounded_send" | "try_send");
+        let sends = matches!(
+            m.method.to_string().as_str(),
+            "send" | "unbounded_send" | "try_send"
+        );
         let ours = matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident(self.sender));
         if self.long_loops > 0 && sends && ours && self.found.is_none() {
             self.found = Some(line(m.method.span()));

@@ -7,9 +7,9 @@
 //! client) a map that only ever `insert`s stays bounded, and the text cannot tell the two apart.
 //! Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with};
 use super::loops::{for_over_endless, loop_never_exits, while_consumes_events};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -28,12 +28,32 @@ const SEQUENCES: [&str; 8] = [
 ];
 
 /// Methods that add to a sequence.
-const GROW: [&str; 7] = ["push", "push_back", "push_front", "push_str", "extend", "append", "insert"];
+const GROW: [&str; 7] = [
+    "push",
+    "push_back",
+    "push_front",
+    "push_str",
+    "extend",
+    "append",
+    "insert",
+];
 
 /// Methods that take from it or reset it.
 const SHRINK: [&str; 14] = [
-    "pop", "pop_back", "pop_front", "remove", "clear", "drain", "retain", "truncate", "split_off",
-    "dedup", "swap_remove", "shrink_to", "split_to", "retain_mut",
+    "pop",
+    "pop_back",
+    "pop_front",
+    "remove",
+    "clear",
+    "drain",
+    "retain",
+    "truncate",
+    "split_off",
+    "dedup",
+    "swap_remove",
+    "shrink_to",
+    "split_to",
+    "retain_mut",
 ];
 
 static META: RuleMeta = RuleMeta {
@@ -42,7 +62,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],
-    explanation: "A collection pushed to in a long-running loop and never shrunk: memory grows without limit",
+    explanation:
+        "A collection pushed to in a long-running loop and never shrunk: memory grows without limit",
 };
 
 /// Flags collections that only grow inside long-running loops.
@@ -95,7 +116,9 @@ impl Functions {
                 continue;
             };
             let is_sequence = l.init.as_ref().is_some_and(|i| match &*i.expr {
-                syn::Expr::Call(c) => callee(c).is_some_and(|n| SEQUENCES.iter().any(|s| path_ends_with(&n, s))),
+                syn::Expr::Call(c) => {
+                    callee(c).is_some_and(|n| SEQUENCES.iter().any(|s| path_ends_with(&n, s)))
+                }
                 syn::Expr::Macro(m) => m.mac.path.is_ident("vec") && m.mac.tokens.is_empty(),
                 _ => false,
             });
@@ -164,7 +187,8 @@ impl<'ast> Visit<'ast> for Uses<'_> {
             let method = m.method.to_string();
             if SHRINK.contains(&method.as_str()) {
                 self.released = true;
-            } else if GROW.contains(&method.as_str()) && self.long_loops > 0 && self.grown.is_none() {
+            } else if GROW.contains(&method.as_str()) && self.long_loops > 0 && self.grown.is_none()
+            {
                 self.grown = Some(line(m.method.span()));
             }
         }
@@ -221,5 +245,7 @@ mod tests {
     fn quiet_when_drained_bounded_or_the_loop_ends() {
         let text = "async fn a(mut rx: Receiver<Event>) {\n    let mut batch = Vec::new();\n    while let Some(ev) = rx.recv().await {\n        batch.push(ev);\n        if batch.len() > 100 {\n            flush(&mut batch);\n        }\n    }\n    let mut lines = Vec::new();\n    loop {\n        let l = read();\n        if l.is_empty() {\n            break;\n        }\n        lines.push(l);\n    }\n    let mut window = VecDeque::new();\n    loop {\n        window.push_back(sample());\n        if window.len() > 10 {\n            window.pop_front();\n        }\n    }\n}\n";
         assert!(hits(&UnboundedGrowth, "src/a.rs", text).is_empty());
+        let iterator = "fn unescape(raw: &str) -> String {\n    let mut out = String::new();\n    let mut chars = raw.chars();\n    while let Some(c) = chars.next() {\n        out.push(c);\n    }\n    out\n}\n";
+        assert!(hits(&UnboundedGrowth, "src/a.rs", iterator).is_empty());
     }
 }

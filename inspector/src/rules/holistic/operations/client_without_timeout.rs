@@ -38,7 +38,9 @@ impl Rule for ClientWithoutTimeout {
     fn wants(&self, file: &SourceFile) -> bool {
         let needle = match file.language {
             Some(Language::Rust) => file.text.contains("reqwest") || file.text.contains("ureq"),
-            Some(Language::Python) => file.text.contains("requests") || file.text.contains("urlopen"),
+            Some(Language::Python) => {
+                file.text.contains("requests") || file.text.contains("urlopen")
+            }
             Some(Language::Go) => file.text.contains("net/http"),
             _ => false,
         };
@@ -113,13 +115,25 @@ fn rust(lines: &[LexLine<'_>], text: &str) -> Vec<(u32, String)> {
             let chain = if chain.contains(".build()") {
                 chain
             } else {
-                lines[i..lines.len().min(i + 12)].iter().map(LexLine::code).collect::<Vec<_>>().join("\n")
+                lines[i..lines.len().min(i + 12)]
+                    .iter()
+                    .map(LexLine::code)
+                    .collect::<Vec<_>>()
+                    .join("\n")
             };
-            if chain.contains(".build()") && !chain.contains("timeout(") && text.contains("reqwest") {
+            if chain.contains(".build()") && !chain.contains("timeout(") && text.contains("reqwest")
+            {
                 found.push((line.number, "Client::builder()".to_string()));
             }
         }
-        for f in ["ureq::get(", "ureq::post(", "ureq::put(", "ureq::delete(", "ureq::request(", "ureq::agent()"] {
+        for f in [
+            "ureq::get(",
+            "ureq::post(",
+            "ureq::put(",
+            "ureq::delete(",
+            "ureq::request(",
+            "ureq::agent()",
+        ] {
             if code.contains(f) && !has_timeout {
                 found.push((line.number, f.trim_end_matches('(').to_string()));
             }
@@ -160,7 +174,13 @@ fn go(lines: &[LexLine<'_>]) -> Vec<(u32, String)> {
     let mut found = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
-        for call in ["http.Get(", "http.Post(", "http.Head(", "http.PostForm(", "http.DefaultClient"] {
+        for call in [
+            "http.Get(",
+            "http.Post(",
+            "http.Head(",
+            "http.PostForm(",
+            "http.DefaultClient",
+        ] {
             if code.contains(call) {
                 found.push((line.number, call.trim_end_matches('(').to_string()));
             }
@@ -190,10 +210,14 @@ mod tests {
                 (6, "`Client::builder()` has no timeout: a server that stops answering hangs this call forever".to_string()),
             ]
         );
-        let py = "import requests\n\ndef fetch(u):\n    return requests.get(u,\n        headers=H)\n";
+        let py =
+            "import requests\n\ndef fetch(u):\n    return requests.get(u,\n        headers=H)\n";
         assert_eq!(hits(&ClientWithoutTimeout, "app/http.py", py).len(), 1);
         let go = "package api\n\nimport \"net/http\"\n\nfunc F() {\n\tresp, err := http.Get(u)\n\tc := &http.Client{Transport: t}\n}\n";
-        let lines: Vec<u32> = hits(&ClientWithoutTimeout, "api/a.go", go).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&ClientWithoutTimeout, "api/a.go", go)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![6, 7]);
     }
 
@@ -201,7 +225,8 @@ mod tests {
     fn quiet_when_a_timeout_is_set() {
         let rust = "use reqwest::Client;\npub fn client() -> reqwest::Result<Client> {\n    Client::builder()\n        .timeout(Duration::from_secs(10))\n        .build()\n}\npub fn other(c: &Client) { let _ = c.get(u).timeout(T).send(); let d = Client::new(); }\n";
         assert!(hits(&ClientWithoutTimeout, "src/http.rs", rust).is_empty());
-        let py = "import requests\n\ndef fetch(u):\n    return requests.get(u,\n        timeout=5)\n";
+        let py =
+            "import requests\n\ndef fetch(u):\n    return requests.get(u,\n        timeout=5)\n";
         assert!(hits(&ClientWithoutTimeout, "app/http.py", py).is_empty());
         let go = "package api\n\nimport \"net/http\"\n\nvar c = &http.Client{\n\tTimeout: 5 * time.Second,\n}\n";
         assert!(hits(&ClientWithoutTimeout, "api/a.go", go).is_empty());

@@ -72,7 +72,10 @@ fn check_file(file: &SourceFile, lang: Language, out: &mut Sink) {
         let Some(call) = exit_call(&code, lang, &file.text) else {
             continue;
         };
-        if tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number) {
+        if tests
+            .get_or_insert_with(|| TestCode::of(file))
+            .contains(line.number)
+        {
             continue;
         }
         out.hit(
@@ -90,9 +93,11 @@ fn check_file(file: &SourceFile, lang: Language, out: &mut Sink) {
 fn exit_call(code: &str, lang: Language, text: &str) -> Option<&'static str> {
     match lang {
         Language::Rust => {
-            let imported = text.contains("use std::process::exit") || text.contains("process::{exit");
+            let imported =
+                text.contains("use std::process::exit") || text.contains("process::{exit");
             (code.contains("process::exit(")
-                || (imported && find_word(code, "exit").is_some_and(|at| code[at + 4..].starts_with('('))))
+                || (imported
+                    && find_word(code, "exit").is_some_and(|at| code[at + 4..].starts_with('('))))
             .then_some("process::exit")
         }
         Language::Python => {
@@ -156,11 +161,26 @@ mod tests {
     #[test]
     fn quiet_in_binaries_main_blocks_and_tests() {
         let found = run(&[
-            ("cli/src/main.rs", "fn main() { std::process::exit(run()); }\n"),
-            ("cli/src/commands.rs", "pub fn run() { std::process::exit(2); }\n"),
-            ("cmd/tool/main.go", "package main\n\nfunc main() { os.Exit(1) }\n"),
-            ("app/tool.py", "def main():\n    return 1\n\nif __name__ == '__main__':\n    sys.exit(main())\n"),
-            ("core/src/lib.rs", "pub fn f() {}\n#[test]\nfn t() { std::process::exit(0); }\n"),
+            (
+                "cli/src/main.rs",
+                "fn main() { std::process::exit(run()); }\n",
+            ),
+            (
+                "cli/src/commands.rs",
+                "pub fn run() { std::process::exit(2); }\n",
+            ),
+            (
+                "cmd/tool/main.go",
+                "package main\n\nfunc main() { os.Exit(1) }\n",
+            ),
+            (
+                "app/tool.py",
+                "def main():\n    return 1\n\nif __name__ == '__main__':\n    sys.exit(main())\n",
+            ),
+            (
+                "core/src/lib.rs",
+                "pub fn f() {}\n#[test]\nfn t() { std::process::exit(0); }\n",
+            ),
         ]);
         assert!(found.is_empty());
     }

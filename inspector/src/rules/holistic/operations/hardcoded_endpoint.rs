@@ -18,7 +18,15 @@ use protocol::{Dimension, Location, Severity};
 use std::net::Ipv4Addr;
 
 /// Host suffixes of internal networks.
-const INTERNAL: [&str; 7] = [".internal", ".local", ".lan", ".corp", ".intranet", ".svc", ".cluster.local"];
+const INTERNAL: [&str; 7] = [
+    ".internal",
+    ".local",
+    ".lan",
+    ".corp",
+    ".intranet",
+    ".svc",
+    ".cluster.local",
+];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/hardcoded-endpoint",
@@ -32,7 +40,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Architecture, Dimension::BestPractices],
-    explanation: "Hard-coded IPs, ports, localhost or internal URLs in library code: tied to one environment",
+    explanation:
+        "Hard-coded IPs, ports, localhost or internal URLs in library code: tied to one environment",
 };
 
 /// Flags environment-specific endpoints in library code.
@@ -71,7 +80,10 @@ impl Rule for HardcodedEndpoint {
                 let Some(why) = endpoint(inner) else {
                     continue;
                 };
-                if tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number) {
+                if tests
+                    .get_or_insert_with(|| TestCode::of(file))
+                    .contains(line.number)
+                {
                     continue;
                 }
                 out.hit(
@@ -89,8 +101,14 @@ impl Rule for HardcodedEndpoint {
 
 fn unquote(literal: &str) -> Option<&str> {
     let body = literal.trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U', '#']);
-    let quote = body.chars().next().filter(|q| matches!(q, '"' | '\'' | '`'))?;
-    let inner = body.trim_end_matches('#').strip_prefix(quote)?.strip_suffix(quote)?;
+    let quote = body
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
+    let inner = body
+        .trim_end_matches('#')
+        .strip_prefix(quote)?
+        .strip_suffix(quote)?;
     (!inner.contains(char::is_whitespace) && !inner.contains("${") && !inner.contains('{'))
         .then_some(inner)
 }
@@ -98,7 +116,11 @@ fn unquote(literal: &str) -> Option<&str> {
 /// Why a literal is an environment-specific endpoint, if it is one.
 fn endpoint(s: &str) -> Option<&'static str> {
     if let Some((scheme, rest)) = s.split_once("://") {
-        if !scheme.chars().all(|c| c.is_ascii_alphanumeric() || c == '+') || scheme.is_empty() {
+        if !scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '+')
+            || scheme.is_empty()
+        {
             return None;
         }
         let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
@@ -127,7 +149,9 @@ fn endpoint(s: &str) -> Option<&'static str> {
 /// `host:port` → (host, port) when the part after the last colon is a port number.
 fn split_port(authority: &str) -> (&str, Option<u16>) {
     match authority.rsplit_once(':') {
-        Some((h, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) => (h, p.parse().ok()),
+        Some((h, p)) if !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()) => {
+            (h, p.parse().ok())
+        }
         _ => (authority, None),
     }
 }

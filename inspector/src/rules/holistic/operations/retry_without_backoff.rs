@@ -27,7 +27,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Quality, Dimension::Performance],
-    explanation: "Retry loops with neither backoff nor a bound: a hot loop hammering a failing dependency",
+    explanation:
+        "Retry loops with neither backoff nor a bound: a hot loop hammering a failing dependency",
 };
 
 /// Flags retry loops without backoff or bound.
@@ -41,7 +42,9 @@ impl Rule for RetryWithoutBackoff {
     fn wants(&self, file: &SourceFile) -> bool {
         match file.language {
             Some(Language::Rust) => file.text.contains("loop") && file.text.contains("Ok"),
-            Some(Language::Python) => file.text.contains("while True") && file.text.contains("except"),
+            Some(Language::Python) => {
+                file.text.contains("while True") && file.text.contains("except")
+            }
             _ => false,
         }
     }
@@ -90,7 +93,11 @@ struct Shape {
 
 fn is_success_pat(p: &syn::Pat) -> bool {
     match p {
-        syn::Pat::TupleStruct(t) => t.path.segments.last().is_some_and(|s| s.ident == "Ok" || s.ident == "Some"),
+        syn::Pat::TupleStruct(t) => t
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "Ok" || s.ident == "Some"),
         syn::Pat::Ident(i) => i.ident == "Ok" || i.ident == "Some",
         syn::Pat::Path(p) => p.path.is_ident("Ok"),
         _ => false,
@@ -213,7 +220,8 @@ impl<'ast> Visit<'ast> for Finder {
         let mut shape = Shape::default();
         shape.visit_block(&e.body);
         let failure_arms_exist = has_failure_arm(&e.body);
-        if shape.success_exits > 0 && shape.other_exits == 0 && !shape.pauses && failure_arms_exist {
+        if shape.success_exits > 0 && shape.other_exits == 0 && !shape.pauses && failure_arms_exist
+        {
             self.0.push(e.loop_token.span.start().line as u32);
         }
         visit::visit_expr_loop(self, e);
@@ -267,7 +275,12 @@ fn python(text: &str) -> Vec<u32> {
         let mut except_exits = false;
         let mut has_except = false;
         let base = indent_of(line.text);
-        let inner = body.iter().map(|l| indent_of(l.text)).filter(|i| *i > base).min().unwrap_or(base);
+        let inner = body
+            .iter()
+            .map(|l| indent_of(l.text))
+            .filter(|i| *i > base)
+            .min()
+            .unwrap_or(base);
         for (l, code) in body.iter().zip(&codes) {
             let t = code.trim();
             if t.is_empty() {
@@ -280,7 +293,9 @@ fn python(text: &str) -> Vec<u32> {
                 has_except |= in_except;
                 if !in_try && !in_except && !t.starts_with("else") && !t.starts_with("finally") {
                     // A statement outside try/except in the loop: count its exits as bounds.
-                    except_exits |= ["break", "return", "raise"].iter().any(|w| t.starts_with(w));
+                    except_exits |= ["break", "return", "raise"]
+                        .iter()
+                        .any(|w| t.starts_with(w));
                 }
                 continue;
             }
@@ -288,7 +303,10 @@ fn python(text: &str) -> Vec<u32> {
             if in_try {
                 try_exits |= exits;
             } else if in_except || !in_try {
-                except_exits |= exits || t.starts_with("raise") || t.contains("attempt") || t.contains("retries");
+                except_exits |= exits
+                    || t.starts_with("raise")
+                    || t.contains("attempt")
+                    || t.contains("retries");
             }
         }
         if has_except && try_exits && !except_exits && !pauses {
@@ -306,12 +324,19 @@ mod tests {
     #[test]
     fn fires_on_hot_unbounded_retries() {
         let rust = "fn connect(addr: &str) -> TcpStream {\n    loop {\n        match TcpStream::connect(addr) {\n            Ok(s) => return s,\n            Err(e) => warn!(\"retrying: {e}\"),\n        }\n    }\n}\nasync fn fetch(c: &Client) -> Body {\n    loop {\n        if let Ok(b) = c.get().await {\n            break b;\n        }\n    }\n}\n";
-        let found: Vec<u32> = hits(&RetryWithoutBackoff, "src/a.rs", rust).into_iter().map(|h| h.0).collect();
+        let found: Vec<u32> = hits(&RetryWithoutBackoff, "src/a.rs", rust)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(found, vec![2, 10]);
         let py = "def connect():\n    while True:\n        try:\n            return db.connect()\n        except ConnectionError:\n            log.warning('retry')\n";
         assert_eq!(
             hits(&RetryWithoutBackoff, "app/db.py", py),
-            vec![(2, "retry loop with no backoff and no bound: on failure it retries at once, forever".to_string())]
+            vec![(
+                2,
+                "retry loop with no backoff and no bound: on failure it retries at once, forever"
+                    .to_string()
+            )]
         );
     }
 

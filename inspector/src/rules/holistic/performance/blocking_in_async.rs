@@ -8,8 +8,8 @@
 //! files that use `tokio::fs`/`tokio::process` for the bare `fs::`/`Command` names. Test code is
 //! exempt (fixtures are written with `std::fs` on purpose).
 
-use super::super::syntax::{callee, line, path_ends_with};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::lexical::functions::{functions, indent_of};
 use crate::rules::lexical::lex;
 use crate::rules::macro_calls::visit_macro_args;
@@ -20,8 +20,19 @@ use syn::visit::{self, Visit};
 
 /// `std::fs` functions that do blocking I/O.
 const FS: [&str; 14] = [
-    "read", "read_to_string", "write", "copy", "rename", "remove_file", "remove_dir",
-    "remove_dir_all", "create_dir", "create_dir_all", "metadata", "read_dir", "canonicalize",
+    "read",
+    "read_to_string",
+    "write",
+    "copy",
+    "rename",
+    "remove_file",
+    "remove_dir",
+    "remove_dir_all",
+    "create_dir",
+    "create_dir_all",
+    "metadata",
+    "read_dir",
+    "canonicalize",
     "read_link",
 ];
 
@@ -115,12 +126,17 @@ impl Finder {
         if path_ends_with(path, "block_on") {
             return Some("block_on".into());
         }
-        let fs_call = FS.iter().find(|f| path_ends_with(path, &format!("fs::{f}")));
-        let std_fs = path.starts_with("std::") || !self.tokio_fs && !path.starts_with("tokio") && !path.starts_with("async_std");
+        let fs_call = FS
+            .iter()
+            .find(|f| path_ends_with(path, &format!("fs::{f}")));
+        let std_fs = path.starts_with("std::")
+            || !self.tokio_fs && !path.starts_with("tokio") && !path.starts_with("async_std");
         if let (Some(f), true) = (fs_call, std_fs) {
             return Some(format!("fs::{f}"));
         }
-        let file_call = ["File::open", "File::create"].iter().find(|f| path_ends_with(path, f));
+        let file_call = ["File::open", "File::create"]
+            .iter()
+            .find(|f| path_ends_with(path, f));
         if let (Some(f), true) = (file_call, std_fs) {
             return Some((*f).to_string());
         }
@@ -134,11 +150,15 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| visit::visit_impl_item_fn(v, f));
+        self.with_async(f.sig.asyncness.is_some(), |v| {
+            visit::visit_impl_item_fn(v, f)
+        });
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| visit::visit_trait_item_fn(v, f));
+        self.with_async(f.sig.asyncness.is_some(), |v| {
+            visit::visit_trait_item_fn(v, f)
+        });
     }
 
     fn visit_expr_async(&mut self, e: &'ast syn::ExprAsync) {
@@ -160,7 +180,9 @@ impl<'ast> Visit<'ast> for Finder {
                 syn::Expr::Call(c) => {
                     if let Some(name) = callee(c).and_then(|p| self.blocking_path(&p)) {
                         let at = match &*c.func {
-                            syn::Expr::Path(p) => p.path.segments.last().map_or(0, |s| line(s.ident.span())),
+                            syn::Expr::Path(p) => {
+                                p.path.segments.last().map_or(0, |s| line(s.ident.span()))
+                            }
                             _ => 0,
                         };
                         self.found.push((at, name));
@@ -170,11 +192,16 @@ impl<'ast> Visit<'ast> for Finder {
                     let method = m.method.to_string();
                     let blocking = match method.as_str() {
                         "recv" | "join" => m.args.is_empty(),
-                        "output" | "status" => !self.tokio_process && m.args.is_empty() && chain_root_is_command(&m.receiver),
+                        "output" | "status" => {
+                            !self.tokio_process
+                                && m.args.is_empty()
+                                && chain_root_is_command(&m.receiver)
+                        }
                         _ => false,
                     };
                     if blocking {
-                        self.found.push((line(m.method.span()), format!(".{method}()")));
+                        self.found
+                            .push((line(m.method.span()), format!(".{method}()")));
                     }
                 }
                 _ => {}
@@ -218,9 +245,17 @@ fn python(text: &str) -> Vec<(u32, String)> {
                 nested = Some(indent);
                 continue;
             }
-            let call = ["time.sleep(", "requests.get(", "requests.post(", "requests.put(", "requests.delete(", "requests.request(", "urlopen("]
-                .iter()
-                .find(|c| t.contains(*c));
+            let call = [
+                "time.sleep(",
+                "requests.get(",
+                "requests.post(",
+                "requests.put(",
+                "requests.delete(",
+                "requests.request(",
+                "urlopen(",
+            ]
+            .iter()
+            .find(|c| t.contains(*c));
             if let Some(c) = call {
                 found.push((l.number, c.trim_end_matches('(').to_string()));
             }
@@ -247,7 +282,10 @@ mod tests {
             ]
         );
         let py = "async def handler(req):\n    time.sleep(1)\n    return requests.get(URL)\n";
-        let lines: Vec<u32> = hits(&BlockingInAsync, "app/h.py", py).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&BlockingInAsync, "app/h.py", py)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![2, 3]);
     }
 

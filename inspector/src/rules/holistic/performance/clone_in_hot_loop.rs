@@ -7,8 +7,8 @@
 //! `0..items.len()` and `i + 1..items.len()` all iterate `items`. Nested loops over different
 //! collections are ordinary joins and are not flagged. Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -37,20 +37,30 @@ impl Rule for CloneInHotLoop {
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
             && file.text.matches("for ").count() >= 2
-            && (ALLOCATING.iter().any(|m| file.text.contains(&format!(".{m}()"))) || file.text.contains("format!"))
+            && (ALLOCATING
+                .iter()
+                .any(|m| file.text.contains(&format!(".{m}()")))
+                || file.text.contains("format!"))
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
         let Some(Ok(ast)) = file.rust_ast() else {
             return;
         };
-        let mut finder = Finder { outer: Vec::new(), found: Vec::new() };
+        let mut finder = Finder {
+            outer: Vec::new(),
+            found: Vec::new(),
+        };
         finder.visit_file(ast);
         if finder.found.is_empty() {
             return;
         }
         let tests = TestCode::of(file);
-        for (l, what, collection) in finder.found.into_iter().filter(|(l, _, _)| !tests.contains(*l)) {
+        for (l, what, collection) in finder
+            .found
+            .into_iter()
+            .filter(|(l, _, _)| !tests.contains(*l))
+        {
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, l),
@@ -71,7 +81,11 @@ fn collection(e: &syn::Expr) -> String {
             _ => return String::new(),
         },
         syn::Expr::MethodCall(m)
-            if m.args.is_empty() && matches!(m.method.to_string().as_str(), "iter" | "iter_mut" | "into_iter") =>
+            if m.args.is_empty()
+                && matches!(
+                    m.method.to_string().as_str(),
+                    "iter" | "iter_mut" | "into_iter"
+                ) =>
         {
             &*m.receiver
         }
@@ -109,7 +123,13 @@ impl<'ast> Visit<'ast> for Alloc {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        if self.0.is_none() && mac.path.segments.last().is_some_and(|s| s.ident == "format") {
+        if self.0.is_none()
+            && mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "format")
+        {
             self.0 = Some((line(mac.path.segments[0].ident.span()), "format!".into()));
         }
         visit_macro_args(self, mac);

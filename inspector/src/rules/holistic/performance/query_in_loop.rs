@@ -18,15 +18,30 @@ use syn::visit::{self, Visit};
 
 /// Method and function names that run SQL given as their first argument.
 const QUERY_CALLS: [&str; 11] = [
-    "query", "query_as", "query_scalar", "query_one", "query_opt", "query_row", "query_map",
-    "execute", "prepare", "fetch_one", "fetch_all",
+    "query",
+    "query_as",
+    "query_scalar",
+    "query_one",
+    "query_opt",
+    "query_row",
+    "query_map",
+    "execute",
+    "prepare",
+    "fetch_one",
+    "fetch_all",
 ];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/query-in-loop",
     category: "performance",
     severity: Severity::Medium,
-    languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+    ],
     dimensions: &[Dimension::Performance],
     explanation: "SELECT queries run inside loops (N+1 queries): one round trip per item",
 };
@@ -59,7 +74,10 @@ impl Rule for QueryInLoop {
             let Some(Ok(ast)) = file.rust_ast() else {
                 return;
             };
-            let mut finder = Finder { loops: 0, found: Vec::new() };
+            let mut finder = Finder {
+                loops: 0,
+                found: Vec::new(),
+            };
             finder.visit_file(ast);
             finder.found
         } else {
@@ -89,7 +107,10 @@ struct Finder {
 
 fn select_literal(e: Option<&syn::Expr>) -> bool {
     match e {
-        Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) => is_select(&s.value()),
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        })) => is_select(&s.value()),
         Some(syn::Expr::Reference(r)) => select_literal(Some(&r.expr)),
         _ => false,
     }
@@ -119,7 +140,8 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         let name = m.method.to_string();
-        if self.loops > 0 && QUERY_CALLS.contains(&name.as_str()) && select_literal(m.args.first()) {
+        if self.loops > 0 && QUERY_CALLS.contains(&name.as_str()) && select_literal(m.args.first())
+        {
             self.found.push(m.method.span().start().line as u32);
         }
         visit::visit_expr_method_call(self, m);
@@ -130,7 +152,8 @@ impl<'ast> Visit<'ast> for Finder {
             let last = p.path.segments.last();
             let query = last.is_some_and(|s| QUERY_CALLS.contains(&s.ident.to_string().as_str()));
             if self.loops > 0 && query && select_literal(c.args.first()) {
-                self.found.push(last.map_or(0, |s| s.ident.span().start().line as u32));
+                self.found
+                    .push(last.map_or(0, |s| s.ident.span().start().line as u32));
             }
         }
         visit::visit_expr_call(self, c);
@@ -138,14 +161,20 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         let last = mac.path.segments.last();
-        let query = last.is_some_and(|s| matches!(s.ident.to_string().as_str(), "query" | "query_as" | "query_scalar"));
+        let query = last.is_some_and(|s| {
+            matches!(
+                s.ident.to_string().as_str(),
+                "query" | "query_as" | "query_scalar"
+            )
+        });
         if self.loops > 0 && query {
             let first = mac.tokens.clone().into_iter().find_map(|t| match t {
                 proc_macro2::TokenTree::Literal(l) => Some(l.to_string()),
                 _ => None,
             });
             if first.is_some_and(|l| is_select(l.trim_start_matches(['r', '#', '"']))) {
-                self.found.push(last.map_or(0, |s| s.ident.span().start().line as u32));
+                self.found
+                    .push(last.map_or(0, |s| s.ident.span().start().line as u32));
             }
         }
         visit_macro_args(self, mac);
@@ -167,7 +196,10 @@ fn text(text: &str, lang: Language) -> Vec<u32> {
     let mut in_loop = vec![false; lines.len()];
     for (i, code) in codes.iter().enumerate() {
         let t = code.trim_start();
-        let header = t.starts_with("for ") || t.starts_with("for(") || t.starts_with("while ") || t.starts_with("while(");
+        let header = t.starts_with("for ")
+            || t.starts_with("for(")
+            || t.starts_with("while ")
+            || t.starts_with("while(");
         if !header {
             continue;
         }
@@ -180,14 +212,25 @@ fn text(text: &str, lang: Language) -> Vec<u32> {
             *flag = true;
         }
     }
-    let calls = [".execute(", ".query(", ".Query(", ".QueryRow(", ".QueryContext(", ".fetchrow(", ".fetch("];
+    let calls = [
+        ".execute(",
+        ".query(",
+        ".Query(",
+        ".QueryRow(",
+        ".QueryContext(",
+        ".fetchrow(",
+        ".fetch(",
+    ];
     let mut found = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if !in_loop[i] || !calls.iter().any(|c| codes[i].contains(c)) {
             continue;
         }
         let select = line.segs.iter().any(|s| match s {
-            Seg::Str(lit) => is_select(lit.trim_start_matches(['f', 'r', 'b']).trim_start_matches(['"', '\'', '`'])),
+            Seg::Str(lit) => is_select(
+                lit.trim_start_matches(['f', 'r', 'b'])
+                    .trim_start_matches(['"', '\'', '`']),
+            ),
             _ => false,
         });
         if select {
@@ -229,14 +272,21 @@ mod tests {
     use super::*;
     use crate::rules::fixture::hits;
 
-    const MSG: &str = "a SELECT runs once per loop iteration (N+1 queries): one database round trip per item";
+    const MSG: &str =
+        "a SELECT runs once per loop iteration (N+1 queries): one database round trip per item";
 
     #[test]
     fn fires_on_selects_inside_loops() {
         let rust = "async fn totals(pool: &PgPool, ids: &[i64]) {\n    for id in ids {\n        let row = sqlx::query(\"SELECT total FROM orders WHERE id = $1\")\n            .bind(id)\n            .fetch_one(pool)\n            .await;\n    }\n    for u in users {\n        conn.query_row(\"SELECT name FROM u WHERE id = ?1\", [u], |r| r.get(0));\n    }\n}\n";
-        assert_eq!(hits(&QueryInLoop, "src/a.rs", rust), vec![(3, MSG.to_string()), (9, MSG.to_string())]);
+        assert_eq!(
+            hits(&QueryInLoop, "src/a.rs", rust),
+            vec![(3, MSG.to_string()), (9, MSG.to_string())]
+        );
         let py = "def names(cur, ids):\n    for i in ids:\n        cur.execute(\"SELECT name FROM u WHERE id = %s\", (i,))\n";
-        assert_eq!(hits(&QueryInLoop, "app/a.py", py), vec![(3, MSG.to_string())]);
+        assert_eq!(
+            hits(&QueryInLoop, "app/a.py", py),
+            vec![(3, MSG.to_string())]
+        );
         let go = "package a\n\nfunc F(ids []int) {\n\tfor _, id := range ids {\n\t\tdb.QueryRow(\"SELECT name FROM u WHERE id = $1\", id)\n\t}\n}\n";
         assert_eq!(hits(&QueryInLoop, "a/a.go", go), vec![(5, MSG.to_string())]);
     }

@@ -1,7 +1,6 @@
 //! Security rules (dimension `security`): injection through strings built at run time, TLS
 //! verification turned off, weak hashes for passwords.
 
-pub(super) mod args;
 pub(super) mod shell_injection;
 pub(super) mod sql_injection;
 pub(super) mod tls_disabled;

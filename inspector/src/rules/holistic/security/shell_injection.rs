@@ -7,9 +7,9 @@
 //! A fixed script (`sh -c "make all"`) or a variable of unknown origin is not flagged: only
 //! strings visibly built by formatting or concatenation. Test code is exempt.
 
-use super::super::syntax::{callee, line, path_ends_with};
-use super::args::{call_args, is_built, Arg};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line, path_ends_with};
+use crate::rules::lexical::args::{call_args, is_built, Arg};
 use crate::rules::lexical::{find_word, lex};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -18,15 +18,32 @@ use std::collections::BTreeSet;
 use syn::visit::{self, Visit};
 
 /// Programs that run their argument as a shell script.
-const SHELLS: [&str; 9] = ["sh", "bash", "zsh", "/bin/sh", "/bin/bash", "cmd", "cmd.exe", "powershell", "pwsh"];
+const SHELLS: [&str; 9] = [
+    "sh",
+    "bash",
+    "zsh",
+    "/bin/sh",
+    "/bin/bash",
+    "cmd",
+    "cmd.exe",
+    "powershell",
+    "pwsh",
+];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/shell-injection",
     category: "operational-risk",
     severity: Severity::High,
-    languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+    ],
     dimensions: &[Dimension::Security],
-    explanation: "Shell command lines built with format!/f-strings/concatenation: command injection",
+    explanation:
+        "Shell command lines built with format!/f-strings/concatenation: command injection",
 };
 
 /// Flags shell commands built from strings.
@@ -40,8 +57,12 @@ impl Rule for ShellInjection {
     fn wants(&self, file: &SourceFile) -> bool {
         let t = &file.text;
         let candidate = match file.language {
-            Some(Language::Rust) => t.contains("Command::new") && t.contains("\"-c\"") || t.contains("\"/C\""),
-            Some(Language::Python) => t.contains("os.system") || t.contains("os.popen") || t.contains("shell=True"),
+            Some(Language::Rust) => {
+                t.contains("Command::new") && t.contains("\"-c\"") || t.contains("\"/C\"")
+            }
+            Some(Language::Python) => {
+                t.contains("os.system") || t.contains("os.popen") || t.contains("shell=True")
+            }
             Some(Language::TypeScript | Language::JavaScript) => t.contains("child_process"),
             Some(Language::Go) => t.contains("exec.Command") && t.contains("\"-c\""),
             _ => false,
@@ -91,7 +112,12 @@ struct Finder {
 
 fn is_format(e: &syn::Expr) -> bool {
     match e {
-        syn::Expr::Macro(m) => m.mac.path.segments.last().is_some_and(|s| s.ident == "format"),
+        syn::Expr::Macro(m) => m
+            .mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "format"),
         syn::Expr::Reference(r) => is_format(&r.expr),
         syn::Expr::Binary(b) => matches!(b.op, syn::BinOp::Add(_)),
         syn::Expr::MethodCall(m) if m.method == "as_str" => is_format(&m.receiver),
@@ -104,7 +130,10 @@ fn shell_root(e: &syn::Expr) -> Option<u32> {
         return None;
     };
     let program = match c.args.first() {
-        Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) => s.value(),
+        Some(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        })) => s.value(),
         _ => return None,
     };
     let is_new = callee(c).is_some_and(|p| path_ends_with(&p, "Command::new"));
@@ -120,7 +149,8 @@ impl Finder {
             syn::Expr::Reference(r) => &*r.expr,
             other => other,
         };
-        is_format(e) || matches!(e, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.built_vars.contains(&i.to_string())))
+        is_format(e)
+            || matches!(e, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.built_vars.contains(&i.to_string())))
     }
 
     fn args_of<'e>(e: &'e syn::Expr, out: &mut Vec<&'e syn::Expr>) {
@@ -160,13 +190,20 @@ impl<'ast> Visit<'ast> for Finder {
                 e = &call.receiver;
             }
             let root_line = shell_root(e).or_else(|| match e {
-                syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.shell_vars.contains(&i.to_string())) => {
+                syn::Expr::Path(p)
+                    if p.path
+                        .get_ident()
+                        .is_some_and(|i| self.shell_vars.contains(&i.to_string())) =>
+                {
                     Some(line(m.method.span()))
                 }
                 _ => None,
             });
             if let Some(at) = root_line {
-                for call in chain.iter().filter(|c| c.method == "arg" || c.method == "args") {
+                for call in chain
+                    .iter()
+                    .filter(|c| c.method == "arg" || c.method == "args")
+                {
                     for a in &call.args {
                         Self::args_of(a, &mut args);
                     }
@@ -194,17 +231,33 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
         let call = match lang {
-            Language::Python => ["os.system(", "os.popen(", "subprocess.run(", "subprocess.call(", "subprocess.Popen(", "subprocess.check_output(", "subprocess.check_call("]
-                .iter()
-                .find_map(|c| code.find(c).map(|at| (at + c.len(), c.starts_with("subprocess")))),
-            Language::Go => code.find("exec.Command(").map(|at| (at + "exec.Command(".len(), false)),
+            Language::Python => [
+                "os.system(",
+                "os.popen(",
+                "subprocess.run(",
+                "subprocess.call(",
+                "subprocess.Popen(",
+                "subprocess.check_output(",
+                "subprocess.check_call(",
+            ]
+            .iter()
+            .find_map(|c| {
+                code.find(c)
+                    .map(|at| (at + c.len(), c.starts_with("subprocess")))
+            }),
+            Language::Go => code
+                .find("exec.Command(")
+                .map(|at| (at + "exec.Command(".len(), false)),
             _ => ["execSync(", "exec("].iter().find_map(|c| {
                 let at = find_word(&code, c.trim_end_matches('('))?;
                 let receiver = code[..at].strip_suffix('.').map(|head| {
-                    let start = head.rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_')).map_or(0, |p| p + 1);
+                    let start = head
+                        .rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+                        .map_or(0, |p| p + 1);
                     &head[start..]
                 });
-                let child_process = receiver.is_none_or(|r| r == "cp" || r.to_ascii_lowercase().contains("child"));
+                let child_process =
+                    receiver.is_none_or(|r| r == "cp" || r.to_ascii_lowercase().contains("child"));
                 (code[at..].starts_with(c) && child_process).then_some((at + c.len(), false))
             }),
         };
@@ -212,13 +265,23 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
             continue;
         };
         let args = call_args(&lines, i, open);
-        let code_text: String = args.iter().filter_map(|a| match a { Arg::Code(c) => Some(*c), _ => None }).collect();
+        let code_text: String = args
+            .iter()
+            .filter_map(|a| match a {
+                Arg::Code(c) => Some(*c),
+                _ => None,
+            })
+            .collect();
         if needs_shell_flag && !code_text.contains("shell=True") {
             continue;
         }
-        let built = (0..args.len()).any(|k| is_built(&args, k, (lang == Language::Python).then_some("f")))
+        let built = (0..args.len())
+            .any(|k| is_built(&args, k, (lang == Language::Python).then_some("f")))
             || (lang == Language::Go && code_text.contains("fmt.Sprintf("));
-        let shell = lang != Language::Go || args.iter().any(|a| matches!(a, Arg::Str(s) if *s == "\"-c\""));
+        let shell = lang != Language::Go
+            || args
+                .iter()
+                .any(|a| matches!(a, Arg::Str(s) if *s == "\"-c\""));
         if built && shell {
             found.insert(line.number);
         }
@@ -241,7 +304,10 @@ mod tests {
             vec![(2, MSG.to_string()), (10, MSG.to_string())]
         );
         let py = "import os, subprocess\ndef f(name):\n    os.system(f\"rm -rf /tmp/{name}\")\n    subprocess.run(\"ls \" + name, shell=True)\n";
-        let lines: Vec<u32> = hits(&ShellInjection, "app/a.py", py).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&ShellInjection, "app/a.py", py)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![3, 4]);
         let js = "const { exec } = require('child_process');\nexec(`git log ${branch}`, cb);\n";
         assert_eq!(hits(&ShellInjection, "web/a.js", js).len(), 1);

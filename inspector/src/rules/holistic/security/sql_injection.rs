@@ -9,9 +9,9 @@
 //! `REPLACE`, `MERGE`) count, so formatted log lines passed to `execute` of other APIs do not.
 //! Test code is exempt.
 
-use super::super::syntax::{callee, line};
-use super::args::{call_args, is_built, literal_text, Arg};
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::syntax::{callee, line};
+use crate::rules::lexical::args::{call_args, is_built, literal_text, Arg};
 use crate::rules::lexical::{lex, LexLine, Seg};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -22,21 +22,47 @@ use syn::visit::{self, Visit};
 
 /// Methods that run SQL given as their first argument.
 const QUERY_METHODS: [&str; 15] = [
-    "query", "query_as", "query_scalar", "query_one", "query_opt", "query_row", "query_map",
-    "execute", "execute_batch", "batch_execute", "prepare", "prepare_cached", "simple_query",
-    "executemany", "raw",
+    "query",
+    "query_as",
+    "query_scalar",
+    "query_one",
+    "query_opt",
+    "query_row",
+    "query_map",
+    "execute",
+    "execute_batch",
+    "batch_execute",
+    "prepare",
+    "prepare_cached",
+    "simple_query",
+    "executemany",
+    "raw",
 ];
 
 /// Go's query methods.
-const GO_METHODS: [&str; 6] = [".Query(", ".QueryRow(", ".Exec(", ".QueryContext(", ".ExecContext(", ".QueryRowContext("];
+const GO_METHODS: [&str; 6] = [
+    ".Query(",
+    ".QueryRow(",
+    ".Exec(",
+    ".QueryContext(",
+    ".ExecContext(",
+    ".QueryRowContext(",
+];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/sql-injection",
     category: "operational-risk",
     severity: Severity::High,
-    languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+    ],
     dimensions: &[Dimension::Security],
-    explanation: "SQL built with format!/f-strings/concatenation and passed to a query call: SQL injection",
+    explanation:
+        "SQL built with format!/f-strings/concatenation and passed to a query call: SQL injection",
 };
 
 /// Flags SQL built by string formatting.
@@ -44,10 +70,17 @@ pub(crate) struct SqlInjection;
 
 /// Whether text starts like an SQL statement.
 fn is_sql(s: &str) -> bool {
-    let head: String = s.trim_start().chars().take(8).collect::<String>().to_ascii_uppercase();
-    ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH ", "REPLACE ", "MERGE "]
-        .iter()
-        .any(|k| head.starts_with(k) || head.trim_end() == k.trim_end())
+    let head: String = s
+        .trim_start()
+        .chars()
+        .take(8)
+        .collect::<String>()
+        .to_ascii_uppercase();
+    [
+        "SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH ", "REPLACE ", "MERGE ",
+    ]
+    .iter()
+    .any(|k| head.starts_with(k) || head.trim_end() == k.trim_end())
 }
 
 impl Rule for SqlInjection {
@@ -57,9 +90,11 @@ impl Rule for SqlInjection {
 
     fn wants(&self, file: &SourceFile) -> bool {
         file.language.is_some_and(|l| META.languages.contains(&l))
-            && ["SELECT", "INSERT", "UPDATE", "DELETE", "select ", "insert ", "update ", "delete "]
-                .iter()
-                .any(|k| file.text.contains(k))
+            && [
+                "SELECT", "INSERT", "UPDATE", "DELETE", "select ", "insert ", "update ", "delete ",
+            ]
+            .iter()
+            .any(|k| file.text.contains(k))
             && !file.is_test_file()
     }
 
@@ -105,9 +140,19 @@ fn built_sql(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Reference(r) => built_sql(&r.expr),
         syn::Expr::Paren(p) => built_sql(&p.expr),
-        syn::Expr::MethodCall(m) if m.method == "as_str" || m.method == "as_ref" => built_sql(&m.receiver),
-        syn::Expr::Macro(m) if m.mac.path.segments.last().is_some_and(|s| s.ident == "format") => {
-            let args = m.mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
+        syn::Expr::MethodCall(m) if m.method == "as_str" || m.method == "as_ref" => {
+            built_sql(&m.receiver)
+        }
+        syn::Expr::Macro(m)
+            if m.mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "format") =>
+        {
+            let args = m
+                .mac
+                .parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated);
             args.ok().and_then(|a| a.into_iter().next()).is_some_and(|first| {
                 matches!(&first, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) if is_sql(&s.value()) && s.value().contains('{'))
             })
@@ -121,7 +166,10 @@ fn leftmost_sql(e: &syn::Expr) -> bool {
     match e {
         syn::Expr::Binary(b) => leftmost_sql(&b.left),
         syn::Expr::MethodCall(m) => leftmost_sql(&m.receiver),
-        syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => is_sql(&s.value()),
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(s),
+            ..
+        }) => is_sql(&s.value()),
         _ => false,
     }
 }
@@ -132,7 +180,8 @@ impl Finder {
             syn::Expr::Reference(r) => &*r.expr,
             other => other,
         };
-        built_sql(e) || matches!(bare, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.built_vars.contains(&i.to_string())))
+        built_sql(e)
+            || matches!(bare, syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.built_vars.contains(&i.to_string())))
     }
 }
 
@@ -148,7 +197,9 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
         let method = m.method.to_string();
-        if QUERY_METHODS.contains(&method.as_str()) && m.args.first().is_some_and(|a| self.dangerous(a)) {
+        if QUERY_METHODS.contains(&method.as_str())
+            && m.args.first().is_some_and(|a| self.dangerous(a))
+        {
             self.found.insert(line(m.method.span()));
         }
         visit::visit_expr_method_call(self, m);
@@ -157,8 +208,14 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
         let is_query = callee(c).is_some_and(|p| {
             let last = p.rsplit("::").next().unwrap_or_default().to_string();
-            (p.contains("sqlx") || p.contains("diesel") || p.starts_with("query") || p == "sql_query")
-                && matches!(last.as_str(), "query" | "query_as" | "query_scalar" | "sql_query")
+            (p.contains("sqlx")
+                || p.contains("diesel")
+                || p.starts_with("query")
+                || p == "sql_query")
+                && matches!(
+                    last.as_str(),
+                    "query" | "query_as" | "query_scalar" | "sql_query"
+                )
         });
         if is_query && c.args.first().is_some_and(|a| self.dangerous(a)) {
             if let syn::Expr::Path(p) = &*c.func {
@@ -179,12 +236,15 @@ impl<'ast> Visit<'ast> for Finder {
 /// one).
 fn built_in(args: &[Arg<'_>], lang: Language) -> bool {
     let prefix = (lang == Language::Python).then_some("f");
-    let sprintf = args.iter().any(|a| matches!(a, Arg::Code(c) if c.contains("fmt.Sprintf(")));
+    let sprintf = args
+        .iter()
+        .any(|a| matches!(a, Arg::Code(c) if c.contains("fmt.Sprintf(")));
     args.iter().enumerate().any(|(k, a)| {
         let Arg::Str(s) = a else {
             return false;
         };
-        is_sql(literal_text(s).0) && (is_built(args, k, prefix) || (lang == Language::Go && sprintf))
+        is_sql(literal_text(s).0)
+            && (is_built(args, k, prefix) || (lang == Language::Go && sprintf))
     })
 }
 
@@ -218,13 +278,20 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
     let lines = lex(text, lang);
     let built_vars: Vec<String> = lines
         .iter()
-        .filter_map(|l| rhs(l).filter(|(_, args)| built_in(args, lang)).map(|(n, _)| n))
+        .filter_map(|l| {
+            rhs(l)
+                .filter(|(_, args)| built_in(args, lang))
+                .map(|(n, _)| n)
+        })
         .collect();
     let mut found = BTreeSet::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
         let opens: Vec<usize> = if lang == Language::Go {
-            GO_METHODS.iter().filter_map(|m| code.find(m).map(|at| at + m.len())).collect()
+            GO_METHODS
+                .iter()
+                .filter_map(|m| code.find(m).map(|at| at + m.len()))
+                .collect()
         } else {
             QUERY_METHODS
                 .iter()
@@ -253,10 +320,16 @@ mod tests {
     #[test]
     fn fires_on_formatted_sql_passed_to_queries() {
         let rust = "fn delete(conn: &Connection, id: &str) -> Result<usize> {\n    conn.execute(&format!(\"DELETE FROM users WHERE id = '{id}'\"), [])\n}\nasync fn find(pool: &PgPool, name: &str) {\n    let sql = format!(\"SELECT * FROM users WHERE name = '{}'\", name);\n    sqlx::query(&sql).fetch_all(pool).await;\n}\n";
-        let lines: Vec<u32> = hits(&SqlInjection, "src/db.rs", rust).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&SqlInjection, "src/db.rs", rust)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![2, 6]);
         let py = "def find(cur, name):\n    cur.execute(f\"SELECT * FROM users WHERE name = '{name}'\")\n    cur.execute(\"SELECT * FROM t WHERE a = %s\" % name)\n    q = \"DELETE FROM t WHERE id = \" + ident\n    cur.execute(q)\n";
-        let lines: Vec<u32> = hits(&SqlInjection, "app/db.py", py).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&SqlInjection, "app/db.py", py)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![2, 3, 5]);
         let js = "await db.query(`SELECT * FROM users WHERE id = ${id}`);\n";
         assert_eq!(hits(&SqlInjection, "web/db.js", js).len(), 1);

@@ -14,17 +14,53 @@ use protocol::{Dimension, Location, Severity};
 
 /// (language family, code pattern with spaces removed, what it does).
 const PATTERNS: [(&str, &str, &str); 11] = [
-    ("rs", ".danger_accept_invalid_certs(true)", "accepts invalid certificates"),
-    ("rs", ".danger_accept_invalid_hostnames(true)", "accepts certificates for other hosts"),
-    ("rs", "SslVerifyMode::NONE", "turns certificate verification off"),
+    (
+        "rs",
+        ".danger_accept_invalid_certs(true)",
+        "accepts invalid certificates",
+    ),
+    (
+        "rs",
+        ".danger_accept_invalid_hostnames(true)",
+        "accepts certificates for other hosts",
+    ),
+    (
+        "rs",
+        "SslVerifyMode::NONE",
+        "turns certificate verification off",
+    ),
     ("py", "verify=False", "turns certificate verification off"),
-    ("py", "_create_unverified_context", "turns certificate verification off"),
+    (
+        "py",
+        "_create_unverified_context",
+        "turns certificate verification off",
+    ),
     ("py", "CERT_NONE", "turns certificate verification off"),
-    ("py", "check_hostname=False", "turns host-name verification off"),
-    ("js", "rejectUnauthorized:false", "accepts invalid certificates"),
-    ("js", "NODE_TLS_REJECT_UNAUTHORIZED=", "turns certificate verification off process-wide"),
-    ("go", "InsecureSkipVerify:true", "turns certificate verification off"),
-    ("go", "InsecureSkipVerify=true", "turns certificate verification off"),
+    (
+        "py",
+        "check_hostname=False",
+        "turns host-name verification off",
+    ),
+    (
+        "js",
+        "rejectUnauthorized:false",
+        "accepts invalid certificates",
+    ),
+    (
+        "js",
+        "NODE_TLS_REJECT_UNAUTHORIZED=",
+        "turns certificate verification off process-wide",
+    ),
+    (
+        "go",
+        "InsecureSkipVerify:true",
+        "turns certificate verification off",
+    ),
+    (
+        "go",
+        "InsecureSkipVerify=true",
+        "turns certificate verification off",
+    ),
 ];
 
 static META: RuleMeta = RuleMeta {
@@ -59,7 +95,12 @@ impl Rule for TlsDisabled {
         };
         let fam = family(lang);
         !file.is_test_file()
-            && PATTERNS.iter().any(|(f, p, _)| *f == fam && file.text.contains(p.split(['(', ':', '=']).next().unwrap_or(p)))
+            && PATTERNS.iter().any(|(f, p, _)| {
+                *f == fam
+                    && file
+                        .text
+                        .contains(p.split(['(', ':', '=']).next().unwrap_or(p))
+            })
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -70,17 +111,26 @@ impl Rule for TlsDisabled {
         let mut tests: Option<TestCode> = None;
         for line in lex(&file.text, lang) {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
-            let Some((_, pattern, what)) = PATTERNS.iter().find(|(f, p, _)| *f == fam && code.contains(p)) else {
+            let Some((_, pattern, what)) = PATTERNS
+                .iter()
+                .find(|(f, p, _)| *f == fam && code.contains(p))
+            else {
                 continue;
             };
             // `NODE_TLS_REJECT_UNAUTHORIZED = '1'` turns it back on; only a `0` turns it off.
-            if pattern.starts_with("NODE_TLS") && !line.text.contains("'0'") && !line.text.contains("\"0\"") {
+            if pattern.starts_with("NODE_TLS")
+                && !line.text.contains("'0'")
+                && !line.text.contains("\"0\"")
+            {
                 continue;
             }
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
-            if tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number) {
+            if tests
+                .get_or_insert_with(|| TestCode::of(file))
+                .contains(line.number)
+            {
                 continue;
             }
             out.hit(
@@ -121,6 +171,11 @@ mod tests {
         assert!(hits(&TlsDisabled, "src/http.rs", rust).is_empty());
         let py = "r = requests.get(url, verify=True)\n";
         assert!(hits(&TlsDisabled, "app/http.py", py).is_empty());
-        assert!(hits(&TlsDisabled, "tests/test_http.py", "requests.get(u, verify=False)\n").is_empty());
+        assert!(hits(
+            &TlsDisabled,
+            "tests/test_http.py",
+            "requests.get(u, verify=False)\n"
+        )
+        .is_empty());
     }
 }

@@ -35,9 +35,16 @@ static META: RuleMeta = RuleMeta {
     id: "holistic/weak-password-hash",
     category: "operational-risk",
     severity: Severity::High,
-    languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+    ],
     dimensions: &[Dimension::Security],
-    explanation: "MD5/SHA-1 used to hash passwords: fast unsalted digests are cracked offline in seconds",
+    explanation:
+        "MD5/SHA-1 used to hash passwords: fast unsalted digests are cracked offline in seconds",
 };
 
 /// Flags weak digests applied to passwords.
@@ -51,7 +58,10 @@ impl Rule for WeakPasswordHash {
     fn wants(&self, file: &SourceFile) -> bool {
         file.language.is_some_and(|l| META.languages.contains(&l))
             && !file.is_test_file()
-            && (file.text.contains("md5") || file.text.contains("Md5") || file.text.contains("sha1") || file.text.contains("Sha1"))
+            && (file.text.contains("md5")
+                || file.text.contains("Md5")
+                || file.text.contains("sha1")
+                || file.text.contains("Sha1"))
             && file.text.to_ascii_lowercase().contains("passw")
     }
 
@@ -60,7 +70,10 @@ impl Rule for WeakPasswordHash {
             return;
         };
         let lexed = lex(&file.text, lang);
-        let lower: Vec<String> = lexed.iter().map(|l| l.code().to_ascii_lowercase()).collect();
+        let lower: Vec<String> = lexed
+            .iter()
+            .map(|l| l.code().to_ascii_lowercase())
+            .collect();
         let mut tests: Option<TestCode> = None;
         for (i, line) in lexed.iter().enumerate() {
             let code = line.code();
@@ -76,10 +89,16 @@ impl Rule for WeakPasswordHash {
             };
             let from = i.saturating_sub(NEAR);
             let to = (i + NEAR + 1).min(lexed.len());
-            let near = lower[from..to]
-                .iter()
-                .any(|c| ["password", "passwd", "passphrase"].iter().any(|w| c.contains(w)));
-            if !near || tests.get_or_insert_with(|| TestCode::of(file)).contains(line.number) {
+            let near = lower[from..to].iter().any(|c| {
+                ["password", "passwd", "passphrase"]
+                    .iter()
+                    .any(|w| c.contains(w))
+            });
+            if !near
+                || tests
+                    .get_or_insert_with(|| TestCode::of(file))
+                    .contains(line.number)
+            {
                 continue;
             }
             out.hit(
@@ -104,7 +123,11 @@ mod tests {
         let rust = "pub fn store(user: &str, password: &str) -> String {\n    let digest = md5::compute(password.as_bytes());\n    format!(\"{:x}\", digest)\n}\n";
         assert_eq!(
             hits(&WeakPasswordHash, "src/auth.rs", rust),
-            vec![(2, "MD5 (`md5::compute`) hashes a password: fast unsalted digests are cracked offline".to_string())]
+            vec![(
+                2,
+                "MD5 (`md5::compute`) hashes a password: fast unsalted digests are cracked offline"
+                    .to_string()
+            )]
         );
         let py = "def check(pw_input, stored_password):\n    return hashlib.sha1(pw_input.encode()).hexdigest() == stored_password\n";
         assert_eq!(hits(&WeakPasswordHash, "app/auth.py", py).len(), 1);

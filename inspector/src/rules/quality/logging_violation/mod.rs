@@ -32,7 +32,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Security, Dimension::BestPractices],
-    explanation: "Secrets passed to log/print calls; print statements in library code of a project that logs",
+    explanation:
+        "Secrets passed to log/print calls; print statements in library code of a project that logs",
 };
 
 /// Flags secrets in log calls and prints in the library code of a logging project.
@@ -104,12 +105,26 @@ impl Rule for LoggingViolation {
             .filter(|f| {
                 matches!(
                     f.language,
-                    Some(Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript)
+                    Some(
+                        Language::Rust
+                            | Language::Python
+                            | Language::TypeScript
+                            | Language::JavaScript
+                    )
                 ) && is_library_file(f)
             })
             .collect();
-        for lang in [Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript] {
-            let of_lang = || library.iter().filter(move |f| same_family(f.language, lang));
+        for lang in [
+            Language::Rust,
+            Language::Python,
+            Language::TypeScript,
+            Language::JavaScript,
+        ] {
+            let of_lang = || {
+                library
+                    .iter()
+                    .filter(move |f| same_family(f.language, lang))
+            };
             let logs = of_lang().any(|f| f.language.is_some_and(|l| logs_outside_tests(f, l)));
             if !logs {
                 continue;
@@ -198,7 +213,14 @@ mod tests {
         LoggingViolation.check_project(&ctx, &mut sink);
         sink.hits
             .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description, h.severity))
+            .map(|h| {
+                (
+                    h.location.path,
+                    h.location.line.unwrap_or(0),
+                    h.description,
+                    h.severity,
+                )
+            })
             .collect()
     }
 
@@ -208,20 +230,36 @@ mod tests {
         assert_eq!(
             hits(&LoggingViolation, "src/auth.rs", rust),
             vec![
-                (2, "`password` is passed to `info!`: the secret ends up in the logs".to_string()),
-                (3, "`api_key` is passed to `debug!`: the secret ends up in the logs".to_string()),
-                (4, "`auth_token` is passed to `println!`: the secret ends up in the logs".to_string()),
+                (
+                    2,
+                    "`password` is passed to `info!`: the secret ends up in the logs".to_string()
+                ),
+                (
+                    3,
+                    "`api_key` is passed to `debug!`: the secret ends up in the logs".to_string()
+                ),
+                (
+                    4,
+                    "`auth_token` is passed to `println!`: the secret ends up in the logs"
+                        .to_string()
+                ),
             ]
         );
         let py = "def login(user, password):\n    logger.info(\"login %s %s\", user,\n                password)\n    print(f\"token={token}\")\n";
-        let lines: Vec<u32> = hits(&LoggingViolation, "app/auth.py", py).into_iter().map(|h| h.0).collect();
+        let lines: Vec<u32> = hits(&LoggingViolation, "app/auth.py", py)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
         assert_eq!(lines, vec![2, 4]);
         let js = "console.log(`key ${apiKey}`);\nlogger.debug('secret', clientSecret);\n";
         assert_eq!(hits(&LoggingViolation, "web/auth.js", js).len(), 2);
         let go = "package auth\n\nfunc f() {\n\tlog.Printf(\"pw %s\", cfg.Password)\n}\n";
         assert_eq!(
             hits(&LoggingViolation, "auth/a.go", go),
-            vec![(4, "`Password` is passed to `log.Printf`: the secret ends up in the logs".to_string())]
+            vec![(
+                4,
+                "`Password` is passed to `log.Printf`: the secret ends up in the logs".to_string()
+            )]
         );
     }
 
@@ -240,10 +278,19 @@ mod tests {
     #[test]
     fn fires_on_prints_in_the_library_of_a_logging_project_only() {
         let found = project(&[
-            ("core/src/lib.rs", "pub fn a() { tracing::info!(\"up\"); }\n"),
-            ("core/src/cache.rs", "pub fn c() {\n    println!(\"miss\");\n    eprintln!(\"x\");\n}\n"),
+            (
+                "core/src/lib.rs",
+                "pub fn a() { tracing::info!(\"up\"); }\n",
+            ),
+            (
+                "core/src/cache.rs",
+                "pub fn c() {\n    println!(\"miss\");\n    eprintln!(\"x\");\n}\n",
+            ),
             ("cli/src/main.rs", "fn main() { println!(\"usage\"); }\n"),
-            ("cli/src/args.rs", "pub fn usage() { println!(\"usage\"); }\n"),
+            (
+                "cli/src/args.rs",
+                "pub fn usage() { println!(\"usage\"); }\n",
+            ),
             ("app/run.py", "def f():\n    print('x')\n"),
         ]);
         assert_eq!(

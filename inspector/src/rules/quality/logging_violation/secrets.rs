@@ -6,8 +6,9 @@
 
 use super::is_secret_name;
 use crate::engine::Language;
+use crate::rules::lexical::args::{call_args, Arg};
 use crate::rules::lexical::calls::{logs_on, print_on};
-use crate::rules::lexical::{is_ident, lex, Seg};
+use crate::rules::lexical::{is_ident, lex};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 
@@ -25,9 +26,16 @@ const HARMLESS: [&str; 8] = [
 /// (line, call, name) of each secret passed to a logging or printing macro.
 pub(super) fn in_rust(ast: &syn::File, text: &str) -> Vec<(u32, String, String)> {
     // In a lexer or parser, `token` is a syntax token, not a credential.
-    let parser = ["Token::", "TokenKind", "TokenStream", "TokenTree", ": Token", "&Token"]
-        .iter()
-        .any(|t| text.contains(t));
+    let parser = [
+        "Token::",
+        "TokenKind",
+        "TokenStream",
+        "TokenTree",
+        ": Token",
+        "&Token",
+    ]
+    .iter()
+    .any(|t| text.contains(t));
     let mut finder = MacroFinder {
         parser,
         found: Vec::new(),
@@ -135,66 +143,37 @@ pub(super) fn in_text(text: &str, lang: Language) -> Vec<(u32, String, String)> 
         let Some((call, open)) = call_on(&line.code(), lang) else {
             continue;
         };
-        let mut names = Vec::new();
-        // Offsets are in `LexLine::code` coordinates: a literal counts 2 (`""`), a comment 1.
-        let mut depth = 1;
-        'args: for (k, l) in lines.iter().enumerate().skip(i).take(8) {
-            let mut pos = 0;
-            let mut prev: Option<&str> = None;
-            for seg in &l.segs {
-                match seg {
-                    Seg::Code(c) => {
-                        let skip = if k == i { open.saturating_sub(pos).min(c.len()) } else { 0 };
-                        let part = c.get(skip..).unwrap_or_default();
-                        let mut end = part.len();
-                        for (p, ch) in part.char_indices() {
-                            match ch {
-                                '(' => depth += 1,
-                                ')' => depth -= 1,
-                                _ => {}
-                            }
-                            if depth == 0 {
-                                end = p;
-                                break;
-                            }
-                        }
-                        names.extend(code_names(&part[..end]));
-                        if depth == 0 {
-                            break 'args;
-                        }
-                        pos += c.len();
-                        prev = Some(c);
-                    }
-                    Seg::Str(s) => {
-                        if k > i || pos >= open {
-                            let f_string = lang == Language::Python
-                                && prev.is_some_and(|p| p.ends_with(['f', 'F']));
-                            let open_char = if f_string {
-                                Some('{')
-                            } else if s.starts_with('`') {
-                                Some('$')
-                            } else {
-                                None
-                            };
-                            if let Some(o) = open_char {
-                                names.extend(placeholders(s, o));
-                            }
-                        }
-                        pos += 2;
-                        prev = None;
-                    }
-                    Seg::Comment(_) => {
-                        pos += 1;
-                        prev = None;
-                    }
-                }
+        let args = call_args(&lines, i, open);
+        let secret = args.iter().enumerate().find_map(|(k, arg)| match arg {
+            Arg::Code(c) => code_names(c).into_iter().next(),
+            Arg::Str(s) => {
+                let before = k.checked_sub(1).and_then(|p| match args.get(p) {
+                    Some(Arg::Code(c)) => Some(*c),
+                    _ => None,
+                });
+                interpolated(s, before, lang)
             }
-        }
-        if let Some(name) = names.into_iter().next() {
+        });
+        if let Some(name) = secret {
             found.push((line.number, call, name));
         }
     }
     found
+}
+
+/// The first secret in a Python f-string's or a JS template's placeholders.
+fn interpolated(literal: &str, code_before: Option<&str>, lang: Language) -> Option<String> {
+    let f_string = lang == Language::Python
+        && (literal.starts_with(['f', 'F'])
+            || code_before.is_some_and(|c| c.ends_with(['f', 'F'])));
+    let open = if f_string {
+        '{'
+    } else if literal.starts_with('`') {
+        '$'
+    } else {
+        return None;
+    };
+    placeholders(literal, open).into_iter().next()
 }
 
 /// Secret names used as values in a piece of code: not a keyword-argument or object key

@@ -26,7 +26,8 @@ static META: RuleMeta = RuleMeta {
         Language::Go,
     ],
     dimensions: &[Dimension::Maintainability, Dimension::BestPractices],
-    explanation: "Names against the language's conventions (snake_case functions, CamelCase types, ...)",
+    explanation:
+        "Names against the language's conventions (snake_case functions, CamelCase types, ...)",
 };
 
 /// One badly named item.
@@ -123,6 +124,11 @@ mod tests {
                 (2, "function `load_users` is not camelCase".to_string()),
             ]
         );
-        assert!(hits(&NamingViolation, "tests/test_x.py", "def testFoo():\n    pass\n").is_empty());
+        assert!(hits(
+            &NamingViolation,
+            "tests/test_x.py",
+            "def testFoo():\n    pass\n"
+        )
+        .is_empty());
     }
 }

@@ -116,6 +116,18 @@ impl Finder {
     }
 }
 
+impl Finder {
+    /// A method: its name is checked unless a trait impl's (the trait names it).
+    fn impl_fn(&mut self, f: &syn::ImplItemFn, trait_impl: bool) {
+        self.scoped(&f.attrs, |v| {
+            if !trait_impl {
+                v.check_sig(&f.sig, &f.attrs);
+            }
+            v.visit_block(&f.block);
+        });
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Style {
     Snake,
@@ -142,18 +154,12 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let trait_impl = i.trait_.is_some();
         self.scoped(&i.attrs, |v| {
             for item in &i.items {
-                if let syn::ImplItem::Fn(f) = item {
-                    v.scoped(&f.attrs, |v| {
-                        // A trait impl's method names come from the trait.
-                        if i.trait_.is_none() {
-                            v.check_sig(&f.sig, &f.attrs);
-                        }
-                        visit::visit_block(v, &f.block);
-                    });
-                } else {
-                    v.visit_impl_item(item);
+                match item {
+                    syn::ImplItem::Fn(f) => v.impl_fn(f, trait_impl),
+                    other => v.visit_impl_item(other),
                 }
             }
         });

@@ -47,7 +47,8 @@ pub(super) fn find(text: &str, lang: Language) -> Vec<Misnamed> {
                 py_defs.1 += 1;
             }
         }
-        if !ok && !(lang == Language::Python && PY_HOOKS.contains(&name.as_str())) {
+        let hook = lang == Language::Python && PY_HOOKS.contains(&name.as_str());
+        if !(ok || hook) {
             found.push(Misnamed {
                 line: line.number,
                 kind,

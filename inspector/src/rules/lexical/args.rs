@@ -1,7 +1,8 @@
 //! A call's arguments at the text level, and whether a string among them is built at run time.
-//! Shared by the injection rules for Python, TypeScript/JavaScript and Go.
+//! Shared by the rules that read calls in Python, TypeScript/JavaScript and Go (injection,
+//! secrets in log calls).
 
-use crate::rules::lexical::{LexLine, Seg};
+use super::{LexLine, Seg};
 
 /// One piece of a call's arguments: code, or a literal with the code right before and after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,35 +21,48 @@ pub(crate) fn call_args<'a>(lines: &[LexLine<'a>], from: usize, open: usize) -> 
     for (k, line) in lines.iter().enumerate().skip(from).take(10) {
         let mut pos = 0;
         for seg in &line.segs {
-            match seg {
+            let (piece, width) = match seg {
                 Seg::Code(c) => {
-                    let skip = if k == from { open.saturating_sub(pos).min(c.len()) } else { 0 };
-                    pos += c.len();
-                    let part = c.get(skip..).unwrap_or_default();
-                    for (p, ch) in part.char_indices() {
-                        match ch {
-                            '(' | '[' | '{' => depth += 1,
-                            ')' | ']' | '}' => depth -= 1,
-                            _ => {}
-                        }
-                        if depth == 0 {
-                            out.push(Arg::Code(&part[..p]));
-                            return out;
-                        }
-                    }
-                    out.push(Arg::Code(part));
+                    let skip = if k == from {
+                        open.saturating_sub(pos).min(c.len())
+                    } else {
+                        0
+                    };
+                    (Some(Arg::Code(c.get(skip..).unwrap_or_default())), c.len())
                 }
-                Seg::Str(s) => {
-                    if k > from || pos >= open {
-                        out.push(Arg::Str(s));
+                Seg::Str(s) => ((k > from || pos >= open).then_some(Arg::Str(s)), 2),
+                Seg::Comment(_) => (None, 1),
+            };
+            pos += width;
+            match piece {
+                Some(Arg::Code(part)) => match close_at(part, &mut depth) {
+                    Some(end) => {
+                        out.push(Arg::Code(&part[..end]));
+                        return out;
                     }
-                    pos += 2;
-                }
-                Seg::Comment(_) => pos += 1,
+                    None => out.push(Arg::Code(part)),
+                },
+                Some(arg) => out.push(arg),
+                None => {}
             }
         }
     }
     out
+}
+
+/// Where the bracket that brings `depth` to zero sits in `code`, updating `depth` as it goes.
+fn close_at(code: &str, depth: &mut i32) -> Option<usize> {
+    for (p, ch) in code.char_indices() {
+        match ch {
+            '(' | '[' | '{' => *depth += 1,
+            ')' | ']' | '}' => *depth -= 1,
+            _ => {}
+        }
+        if *depth == 0 {
+            return Some(p);
+        }
+    }
+    None
 }
 
 /// The text inside a literal's quotes, and whether it is a Python f-string / JS template.
@@ -57,11 +71,9 @@ pub(crate) fn literal_text(literal: &str) -> (&str, bool) {
     let prefix = &literal[..quote_at];
     let body = &literal[quote_at..];
     let q = body.chars().next().unwrap_or('"');
-    let inner = body
-        .trim_start_matches(q)
-        .trim_end_matches(q);
-    let interpolated = (prefix.contains(['f', 'F']) && inner.contains('{'))
-        || (q == '`' && inner.contains("${"));
+    let inner = body.trim_start_matches(q).trim_end_matches(q);
+    let interpolated =
+        (prefix.contains(['f', 'F']) && inner.contains('{')) || (q == '`' && inner.contains("${"));
     (inner, interpolated)
 }
 
@@ -72,7 +84,9 @@ pub(crate) fn is_built(args: &[Arg<'_>], i: usize, prefix_before: Option<&str>) 
         return false;
     };
     let (_, mut interpolated) = literal_text(s);
-    if let (Some(p), Some(Arg::Code(before))) = (prefix_before, i.checked_sub(1).and_then(|p| args.get(p))) {
+    if let (Some(p), Some(Arg::Code(before))) =
+        (prefix_before, i.checked_sub(1).and_then(|p| args.get(p)))
+    {
         interpolated |= before.ends_with(p) && s.contains('{');
     }
     let after = match args.get(i + 1) {
@@ -98,7 +112,10 @@ mod tests {
 
     #[test]
     fn arguments_and_built_strings() {
-        let lines = lex("cur.execute(f\"SELECT {x}\",\n  (a,)) + 1\n", Language::Python);
+        let lines = lex(
+            "cur.execute(f\"SELECT {x}\",\n  (a,)) + 1\n",
+            Language::Python,
+        );
         let open = lines[0].code().find('(').unwrap_or(0) + 1;
         let args = call_args(&lines, 0, open);
         assert_eq!(args[0], Arg::Code("f"));
