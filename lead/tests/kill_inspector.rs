@@ -96,6 +96,22 @@ fn a_killed_inspector_is_replaced_counted_and_the_verdict_has_full_coverage() {
         "full coverage: {notes:?}"
     );
     assert_eq!(json["coverage"]["inspector-test"]["status"], "ok");
+    let agents: Vec<&str> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .flat_map(|f| f["agents"].as_array().cloned().unwrap_or_default())
+        .filter_map(|a| {
+            a.as_str()
+                .map(|s| s.to_owned())
+                .filter(|s| s.ends_with("-r1"))
+                .map(|_| "renamed")
+        })
+        .collect();
+    assert!(
+        agents.is_empty(),
+        "findings name the stable Inspector, not the replacement instance"
+    );
     assert!(
         json["qualifiers"].as_array().is_some_and(|q| q.is_empty()),
         "{json}"

@@ -97,7 +97,12 @@ impl<'c> RunBuilder<'c> {
         let descriptor = match known {
             Some((_, meta)) => {
                 let mut tags = vec![meta.category.to_string()];
-                tags.extend(meta.dimensions.iter().map(|d| d.as_str().to_string()));
+                // SARIF requires unique tags; a category may share its name with a dimension.
+                for dim in meta.dimensions.iter().map(|d| d.as_str().to_string()) {
+                    if !tags.contains(&dim) {
+                        tags.push(dim);
+                    }
+                }
                 json!({
                     "id": id,
                     "shortDescription": {"text": meta.explanation},

@@ -337,6 +337,13 @@ impl Coordinator {
         }
         // The slot's stable name, not the claimed one, names the report and its journal file.
         report.inspector = slot.logical.clone();
+        for finding in &mut report.findings {
+            for agent in &mut finding.agents {
+                if agent == from {
+                    *agent = slot.logical.clone();
+                }
+            }
+        }
         report.review = self.plan.review.clone();
         if let Err(e) = self.journal.report(&slot.logical, &report) {
             return self.finish(Err(ReviewFailure::Journal(e.to_string())));

@@ -111,7 +111,13 @@ mod tests {
             .env(TAG_ENV, &tag)
             .spawn()
             .expect("spawn sleep");
-        let found = tagged(&tag);
+        // Until the child has exec'd, /proc shows the parent's environment: poll briefly.
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        let mut found = tagged(&tag);
+        while found.is_empty() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            found = tagged(&tag);
+        }
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].pid, child.id());
         assert_eq!(found[0].command, "sleep 30");
