@@ -124,8 +124,8 @@ pub enum Command {
     Run(NotYet),
     /// Run the fix pipeline over an earlier review (not yet available).
     Fix(NotYet),
-    /// Continue an interrupted run (not yet available).
-    Resume(NotYet),
+    /// Continue an interrupted review from its state file (journaled reports are not re-run).
+    Resume(ResumeArgs),
     /// Aggregate Auditor verdicts of N pipelines into the consensus verdict.
     Consensus(ConsensusArgs),
     /// Show the effective configuration and where each value came from (not yet available).
@@ -359,4 +359,14 @@ pub struct ConsensusArgs {
     /// Exit 3 on CONDITIONAL.
     #[arg(long)]
     pub strict: bool,
+}
+
+/// `retake resume`
+#[derive(Debug, Args)]
+pub struct ResumeArgs {
+    /// The repository whose interrupted review to continue (default: the current directory).
+    pub path: Option<PathBuf>,
+    /// Output options.
+    #[command(flatten)]
+    pub output: OutputArgs,
 }

@@ -13,6 +13,7 @@ pub mod output;
 pub mod review;
 pub mod runtime;
 pub mod scenario;
+pub mod state;
 pub mod verdicts_md;
 
 use clap::Parser;
@@ -29,9 +30,9 @@ pub fn main() -> u8 {
         Command::Actor { role } => commands::actor::run(role).map_err(|e| (2, e)),
         Command::Consensus(args) => commands::consensus::run(args).map_err(|e| (2, e)),
         Command::Scenario { action } => commands::scenario::run(action).map_err(|e| (2, e)),
+        Command::Resume(args) => commands::resume::run(args).map_err(|f| (f.code, f.error)),
         Command::Run(_)
         | Command::Fix(_)
-        | Command::Resume(_)
         | Command::Config(_)
         | Command::Init(_)
         | Command::Status(_)

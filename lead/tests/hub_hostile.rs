@@ -26,6 +26,7 @@ fn plan(root: &std::path::Path) -> Plan {
         settings: Settings::default(),
         pipelines: 1,
         faults: protocol::chaos::FaultPlan::default(),
+        resume: None,
     };
     let mut plan = Plan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections

@@ -3,6 +3,7 @@
 pub mod actor;
 pub mod audit;
 pub mod consensus;
+pub mod resume;
 pub mod review;
 pub mod rules;
 pub mod scenario;

@@ -54,7 +54,20 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         settings,
         pipelines: args.consensus,
         faults,
+        resume: None,
     };
+    execute(request, &args.output, args.threshold)
+}
+
+/// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
+pub fn execute(
+    request: ReviewRequest,
+    output: &crate::cli::OutputArgs,
+    threshold: Option<u32>,
+) -> Result<u8, Failure> {
+    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    let repo = request.repo.clone();
+    let scope = request.scope.clone();
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
             code: 124,
@@ -83,9 +96,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
     let consensus = match produced.as_slice() {
         [Some(only)] => auditor::consensus::Consensus::single(only),
-        _ => {
-            auditor::consensus::consensus(&produced, args.threshold).map_err(|e| fail2(e.into()))?
-        }
+        _ => auditor::consensus::consensus(&produced, threshold).map_err(|e| fail2(e.into()))?,
     };
     let merged = review::merge::consensus_outcome(&out.pipelines, &consensus)
         .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
@@ -128,7 +139,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         head: head.as_deref(),
         baseline: None,
     };
-    super::emit(&summary, &args.output).map_err(fail2)
+    super::emit(&summary, output).map_err(fail2)
 }
 
 /// The scope the flags ask for. Without a scope flag, a git repository with uncommitted

@@ -107,14 +107,21 @@ impl Coordinator {
         spawner: Box<dyn Spawner>,
         done: oneshot::Sender<Result<Finished, ReviewFailure>>,
     ) -> Self {
-        let (sup, initial) = Supervisor::new(&plan.actors(), plan.policy.clone(), Instant::now());
+        let done_already: Vec<String> = plan.preloaded.keys().cloned().collect();
+        let (sup, initial) = Supervisor::new(
+            &plan.actors(),
+            &done_already,
+            plan.policy.clone(),
+            Instant::now(),
+        );
+        let reports = plan.preloaded.clone();
         Coordinator {
             plan,
             journal,
             sup,
             spawner: Some(spawner),
             outboxes: HashMap::new(),
-            reports: BTreeMap::new(),
+            reports,
             unavailable: Vec::new(),
             all_in: false,
             auditor_gone: false,
@@ -400,6 +407,8 @@ impl Actor for Coordinator {
     fn started(&mut self, ctx: &mut Self::Context) {
         let initial = std::mem::take(&mut self.initial);
         self.execute(initial, ctx);
+        // A resumed review may have every report already: the Auditor then starts in recovery mode.
+        self.check_all_in(ctx);
         ctx.run_interval(self.plan.policy.heartbeat / 2, |this, ctx| {
             if this.done.is_some() {
                 let actions = this.sup.tick(Instant::now());

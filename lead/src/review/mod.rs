@@ -13,6 +13,7 @@ use crate::lock::RepoLock;
 use crate::runtime::inproc::InprocSpawner;
 use crate::runtime::local::LocalSpawner;
 use crate::runtime::Runtime;
+use crate::state::ActiveReview;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use plan::Plan;
@@ -43,6 +44,8 @@ pub struct ReviewRequest {
     pub pipelines: u32,
     /// Faults to inject (empty unless chaos is enabled).
     pub faults: FaultPlan,
+    /// Resume this interrupted run: its journaled reports are not re-run.
+    pub resume: Option<String>,
 }
 
 /// A finished review with where it was journaled.
@@ -65,6 +68,9 @@ pub enum ReviewError {
     /// An actor failed.
     #[error(transparent)]
     Failed(#[from] ReviewFailure),
+    /// The state file could not be written.
+    #[error("{0}")]
+    State(String),
     /// Another Lead holds the repository.
     #[error(transparent)]
     Locked(#[from] crate::lock::LockError),
@@ -110,17 +116,56 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     validate_scope(&req.repo, &req.scope)?;
     let state_dir = req.repo.join(".retake");
     let _lock = RepoLock::acquire(&state_dir)?;
-    let run_id = new_run_id();
-    let journal =
-        Journal::create(&state_dir, &run_id).map_err(io("cannot create the run journal"))?;
+    let (run_id, journal, preloaded) = match &req.resume {
+        Some(run_id) => {
+            let journal = Journal::open(&state_dir, run_id).map_err(io("cannot resume"))?;
+            let reports = journal
+                .reports()
+                .map_err(io("cannot read the journaled reports"))?;
+            (run_id.clone(), journal, reports)
+        }
+        None => {
+            let run_id = new_run_id();
+            let journal = Journal::create(&state_dir, &run_id)
+                .map_err(io("cannot create the run journal"))?;
+            (run_id, journal, Default::default())
+        }
+    };
+    let active = ActiveReview {
+        kind: "review".into(),
+        run_id: run_id.clone(),
+        scope: req.scope.clone(),
+        runtime: ActiveReview::runtime_name(req.runtime).into(),
+        no_exec: req.no_exec,
+        pipelines: req.pipelines,
+        started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+    };
+    active
+        .write(&state_dir)
+        .map_err(|e| ReviewError::State(e.to_string()))?;
+    let result = run_pipelines(&req, &run_id, journal, preloaded);
+    ActiveReview::clear(&state_dir);
+    result
+}
+
+fn run_pipelines(
+    req: &ReviewRequest,
+    run_id: &str,
+    journal: Journal,
+    preloaded: std::collections::BTreeMap<String, protocol::InspectorReport>,
+) -> Result<ReviewOutput, ReviewError> {
+    let run_id = run_id.to_string();
+    let state_dir = req.repo.join(".retake");
     let journal_dir = journal.dir().to_path_buf();
     let n = req.pipelines.max(1);
     let s = &req.settings;
     let heartbeat = Duration::from_millis(s.supervision.local_heartbeat_interval_ms);
     let mut pipelines = Vec::new();
     for k in 1..=n {
-        let mut plan = Plan::build(&req, &run_id, heartbeat);
+        let mut plan = Plan::build(req, &run_id, heartbeat);
         let journal = if n == 1 {
+            // Only a single pipeline resumes from its journal; consensus pipelines re-run.
+            plan.preloaded = preloaded.clone();
             journal.clone()
         } else {
             plan.rename_auditor(&format!("auditor-impl-{k}"));

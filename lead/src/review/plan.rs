@@ -6,7 +6,8 @@ use super::supervisor::{Policy, Role};
 use super::{ReviewRequest, AUDITOR};
 use crate::runtime::ActorKind;
 use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest, TestFailurePolicy};
-use protocol::InspectorKind;
+use protocol::{InspectorKind, InspectorReport};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The review's plan.
@@ -30,6 +31,8 @@ pub struct Plan {
     pub inspect_deadline: Duration,
     /// How long the test Inspector has (the test timeout plus the static deadline).
     pub test_deadline: Duration,
+    /// Reports already journaled by an interrupted run: their Inspectors are not started again.
+    pub preloaded: BTreeMap<String, InspectorReport>,
 }
 
 impl Plan {
@@ -95,6 +98,7 @@ impl Plan {
             audit_deadline: Duration::from_millis(sv.audit_deadline_ms),
             inspect_deadline,
             test_deadline,
+            preloaded: BTreeMap::new(),
         }
     }
 

@@ -133,9 +133,11 @@ pub struct Supervisor {
 }
 
 impl Supervisor {
-    /// Slots for `actors`, all spawned now; returns the initial spawn actions.
+    /// Slots for `actors`; those named in `delivered` (a resumed run's journaled reports) start
+    /// delivered, the others are spawned now. Returns the initial spawn actions.
     pub fn new(
         actors: &[(String, Role)],
+        delivered: &[String],
         policy: Policy,
         now: Instant,
     ) -> (Supervisor, Vec<Action>) {
@@ -146,27 +148,30 @@ impl Supervisor {
                 role: *role,
                 instance: logical.clone(),
                 spawn_no: 1,
-                state: State::Starting { since: now },
+                state: if delivered.contains(logical) {
+                    State::Delivered
+                } else {
+                    State::Starting { since: now }
+                },
                 last_seen: now,
             })
             .collect();
         let actions = slots
             .iter()
+            .filter(|s| matches!(s.state, State::Starting { .. }))
             .map(|s| Action::Spawn {
                 logical: s.logical.clone(),
                 instance: s.instance.clone(),
                 spawn_no: 1,
             })
             .collect();
-        (
-            Supervisor {
-                policy,
-                slots,
-                restarts_at: BTreeMap::new(),
-                degraded: Vec::new(),
-            },
-            actions,
-        )
+        let sup = Supervisor {
+            policy,
+            slots,
+            restarts_at: BTreeMap::new(),
+            degraded: Vec::new(),
+        };
+        (sup, actions)
     }
 
     /// The slot an instance currently fills (None for stale or unknown instances).

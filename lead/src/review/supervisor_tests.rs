@@ -17,7 +17,7 @@ fn two(now: Instant) -> Supervisor {
         ("inspector-quality".to_string(), Role::Inspector),
         ("auditor".to_string(), Role::Auditor),
     ];
-    let (sup, actions) = Supervisor::new(&actors, policy(), now);
+    let (sup, actions) = Supervisor::new(&actors, &[], policy(), now);
     assert_eq!(actions.len(), 2);
     assert_eq!(
         actions[0],
@@ -184,14 +184,14 @@ fn the_role_restart_budget_is_shared_and_marks_the_role_degraded() {
         .iter()
         .map(|n| (format!("inspector-{n}"), Role::Inspector))
         .collect();
-    let (mut sup, _) = Supervisor::new(&names, policy(), t0);
+    let (mut sup, _) = Supervisor::new(&names, &[], policy(), t0);
     for (i, (name, _)) in names.iter().enumerate() {
         let actions = sup.lost(name, "crashed", t0 + ms(i as u64));
         let spawned = actions.iter().any(|a| matches!(a, Action::Spawn { .. }));
         assert_eq!(spawned, i < 3, "restart {i}: {actions:?}");
     }
     assert_eq!(sup.degraded(), &[Role::Inspector]);
-    let (mut later, _) = Supervisor::new(&names, policy(), t0);
+    let (mut later, _) = Supervisor::new(&names, &[], policy(), t0);
     for (i, (name, _)) in names.iter().take(3).enumerate() {
         later.lost(name, "crashed", t0 + ms(i as u64));
     }
@@ -220,4 +220,26 @@ fn delivered_actors_are_not_supervised_any_more() {
             t0 + Duration::from_secs(5)
         )
         .is_empty());
+}
+
+#[test]
+fn journaled_slots_of_a_resumed_run_start_delivered_and_are_not_spawned() {
+    let t0 = Instant::now();
+    let actors = vec![
+        ("inspector-quality".to_string(), Role::Inspector),
+        ("auditor".to_string(), Role::Auditor),
+    ];
+    let (sup, actions) = Supervisor::new(&actors, &["inspector-quality".to_string()], policy(), t0);
+    assert_eq!(
+        actions,
+        vec![Action::Spawn {
+            logical: "auditor".into(),
+            instance: "auditor".into(),
+            spawn_no: 1
+        }]
+    );
+    assert_eq!(
+        sup.by_logical("inspector-quality").map(|s| s.state.clone()),
+        Some(State::Delivered)
+    );
 }

@@ -1,0 +1,147 @@
+//! `.retake/state/active.json`: what an interrupted review needs to be resumed. It is written
+//! first, before any actor starts, and removed when the review ends (with a verdict or a handled
+//! failure); a Lead killed in between leaves it for `retake resume`.
+
+use crate::journal::write_atomic;
+use crate::runtime::Runtime;
+use protocol::Scope;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The active review's metadata.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveReview {
+    /// Always `review` (runs of the team loop will add `run`).
+    pub kind: String,
+    /// The run id (its journal is `.retake/runs/<run_id>/`).
+    pub run_id: String,
+    /// The scope.
+    pub scope: Scope,
+    /// `local` or `inproc`.
+    pub runtime: String,
+    /// Whether external commands were off.
+    pub no_exec: bool,
+    /// Pipelines (consensus N).
+    pub pipelines: u32,
+    /// When it started (RFC 3339, UTC).
+    pub started_at: String,
+}
+
+/// Why the state file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Nothing to resume.
+    #[error("nothing to resume: {0} does not exist (no review was interrupted)")]
+    Missing(String),
+    /// The file is not what this version writes.
+    #[error("{path}: not a retake state file ({reason}); remove it to start over")]
+    Malformed {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// The state file of the repository whose state folder is `state_dir` (`.retake`).
+pub fn path(state_dir: &Path) -> PathBuf {
+    state_dir.join("state").join("active.json")
+}
+
+impl ActiveReview {
+    /// The text form of a runtime.
+    pub fn runtime_name(runtime: Runtime) -> &'static str {
+        match runtime {
+            Runtime::Local => "local",
+            Runtime::Inproc => "inproc",
+        }
+    }
+
+    /// Writes the state file atomically.
+    pub fn write(&self, state_dir: &Path) -> Result<(), StateError> {
+        let p = path(state_dir);
+        let io = |source| StateError::Io {
+            path: p.display().to_string(),
+            source,
+        };
+        let json = serde_json::to_vec_pretty(self).map_err(|e| io(std::io::Error::other(e)))?;
+        write_atomic(&p, &json).map_err(io)
+    }
+
+    /// Reads the state file.
+    pub fn read(state_dir: &Path) -> Result<ActiveReview, StateError> {
+        let p = path(state_dir);
+        let bytes = match std::fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(StateError::Missing(p.display().to_string()))
+            }
+            Err(source) => {
+                return Err(StateError::Io {
+                    path: p.display().to_string(),
+                    source,
+                })
+            }
+        };
+        let state: ActiveReview =
+            serde_json::from_slice(&bytes).map_err(|e| StateError::Malformed {
+                path: p.display().to_string(),
+                reason: e.to_string(),
+            })?;
+        if state.kind != "review" {
+            return Err(StateError::Malformed {
+                path: p.display().to_string(),
+                reason: format!("kind '{}' cannot be resumed by this build", state.kind),
+            });
+        }
+        Ok(state)
+    }
+
+    /// Removes the state file (the review ended).
+    pub fn clear(state_dir: &Path) {
+        // Best effort: a leftover file only offers a resume that finds a finished journal.
+        let _removed = std::fs::remove_file(path(state_dir));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_read_and_cleared() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = ActiveReview {
+            kind: "review".into(),
+            run_id: "r1".into(),
+            scope: Scope::Module {
+                globs: vec!["src/**".into()],
+            },
+            runtime: "local".into(),
+            no_exec: true,
+            pipelines: 1,
+            started_at: "2026-11-22T00:00:00Z".into(),
+        };
+        assert!(matches!(
+            ActiveReview::read(dir.path()),
+            Err(StateError::Missing(_))
+        ));
+        state.write(dir.path()).expect("write");
+        assert_eq!(ActiveReview::read(dir.path()).expect("read"), state);
+        std::fs::write(path(dir.path()), "{").expect("write");
+        let err = ActiveReview::read(dir.path())
+            .expect_err("malformed")
+            .to_string();
+        assert!(err.contains("not a retake state file"), "{err}");
+        ActiveReview::clear(dir.path());
+        assert!(!path(dir.path()).exists());
+    }
+}
