@@ -1,6 +1,7 @@
 //! The thin actix shell: collects reports for the current review and audits when the Lead says
 //! every report is in (never by counting arrivals), when told to output now, or at once in
-//! recovery mode.
+//! recovery mode — with the request's design and steering context, and a source reader rooted at
+//! the repository the request names.
 
 use actix::prelude::*;
 use protocol::chaos::Phase;
@@ -49,23 +50,12 @@ impl AuditorActor {
         let work = async move {
             let review = request.review.clone();
             let outcome = tokio::task::spawn_blocking(move || {
-                let config = crate::AuditConfig {
-                    test_failure: request.test_failure,
-                };
                 // The budget runs from when the audit starts; past it the audit jumps to step 10
                 // and notes PARTIAL_VERIFICATION, so a verdict always comes out.
                 let deadline =
                     std::time::Instant::now() + std::time::Duration::from_millis(request.budget_ms);
                 let spent = move || std::time::Instant::now() > deadline;
-                let input = crate::AuditInput::new(
-                    &request.scope,
-                    &reports,
-                    &request.expect,
-                    &unavailable,
-                    &config,
-                )
-                .with_budget(crate::Budget::Check(&spent));
-                crate::audit(&input)
+                crate::audit_request(&request, &reports, &unavailable, &spent)
             })
             .await;
             match outcome {

@@ -31,6 +31,7 @@ mod false_positives;
 mod lead_derived;
 mod over_implementation;
 mod place;
+mod request;
 pub mod runtime;
 mod severity_table;
 mod spec_defect;
@@ -69,6 +70,7 @@ pub use over_implementation::{
     over_implementation, simplicity, OverImplementation, Pattern, Simplicity,
     OVER_IMPLEMENTATION_SEVERITY,
 };
+pub use request::{audit_context, audit_request, read_source, MAX_SOURCE_BYTES};
 pub use severity_table::{
     is_test_code, rerate, rerated, Adjustment, Applies, SeverityRule, SEVERITY_TABLE,
 };

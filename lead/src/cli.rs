@@ -128,10 +128,14 @@ pub enum Command {
     Resume(ResumeArgs),
     /// Aggregate Auditor verdicts of N pipelines into the consensus verdict.
     Consensus(ConsensusArgs),
-    /// Show the effective configuration and where each value came from (not yet available).
-    Config(NotYet),
-    /// Write a commented retake.toml into a repository (not yet available).
-    Init(NotYet),
+    /// The configuration: `config show` prints every key with where its value came from.
+    Config {
+        /// What to do.
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+    /// Write a commented retake.toml and the agent prompt templates into a repository.
+    Init(InitArgs),
     /// Show the state of the current run (not yet available).
     Status(NotYet),
     /// Serve the Lead as a long-lived service with a dashboard (not yet available).
@@ -171,6 +175,52 @@ pub struct ScenarioRunArgs {
     /// Keep each reviewed copy (its path is printed) instead of deleting it.
     #[arg(long)]
     pub keep: bool,
+}
+
+/// `retake config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the effective configuration, each key with its source: default, a file, a
+    /// RETAKE__SECTION__KEY variable or a flag (the review flags below).
+    Show(ConfigShowArgs),
+}
+
+/// `retake config show`
+#[derive(Debug, Args)]
+pub struct ConfigShowArgs {
+    /// The repository whose configuration to show (default: the current directory).
+    pub path: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+    pub format: ConfigFormat,
+    /// As `review --runtime`: shows the flag's effect on review.runtime.
+    #[arg(long, value_enum)]
+    pub runtime: Option<Runtime>,
+    /// As `review --dimensions`: shows the flag's effect on review.dimensions.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
+    pub dimensions: Vec<protocol::Dimension>,
+    /// As `review --chaos`: shows the flag's effect on chaos.enabled.
+    #[arg(long)]
+    pub chaos: bool,
+}
+
+/// Output format of `retake config show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ConfigFormat {
+    /// `key = value  # source` lines.
+    Text,
+    /// One JSON object: repository, files, keys with value, source and origin.
+    Json,
+}
+
+/// `retake init`
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The repository to write into (default: the current directory).
+    pub path: Option<PathBuf>,
+    /// Overwrite files that already exist.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of a command that a later release builds.
@@ -272,6 +322,16 @@ pub struct ReviewArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Ask nothing: the Auditor's PROPOSE rows are recorded pending in
+    /// .retake/proposals.jsonl, neither approved nor rejected (CODIFY rows are applied anyway).
+    /// Without a terminal this is what happens too.
+    #[arg(long)]
+    pub yes: bool,
+    /// Answer a proposal the Auditor made (repeatable): ID=yes approves it (written to its
+    /// steering file and steering/decisions.md), ID=no rejects it. The ids are in the
+    /// PROPOSE_PENDING note; a unique prefix of 4 or more digits is enough.
+    #[arg(long, value_name = "ID=yes|no")]
+    pub answer: Vec<crate::steering::proposals::GivenAnswer>,
 }
 
 /// Fault injection (chapter 05): any fault is refused unless injection is enabled, here or by

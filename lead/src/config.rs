@@ -4,15 +4,17 @@
 
 mod agent;
 mod chaos;
+mod load;
+pub mod origin;
 
 pub use agent::{AgentSettings, KindSettings};
 pub use chaos::{ChaosSettings, FaultEntry};
+pub use load::{config_files, explain, load, ConfigError};
 
-use serde::Deserialize;
-use std::path::{Path, PathBuf};
+use serde::{Deserialize, Serialize};
 
 /// The whole configuration. Every key is documented in `deploy/retake.toml`.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct Settings {
     /// `[review]`
@@ -36,7 +38,7 @@ pub struct Settings {
 }
 
 /// `[review]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReviewSettings {
     /// `local` or `inproc`.
@@ -58,7 +60,7 @@ impl Default for ReviewSettings {
 }
 
 /// `[wire]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WireSettings {
     /// Largest frame accepted, bytes.
@@ -80,7 +82,7 @@ impl Default for WireSettings {
 }
 
 /// `[supervision]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct SupervisionSettings {
     /// Heartbeat interval, milliseconds.
@@ -125,7 +127,7 @@ impl Default for SupervisionSettings {
 }
 
 /// `[test]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TestSettings {
     /// The test command as argv; unset means steering/tech.md, then detection.
@@ -144,7 +146,7 @@ impl Default for TestSettings {
 }
 
 /// `[audit]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AuditSettings {
     /// `no-go` (default) or `conditional`.
@@ -163,7 +165,7 @@ impl Default for AuditSettings {
 }
 
 /// `[inspector]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct InspectorSettings {
     /// Files larger than this are skipped and listed.
@@ -197,7 +199,7 @@ impl Default for InspectorSettings {
 }
 
 /// `[rules]`
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct RuleSettings {
     /// Rule ids to disable.
@@ -206,89 +208,8 @@ pub struct RuleSettings {
     pub severity: std::collections::BTreeMap<String, String>,
 }
 
-/// A configuration that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum ConfigError {
-    /// Reading or deserialising failed; the message names the key and the file.
-    #[error("configuration error in {origin}: {message}")]
-    Invalid {
-        /// The files and environment that were read.
-        origin: String,
-        /// What is wrong.
-        message: String,
-    },
-}
-
-/// The configuration files that exist, in the order they are layered (lowest first).
-pub fn config_files(repo: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    if let Some(home) = std::env::var_os("HOME") {
-        let user = PathBuf::from(home).join(".config/retake/retake.toml");
-        if user.is_file() {
-            files.push(user);
-        }
-    }
-    let local = repo.join("retake.toml");
-    if local.is_file() {
-        files.push(local);
-    }
-    files
-}
-
-/// Loads the settings for the repository at `repo`.
-pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
-    let files = config_files(repo);
-    let mut builder = config::Config::builder();
-    for f in &files {
-        builder =
-            builder.add_source(config::File::from(f.as_path()).format(config::FileFormat::Toml));
-    }
-    builder = builder.add_source(
-        config::Environment::with_prefix("RETAKE")
-            .prefix_separator("__")
-            .separator("__")
-            .list_separator(" ")
-            .with_list_parse_key("test.command")
-            .with_list_parse_key("rules.disable")
-            .with_list_parse_key("agent.command")
-            .with_list_parse_key("review.dimensions")
-            .try_parsing(true),
-    );
-    let origin = if files.is_empty() {
-        "environment".to_string()
-    } else {
-        files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let invalid = |e: config::ConfigError| ConfigError::Invalid {
-        origin: origin.clone(),
-        message: e.to_string(),
-    };
-    let mut settings: Settings = builder
-        .build()
-        .map_err(invalid)?
-        .try_deserialize()
-        .map_err(invalid)?;
-    settings
-        .validate()
-        .map_err(|message| ConfigError::Invalid {
-            origin: origin.clone(),
-            message,
-        })?;
-    settings
-        .agent
-        .load_templates(repo)
-        .map_err(|message| ConfigError::Invalid {
-            origin: origin.clone(),
-            message,
-        })?;
-    Ok(settings)
-}
-
 impl Settings {
+    /// Checks the values the types allow but retake does not (names, severities, positives).
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
         if !matches!(self.review.runtime.as_str(), "local" | "inproc") {
@@ -338,6 +259,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn the_shipped_deploy_file_documents_valid_keys_with_their_defaults() {

@@ -14,6 +14,8 @@ pub mod review;
 pub mod runtime;
 pub mod scenario;
 pub mod state;
+pub mod steering;
+pub mod team;
 pub mod verdicts_md;
 
 use clap::Parser;
@@ -31,12 +33,11 @@ pub fn main() -> u8 {
         Command::Consensus(args) => commands::consensus::run(args).map_err(|e| (2, e)),
         Command::Scenario { action } => commands::scenario::run(action).map_err(|e| (2, e)),
         Command::Resume(args) => commands::resume::run(args).map_err(|f| (f.code, f.error)),
-        Command::Run(_)
-        | Command::Fix(_)
-        | Command::Config(_)
-        | Command::Init(_)
-        | Command::Status(_)
-        | Command::Serve(_) => Err((
+        Command::Config {
+            action: cli::ConfigAction::Show(args),
+        } => commands::config_show::run(args).map_err(|e| (2, e)),
+        Command::Init(args) => commands::init::run(args).map_err(|e| (2, e)),
+        Command::Run(_) | Command::Fix(_) | Command::Status(_) | Command::Serve(_) => Err((
             2,
             anyhow::anyhow!("this command is not yet available in this build"),
         )),

@@ -221,6 +221,54 @@ pub struct AuditRequest {
     pub test_failure: TestFailurePolicy,
     /// Inspectors already given up on, with the reason (recovery mode carries them).
     pub unavailable: Vec<(String, String)>,
+    /// Absolute path of the repository root as the Auditor sees it, for reading the source in
+    /// step 7; `None` decides every conflict on evidence.
+    pub root: Option<String>,
+    /// What the design and the steering files say (steps 3, 4, 8 and 9).
+    pub context: SpecContext,
+}
+
+/// What the design and the steering files of a review say, as plain data the Lead reads from
+/// the spec layout so that the Auditor never opens a spec file (chapter 03, steps 3, 4, 8, 9).
+/// Empty (the default) turns the design-dependent checks off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SpecContext {
+    /// Files the design names (Components table, spec.yaml and tasks `files`), repository-relative.
+    pub design_files: Vec<String>,
+    /// Interfaces the design defines, by name.
+    pub design_interfaces: Vec<String>,
+    /// Error scenarios the design's Error Handling section names.
+    pub design_error_scenarios: Vec<String>,
+    /// Task ids of tasks.yaml.
+    pub design_tasks: Vec<String>,
+    /// Cross-feature integration points the design names.
+    pub integration_points: Vec<String>,
+    /// Deviations the design documents as intentional.
+    pub documented_deviations: Vec<SpecExemption>,
+    /// Patterns the steering files allow.
+    pub allowed_patterns: Vec<SpecExemption>,
+    /// Parameter names the design marks optional.
+    pub optional_parameters: Vec<String>,
+    /// Files the reviewed change touches (session scopes), repository-relative.
+    pub changed_files: Vec<String>,
+    /// The design text of the features in scope.
+    pub design_text: String,
+    /// The steering files' text.
+    pub steering_text: String,
+}
+
+/// A documented deviation or an allowed pattern: which findings it covers and why. Every part
+/// given must match a finding; one with no part matches nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SpecExemption {
+    /// The finding's category.
+    pub category: Option<String>,
+    /// The finding's path, or a folder prefix ending with `/`.
+    pub path: Option<String>,
+    /// Text the finding's description contains (case-insensitive).
+    pub mentions: Option<String>,
+    /// Why it is allowed.
+    pub reason: String,
 }
 
 /// Every message. Append-only: new variants go at the end.

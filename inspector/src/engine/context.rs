@@ -70,7 +70,9 @@ impl Context {
             _ => None,
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
+        let t = std::time::Instant::now();
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
+        tracing::debug!(target: "profile", files = walked.files.len(), ms = t.elapsed().as_millis() as u64, "walk");
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),

@@ -33,10 +33,15 @@ pub(crate) fn collect(
         })
         .filter(|r| wanted.is_empty() || r.meta().dimensions.iter().any(|d| wanted.contains(d)))
         .collect();
+    let t0 = std::time::Instant::now();
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
+    tracing::debug!(target: "profile", kind = %kind, ms = t0.elapsed().as_millis() as u64, "file rules");
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
+        let t = std::time::Instant::now();
         rule.check_project(ctx, sink);
+        tracing::debug!(target: "profile", rule = rule.meta().id, ms = t.elapsed().as_millis() as u64, "project");
     }
+    tracing::debug!(target: "profile", kind = %kind, ms = t0.elapsed().as_millis() as u64, parses = crate::engine::source::PARSES.load(std::sync::atomic::Ordering::Relaxed), parse_ms = crate::engine::source::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed)/1_000_000, "all rules");
     let mut report = InspectorReport {
         review: review.to_string(),
         inspector: name.to_string(),
@@ -107,12 +112,18 @@ fn override_for<'a>(overrides: &'a [RuleOverride], id: &str) -> Option<&'a RuleO
 /// One sink per rule; each file is handed only to the rules whose pre-filter wants it.
 fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
     let mut sinks: Vec<Sink> = rules.iter().map(|_| Sink::default()).collect();
+    let mut times = vec![0u128; rules.len()];
     for file in &ctx.files {
-        for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
+        for ((rule, sink), t) in rules.iter().zip(sinks.iter_mut()).zip(times.iter_mut()) {
+            let t0 = std::time::Instant::now();
             if rule.wants(file) {
                 rule.check_file(file, sink);
             }
+            *t += t0.elapsed().as_nanos();
         }
+    }
+    for (rule, t) in rules.iter().zip(&times) {
+        tracing::debug!(target: "profile", rule = rule.meta().id, ms = (*t / 1_000_000) as u64, "file");
     }
     for sink in &mut sinks {
         sink.hits.sort_by(|a, b| a.location.cmp(&b.location));

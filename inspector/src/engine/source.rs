@@ -5,6 +5,9 @@
 
 use std::cell::OnceCell;
 
+pub(crate) static PARSES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+pub(crate) static PARSE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Languages the rules know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Language {
@@ -85,7 +88,11 @@ impl SourceFile {
             return None;
         }
         let parsed = self.ast.get_or_init(|| {
-            syn::parse_file(&self.text).map_err(|e| {
+            let t = std::time::Instant::now();
+            let r = syn::parse_file(&self.text);
+            PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            PARSE_NS.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
+            r.map_err(|e| {
                 let line = e.span().start().line as u32;
                 (line.max(1), e.to_string())
             })

@@ -1,5 +1,6 @@
 //! The rule catalog, one folder per Inspector kind, one file per rule.
 
+mod ac_markers;
 mod consistency;
 mod holistic;
 mod interface;
@@ -12,6 +13,7 @@ mod fixture;
 mod lexical;
 mod library_code;
 mod macro_calls;
+mod repository_files;
 mod test_code;
 
 use crate::engine::{Rule, RuleMeta};

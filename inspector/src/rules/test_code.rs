@@ -55,7 +55,7 @@ impl TestCode {
 /// Whether a Rust file's name marks it as an out-of-line test module (`#[cfg(test)] mod tests;`
 /// lives in another file, which a file-level rule cannot see): `tests.rs`, `testing.rs`,
 /// `*_tests.rs`, `test_*.rs` (helpers such as `test_util.rs`, `test_support.rs`).
-fn is_test_module_name(path: &str) -> bool {
+pub(crate) fn is_test_module_name(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or_default();
     let Some(stem) = name.strip_suffix(".rs") else {
         return false;

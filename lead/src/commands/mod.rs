@@ -2,7 +2,9 @@
 
 pub mod actor;
 pub mod audit;
+pub mod config_show;
 pub mod consensus;
+pub mod init;
 pub mod resume;
 pub mod review;
 pub mod rules;

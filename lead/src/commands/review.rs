@@ -56,7 +56,11 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         faults,
         resume: None,
     };
-    execute(request, &args.output, args.threshold)
+    let answers = crate::steering::Answers {
+        yes: args.yes,
+        given: args.answer.clone(),
+    };
+    execute_with(request, &args.output, args.threshold, &answers)
 }
 
 /// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
@@ -64,6 +68,21 @@ pub fn execute(
     request: ReviewRequest,
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
+) -> Result<u8, Failure> {
+    execute_with(
+        request,
+        output,
+        threshold,
+        &crate::steering::Answers::default(),
+    )
+}
+
+/// As [`execute`], answering the Auditor's PROPOSE rows as `answers` says.
+pub fn execute_with(
+    request: ReviewRequest,
+    output: &crate::cli::OutputArgs,
+    threshold: Option<u32>,
+    answers: &crate::steering::Answers,
 ) -> Result<u8, Failure> {
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
     let repo = request.repo.clone();
@@ -123,7 +142,13 @@ pub fn execute(
     let appended = verdicts_md::append(&md, &batch)
         .with_context(|| format!("cannot append to {}", md.display()))
         .map_err(fail2)?;
-    let outcome = &with_regressions(outcome, &appended);
+    let mut outcome = with_regressions(outcome, &appended);
+    // Step 9 after the verdict: CODIFY rows applied, PROPOSE rows answered or recorded pending.
+    let steering =
+        crate::steering::apply_after_review(&repo, &outcome.steering, &out.run_id, answers)
+            .map_err(|e| fail2(e.into()))?;
+    outcome.notes.extend(steering);
+    let outcome = &outcome;
     let head = super::head_commit(&repo);
     let expected: Vec<String> = protocol::InspectorKind::ALL
         .iter()

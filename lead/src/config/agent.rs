@@ -4,13 +4,13 @@
 use super::Settings;
 use protocol::message::{AgentSpec, AgentTransport, Backend, InspectOptions};
 use protocol::InspectorKind;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
 /// `[inspector.<kind>]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct KindSettings {
     /// `builtin` (default), `agent` or `both`.
@@ -26,7 +26,7 @@ impl Default for KindSettings {
 }
 
 /// `[agent]`
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct AgentSettings {
     /// `command` (default) or `http`.

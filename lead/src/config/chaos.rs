@@ -1,10 +1,10 @@
 //! `[chaos]`: fault injection from configuration (chapter 05). Off by default; a fault listed
 //! while it is off is refused when a command starts (`crate::chaos::fault_plan`).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// `[chaos]`
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct ChaosSettings {
     /// Allow fault injection (`--chaos` allows it for one command).
@@ -14,7 +14,7 @@ pub struct ChaosSettings {
 }
 
 /// One `[[chaos.faults]]` entry: the table form of `--fault ACTOR[#SPAWN]:FAULT`.
-#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct FaultEntry {
     /// The stable actor name (`inspector-quality`, `auditor`, `implementer-1`, `lead`).

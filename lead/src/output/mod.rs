@@ -8,6 +8,7 @@ pub mod gitlab;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod progress;
 pub mod rdjson;
 pub mod sarif;
 pub mod terminal;

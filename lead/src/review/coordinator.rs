@@ -7,6 +7,7 @@ use super::hub;
 use super::plan::Plan;
 use super::supervisor::{Action, Role, State, Supervisor};
 use crate::journal::Journal;
+use crate::output::progress::DELIVERED;
 use crate::runtime::{ActorSpec, Spawner};
 use actix::prelude::*;
 use protocol::message::{AuditRequest, LEAD};
@@ -97,6 +98,7 @@ pub struct Coordinator {
     auditor_gone: bool,
     initial: Vec<Action>,
     done: Option<oneshot::Sender<Result<Finished, ReviewFailure>>>,
+    progress: Option<crate::output::progress::Reporter>,
 }
 
 impl Coordinator {
@@ -127,6 +129,20 @@ impl Coordinator {
             auditor_gone: false,
             initial,
             done: Some(done),
+            progress: None,
+        }
+    }
+
+    /// Hands every actor's heartbeat (phase, progress) to `reporter`, for the progress display.
+    pub fn with_progress(mut self, reporter: Option<crate::output::progress::Reporter>) -> Self {
+        self.progress = reporter;
+        self
+    }
+
+    /// Tells the progress display, if any, what the actor `instance` is doing.
+    fn show(&self, instance: &str, phase: &str, progress: &str, busy_since_ms: Option<u64>) {
+        if let (Some(reporter), Some(slot)) = (&self.progress, self.sup.slot(instance)) {
+            reporter.heartbeat(&slot.logical, phase, progress, busy_since_ms);
         }
     }
 
@@ -446,9 +462,20 @@ impl Handler<Incoming> for Coordinator {
         }
         self.sup.seen(&msg.from, Instant::now());
         match msg.env.body {
-            Body::Heartbeat { .. } | Body::ShutdownAck => {}
-            Body::InspectorReport(report) => self.on_report(&msg.from, report, ctx),
-            Body::AuditVerdict { review, outcome } => self.on_verdict(&msg.from, &review, outcome),
+            Body::Heartbeat {
+                phase,
+                progress,
+                busy_since_ms,
+            } => self.show(&msg.from, &phase, &progress, busy_since_ms),
+            Body::ShutdownAck => {}
+            Body::InspectorReport(report) => {
+                self.show(&msg.from, DELIVERED, "", None);
+                self.on_report(&msg.from, report, ctx)
+            }
+            Body::AuditVerdict { review, outcome } => {
+                self.show(&msg.from, DELIVERED, "", None);
+                self.on_verdict(&msg.from, &review, outcome)
+            }
             Body::Goodbye => {
                 let lost = Lost {
                     name: msg.from,

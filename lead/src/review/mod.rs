@@ -1,6 +1,7 @@
 //! One review: validate the scope, start the actors in the chosen runtime, let the hub collect
 //! and journal the reports and the verdict, then shut every actor down.
 
+pub mod context;
 pub mod coordinator;
 pub mod hub;
 pub mod merge;
@@ -160,6 +161,8 @@ fn run_pipelines(
     let n = req.pipelines.max(1);
     let s = &req.settings;
     let heartbeat = Duration::from_millis(s.supervision.local_heartbeat_interval_ms);
+    // Only on a terminal; dropped (and so erased) before anything reports the result.
+    let display = crate::output::progress::Display::on_terminal();
     let mut pipelines = Vec::new();
     for k in 1..=n {
         let mut plan = Plan::build(req, &run_id, heartbeat);
@@ -172,7 +175,8 @@ fn run_pipelines(
             Journal::create(&state_dir, &format!("{run_id}/pipeline-{k}"))
                 .map_err(io("cannot create the run journal"))?
         };
-        pipelines.push((plan, journal));
+        let progress = display.as_ref().map(|d| d.reporter((n > 1).then_some(k)));
+        pipelines.push((plan, journal, progress));
     }
     let wire = WireConfig {
         max_frame: s.wire.max_frame_bytes,
@@ -184,7 +188,7 @@ fn run_pipelines(
     let runtime = req.runtime;
     let faults = req.faults.clone();
     let results = actix::System::new().block_on(async move {
-        let runs = pipelines.into_iter().map(|(plan, journal)| {
+        let runs = pipelines.into_iter().map(|(plan, journal, progress)| {
             let (exe, wire, faults) = (exe.clone(), wire.clone(), faults.clone());
             async move {
                 let (done_tx, done_rx) = tokio::sync::oneshot::channel();
@@ -205,14 +209,17 @@ fn run_pipelines(
                             wire.max_frame,
                             faults,
                         );
-                        let addr =
-                            Coordinator::new(plan, journal, Box::new(spawner), done_tx).start();
+                        let addr = Coordinator::new(plan, journal, Box::new(spawner), done_tx)
+                            .with_progress(progress)
+                            .start();
                         actix::spawn(hub::accept_loop(listener, secret, wire, addr.clone()));
                         addr
                     }
                     Runtime::Inproc => {
                         let spawner = InprocSpawner::new(secret, wire, heartbeat, faults);
-                        Coordinator::new(plan, journal, Box::new(spawner), done_tx).start()
+                        Coordinator::new(plan, journal, Box::new(spawner), done_tx)
+                            .with_progress(progress)
+                            .start()
                     }
                 };
                 finish(addr, done_rx, timeout, grace).await
@@ -220,6 +227,7 @@ fn run_pipelines(
         });
         futures::future::join_all(runs).await
     });
+    drop(display);
     if n == 1 {
         // A single review has no other pipeline to fall back on: its failure is the command's.
         let finished = results

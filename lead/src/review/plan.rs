@@ -78,6 +78,8 @@ impl Plan {
                 TestFailurePolicy::NoGo
             },
             unavailable: Vec::new(),
+            root: Some(req.repo.to_string_lossy().into_owned()),
+            context: super::context::load(&req.repo, &req.scope),
         };
         let policy = Policy {
             heartbeat,

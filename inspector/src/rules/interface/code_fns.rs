@@ -1,10 +1,12 @@
 //! The implementation side: function definitions and calls in the reviewed non-test Rust code.
 //!
 //! "Trust code, not mocks": files that are test code by path, `#[cfg(test)]` items and test
-//! functions are skipped, so a test double never stands in for the real definition.
+//! functions are skipped, and so are the test doubles of non-test code (`test_doubles`), so a
+//! double never stands in for the real definition.
 
 use super::design_fns::type_name;
 use super::signature::FnSig;
+use super::test_doubles::{is_double_attr, is_double_module, is_double_path, is_double_type};
 use crate::engine::{Context, Language, SourceFile};
 use crate::rules::test_code::{is_test_attr, TestCode};
 use syn::spanned::Spanned;
@@ -42,7 +44,8 @@ pub(super) struct Call {
 pub(super) fn code_files(ctx: &Context) -> impl Iterator<Item = (&SourceFile, &syn::File)> {
     ctx.files
         .iter()
-        .filter(|f| f.language == Some(Language::Rust) && !TestCode::of(f).is_whole_file())
+        .filter(|f| f.language == Some(Language::Rust) && !is_double_path(&f.rel_path))
+        .filter(|f| !TestCode::of(f).is_whole_file())
         .filter_map(|f| match f.rust_ast() {
             Some(Ok(ast)) => Some((f, ast)),
             _ => None,
@@ -56,6 +59,16 @@ pub(super) fn definitions(ctx: &Context) -> Vec<CodeFn> {
         collect(&ast.items, &file.rel_path, &mut out);
     }
     out
+}
+
+/// Whether an item is test code or a test double by its attributes.
+fn excluded(attrs: &[syn::Attribute]) -> bool {
+    is_test_attr(attrs) || is_double_attr(attrs)
+}
+
+/// Whether an impl block implements something for a test double (`impl Repo for MockRepo`).
+fn double_impl(i: &syn::ItemImpl) -> bool {
+    excluded(&i.attrs) || type_name(&i.self_ty).is_some_and(|t| is_double_type(&t))
 }
 
 fn line_of(sig: &syn::Signature) -> u32 {
@@ -72,10 +85,10 @@ fn collect(items: &[syn::Item], path: &str, out: &mut Vec<CodeFn>) {
     let mut nested = Vec::new();
     for item in items {
         match item {
-            syn::Item::Fn(f) if !is_test_attr(&f.attrs) => {
+            syn::Item::Fn(f) if !excluded(&f.attrs) => {
                 push(FnSig::from_syn(&f.sig, None, line_of(&f.sig)));
             }
-            syn::Item::Trait(t) if !is_test_attr(&t.attrs) => {
+            syn::Item::Trait(t) if !excluded(&t.attrs) && !is_double_type(&t.ident.to_string()) => {
                 for ti in &t.items {
                     if let syn::TraitItem::Fn(f) = ti {
                         let owner = Some(t.ident.to_string());
@@ -83,7 +96,7 @@ fn collect(items: &[syn::Item], path: &str, out: &mut Vec<CodeFn>) {
                     }
                 }
             }
-            syn::Item::Impl(i) if !is_test_attr(&i.attrs) => {
+            syn::Item::Impl(i) if !double_impl(i) => {
                 let trait_name = i
                     .trait_
                     .as_ref()
@@ -91,7 +104,7 @@ fn collect(items: &[syn::Item], path: &str, out: &mut Vec<CodeFn>) {
                     .map(|s| s.ident.to_string());
                 for ii in &i.items {
                     if let syn::ImplItem::Fn(f) = ii {
-                        if is_test_attr(&f.attrs) {
+                        if excluded(&f.attrs) {
                             continue;
                         }
                         let mut sig =
@@ -101,7 +114,7 @@ fn collect(items: &[syn::Item], path: &str, out: &mut Vec<CodeFn>) {
                     }
                 }
             }
-            syn::Item::Mod(m) if !is_test_attr(&m.attrs) => {
+            syn::Item::Mod(m) if !excluded(&m.attrs) && !is_double_module(&m.ident.to_string()) => {
                 if let Some((_, inner)) = &m.content {
                     nested.push(inner);
                 }
@@ -157,19 +170,19 @@ impl Calls {
 
 impl<'ast> Visit<'ast> for Calls {
     fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
-        if !is_test_attr(&m.attrs) {
+        if !excluded(&m.attrs) && !is_double_module(&m.ident.to_string()) {
             syn::visit::visit_item_mod(self, m);
         }
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
-        if !is_test_attr(&i.attrs) {
+        if !double_impl(i) {
             syn::visit::visit_item_impl(self, i);
         }
     }
 
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        if !is_test_attr(&f.attrs) {
+        if !excluded(&f.attrs) {
             self.caller.push(f.sig.ident.to_string());
             syn::visit::visit_item_fn(self, f);
             self.caller.pop();
@@ -177,7 +190,7 @@ impl<'ast> Visit<'ast> for Calls {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if !is_test_attr(&f.attrs) {
+        if !excluded(&f.attrs) {
             self.caller.push(f.sig.ident.to_string());
             syn::visit::visit_impl_item_fn(self, f);
             self.caller.pop();

@@ -1,11 +1,20 @@
-//! The interface Inspector's rules: the design contract (design.md's ```rust blocks) against
-//! the real code, signature by signature and call by call.
+//! The interface Inspector's rules: the design contract (design.md's code blocks) against the
+//! real code, signature by signature, call by call and import by import.
+//!
+//! Trust code, not mocks: the code side is always the real definitions — test files, test items
+//! and test doubles (`MockX`, `FakeX`, `mocks/` folders, `#[cfg(feature = "mocks")]` items; see
+//! `test_doubles`) never stand in for them.
 
 mod call_site_error;
 mod code_fns;
+mod dependency_wrong;
 mod design_fns;
+mod design_imports;
+mod python_modules;
+mod rust_modules;
 mod signature;
 mod signature_mismatch;
+mod test_doubles;
 
 use crate::engine::{Context, Rule, Sink};
 use crate::spec::features_for;
@@ -17,6 +26,7 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
     vec![
         Box::new(signature_mismatch::SignatureMismatch),
         Box::new(call_site_error::CallSiteError),
+        Box::new(dependency_wrong::DependencyWrong),
     ]
 }
 

@@ -1,12 +1,18 @@
-//! The rulebase Inspector's rules: spec compliance (tasks, declared files, metadata, traceability).
+//! The rulebase Inspector's rules: spec compliance (tasks, declared and undeclared files,
+//! metadata, traceability of specs and of acceptance criteria).
 //!
 //! Every rule here reads the spec layout ([`crate::spec::Specs`]); a repository without one gets
-//! the note `rulebase: no spec: skipped` and no findings, never invented ones.
+//! the note `rulebase: no spec: skipped` and no findings, never invented ones. Every rule checks
+//! the features [`features_for`] gives, so `--wave N` never reports on a later wave.
 
+mod ac_traceability;
 mod file_missing;
+mod file_unexpected;
 mod metadata_mismatch;
 mod task_incomplete;
 mod traceability;
+#[cfg(test)]
+mod wave_scope_tests;
 
 use crate::engine::{Context, Rule, Sink};
 use crate::spec::{features_for, Feature};
@@ -18,6 +24,8 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(file_missing::FileMissing),
         Box::new(metadata_mismatch::MetadataMismatch),
         Box::new(traceability::Traceability),
+        Box::new(file_unexpected::FileUnexpected),
+        Box::new(ac_traceability::AcTraceability),
     ]
 }
 

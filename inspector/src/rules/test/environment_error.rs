@@ -31,7 +31,7 @@ impl Rule for EnvironmentError {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        let outcome = self.0.take_or_run(ctx);
+        let outcome = self.0.outcome(ctx);
         if let Outcome::EnvironmentError {
             location,
             description,

@@ -1,17 +1,41 @@
 //! Where a failing test is: its function in the reviewed files when a cheap text search finds
-//! it, else the project's manifest (or, for pytest, the test file the node id names).
+//! it, then in the repository's other files (a session reviews only the changed ones, and a
+//! regression is precisely a failure elsewhere), else the project's manifest (or, for pytest,
+//! the test file the node id names).
 
 use super::test_run::{Failure, Format};
-use crate::engine::{Context, Language};
+use crate::engine::{Context, Language, SourceFile};
+use crate::rules::repository_files::RepositoryFiles;
 use protocol::Location;
+use std::cell::OnceCell;
+
+/// The repository's files, listed on the first failure not found in scope.
+pub(super) type Others<'c> = OnceCell<RepositoryFiles<'c>>;
 
 /// The location of `failure` in a run printed in `format`.
-pub(super) fn locate(ctx: &Context, format: Option<Format>, failure: &Failure) -> Location {
+pub(super) fn locate<'c>(
+    ctx: &'c Context,
+    others: &Others<'c>,
+    format: Option<Format>,
+    failure: &Failure,
+) -> Location {
+    let find_def = |language: Language, needle: &str| {
+        find_def(ctx.files.iter(), language, needle).or_else(|| {
+            let files = others.get_or_init(|| RepositoryFiles::of(ctx));
+            let outside = files
+                .paths()
+                .iter()
+                .filter(|p| Language::of(p) == Some(language) && ctx.file(p).is_none())
+                .filter_map(|p| files.source(p));
+            let read: Vec<_> = outside.collect();
+            find_def(read.iter().map(|f| &**f), language, needle)
+        })
+    };
     let name = failure.name.as_str();
     match format {
         Some(Format::Libtest) => {
             let last = name.rsplit("::").next().unwrap_or(name);
-            find_def(ctx, Language::Rust, &format!("fn {last}("))
+            find_def(Language::Rust, &format!("fn {last}("))
                 .unwrap_or_else(|| Location::file("Cargo.toml"))
         }
         Some(Format::Pytest) => {
@@ -33,7 +57,7 @@ pub(super) fn locate(ctx: &Context, format: Option<Format>, failure: &Failure) -
         }
         Some(Format::GoTest) => {
             let top = name.split('/').next().unwrap_or(name);
-            find_def(ctx, Language::Go, &format!("func {top}("))
+            find_def(Language::Go, &format!("func {top}("))
                 .unwrap_or_else(|| Location::file("go.mod"))
         }
         Some(Format::Jest) => Location::file("package.json"),
@@ -41,11 +65,15 @@ pub(super) fn locate(ctx: &Context, format: Option<Format>, failure: &Failure) -
     }
 }
 
-/// The first definition line containing `needle` in a reviewed file of `language`, preferring
+/// The first definition line containing `needle` in one of `files` of `language`, preferring
 /// one right under a test attribute (`#[test]`, `#[tokio::test]`).
-fn find_def(ctx: &Context, language: Language, needle: &str) -> Option<Location> {
+fn find_def<'f>(
+    files: impl Iterator<Item = &'f SourceFile>,
+    language: Language,
+    needle: &str,
+) -> Option<Location> {
     let mut first: Option<Location> = None;
-    for file in ctx.files.iter().filter(|f| f.language == Some(language)) {
+    for file in files.filter(|f| f.language == Some(language)) {
         if !file.text.contains(needle) {
             continue;
         }
@@ -105,7 +133,8 @@ mod tests {
             ],
             Specs::default(),
         );
-        let at = |f: Option<Format>, n: &str| locate(&ctx, f, &failure(n)).to_string();
+        let others = Others::new();
+        let at = |f: Option<Format>, n: &str| locate(&ctx, &others, f, &failure(n)).to_string();
         assert_eq!(
             at(Some(Format::Libtest), "users::tests::creates"),
             "src/b.rs:3"

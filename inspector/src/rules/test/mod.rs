@@ -7,16 +7,20 @@
 //! `test-failure` is disabled.
 
 mod command;
+mod conventions;
 mod environment_error;
 mod gotest;
 mod jest;
 mod libtest;
 mod locate;
+mod missing_test_file;
 mod outcome;
 mod pytest;
+mod regression;
 mod runner;
 mod test_failure;
 mod test_run;
+mod weak_assertion;
 
 use crate::engine::{Context, Rule};
 use outcome::{run_tests, Outcome};
@@ -27,7 +31,10 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
     let shared = Arc::new(Shared::default());
     vec![
         Box::new(test_failure::TestFailure::new(Arc::clone(&shared))),
-        Box::new(environment_error::EnvironmentError::new(shared)),
+        Box::new(environment_error::EnvironmentError::new(Arc::clone(&shared))),
+        Box::new(regression::Regression::new(shared)),
+        Box::new(missing_test_file::MissingTestFile),
+        Box::new(weak_assertion::WeakAssertion),
     ]
 }
 
@@ -36,17 +43,11 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
 struct Shared(Mutex<Option<Arc<Outcome>>>);
 
 impl Shared {
-    /// Runs the tests and leaves the outcome for the other rule.
-    fn run_and_share(&self, ctx: &Context) -> Arc<Outcome> {
-        let outcome = Arc::new(run_tests(ctx));
-        *self.slot() = Some(Arc::clone(&outcome));
-        outcome
-    }
-
-    /// Takes the outcome the other rule left, or runs the tests.
-    fn take_or_run(&self, ctx: &Context) -> Arc<Outcome> {
-        let left = self.slot().take();
-        left.unwrap_or_else(|| Arc::new(run_tests(ctx)))
+    /// The outcome of this review's run: the one an earlier rule left, or a new run (left for
+    /// the rules after it). Rules run one after another, so the tests run once.
+    fn outcome(&self, ctx: &Context) -> Arc<Outcome> {
+        let mut slot = self.slot();
+        Arc::clone(slot.get_or_insert_with(|| Arc::new(run_tests(ctx))))
     }
 
     fn slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<Outcome>>> {

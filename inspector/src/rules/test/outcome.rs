@@ -2,7 +2,7 @@
 //! failing tests located. Both test rules report from the same outcome.
 
 use super::command::{test_command, Source};
-use super::locate::locate;
+use super::locate::{locate, Others};
 use super::runner::{run, Finished, RunError};
 use super::test_run::{parse_output, Failure, Format, TestRun};
 use crate::engine::Context;
@@ -101,10 +101,11 @@ pub(super) fn run_tests(ctx: &Context) -> Outcome {
             )
         };
     }
+    let others = Others::new();
     let failures = test_run
         .failures
         .iter()
-        .map(|f| (locate(ctx, format, f), f.clone()))
+        .map(|f| (locate(ctx, &others, format, f), f.clone()))
         .collect();
     Outcome::Ran {
         run: test_run,

@@ -1,5 +1,8 @@
 //! `test/test-failure`: each failing test of the test run, named, with its first message line.
+//! In a session review, a failing test outside the changed files is a regression instead
+//! (`test/regression`).
 
+use super::regression::is_regression;
 use super::{Outcome, Shared};
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
 use protocol::{Claim, Dimension, Location, Severity};
@@ -30,12 +33,12 @@ impl Rule for TestFailure {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        let outcome = self.0.run_and_share(ctx);
-        report(&outcome, out);
+        let outcome = self.0.outcome(ctx);
+        report(ctx, &outcome, out);
     }
 }
 
-fn report(outcome: &Outcome, out: &mut Sink) {
+fn report(ctx: &Context, outcome: &Outcome, out: &mut Sink) {
     match outcome {
         Outcome::NotRun { note, reason } => {
             out.note(note.clone());
@@ -61,7 +64,7 @@ fn report(outcome: &Outcome, out: &mut Sink) {
             command,
             location,
         } => {
-            for (at, failure) in failures {
+            for (at, failure) in failures.iter().filter(|(at, _)| !is_regression(ctx, at)) {
                 let description = match &failure.message {
                     Some(message) => format!("test `{}` failed: {message}", failure.name),
                     None => format!("test `{}` failed", failure.name),

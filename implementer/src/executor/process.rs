@@ -1,0 +1,295 @@
+//! The Implementer's only process code: runs an argv (no shell) in a directory with optional
+//! stdin bytes and extra environment, captures stdout and stderr, puts the child in its own
+//! process group with the parent-death signal set, and kills the whole group on timeout.
+//!
+//! Pipes are drained by threads of their own (stdin is fed by a third) while the calling
+//! thread polls the child, so a chatty command can never fill a pipe and deadlock.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Output kept per stream; the rest is read and dropped so the child never blocks.
+const MAX_CAPTURE: usize = 8 * 1024 * 1024;
+
+/// How long to wait for the pipes after the command exited (a daemon it started may hold them).
+const PIPE_GRACE: Duration = Duration::from_secs(5);
+
+/// A command that ran to completion.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    /// Its exit code; `None` when a signal ended it.
+    pub(crate) code: Option<i32>,
+    /// Its standard output (capped).
+    pub(crate) stdout: Vec<u8>,
+    /// Its standard error (capped).
+    pub(crate) stderr: Vec<u8>,
+}
+
+/// A command that did not run to completion.
+#[derive(Debug)]
+pub(crate) enum RunError {
+    /// It could not be started (not found, not executable, empty argv).
+    Spawn(std::io::Error),
+    /// It ran past the timeout; its process group was killed.
+    TimedOut,
+}
+
+/// What a command gets besides its argv.
+#[derive(Debug, Default)]
+pub(crate) struct Extra {
+    /// Written to stdin on a thread of its own, then stdin is closed; `None` closes it at once.
+    pub(crate) stdin: Option<Vec<u8>>,
+    /// Added to the inherited environment.
+    pub(crate) env: Vec<(String, String)>,
+}
+
+/// Runs `argv` in `cwd` with `extra`, killing its process group after `timeout`. A relative
+/// program path with a `/` is taken relative to `cwd` (the repository), not to our own
+/// working directory.
+pub(crate) fn run(
+    argv: &[String],
+    cwd: &Path,
+    timeout: Duration,
+    extra: &Extra,
+) -> Result<Finished, RunError> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(RunError::Spawn(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "empty command",
+        )));
+    };
+    let program = if program.contains('/') && Path::new(program).is_relative() {
+        cwd.join(program)
+    } else {
+        PathBuf::from(program)
+    };
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .envs(extra.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(cwd)
+        .stdin(if extra.stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    isolate(&mut command);
+    let mut child = command.spawn().map_err(RunError::Spawn)?;
+    if let (Some(input), Some(mut pipe)) = (extra.stdin.clone(), child.stdin.take()) {
+        std::thread::spawn(move || {
+            // A command that exits without reading its input closes the pipe: nothing to do.
+            pipe.write_all(&input).ok();
+        });
+    }
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    let mut readers = 0;
+    if let Some(out) = child.stdout.take() {
+        drain(out, 0, tx.clone());
+        readers += 1;
+    }
+    if let Some(err) = child.stderr.take() {
+        drain(err, 1, tx.clone());
+        readers += 1;
+    }
+    drop(tx);
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {
+                let now = Instant::now();
+                if now >= deadline {
+                    kill_group(&mut child);
+                    return Err(RunError::TimedOut);
+                }
+                std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
+            }
+            Err(e) => {
+                kill_group(&mut child);
+                return Err(RunError::Spawn(e));
+            }
+        }
+    };
+    let mut streams = [Vec::new(), Vec::new()];
+    let grace_end = Instant::now() + PIPE_GRACE;
+    for _ in 0..readers {
+        match rx.recv_timeout(grace_end.saturating_duration_since(Instant::now())) {
+            Ok((i, bytes)) => streams[i] = bytes,
+            Err(_) => break,
+        }
+    }
+    let [stdout, stderr] = streams;
+    Ok(Finished {
+        code: status.code(),
+        stdout,
+        stderr,
+    })
+}
+
+/// Reads a pipe to its end on a thread of its own and sends what it kept.
+fn drain(mut pipe: impl Read + Send + 'static, index: usize, tx: mpsc::Sender<(usize, Vec<u8>)>) {
+    std::thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let room = MAX_CAPTURE.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                }
+            }
+        }
+        // The receiver is gone only when the run was abandoned; the output is not wanted then.
+        tx.send((index, kept)).ok();
+    });
+}
+
+/// Puts the child in a process group of its own (so a timeout kills everything it started)
+/// and, on Linux, has the kernel kill it if the thread that started it dies first.
+#[cfg(unix)]
+fn isolate(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    command.process_group(0);
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: the closure runs in the forked child between fork and exec, where only
+        // async-signal-safe calls are allowed: it makes two system calls (prctl, getppid),
+        // takes no locks and allocates nothing. PDEATHSIG fires when the spawning thread
+        // exits; that thread waits for the child in `run`, so it outlives it unless the
+        // process dies, which is the point.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(
+                    libc::PR_SET_PDEATHSIG,
+                    libc::SIGKILL as libc::c_ulong,
+                    0,
+                    0,
+                    0,
+                ) != 0
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have died between fork and prctl; no signal would come then.
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn isolate(_command: &mut Command) {}
+
+/// Kills the child's whole process group, then reaps the child.
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        // The child leads its own group (`process_group(0)`) and has not been reaped yet, so
+        // its pid is the group id and cannot have been reused.
+        let pgid = child.id() as libc::pid_t;
+        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        // Already exited is the only failure, and then there is nothing to kill.
+        child.kill().ok();
+    }
+    // Reaping fails only if the child was already reaped, which `run` never does before.
+    child.wait().ok();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| w.to_string()).collect()
+    }
+
+    #[test]
+    fn feeds_stdin_adds_the_environment_and_captures_both_streams() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let extra = Extra {
+            stdin: Some(b"prompt\n".to_vec()),
+            env: vec![("RETAKE_IMPL_TEST".into(), "seen".into())],
+        };
+        let done = run(
+            &argv(&[
+                "sh",
+                "-c",
+                "cat; echo \"$RETAKE_IMPL_TEST\"; echo err >&2; exit 3",
+            ]),
+            dir.path(),
+            Duration::from_secs(10),
+            &extra,
+        )
+        .expect("ran");
+        assert_eq!(
+            (done.code, done.stdout, done.stderr),
+            (Some(3), b"prompt\nseen\n".to_vec(), b"err\n".to_vec())
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_relative_program_path_is_taken_from_the_working_directory() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("bin")).expect("mkdir");
+        let tool = dir.path().join("bin/tool");
+        std::fs::write(&tool, "#!/bin/sh\necho from-the-repo\n").expect("write");
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        let limit = Duration::from_secs(10);
+        let done = run(&argv(&["bin/tool"]), dir.path(), limit, &Extra::default()).expect("ran");
+        assert_eq!(done.stdout, b"from-the-repo\n");
+        let err = run(
+            &argv(&["bin/missing"]),
+            dir.path(),
+            limit,
+            &Extra::default(),
+        );
+        assert!(matches!(err, Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound));
+        assert!(matches!(
+            run(&[], dir.path(), limit, &Extra::default()),
+            Err(RunError::Spawn(_))
+        ));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_timeout_kills_the_whole_group() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let started = Instant::now();
+        let err = run(
+            &argv(&["sh", "-c", "sleep 30 & echo $! > grandchild; wait"]),
+            dir.path(),
+            Duration::from_millis(300),
+            &Extra::default(),
+        );
+        assert!(matches!(err, Err(RunError::TimedOut)));
+        assert!(started.elapsed() < Duration::from_secs(3));
+        let pid = std::fs::read_to_string(dir.path().join("grandchild")).expect("pid file");
+        let pid = pid.trim().to_string();
+        // Dead once gone from /proc or a zombie (a container's init may never reap it).
+        let alive = || {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
+        };
+        let gone = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            !alive()
+        });
+        assert!(gone, "grandchild {pid} survived the group kill");
+    }
+}

@@ -1,0 +1,194 @@
+//! The executor prompt: the task with its rules and peer notes at first, the modification
+//! prompt after a REJECT. The modification prompt follows the seed's template section by
+//! section (detected issues, fix requirements, the original task), in English like the rest
+//! of the product, with the template evaluator's section when that evaluator failed.
+
+use crate::criteria::Issue;
+use crate::evaluator::TemplateOutcome;
+use protocol::domain::Task;
+
+/// What goes into the first prompt besides the task.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PromptParts<'a> {
+    /// House rules the executor must follow.
+    pub rules: &'a [String],
+    /// Notes from other Implementers (message pattern D); they never ask for a change.
+    pub peer_notes: &'a [String],
+    /// The template evaluator's instructions, when the task has a template.
+    pub template_instructions: Option<&'a str>,
+}
+
+/// The first prompt for `task`.
+pub fn task_prompt(task: &Task, parts: &PromptParts<'_>) -> String {
+    let mut out = format!("# Task {}: {}\n\n", task.id, task.subject);
+    let description = task.description.trim();
+    if !description.is_empty() {
+        out.push_str(description);
+        out.push_str("\n\n");
+    }
+    section(&mut out, "Files this task owns", &task.owns, |p| {
+        format!("`{p}`")
+    });
+    section(&mut out, "Rules", parts.rules, String::clone);
+    section(
+        &mut out,
+        "Notes from other Implementers",
+        parts.peer_notes,
+        String::clone,
+    );
+    if let Some(text) = parts.template_instructions {
+        out.push_str("## Template requirements\n");
+        out.push_str(text);
+        out.push_str("\n\n");
+    }
+    out.push_str(
+        "Change the files in the repository to carry the task out completely. Do not leave \
+         TODO/FIXME markers or omissions, and do not declare the task complete: describe what \
+         you changed; completion is judged separately.\n",
+    );
+    out
+}
+
+fn section<T>(out: &mut String, title: &str, items: &[T], show: impl Fn(&T) -> String) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str(&format!("## {title}\n"));
+    for item in items {
+        out.push_str(&format!("- {}\n", show(item)));
+    }
+    out.push('\n');
+}
+
+/// The modification prompt after a REJECT: each issue (type, description, location,
+/// suggestion), the fix requirements, the template section when the template failed, and the
+/// original task prompt.
+pub fn modification_prompt(
+    issues: &[Issue],
+    template: Option<&TemplateOutcome>,
+    original_prompt: &str,
+) -> String {
+    let mut out =
+        String::from("## Problems were found in the previous output\n\n### Detected issues\n");
+    for issue in issues {
+        out.push_str(&format!(
+            "- **{}**: {}\n",
+            issue.kind.as_str(),
+            issue.description
+        ));
+        if let Some(location) = &issue.location {
+            out.push_str(&format!("  Location: {location}\n"));
+        }
+        if let Some(suggestion) = &issue.suggestion {
+            out.push_str(&format!("  Suggestion: {suggestion}\n"));
+        }
+    }
+    out.push_str(
+        "\n### Fix requirements\nFix the points above and provide the complete implementation \
+         again:\n\n1. Write out all code without omissions\n2. Leave no TODO/FIXME\n3. Create \
+         every expected file\n4. Do not declare early completion (\"Done.\" and the like)\n",
+    );
+    if let Some(t) = template.filter(|t| !t.passed()) {
+        out.push_str(&template_section(t));
+    }
+    out.push_str("\n### Previous task\n");
+    out.push_str(original_prompt);
+    out
+}
+
+fn template_section(t: &TemplateOutcome) -> String {
+    let mut out = format!(
+        "\n## Template-Specific Issues ({})\n\n### Detected issues\n",
+        t.name
+    );
+    match &t.result {
+        Ok(result) => {
+            for reason in &result.reasons {
+                out.push_str(&format!(
+                    "- **{}** ({}): {}\n",
+                    reason.criteria_id, reason.violation_type, reason.description
+                ));
+                if !reason.evidence.is_empty() {
+                    out.push_str(&format!("  Evidence: {}\n", reason.evidence.join(", ")));
+                }
+            }
+            out.push_str(&format!(
+                "\n### Fix requirements\n{}\n",
+                result.instructions
+            ));
+        }
+        Err(e) => {
+            out.push_str(&format!(
+                "- **{}** (evaluator_error): the evaluator could not judge the output: {e}\n",
+                t.template_id
+            ));
+            out.push_str("\n### Fix requirements\nProduce output the evaluator can judge.\n");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::criteria::IssueType;
+    use crate::evaluator::{EvaluatorResult, StructuredReason};
+
+    #[test]
+    fn the_task_prompt_lists_owns_rules_and_notes() {
+        let mut task = crate::testing::task("Add a parser");
+        task.description = "Parse the header.".into();
+        task.owns = vec!["src/parse.rs".into()];
+        let rules = ["No unwrap".to_string()];
+        let notes = ["implementer-2: util::split now returns Vec".to_string()];
+        let parts = PromptParts {
+            rules: &rules,
+            peer_notes: &notes,
+            template_instructions: None,
+        };
+        let prompt = task_prompt(&task, &parts);
+        assert!(prompt.starts_with(
+            "# Task 7: Add a parser\n\nParse the header.\n\n## Files this task owns\n- \
+             `src/parse.rs`\n\n## Rules\n- No unwrap\n\n## Notes from other Implementers\n- \
+             implementer-2: util::split now returns Vec\n\nChange the files"
+        ));
+    }
+
+    #[test]
+    fn the_modification_prompt_follows_the_template() {
+        let issues = [Issue::new(
+            IssueType::Incomplete,
+            Some("src/lib.rs:2".into()),
+            "TODO marker left: `// TODO: add`",
+            "Implement what the marker stands for and remove it",
+        )];
+        let template = TemplateOutcome {
+            template_id: "goal_drift_guard".into(),
+            name: "Goal Drift Guard Evaluator".into(),
+            result: Ok(EvaluatorResult {
+                passed: false,
+                criteria_results: Vec::new(),
+                reasons: vec![StructuredReason {
+                    criteria_id: "GD1".into(),
+                    violation_type: "deferral".into(),
+                    description: "drift".into(),
+                    evidence: vec!["output:1: \"for now\"".into()],
+                }],
+                instructions: "Do it all.".into(),
+            }),
+        };
+        let text = modification_prompt(&issues, Some(&template), "# Task 7: Add");
+        assert_eq!(
+            text,
+            "## Problems were found in the previous output\n\n### Detected issues\n- \
+             **incomplete**: TODO marker left: `// TODO: add`\n  Location: src/lib.rs:2\n  \
+             Suggestion: Implement what the marker stands for and remove it\n\n### Fix \
+             requirements\nFix the points above and provide the complete implementation \
+             again:\n\n1. Write out all code without omissions\n2. Leave no TODO/FIXME\n3. \
+             Create every expected file\n4. Do not declare early completion (\"Done.\" and the \
+             like)\n\n## Template-Specific Issues (Goal Drift Guard Evaluator)\n\n### Detected \
+             issues\n- **GD1** (deferral): drift\n  Evidence: output:1: \"for now\"\n\n### Fix \
+             requirements\nDo it all.\n\n### Previous task\n# Task 7: Add"
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! `test/missing-test-file`: an implementation file with no tests by its language's convention.
+//!
+//! - Rust `src/x.rs`: a `#[cfg(test)]`/`#[test]` in the file, or a file under the crate's
+//!   `tests/` that mentions `x` or one of its public functions;
+//! - Python `x.py`: a `test_x.py` or `x_test.py` anywhere in the repository;
+//! - Go `x.go`: `x_test.go` beside it;
+//! - TypeScript/JavaScript `x.ts`: an `x.test.*` or `x.spec.*` anywhere.
+//!
+//! Only library code that defines functions counts: entry files (`lib.rs`, `mod.rs`,
+//! `__init__.py`, `index.ts`), binaries, scripts, examples and type-only files do not.
+
+use super::conventions::{defines_functions, is_entry_file, stem_of};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::lexical::find_word;
+use crate::rules::library_code::{crate_root, is_library_file};
+use crate::rules::repository_files::RepositoryFiles;
+use crate::rules::test_code::is_test_module_name;
+use protocol::{Dimension, Location, Severity};
+use std::collections::{BTreeMap, BTreeSet};
+
+static META: RuleMeta = RuleMeta {
+    id: "test/missing-test-file",
+    category: "missing-test-file",
+    severity: Severity::Low,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::Go,
+        Language::TypeScript,
+        Language::JavaScript,
+    ],
+    dimensions: &[Dimension::Quality, Dimension::Maintainability],
+    explanation: "An implementation file has no tests by its language's convention (test module, test_x.py, x_test.go, x.test.ts).",
+};
+
+/// Each untested implementation file in scope → one finding at the file.
+pub(crate) struct MissingTestFile;
+
+impl Rule for MissingTestFile {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    /// A whole-project check (a file's tests are other files): no file is handed to it alone.
+    fn wants(&self, _file: &SourceFile) -> bool {
+        false
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let candidates: Vec<&SourceFile> = ctx.files.iter().filter(|f| needs_tests(f)).collect();
+        if candidates.is_empty() {
+            return;
+        }
+        let files = RepositoryFiles::of(ctx);
+        let index = TestIndex::of(&files);
+        for file in candidates {
+            if let Some(why) = untested(file, &index) {
+                out.hit(
+                    Hit::new(
+                        Location::file(&file.rel_path),
+                        format!("`{}` has no tests: {why}", file.rel_path),
+                        file.rel_path.clone(),
+                    )
+                    .suggest("add tests for it by the language's convention"),
+                );
+            }
+        }
+    }
+}
+
+/// Whether a file in scope is implementation code that should have tests.
+fn needs_tests(file: &SourceFile) -> bool {
+    let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
+        return false;
+    };
+    !file.is_test_file()
+        && !(lang == Language::Rust && is_test_module_name(&file.rel_path))
+        && !is_entry_file(&file.rel_path)
+        && is_library_file(file)
+        && defines_functions(&file.text, lang)
+}
+
+/// The repository's test files, by what each convention looks for.
+struct TestIndex {
+    /// Test file names (`test_users.py`, `users.test.ts`).
+    names: BTreeSet<String>,
+    /// Test file paths (`pkg/users_test.go`).
+    paths: BTreeSet<String>,
+    /// Per crate prefix, the text of its `tests/` files.
+    rust_tests: BTreeMap<String, String>,
+}
+
+impl TestIndex {
+    fn of(files: &RepositoryFiles<'_>) -> TestIndex {
+        let mut index = TestIndex {
+            names: BTreeSet::new(),
+            paths: BTreeSet::new(),
+            rust_tests: BTreeMap::new(),
+        };
+        for path in files.test_paths() {
+            let name = path.rsplit('/').next().unwrap_or(path);
+            index.names.insert(name.to_string());
+            index.paths.insert(path.to_string());
+            let Some((prefix, _)) = path.split_once("tests/") else {
+                continue;
+            };
+            let is_crate_tests = prefix.is_empty() || prefix.ends_with('/');
+            if path.ends_with(".rs") && is_crate_tests {
+                if let Some(text) = files.text(path) {
+                    let all = index.rust_tests.entry(prefix.to_string()).or_default();
+                    all.push_str(&text);
+                    all.push('\n');
+                }
+            }
+        }
+        index
+    }
+}
+
+/// Why `file` counts as untested, or `None` when its tests exist.
+fn untested(file: &SourceFile, index: &TestIndex) -> Option<String> {
+    let path = file.rel_path.as_str();
+    let stem = stem_of(path);
+    match file.language? {
+        Language::Rust => {
+            if file.text.contains("#[cfg(test)]") || file.text.contains("#[test]") {
+                return None;
+            }
+            let prefix = crate_root(path).unwrap_or("");
+            let tests = index.rust_tests.get(prefix).map_or("", String::as_str);
+            let mentioned = find_word(tests, stem).is_some()
+                || public_fns(&file.text).any(|f| find_word(tests, f).is_some());
+            (!mentioned).then(|| {
+                format!("no `#[cfg(test)]` module, and nothing under {prefix}tests/ mentions `{stem}` or its functions")
+            })
+        }
+        Language::Python => {
+            let wanted = [format!("test_{stem}.py"), format!("{stem}_test.py")];
+            (!wanted.iter().any(|w| index.names.contains(w)))
+                .then(|| format!("no {} or {}", wanted[0], wanted[1]))
+        }
+        Language::Go => {
+            let wanted = format!("{}_test.go", path.trim_end_matches(".go"));
+            (!index.paths.contains(&wanted)).then(|| format!("no {wanted}"))
+        }
+        Language::TypeScript | Language::JavaScript => {
+            let found = index.names.iter().any(|n| {
+                [".test.", ".spec."]
+                    .iter()
+                    .any(|m| n.strip_prefix(stem).is_some_and(|r| r.starts_with(m)))
+            });
+            (!found).then(|| format!("no {stem}.test.* or {stem}.spec.* file"))
+        }
+        Language::Config => None,
+    }
+}
+
+/// The names of the `pub fn`s of a Rust file, found in the text.
+fn public_fns(text: &str) -> impl Iterator<Item = &str> {
+    text.match_indices("pub fn ")
+        .chain(text.match_indices("pub async fn "))
+        .filter_map(|(at, m)| {
+            let rest = &text[at + m.len()..];
+            let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+            (end > 0).then(|| &rest[..end])
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::testing::{context, described, project, repo};
+
+    #[test]
+    fn fires_on_untested_files_of_each_language() {
+        let dir = repo(&[
+            ("src/lib.rs", "pub mod store;\npub mod cache;\n"),
+            ("src/store.rs", "pub fn save() {}\n"),
+            ("src/cache.rs", "pub fn get() {}\n"),
+            ("tests/cache.rs", "#[test]\nfn hit() { app::cache::get(); }\n"),
+            ("app/users.py", "def create_user(name):\n    pass\n"),
+            ("pkg/calc/add.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n"),
+            ("web/cart.ts", "export function total(items: number[]) { return 0; }\n"),
+            ("web/types.ts", "export interface Item { price: number }\n"),
+        ]);
+        let sink = project(&MissingTestFile, &context(&dir));
+        assert_eq!(
+            described(&sink),
+            vec![
+                ("app/users.py".to_string(), "`app/users.py` has no tests: no test_users.py or users_test.py".to_string()),
+                ("pkg/calc/add.go".to_string(), "`pkg/calc/add.go` has no tests: no pkg/calc/add_test.go".to_string()),
+                ("src/store.rs".to_string(), "`src/store.rs` has no tests: no `#[cfg(test)]` module, and nothing under tests/ mentions `store` or its functions".to_string()),
+                ("web/cart.ts".to_string(), "`web/cart.ts` has no tests: no cart.test.* or cart.spec.* file".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn quiet_when_each_convention_is_met() {
+        let dir = repo(&[
+            ("src/lib.rs", "pub mod store;\n"),
+            ("src/store.rs", "pub fn save() {}\n#[cfg(test)]\nmod tests {}\n"),
+            ("src/main.rs", "fn main() {}\n"),
+            ("src/model.rs", "pub struct User;\n"),
+            ("app/users.py", "def create_user(name):\n    pass\n"),
+            ("tests/test_users.py", "def test_create():\n    assert True\n"),
+            ("pkg/calc/add.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n"),
+            ("pkg/calc/add_test.go", "package calc\n"),
+            ("web/cart.ts", "export function total() { return 0; }\n"),
+            ("web/__tests__/cart.spec.ts", "it('sums', () => expect(1).toBe(1));\n"),
+            ("cli/src/args.rs", "pub fn parse_args() {}\n"),
+            ("cli/tests/cli.rs", "#[test]\nfn t() { cli::parse_args(); }\n"),
+        ]);
+        let sink = project(&MissingTestFile, &context(&dir));
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
+    }
+}

@@ -1,0 +1,115 @@
+//! `test/weak-assertion`: tests that cannot fail — no assertion at all, or an assertion that is
+//! true whatever the code does (`assert!(true)`, `assert_eq!(x, x)`, `assert True`,
+//! `expect(true).toBe(true)`). Rust is read from the syntax tree (`rust.rs`), the other
+//! languages at the text level (`script.rs`).
+
+mod rust;
+mod script;
+
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "test/weak-assertion",
+    category: "weak-assertion",
+    severity: Severity::Medium,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::Go,
+        Language::TypeScript,
+        Language::JavaScript,
+    ],
+    dimensions: &[Dimension::Quality],
+    explanation: "A test with no assertion, or with one that cannot fail (assert!(true), assert_eq!(x, x)).",
+};
+
+/// One weak test or assertion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Weak {
+    line: u32,
+    description: String,
+    key: String,
+}
+
+impl Weak {
+    /// A test with no assertion, at its header.
+    fn no_assertion(test: &str, line: u32) -> Weak {
+        Weak {
+            line,
+            description: format!(
+                "test `{test}` has no assertion: it passes whatever the code does"
+            ),
+            key: format!("no assertion in {test}"),
+        }
+    }
+
+    /// An assertion that cannot fail, as written.
+    fn tautology(test: &str, line: u32, written: &str) -> Weak {
+        Weak {
+            line,
+            description: format!("test `{test}` asserts something that cannot fail: `{written}`"),
+            key: format!("{test}: {written}"),
+        }
+    }
+}
+
+/// Each test without an assertion and each tautological assertion → one finding.
+pub(crate) struct WeakAssertion;
+
+impl Rule for WeakAssertion {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    /// Files that can hold a test at all: Rust with a test attribute, test files of the others.
+    fn wants(&self, file: &SourceFile) -> bool {
+        let t = &file.text;
+        match file.language {
+            Some(Language::Rust) => t.contains("test]") || t.contains("test_case("),
+            Some(Language::Python) => file.is_test_file() && t.contains("def test"),
+            Some(Language::Go) => file.rel_path.ends_with("_test.go") && t.contains("func Test"),
+            Some(Language::TypeScript | Language::JavaScript) => {
+                file.is_test_file() && (t.contains("it(") || t.contains("test("))
+            }
+            _ => false,
+        }
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let weak = match file.language {
+            Some(Language::Rust) => rust::weak_in_rust(file),
+            Some(lang) => script::weak_in_script(file, lang),
+            None => Vec::new(),
+        };
+        for w in weak {
+            out.hit(
+                Hit::new(Location::at(&file.rel_path, w.line), w.description, w.key)
+                    .suggest("assert on the behaviour the test is named for"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::fixture::hits;
+
+    #[test]
+    fn fires_on_a_tautology_in_a_rust_test_module() {
+        let text = "pub fn f() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f_is_one() {\n        assert!(true);\n    }\n}\n";
+        assert_eq!(
+            hits(&WeakAssertion, "src/a.rs", text),
+            vec![(6, "test `f_is_one` asserts something that cannot fail: `assert!(true);`".to_string())]
+        );
+    }
+
+    #[test]
+    fn quiet_on_real_assertions_and_files_without_tests() {
+        let text = "#[test]\nfn f_is_one() {\n    assert_eq!(super::f(), 1);\n}\n";
+        assert!(hits(&WeakAssertion, "tests/a.rs", text).is_empty());
+        assert!(hits(&WeakAssertion, "src/a.rs", "pub fn f() {}\n").is_empty());
+        assert!(hits(&WeakAssertion, "app/views.py", "def test_x():\n    pass\n").is_empty());
+    }
+}

@@ -1,0 +1,242 @@
+//! Weak assertions in Python, Go and TypeScript/JavaScript tests, at the text level (comments
+//! and strings told apart by the lexer): test functions with no assertion, and tautologies —
+//! `assert True`, `assert x == x`, `self.assertEqual(a, a)`, `assert.True(t, true)`,
+//! `assert.Equal(t, x, x)`, `expect(true).toBe(true)`, `expect(x).toEqual(x)`.
+
+use super::Weak;
+use crate::engine::{Language, SourceFile};
+use crate::rules::lexical::functions::functions;
+use crate::rules::lexical::{lex, LexLine};
+
+/// The weak assertions of a Python, Go, TypeScript or JavaScript test file.
+pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
+    let lines = lex(&file.text, lang);
+    let tests: Vec<(String, usize, usize)> = match lang {
+        Language::Python | Language::Go => {
+            let prefix = if lang == Language::Go { "Test" } else { "test" };
+            functions(&lines, lang)
+                .into_iter()
+                .filter(|f| f.name.starts_with(prefix))
+                .map(|f| (f.name, f.start as usize - 1, f.end as usize - 1))
+                .collect()
+        }
+        _ => js_tests(&lines),
+    };
+    let mut out = Vec::new();
+    for (name, start, end) in tests {
+        let mut asserts = 0;
+        for line in &lines[start..=end.min(lines.len() - 1)] {
+            let code = line.code();
+            if asserts_on(&code, lang) {
+                asserts += 1;
+                if tautology(line.text.trim(), lang) {
+                    out.push(Weak::tautology(&name, line.number, line.text.trim()));
+                }
+            }
+        }
+        if asserts == 0 {
+            out.push(Weak::no_assertion(&name, lines[start].number));
+        }
+    }
+    out.sort_by_key(|w| w.line);
+    out
+}
+
+/// Whether a line of code asserts something.
+fn asserts_on(code: &str, lang: Language) -> bool {
+    let any = |needles: &[&str]| needles.iter().any(|n| code.contains(n));
+    match lang {
+        Language::Python => any(&["assert", "pytest.raises", "pytest.fail", ".fail(", "expect("]),
+        Language::Go => any(&[
+            ".Error(", ".Errorf(", ".Fatal(", ".Fatalf(", ".Fail(", ".FailNow(", "assert.",
+            "require.", "Expect(",
+        ]),
+        _ => any(&["expect(", "expect.", "assert", ".should"]),
+    }
+}
+
+/// Whether an assertion line (raw text, literals kept) cannot fail.
+fn tautology(raw: &str, lang: Language) -> bool {
+    match lang {
+        Language::Python => {
+            if let Some(rest) = raw.strip_prefix("assert ") {
+                let cond = split_args(rest).first().copied().unwrap_or_default();
+                return always_true(cond, "==", &["True", "1", "not False"]);
+            }
+            call_args(raw, "assertTrue(").is_some_and(|a| a.first() == Some(&"True"))
+                || call_args(raw, "assertEqual(").is_some_and(|a| a.len() >= 2 && a[0] == a[1])
+        }
+        Language::Go => {
+            ["assert.True(", "require.True("]
+                .iter()
+                .any(|c| call_args(raw, c).is_some_and(|a| a.get(1) == Some(&"true")))
+                || ["assert.Equal(", "require.Equal("]
+                    .iter()
+                    .any(|c| call_args(raw, c).is_some_and(|a| a.len() >= 3 && a[1] == a[2]))
+        }
+        _ => {
+            if let Some(actual) = call_args(raw, "expect(").and_then(|a| a.first().copied()) {
+                let after = &raw[raw.find("expect(").unwrap_or(0)..];
+                let matcher = [".toBe(", ".toEqual(", ".toStrictEqual("]
+                    .iter()
+                    .find_map(|m| call_args(after, m));
+                return matcher.is_some_and(|m| m.first() == Some(&actual))
+                    || (actual == "true" && after.contains(".toBeTruthy()"));
+            }
+            call_args(raw, "assert(").is_some_and(|a| a.first() == Some(&"true"))
+                || call_args(raw, "assert.ok(").is_some_and(|a| a.first() == Some(&"true"))
+                || ["assert.equal(", "assert.strictEqual(", "assert.deepEqual("]
+                    .iter()
+                    .any(|c| call_args(raw, c).is_some_and(|a| a.len() >= 2 && a[0] == a[1]))
+        }
+    }
+}
+
+/// `cond` is a constant truth or compares an expression with itself.
+fn always_true(cond: &str, eq: &str, constants: &[&str]) -> bool {
+    let cond = cond.trim();
+    constants.contains(&cond)
+        || cond
+            .split_once(eq)
+            .is_some_and(|(a, b)| !a.trim().is_empty() && a.trim() == b.trim())
+}
+
+/// The top-level arguments of the first call `callee(` on a line (callee text included the `(`),
+/// with a word boundary before it.
+fn call_args<'a>(raw: &'a str, callee: &str) -> Option<Vec<&'a str>> {
+    let at = raw.match_indices(callee).map(|(i, _)| i).find(|&i| {
+        i == 0 || !raw.as_bytes()[i - 1].is_ascii_alphanumeric() && raw.as_bytes()[i - 1] != b'_'
+    })?;
+    let inside = &raw[at + callee.len()..];
+    let mut depth = 1;
+    let mut end = None;
+    let mut quote: Option<char> = None;
+    for (i, c) in inside.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    Some(split_args(&inside[..end?]))
+}
+
+/// Splits at the commas outside brackets and quotes; each part trimmed.
+fn split_args(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut quote) = (0i32, 0usize, None::<char>);
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out
+}
+
+/// The `it(..)`/`test(..)` blocks of a JavaScript/TypeScript file: (name, first, last line index).
+fn js_tests(lines: &[LexLine<'_>]) -> Vec<(String, usize, usize)> {
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.code();
+        let head = code.trim_start();
+        let Some(open) = ["it(", "test(", "it.only(", "test.only("]
+            .iter()
+            .find(|c| head.starts_with(*c))
+        else {
+            continue;
+        };
+        let name = line
+            .text
+            .split(['\'', '"', '`'])
+            .nth(1)
+            .unwrap_or(open.trim_end_matches('('))
+            .to_string();
+        let mut depth = 0i32;
+        let mut last = i;
+        'lines: for (k, l) in lines.iter().enumerate().skip(i) {
+            for c in l.code().chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            last = k;
+                            break 'lines;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            last = k;
+        }
+        out.push((name, i, last));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weak(path: &str, text: &str) -> Vec<(u32, String)> {
+        let file = SourceFile::new(path, text);
+        let lang = file.language.expect("language");
+        weak_in_script(&file, lang)
+            .into_iter()
+            .map(|w| (w.line, w.description))
+            .collect()
+    }
+
+    #[test]
+    fn python_tests_without_or_with_tautological_assertions() {
+        let text = "def test_smoke():\n    run()\n\ndef test_always():\n    assert True, \"fine\"\n    assert total(cart) == total(cart)\n    assert total(cart) == 3\n\nclass TestX(unittest.TestCase):\n    def test_eq(self):\n        self.assertEqual(a.b, a.b)\n    def test_ok(self):\n        self.assertEqual(f('a'), 'a')\n        with pytest.raises(ValueError):\n            f(None)\n";
+        assert_eq!(
+            weak("tests/test_cart.py", text),
+            vec![
+                (1, "test `test_smoke` has no assertion: it passes whatever the code does".to_string()),
+                (5, "test `test_always` asserts something that cannot fail: `assert True, \"fine\"`".to_string()),
+                (6, "test `test_always` asserts something that cannot fail: `assert total(cart) == total(cart)`".to_string()),
+                (11, "test `test_eq` asserts something that cannot fail: `self.assertEqual(a.b, a.b)`".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_and_jest_tests() {
+        let go = "package cart\n\nfunc TestEmpty(t *testing.T) {\n\tNew()\n}\n\nfunc TestTotal(t *testing.T) {\n\tassert.Equal(t, Total(c), Total(c))\n\tif Total(c) != 3 {\n\t\tt.Errorf(\"got %d\", Total(c))\n\t}\n}\n";
+        assert_eq!(
+            weak("cart/cart_test.go", go),
+            vec![
+                (3, "test `TestEmpty` has no assertion: it passes whatever the code does".to_string()),
+                (8, "test `TestTotal` asserts something that cannot fail: `assert.Equal(t, Total(c), Total(c))`".to_string()),
+            ]
+        );
+        let jest = "describe('cart', () => {\n  it('adds', () => {\n    expect(true).toBe(true);\n  });\n  test('sums', () => {\n    expect(sum([1, 2])).toBe(3);\n  });\n  it('renders', () => {\n    render(<Cart />);\n  });\n});\n";
+        assert_eq!(
+            weak("web/cart.test.tsx", jest),
+            vec![
+                (3, "test `adds` asserts something that cannot fail: `expect(true).toBe(true);`".to_string()),
+                (8, "test `renders` has no assertion: it passes whatever the code does".to_string()),
+            ]
+        );
+    }
+}

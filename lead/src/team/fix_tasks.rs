@@ -1,0 +1,211 @@
+//! Findings → fix tasks, when a review asks for changes: one task per file holding all of that
+//! file's findings, `owns` = the file; tasks whose findings are all auto-fixable first (the
+//! built-in executor can do them mechanically), then by their most severe finding, Critical →
+//! High → Medium → Low, then by path. Suppressed findings are not work.
+
+use super::active_form::fixing;
+use protocol::{Finding, Severity, Task, TaskOrigin, TaskStatus};
+
+/// One file's fix task, before it gets an id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixTask {
+    /// The file (empty for repository-wide findings).
+    pub file: String,
+    /// One-line subject.
+    pub subject: String,
+    /// The numbered findings to fix, then `owns:`.
+    pub description: String,
+    /// The most severe finding's severity.
+    pub priority: Severity,
+    /// Whether every finding in it is auto-fixable.
+    pub auto_fixable: bool,
+    /// The findings' fingerprints, in description order.
+    pub fingerprints: Vec<String>,
+}
+
+/// Groups findings into fix tasks, ordered as the module says.
+pub fn fix_tasks(findings: &[Finding]) -> Vec<FixTask> {
+    let mut files: Vec<&str> = Vec::new();
+    for f in findings.iter().filter(|f| f.suppression.is_none()) {
+        if !files.contains(&f.location.path.as_str()) {
+            files.push(&f.location.path);
+        }
+    }
+    let mut tasks: Vec<FixTask> = files
+        .into_iter()
+        .map(|file| {
+            let mut group: Vec<&Finding> = findings
+                .iter()
+                .filter(|f| f.suppression.is_none() && f.location.path == file)
+                .collect();
+            group.sort_by(|a, b| {
+                b.auto_fixable
+                    .cmp(&a.auto_fixable)
+                    .then(b.severity.cmp(&a.severity))
+                    .then(a.location.line.cmp(&b.location.line))
+            });
+            build(file, &group)
+        })
+        .collect();
+    tasks.sort_by(|a, b| {
+        b.auto_fixable
+            .cmp(&a.auto_fixable)
+            .then(b.priority.cmp(&a.priority))
+            .then(a.file.cmp(&b.file))
+    });
+    tasks
+}
+
+fn build(file: &str, group: &[&Finding]) -> FixTask {
+    let place = if file.is_empty() { "the repository" } else { file };
+    let subject = match group {
+        [one] => format!("Fix {place}: {}", one.description),
+        many => {
+            let mut categories: Vec<&str> = Vec::new();
+            for f in many {
+                if !categories.contains(&f.category.as_str()) {
+                    categories.push(&f.category);
+                }
+            }
+            format!("Fix {} findings in {place} ({})", many.len(), categories.join(", "))
+        }
+    };
+    let mut description = format!(
+        "Fix the {} finding{} below:\n",
+        group.len(),
+        if group.len() == 1 { "" } else { "s" }
+    );
+    for (i, f) in group.iter().enumerate() {
+        description.push_str(&format!("{}. ", i + 1));
+        if let Some(line) = f.location.line {
+            description.push_str(&format!("L{line}: "));
+        }
+        description.push_str(&f.description);
+        if let Some(s) = &f.suggestion {
+            description.push_str(&format!(" → {s}"));
+        }
+        let auto = if f.auto_fixable { ", auto-fixable" } else { "" };
+        description.push_str(&format!(" ({}, {}{auto})\n", f.severity.word(), f.category));
+    }
+    if !file.is_empty() {
+        description.push_str(&format!("owns: {file}"));
+    }
+    FixTask {
+        file: file.to_string(),
+        subject,
+        description: description.trim_end().to_string(),
+        priority: group.iter().map(|f| f.severity).max().unwrap_or(Severity::Low),
+        auto_fixable: group.iter().all(|f| f.auto_fixable),
+        fingerprints: group.iter().map(|f| f.fingerprint.clone()).collect(),
+    }
+}
+
+/// The fix tasks as pending tasks with ids from `first_id` on.
+pub fn to_tasks(fixes: &[FixTask], first_id: u32) -> Vec<Task> {
+    fixes
+        .iter()
+        .zip(first_id..)
+        .map(|(f, id)| Task {
+            id,
+            subject: f.subject.clone(),
+            description: f.description.clone(),
+            owns: if f.file.is_empty() {
+                Vec::new()
+            } else {
+                vec![f.file.clone()]
+            },
+            blocked_by: Vec::new(),
+            status: TaskStatus::Pending,
+            attempts: 0,
+            origin: TaskOrigin::Fix,
+            active_form: fixing(&f.file),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use protocol::{Dimension, Location};
+
+    pub(crate) fn finding(path: &str, line: u32, sev: Severity, category: &str, text: &str, auto: bool) -> Finding {
+        let mut f = Finding::new("inspector-quality", format!("quality/{category}"), category, sev, Location::at(path, line), text, text);
+        f.auto_fixable = auto;
+        f.dimensions = vec![Dimension::Quality];
+        f
+    }
+
+    #[test]
+    fn the_source_example_becomes_two_tasks() {
+        let mut a = finding("src/auth/login.rs", 15, Severity::Medium, "security", "Input validation missing", true);
+        a.suggestion = Some("validate with a schema".into());
+        let mut b = finding("src/auth/login.rs", 42, Severity::Medium, "quality", "Error handling missing", true);
+        b.suggestion = Some("return the error".into());
+        let mut c = finding("src/db/users.rs", 8, Severity::Medium, "performance", "N+1 query", false);
+        c.suggestion = Some("fetch in one query".into());
+        let tasks = fix_tasks(&[c, b, a]);
+        assert_eq!(tasks.len(), 2);
+        assert_eq!(tasks[0].subject, "Fix 2 findings in src/auth/login.rs (security, quality)");
+        assert_eq!(
+            tasks[0].description,
+            "Fix the 2 findings below:\n\
+             1. L15: Input validation missing → validate with a schema (Medium, security, auto-fixable)\n\
+             2. L42: Error handling missing → return the error (Medium, quality, auto-fixable)\n\
+             owns: src/auth/login.rs"
+        );
+        assert!(tasks[0].auto_fixable);
+        assert_eq!(tasks[1].subject, "Fix src/db/users.rs: N+1 query");
+        assert_eq!(
+            tasks[1].description,
+            "Fix the 1 finding below:\n1. L8: N+1 query → fetch in one query (Medium, performance)\nowns: src/db/users.rs"
+        );
+        let t = to_tasks(&tasks, 7);
+        assert_eq!((t[0].id, t[1].id), (7, 8));
+        assert_eq!(t[0].owns, vec!["src/auth/login.rs"]);
+        assert_eq!(t[0].origin, TaskOrigin::Fix);
+        assert_eq!(t[1].active_form, "Fixing src/db/users.rs");
+    }
+
+    #[test]
+    fn auto_fixable_first_then_severity_then_path() {
+        let mut suppressed = finding("src/z.rs", 1, Severity::Critical, "x", "ignored", false);
+        suppressed.suppression = Some("retake-ignore".into());
+        let tasks = fix_tasks(&[
+            finding("src/low.rs", 1, Severity::Low, "naming", "name", false),
+            finding("src/crit.rs", 3, Severity::Critical, "panic", "todo!()", false),
+            finding("src/high.rs", 2, Severity::High, "unwrap", "unwrap", false),
+            finding("src/auto.rs", 5, Severity::Low, "unused-import", "unused", true),
+            finding("src/b.rs", 9, Severity::High, "unwrap", "unwrap", false),
+            suppressed,
+        ]);
+        let files: Vec<(&str, Severity)> = tasks.iter().map(|t| (t.file.as_str(), t.priority)).collect();
+        assert_eq!(
+            files,
+            vec![
+                ("src/auto.rs", Severity::Low),
+                ("src/crit.rs", Severity::Critical),
+                ("src/b.rs", Severity::High),
+                ("src/high.rs", Severity::High),
+                ("src/low.rs", Severity::Low),
+            ]
+        );
+    }
+
+    #[test]
+    fn within_a_file_auto_fixable_then_severity_then_line() {
+        let tasks = fix_tasks(&[
+            finding("a.rs", 30, Severity::Low, "c1", "low", false),
+            finding("a.rs", 20, Severity::High, "c2", "high", false),
+            finding("a.rs", 10, Severity::High, "c3", "high early", false),
+            finding("a.rs", 40, Severity::Low, "c4", "fixable", true),
+        ]);
+        let fps: Vec<String> = tasks[0].fingerprints.clone();
+        let lines: Vec<&str> = tasks[0].description.lines().skip(1).take(4).collect();
+        assert_eq!(fps.len(), 4);
+        assert!(lines[0].starts_with("1. L40: fixable"));
+        assert!(lines[1].starts_with("2. L10: high early"));
+        assert!(lines[2].starts_with("3. L20: high"));
+        assert!(lines[3].starts_with("4. L30: low"));
+        assert!(!tasks[0].auto_fixable);
+    }
+}

@@ -1,0 +1,104 @@
+//! Phase A's task registration: one plan task = one task, ids 1, 2, … in plan order, `owns`
+//! carried over, `depends` (with V5's additions) turned into `blocked_by` ids, an active form
+//! for progress displays, and `plans_mapping` (task id → plan number) so that Phase C can mark
+//! the right plan entries `cc:done`.
+
+use super::active_form::active_form;
+use super::plan::PlanTask;
+use protocol::{Task, TaskOrigin, TaskStatus};
+use std::collections::BTreeMap;
+
+/// The registered tasks and the mapping back to the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    /// The tasks, all pending.
+    pub tasks: Vec<Task>,
+    /// Task id → the plan's id for it (`4.1`).
+    pub plans_mapping: BTreeMap<u32, String>,
+}
+
+/// Registers validated plan tasks (their `depends` must name tasks of the same slice; others
+/// are dropped, as [`super::plan::select`] already removed met ones).
+pub fn register(tasks: &[PlanTask]) -> Registration {
+    let number_of = |plan_id: &str| {
+        tasks
+            .iter()
+            .position(|t| t.id == plan_id)
+            .map(|i| i as u32 + 1)
+    };
+    let registered = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut blocked_by: Vec<u32> = t.depends.iter().filter_map(|d| number_of(d)).collect();
+            blocked_by.sort_unstable();
+            blocked_by.dedup();
+            Task {
+                id: i as u32 + 1,
+                subject: t.subject(),
+                description: description(t),
+                owns: t.owns.clone(),
+                blocked_by,
+                status: TaskStatus::Pending,
+                attempts: 0,
+                origin: TaskOrigin::Plan,
+                active_form: active_form(&t.title),
+            }
+        })
+        .collect();
+    let plans_mapping = tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (i as u32 + 1, t.id.clone()))
+        .collect();
+    Registration {
+        tasks: registered,
+        plans_mapping,
+    }
+}
+
+/// The body, then the owned paths, as the source document's TaskCreate entries show them.
+fn description(t: &PlanTask) -> String {
+    let mut text = if t.description.is_empty() {
+        t.title.clone()
+    } else {
+        t.description.clone()
+    };
+    if !t.owns.is_empty() {
+        text.push_str("\nowns: ");
+        text.push_str(&t.owns.join(", "));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::granularity::tests::task;
+
+    #[test]
+    fn plan_tasks_become_numbered_pending_tasks() {
+        let mut first = task("4.1", "ログイン機能の実装", &["src/login.rs", "src/form.rs"], &[]);
+        first.description = "- form\n- validation".into();
+        let reg = register(&[
+            first,
+            task("4.2", "Add auth middleware", &["src/mw.rs"], &["4.1"]),
+            task("4.3", "Fix session expiry", &["src/session.rs"], &["4.2", "4.1", "4.1"]),
+        ]);
+        assert_eq!(
+            reg.plans_mapping,
+            BTreeMap::from([(1, "4.1".to_string()), (2, "4.2".into()), (3, "4.3".into())])
+        );
+        let t = &reg.tasks[0];
+        assert_eq!(t.id, 1);
+        assert_eq!(t.subject, "4.1 ログイン機能の実装");
+        assert_eq!(t.description, "- form\n- validation\nowns: src/login.rs, src/form.rs");
+        assert_eq!(t.active_form, "ログイン機能を実装中");
+        assert_eq!((t.status.clone(), t.origin, t.attempts), (TaskStatus::Pending, TaskOrigin::Plan, 0));
+        assert_eq!(reg.tasks[1].blocked_by, vec![1]);
+        assert_eq!(reg.tasks[1].description, "Add auth middleware\nowns: src/mw.rs");
+        assert_eq!(reg.tasks[1].active_form, "Adding auth middleware");
+        assert_eq!(reg.tasks[2].blocked_by, vec![1, 2]);
+        assert_eq!(reg.tasks[2].active_form, "Fixing session expiry");
+    }
+}
