@@ -12,7 +12,9 @@ const EXIT_CODES: &str = "Exit codes:
   3  CONDITIONAL with --strict
   4  SPEC-UPDATE-NEEDED
   5  escalated to a human (team loop)
-  124 the whole command timed out";
+  124 the whole command timed out
+A PROPOSE waiting for an answer does not change the exit code: the report's PROPOSE_PENDING
+note lists its id (answer with `retake review --answer ID=yes|no`).";
 
 /// retake: a fault-tolerant, multi-actor review gate and fix loop for code changes.
 #[derive(Debug, Parser)]
@@ -120,8 +122,9 @@ pub enum Command {
         #[command(subcommand)]
         role: ActorRole,
     },
-    /// Drive a plan with the team loop (not yet available).
-    Run(NotYet),
+    /// Drive a plan (Plans.md or specs/*/tasks.yaml) with the team loop; `--dry-run` shows
+    /// the tasks, dependencies and team a run would use.
+    Run(RunArgs),
     /// Run the fix pipeline over an earlier review (not yet available).
     Fix(NotYet),
     /// Continue an interrupted review from its state file (journaled reports are not re-run).
@@ -221,6 +224,41 @@ pub struct InitArgs {
     /// Overwrite files that already exist.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Output format of `retake run --dry-run`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RunFormat {
+    /// The human-readable plan (default).
+    Terminal,
+    /// One JSON object with `tasks`, `independent_tasks` and `implementers`.
+    Json,
+}
+
+/// `retake run`
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Which tasks: `all` (every open task, the default), "FIRST to LAST" (from the first task
+    /// matching FIRST to the last matching LAST), a keyword, or a comma list of keywords.
+    #[arg(value_name = "RANGE")]
+    pub range: Vec<String>,
+    /// At most N Implementers in parallel (never more than 5; without it and without a
+    /// planner recommendation, at most 3).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub parallel: Option<u32>,
+    /// Skip Phase 0, the planning discussion.
+    #[arg(long)]
+    pub no_discuss: bool,
+    /// Stop after Phase A's plan: print the tasks, dependencies and team; start nothing and
+    /// write no state.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Answer the scope confirmation with yes (required without a terminal).
+    #[arg(long)]
+    pub yes: bool,
+    /// Output format of --dry-run.
+    #[arg(long, value_enum, default_value_t = RunFormat::Terminal)]
+    pub format: RunFormat,
 }
 
 /// Arguments of a command that a later release builds.

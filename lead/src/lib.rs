@@ -37,7 +37,8 @@ pub fn main() -> u8 {
             action: cli::ConfigAction::Show(args),
         } => commands::config_show::run(args).map_err(|e| (2, e)),
         Command::Init(args) => commands::init::run(args).map_err(|e| (2, e)),
-        Command::Run(_) | Command::Fix(_) | Command::Status(_) | Command::Serve(_) => Err((
+        Command::Run(args) => commands::run::run(args).map_err(|e| (2, e)),
+        Command::Fix(_) | Command::Status(_) | Command::Serve(_) => Err((
             2,
             anyhow::anyhow!("this command is not yet available in this build"),
         )),

@@ -8,6 +8,7 @@ pub mod init;
 pub mod resume;
 pub mod review;
 pub mod rules;
+pub mod run;
 pub mod scenario;
 
 use crate::cli::{Format, OutputArgs};

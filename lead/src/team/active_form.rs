@@ -35,15 +35,90 @@ pub fn fixing(path: &str) -> String {
 }
 
 const VERBS: &[&str] = &[
-    "add", "adjust", "allow", "build", "bump", "cache", "change", "check", "clean", "complete",
-    "configure", "connect", "convert", "create", "debug", "define", "delete", "deploy", "design",
-    "disable", "document", "drop", "enable", "ensure", "expose", "extract", "finish", "fix",
-    "generate", "guard", "handle", "harden", "implement", "improve", "install", "integrate",
-    "introduce", "limit", "load", "log", "make", "map", "merge", "migrate", "move", "optimize",
-    "parse", "plan", "polish", "port", "prepare", "publish", "read", "refactor", "remove",
-    "rename", "render", "replace", "resolve", "restore", "return", "review", "rewrite", "run",
-    "secure", "send", "set", "setup", "ship", "simplify", "split", "stop", "store", "support",
-    "test", "track", "update", "upgrade", "use", "validate", "verify", "wire", "wrap", "write",
+    "add",
+    "adjust",
+    "allow",
+    "build",
+    "bump",
+    "cache",
+    "change",
+    "check",
+    "clean",
+    "complete",
+    "configure",
+    "connect",
+    "convert",
+    "create",
+    "debug",
+    "define",
+    "delete",
+    "deploy",
+    "design",
+    "disable",
+    "document",
+    "drop",
+    "enable",
+    "ensure",
+    "expose",
+    "extract",
+    "finish",
+    "fix",
+    "generate",
+    "guard",
+    "handle",
+    "harden",
+    "implement",
+    "improve",
+    "install",
+    "integrate",
+    "introduce",
+    "limit",
+    "load",
+    "log",
+    "make",
+    "map",
+    "merge",
+    "migrate",
+    "move",
+    "optimize",
+    "parse",
+    "plan",
+    "polish",
+    "port",
+    "prepare",
+    "publish",
+    "read",
+    "refactor",
+    "remove",
+    "rename",
+    "render",
+    "replace",
+    "resolve",
+    "restore",
+    "return",
+    "review",
+    "rewrite",
+    "run",
+    "secure",
+    "send",
+    "set",
+    "setup",
+    "ship",
+    "simplify",
+    "split",
+    "stop",
+    "store",
+    "support",
+    "test",
+    "track",
+    "update",
+    "upgrade",
+    "use",
+    "validate",
+    "verify",
+    "wire",
+    "wrap",
+    "write",
 ];
 
 /// Short verbs whose last consonant doubles (run → running).
@@ -89,7 +164,10 @@ mod tests {
     #[test]
     fn english_subjects_get_their_gerund() {
         assert_eq!(active_form("Add login form"), "Adding login form");
-        assert_eq!(active_form("Implement session store"), "Implementing session store");
+        assert_eq!(
+            active_form("Implement session store"),
+            "Implementing session store"
+        );
         assert_eq!(active_form("write docs"), "writing docs");
         assert_eq!(active_form("Run migrations"), "Running migrations");
         assert_eq!(active_form("Set up CI"), "Setting up CI");
@@ -101,7 +179,10 @@ mod tests {
     #[test]
     fn japanese_subjects_follow_the_source_table() {
         assert_eq!(active_form("ログイン機能の実装"), "ログイン機能を実装中");
-        assert_eq!(active_form("認証ミドルウェアの作成"), "認証ミドルウェアを作成中");
+        assert_eq!(
+            active_form("認証ミドルウェアの作成"),
+            "認証ミドルウェアを作成中"
+        );
         assert_eq!(active_form("テストの追加"), "テストを追加中");
         assert_eq!(active_form("バグ修正"), "バグ修正中");
     }

@@ -95,7 +95,11 @@ mod tests {
     fn lowest_unblocked_id_goes_first_and_never_twice() {
         let mut t = tasks();
         assert_eq!(claim(&mut t, "implementer-1"), ClaimOutcome::Assigned(1));
-        assert_eq!(claim(&mut t, "implementer-2"), ClaimOutcome::Assigned(3), "2 waits for 1");
+        assert_eq!(
+            claim(&mut t, "implementer-2"),
+            ClaimOutcome::Assigned(3),
+            "2 waits for 1"
+        );
         assert_eq!(
             t[0].status,
             TaskStatus::InProgress {

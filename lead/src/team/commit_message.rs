@@ -88,11 +88,29 @@ fn lower_first(text: &str) -> String {
 }
 
 const KINDS: &[(&str, &[&str])] = &[
-    ("fix", &["fix", "fixes", "repair", "resolve", "bug", "hotfix", "修正", "バグ"]),
-    ("docs", &["doc", "docs", "document", "documentation", "readme", "ドキュメント"]),
+    (
+        "fix",
+        &[
+            "fix", "fixes", "repair", "resolve", "bug", "hotfix", "修正", "バグ",
+        ],
+    ),
+    (
+        "docs",
+        &[
+            "doc",
+            "docs",
+            "document",
+            "documentation",
+            "readme",
+            "ドキュメント",
+        ],
+    ),
     ("test", &["test", "tests", "テスト"]),
     ("refactor", &["refactor", "refactoring", "リファクタ"]),
-    ("perf", &["optimize", "optimise", "speed", "perf", "最適化", "高速化"]),
+    (
+        "perf",
+        &["optimize", "optimise", "speed", "perf", "最適化", "高速化"],
+    ),
     ("chore", &["chore", "bump", "upgrade"]),
 ];
 
@@ -144,7 +162,10 @@ mod tests {
     use crate::team::registration::register;
 
     fn message(tasks: &[Task]) -> String {
-        let plan: BTreeMap<u32, String> = tasks.iter().map(|t| (t.id, format!("4.{}", t.id))).collect();
+        let plan: BTreeMap<u32, String> = tasks
+            .iter()
+            .map(|t| (t.id, format!("4.{}", t.id)))
+            .collect();
         commit_message(&CommitInput {
             tasks,
             plans_mapping: &plan,
@@ -157,7 +178,12 @@ mod tests {
     fn one_feature_task_with_a_shared_folder() {
         let reg = register(&[
             task("4.1", "Add login form", &["src/auth/login.rs"], &[]),
-            task("4.2", "Add auth middleware", &["src/auth/mw.rs", "src/auth/x/y.rs"], &[]),
+            task(
+                "4.2",
+                "Add auth middleware",
+                &["src/auth/mw.rs", "src/auth/x/y.rs"],
+                &[],
+            ),
         ]);
         assert_eq!(
             message(&reg.tasks),
@@ -170,25 +196,51 @@ mod tests {
     #[test]
     fn all_fixes_are_fix_and_long_lists_are_counted() {
         let reg = register(&[
-            task("1", "Fix session expiry when the refresh token is rotated", &["src/a.rs"], &[]),
-            task("2", "Fix logout redirect loop on the account settings page", &["lib/b.rs"], &[]),
+            task(
+                "1",
+                "Fix session expiry when the refresh token is rotated",
+                &["src/a.rs"],
+                &[],
+            ),
+            task(
+                "2",
+                "Fix logout redirect loop on the account settings page",
+                &["lib/b.rs"],
+                &[],
+            ),
         ]);
         let msg = message(&reg.tasks);
         assert_eq!(msg.lines().next(), Some("fix: complete 2 tasks"));
         let reg = register(&[task("1", "API keys rotation", &["src/keys.rs"], &[])]);
-        assert_eq!(message(&reg.tasks).lines().next(), Some("feat: API keys rotation"));
+        assert_eq!(
+            message(&reg.tasks).lines().next(),
+            Some("feat: API keys rotation")
+        );
         let reg = register(&[task("1", "テストの追加", &["tests/a.rs"], &[])]);
-        assert_eq!(message(&reg.tasks).lines().next(), Some("test(tests): テストの追加"));
+        assert_eq!(
+            message(&reg.tasks).lines().next(),
+            Some("test(tests): テストの追加")
+        );
     }
 
     #[test]
     fn fix_tasks_from_findings_are_fix() {
         let f = crate::team::fix_tasks::fix_tasks(&[crate::team::fix_tasks::tests::finding(
-            "src/db/users.rs", 8, protocol::Severity::High, "performance", "N+1 query", false,
+            "src/db/users.rs",
+            8,
+            protocol::Severity::High,
+            "performance",
+            "N+1 query",
+            false,
         )]);
         let tasks = crate::team::fix_tasks::to_tasks(&f, 1);
         let none = BTreeMap::new();
-        let msg = commit_message(&CommitInput { tasks: &tasks, plans_mapping: &none, session_id: "s", review: None });
+        let msg = commit_message(&CommitInput {
+            tasks: &tasks,
+            plans_mapping: &none,
+            session_id: "s",
+            review: None,
+        });
         assert_eq!(msg, "fix(db): fix src/db/users.rs: N+1 query\n\n- Fix src/db/users.rs: N+1 query\n\nRetake-Session: s\n");
     }
 }

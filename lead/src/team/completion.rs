@@ -139,7 +139,12 @@ pub fn completion_report(input: &CompletionInput<'_>) -> String {
     } else {
         out.push_str("| Teammate | Completed | At |\n|----------|-----------|----|\n");
         for a in input.activity {
-            out.push_str(&format!("| {} | {} | {} |\n", a.actor, a.done.join(", "), a.at.join(", ")));
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                a.actor,
+                a.done.join(", "),
+                a.at.join(", ")
+            ));
         }
     }
     out.push_str("\n## Review\n");
@@ -197,9 +202,21 @@ not json
         assert_eq!(
             rows,
             vec![
-                Activity { actor: "implementer-1".into(), done: vec!["#1".into(), "#3".into()], at: vec!["14:32".into(), "14:45".into()] },
-                Activity { actor: "implementer-2".into(), done: vec!["#2".into()], at: vec!["14:38".into()] },
-                Activity { actor: "auditor".into(), done: vec!["(review: APPROVE)".into()], at: vec!["14:50".into()] },
+                Activity {
+                    actor: "implementer-1".into(),
+                    done: vec!["#1".into(), "#3".into()],
+                    at: vec!["14:32".into(), "14:45".into()]
+                },
+                Activity {
+                    actor: "implementer-2".into(),
+                    done: vec!["#2".into()],
+                    at: vec!["14:38".into()]
+                },
+                Activity {
+                    actor: "auditor".into(),
+                    done: vec!["(review: APPROVE)".into()],
+                    at: vec!["14:50".into()]
+                },
             ]
         );
     }

@@ -55,7 +55,12 @@ pub fn render_terminal(p: &Prepared, warnings: &[String]) -> String {
         p.plan_files.join(", ")
     );
     for (t, plan) in p.registration.tasks.iter().zip(&p.selection) {
-        out.push_str(&format!("  #{:<3} {} ({})\n", t.id, t.subject, plan.marker.as_str()));
+        out.push_str(&format!(
+            "  #{:<3} {} ({})\n",
+            t.id,
+            t.subject,
+            plan.marker.as_str()
+        ));
         let mut facts = Vec::new();
         if !t.owns.is_empty() {
             facts.push(format!("owns: {}", t.owns.join(", ")));
@@ -75,7 +80,10 @@ pub fn render_terminal(p: &Prepared, warnings: &[String]) -> String {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            out.push_str(&format!("  {:?} {level}: {}\n", problem.check, problem.message));
+            out.push_str(&format!(
+                "  {:?} {level}: {}\n",
+                problem.check, problem.message
+            ));
         }
     }
     out.push_str(&format!(
@@ -119,8 +127,16 @@ mod tests {
 
     fn prepared() -> Prepared {
         let plan = parse_plans_md(PLAN, "Plans.md").unwrap();
-        prepare(&plan, &Range::All, Parallelism { parallel: Some(4), planner_max_parallel: None }, &Limits::default())
-            .unwrap()
+        prepare(
+            &plan,
+            &Range::All,
+            Parallelism {
+                parallel: Some(4),
+                planner_max_parallel: None,
+            },
+            &Limits::default(),
+        )
+        .unwrap()
     }
 
     #[test]

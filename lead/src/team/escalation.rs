@@ -25,15 +25,29 @@ impl RetakeRound {
             round,
             decision: outcome.decision,
             grade: outcome.grade,
-            findings: outcome.findings.iter().filter(|f| f.suppression.is_none()).count() as u32,
+            findings: outcome
+                .findings
+                .iter()
+                .filter(|f| f.suppression.is_none())
+                .count() as u32,
         }
     }
 }
 
 /// The escalation report.
-pub fn escalation_report(reason: EscalationReason, unresolved: &[Finding], history: &[RetakeRound]) -> String {
-    let mut out = format!("⚠ retake: {}\n\n## Unresolved issues\n\n", reason.headline());
-    let open: Vec<&Finding> = unresolved.iter().filter(|f| f.suppression.is_none()).collect();
+pub fn escalation_report(
+    reason: EscalationReason,
+    unresolved: &[Finding],
+    history: &[RetakeRound],
+) -> String {
+    let mut out = format!(
+        "⚠ retake: {}\n\n## Unresolved issues\n\n",
+        reason.headline()
+    );
+    let open: Vec<&Finding> = unresolved
+        .iter()
+        .filter(|f| f.suppression.is_none())
+        .collect();
     if open.is_empty() {
         out.push_str("(none recorded)\n");
     } else {
@@ -52,9 +66,14 @@ pub fn escalation_report(reason: EscalationReason, unresolved: &[Finding], histo
     if history.is_empty() {
         out.push_str("(no review round completed)\n");
     } else {
-        out.push_str("| Round | Decision | Grade | Findings |\n|-------|----------|-------|----------|\n");
+        out.push_str(
+            "| Round | Decision | Grade | Findings |\n|-------|----------|-------|----------|\n",
+        );
         for r in history {
-            out.push_str(&format!("| {} | {} | {} | {} |\n", r.round, r.decision, r.grade, r.findings));
+            out.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                r.round, r.decision, r.grade, r.findings
+            ));
         }
     }
     out.push_str("\nFix these by hand, then continue with `retake resume`.\n");
@@ -101,7 +120,12 @@ pub fn verification_failed_report(findings: &[Finding], failed_command: Option<&
 }
 
 /// Most fundamental first: a build failure explains failing tests, not the other way round.
-const ORDER: [&str; 4] = ["build_failure", "test_failure", "lint_failure", "environment_error"];
+const ORDER: [&str; 4] = [
+    "build_failure",
+    "test_failure",
+    "lint_failure",
+    "environment_error",
+];
 
 /// The report's failure type for a finding category, when it is a stopping one.
 pub fn failure_type(category: &str) -> Option<&'static str> {
@@ -126,12 +150,36 @@ mod tests {
     #[test]
     fn the_escalation_report_lists_issues_and_history() {
         let history = [
-            RetakeRound { round: 1, decision: Decision::RequestChanges, grade: Grade::C, findings: 5 },
-            RetakeRound { round: 2, decision: Decision::RequestChanges, grade: Grade::C, findings: 3 },
+            RetakeRound {
+                round: 1,
+                decision: Decision::RequestChanges,
+                grade: Grade::C,
+                findings: 5,
+            },
+            RetakeRound {
+                round: 2,
+                decision: Decision::RequestChanges,
+                grade: Grade::C,
+                findings: 3,
+            },
         ];
         let issues = [
-            finding("src/auth/login.rs", 15, Severity::Medium, "security", "Input | validation", true),
-            finding("src/db/users.rs", 8, Severity::High, "performance", "N+1 query", false),
+            finding(
+                "src/auth/login.rs",
+                15,
+                Severity::Medium,
+                "security",
+                "Input | validation",
+                true,
+            ),
+            finding(
+                "src/db/users.rs",
+                8,
+                Severity::High,
+                "performance",
+                "N+1 query",
+                false,
+            ),
         ];
         assert_eq!(
             escalation_report(EscalationReason::RetakesExhausted, &issues, &history),
@@ -151,7 +199,14 @@ mod tests {
     #[test]
     fn the_manual_intervention_report_lists_only_criticals() {
         let report = manual_intervention_report(&[
-            finding("src/a.rs", 3, Severity::Critical, "panic", "todo!() in library code", false),
+            finding(
+                "src/a.rs",
+                3,
+                Severity::Critical,
+                "panic",
+                "todo!() in library code",
+                false,
+            ),
             finding("src/b.rs", 9, Severity::High, "unwrap", "unwrap", false),
         ]);
         assert_eq!(
@@ -166,14 +221,32 @@ mod tests {
     fn the_verification_failed_report_names_type_command_and_fixes() {
         let report = verification_failed_report(
             &[
-                finding("tests/api.rs", 12, Severity::High, "test-failure", "login_works failed", false),
-                finding("src/lib.rs", 1, Severity::High, "build-failure", "E0308 mismatched types", false),
+                finding(
+                    "tests/api.rs",
+                    12,
+                    Severity::High,
+                    "test-failure",
+                    "login_works failed",
+                    false,
+                ),
+                finding(
+                    "src/lib.rs",
+                    1,
+                    Severity::High,
+                    "build-failure",
+                    "E0308 mismatched types",
+                    false,
+                ),
                 finding("src/x.rs", 2, Severity::Low, "naming", "not a stop", false),
             ],
             Some("cargo test"),
         );
-        assert!(report.contains("**Failure Type**: build_failure\n**Failed Command**: cargo test\n"));
-        assert!(report.contains("1. [tests/api.rs:12] login_works failed\n2. [src/lib.rs:1] E0308 mismatched types\n\n"));
+        assert!(
+            report.contains("**Failure Type**: build_failure\n**Failed Command**: cargo test\n")
+        );
+        assert!(report.contains(
+            "1. [tests/api.rs:12] login_works failed\n2. [src/lib.rs:1] E0308 mismatched types\n\n"
+        ));
         assert!(!report.contains("not a stop"));
         assert!(report.ends_with("continue with `retake resume`.\n"));
     }

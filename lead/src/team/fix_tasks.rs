@@ -57,7 +57,11 @@ pub fn fix_tasks(findings: &[Finding]) -> Vec<FixTask> {
 }
 
 fn build(file: &str, group: &[&Finding]) -> FixTask {
-    let place = if file.is_empty() { "the repository" } else { file };
+    let place = if file.is_empty() {
+        "the repository"
+    } else {
+        file
+    };
     let subject = match group {
         [one] => format!("Fix {place}: {}", one.description),
         many => {
@@ -67,7 +71,11 @@ fn build(file: &str, group: &[&Finding]) -> FixTask {
                     categories.push(&f.category);
                 }
             }
-            format!("Fix {} findings in {place} ({})", many.len(), categories.join(", "))
+            format!(
+                "Fix {} findings in {place} ({})",
+                many.len(),
+                categories.join(", ")
+            )
         }
     };
     let mut description = format!(
@@ -94,7 +102,11 @@ fn build(file: &str, group: &[&Finding]) -> FixTask {
         file: file.to_string(),
         subject,
         description: description.trim_end().to_string(),
-        priority: group.iter().map(|f| f.severity).max().unwrap_or(Severity::Low),
+        priority: group
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .unwrap_or(Severity::Low),
         auto_fixable: group.iter().all(|f| f.auto_fixable),
         fingerprints: group.iter().map(|f| f.fingerprint.clone()).collect(),
     }
@@ -128,8 +140,23 @@ pub(crate) mod tests {
     use super::*;
     use protocol::{Dimension, Location};
 
-    pub(crate) fn finding(path: &str, line: u32, sev: Severity, category: &str, text: &str, auto: bool) -> Finding {
-        let mut f = Finding::new("inspector-quality", format!("quality/{category}"), category, sev, Location::at(path, line), text, text);
+    pub(crate) fn finding(
+        path: &str,
+        line: u32,
+        sev: Severity,
+        category: &str,
+        text: &str,
+        auto: bool,
+    ) -> Finding {
+        let mut f = Finding::new(
+            "inspector-quality",
+            format!("quality/{category}"),
+            category,
+            sev,
+            Location::at(path, line),
+            text,
+            text,
+        );
         f.auto_fixable = auto;
         f.dimensions = vec![Dimension::Quality];
         f
@@ -137,15 +164,39 @@ pub(crate) mod tests {
 
     #[test]
     fn the_source_example_becomes_two_tasks() {
-        let mut a = finding("src/auth/login.rs", 15, Severity::Medium, "security", "Input validation missing", true);
+        let mut a = finding(
+            "src/auth/login.rs",
+            15,
+            Severity::Medium,
+            "security",
+            "Input validation missing",
+            true,
+        );
         a.suggestion = Some("validate with a schema".into());
-        let mut b = finding("src/auth/login.rs", 42, Severity::Medium, "quality", "Error handling missing", true);
+        let mut b = finding(
+            "src/auth/login.rs",
+            42,
+            Severity::Medium,
+            "quality",
+            "Error handling missing",
+            true,
+        );
         b.suggestion = Some("return the error".into());
-        let mut c = finding("src/db/users.rs", 8, Severity::Medium, "performance", "N+1 query", false);
+        let mut c = finding(
+            "src/db/users.rs",
+            8,
+            Severity::Medium,
+            "performance",
+            "N+1 query",
+            false,
+        );
         c.suggestion = Some("fetch in one query".into());
         let tasks = fix_tasks(&[c, b, a]);
         assert_eq!(tasks.len(), 2);
-        assert_eq!(tasks[0].subject, "Fix 2 findings in src/auth/login.rs (security, quality)");
+        assert_eq!(
+            tasks[0].subject,
+            "Fix 2 findings in src/auth/login.rs (security, quality)"
+        );
         assert_eq!(
             tasks[0].description,
             "Fix the 2 findings below:\n\
@@ -172,13 +223,30 @@ pub(crate) mod tests {
         suppressed.suppression = Some("retake-ignore".into());
         let tasks = fix_tasks(&[
             finding("src/low.rs", 1, Severity::Low, "naming", "name", false),
-            finding("src/crit.rs", 3, Severity::Critical, "panic", "todo!()", false),
+            finding(
+                "src/crit.rs",
+                3,
+                Severity::Critical,
+                "panic",
+                "todo!()",
+                false,
+            ),
             finding("src/high.rs", 2, Severity::High, "unwrap", "unwrap", false),
-            finding("src/auto.rs", 5, Severity::Low, "unused-import", "unused", true),
+            finding(
+                "src/auto.rs",
+                5,
+                Severity::Low,
+                "unused-import",
+                "unused",
+                true,
+            ),
             finding("src/b.rs", 9, Severity::High, "unwrap", "unwrap", false),
             suppressed,
         ]);
-        let files: Vec<(&str, Severity)> = tasks.iter().map(|t| (t.file.as_str(), t.priority)).collect();
+        let files: Vec<(&str, Severity)> = tasks
+            .iter()
+            .map(|t| (t.file.as_str(), t.priority))
+            .collect();
         assert_eq!(
             files,
             vec![

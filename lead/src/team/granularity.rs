@@ -103,7 +103,13 @@ pub fn validate(tasks: Vec<PlanTask>, limits: &Limits) -> Validation {
             })
         };
         if t.title.trim().is_empty() && t.description.trim().is_empty() {
-            add(Check::V1, format!("task {} has no description: say what it changes and how to tell it is done", t.id));
+            add(
+                Check::V1,
+                format!(
+                    "task {} has no description: say what it changes and how to tell it is done",
+                    t.id
+                ),
+            );
         } else if t.description.trim().is_empty() && abstract_only(&t.title) {
             add(Check::V1, format!("task {} \"{}\" does not say what to do: name the files, functions or behaviour it changes and how to tell it is done", t.id, t.title));
         }
@@ -111,10 +117,24 @@ pub fn validate(tasks: Vec<PlanTask>, limits: &Limits) -> Validation {
             add(Check::V2, format!("task {} declares no owns: Implementers cannot be kept off each other's files; add owns: `path`", t.id));
         }
         if t.owns.len() > limits.max_owns {
-            add(Check::V3, format!("task {} owns {} paths (limit {}): split it", t.id, t.owns.len(), limits.max_owns));
+            add(
+                Check::V3,
+                format!(
+                    "task {} owns {} paths (limit {}): split it",
+                    t.id,
+                    t.owns.len(),
+                    limits.max_owns
+                ),
+            );
         }
         if t.subtasks > limits.max_subtasks {
-            add(Check::V3, format!("task {} has {} sub-items (limit {}): split it", t.id, t.subtasks, limits.max_subtasks));
+            add(
+                Check::V3,
+                format!(
+                    "task {} has {} sub-items (limit {}): split it",
+                    t.id, t.subtasks, limits.max_subtasks
+                ),
+            );
         }
     }
     if let Some(cycle) = find_cycle(&tasks) {
@@ -122,7 +142,10 @@ pub fn validate(tasks: Vec<PlanTask>, limits: &Limits) -> Validation {
             check: Check::V4,
             level: Level::Error,
             task: cycle[0].clone(),
-            message: format!("dependency cycle {}: no task in it can ever start; remove one depends", cycle.join(" → ")),
+            message: format!(
+                "dependency cycle {}: no task in it can ever start; remove one depends",
+                cycle.join(" → ")
+            ),
         });
         return Validation { tasks, problems };
     }
@@ -149,15 +172,62 @@ pub fn validate(tasks: Vec<PlanTask>, limits: &Limits) -> Validation {
 }
 
 const ABSTRACT_WORDS: &[&str] = &[
-    "improve", "improvement", "improvements", "improving", "refactor", "refactoring", "optimize",
-    "optimise", "optimization", "optimisation", "cleanup", "clean", "up", "fix", "fixes", "update",
-    "updates", "misc", "various", "stuff", "things", "tbd", "todo", "tweak", "tweaks", "polish",
-    "changes", "work", "performance", "code", "codebase", "quality", "ui", "ux", "overall",
-    "general", "everything", "all", "the", "of", "and", "a", "some",
+    "improve",
+    "improvement",
+    "improvements",
+    "improving",
+    "refactor",
+    "refactoring",
+    "optimize",
+    "optimise",
+    "optimization",
+    "optimisation",
+    "cleanup",
+    "clean",
+    "up",
+    "fix",
+    "fixes",
+    "update",
+    "updates",
+    "misc",
+    "various",
+    "stuff",
+    "things",
+    "tbd",
+    "todo",
+    "tweak",
+    "tweaks",
+    "polish",
+    "changes",
+    "work",
+    "performance",
+    "code",
+    "codebase",
+    "quality",
+    "ui",
+    "ux",
+    "overall",
+    "general",
+    "everything",
+    "all",
+    "the",
+    "of",
+    "and",
+    "a",
+    "some",
 ];
 const ABSTRACT_CJK: &[&str] = &[
-    "リファクタリング", "パフォーマンス", "最適化", "改善", "修正", "対応", "全体", "色々",
-    "いろいろ", "コード", "品質",
+    "リファクタリング",
+    "パフォーマンス",
+    "最適化",
+    "改善",
+    "修正",
+    "対応",
+    "全体",
+    "色々",
+    "いろいろ",
+    "コード",
+    "品質",
 ];
 
 /// Whether the subject is only abstract words ("Refactoring", "パフォーマンス改善").
@@ -182,7 +252,11 @@ fn shared_path(a: &PlanTask, b: &PlanTask) -> Option<String> {
                     && inner.as_bytes()[outer.len()] == b'/'
             };
             if nx == ny || nested(nx, ny) || nested(ny, nx) {
-                return Some(if nx.len() >= ny.len() { x.clone() } else { y.clone() });
+                return Some(if nx.len() >= ny.len() {
+                    x.clone()
+                } else {
+                    y.clone()
+                });
             }
         }
     }
@@ -191,7 +265,10 @@ fn shared_path(a: &PlanTask, b: &PlanTask) -> Option<String> {
 
 fn normalise(path: &str) -> &str {
     let p = path.strip_prefix("./").unwrap_or(path);
-    let p = p.strip_suffix("/**").or_else(|| p.strip_suffix("/*")).unwrap_or(p);
+    let p = p
+        .strip_suffix("/**")
+        .or_else(|| p.strip_suffix("/*"))
+        .unwrap_or(p);
     p.trim_end_matches('/')
 }
 
@@ -218,7 +295,12 @@ fn reaches(tasks: &[PlanTask], from: usize, target: &str) -> bool {
 /// The first dependency cycle, as ids with the first repeated at the end.
 fn find_cycle(tasks: &[PlanTask]) -> Option<Vec<String>> {
     // 0 = unvisited, 1 = on the current path, 2 = done.
-    fn visit(tasks: &[PlanTask], at: usize, state: &mut [u8], path: &mut Vec<usize>) -> Option<Vec<String>> {
+    fn visit(
+        tasks: &[PlanTask],
+        at: usize,
+        state: &mut [u8],
+        path: &mut Vec<usize>,
+    ) -> Option<Vec<String>> {
         state[at] = 1;
         path.push(at);
         for dep in &tasks[at].depends {
@@ -227,7 +309,8 @@ fn find_cycle(tasks: &[PlanTask]) -> Option<Vec<String>> {
             };
             if state[next] == 1 {
                 let from = path.iter().position(|&p| p == next).unwrap_or(0);
-                let mut ids: Vec<String> = path[from..].iter().map(|&p| tasks[p].id.clone()).collect();
+                let mut ids: Vec<String> =
+                    path[from..].iter().map(|&p| tasks[p].id.clone()).collect();
                 ids.push(tasks[next].id.clone());
                 return Some(ids);
             }

@@ -93,8 +93,14 @@ fn v2_and_v3_fire_on_missing_owns_and_oversized_tasks() {
             (Check::V3, Level::Warning, "3"),
         ]
     );
-    assert_eq!(v.problems[1].message, "task 2 owns 11 paths (limit 10): split it");
-    assert_eq!(v.problems[2].message, "task 3 has 5 sub-items (limit 4): split it");
+    assert_eq!(
+        v.problems[1].message,
+        "task 2 owns 11 paths (limit 10): split it"
+    );
+    assert_eq!(
+        v.problems[2].message,
+        "task 3 has 5 sub-items (limit 4): split it"
+    );
 }
 
 #[test]
@@ -122,7 +128,12 @@ fn v5_chains_owners_of_one_file_in_plan_order() {
     let v = validate(
         vec![
             task("A", "Add login", &["src/auth/login.rs"], &[]),
-            task("B", "Add session", &["src/auth/login.rs", "src/auth/session.rs"], &[]),
+            task(
+                "B",
+                "Add session",
+                &["src/auth/login.rs", "src/auth/session.rs"],
+                &[],
+            ),
             task("C", "Add header", &["src/components/header.rs"], &[]),
             task("D", "Add logout", &["./src/auth/login.rs"], &[]),
         ],
@@ -130,14 +141,20 @@ fn v5_chains_owners_of_one_file_in_plan_order() {
     );
     assert_eq!(
         checks(&v),
-        vec![(Check::V5, Level::Repaired, "B"), (Check::V5, Level::Repaired, "D")]
+        vec![
+            (Check::V5, Level::Repaired, "B"),
+            (Check::V5, Level::Repaired, "D")
+        ]
     );
     assert_eq!(
         v.problems[0].message,
         "tasks A and B both own src/auth/login.rs: B now waits for A (blocked_by added)"
     );
     let deps: Vec<Vec<String>> = v.tasks.iter().map(|t| t.depends.clone()).collect();
-    assert_eq!(deps, vec![vec![], vec!["A".to_string()], vec![], vec!["B".to_string()]]);
+    assert_eq!(
+        deps,
+        vec![vec![], vec!["A".to_string()], vec![], vec!["B".to_string()]]
+    );
     assert!(v.is_runnable());
 }
 

@@ -151,7 +151,9 @@ pub fn check_route(from: &Role, to: &Role, msg: &TeamMessage) -> Result<Pattern,
         (TeamMessage::Question { .. } | TeamMessage::Answer { .. }, ..) => {
             "questions go from the reviewer to an Implementer and answers back"
         }
-        (TeamMessage::FixInstruction(_), ..) => "fix instructions come only from the Lead, as tasks",
+        (TeamMessage::FixInstruction(_), ..) => {
+            "fix instructions come only from the Lead, as tasks"
+        }
         (TeamMessage::Escalation { .. }, ..) => "escalations go from an Implementer to the Lead",
         (TeamMessage::PeerNote(_), ..) => "peer notes go from one Implementer to another",
     };
@@ -172,7 +174,12 @@ pub fn notes_for_prompt(notes: &[(String, PeerNote)]) -> String {
         "Notes from other Implementers (information only: do not change their files for them):\n",
     );
     for (from, n) in notes {
-        out.push_str(&format!("- {from} ({}) {}: {}\n", n.kind.as_str(), n.about, n.text));
+        out.push_str(&format!(
+            "- {from} ({}) {}: {}\n",
+            n.kind.as_str(),
+            n.about,
+            n.text
+        ));
     }
     out
 }
@@ -223,9 +230,19 @@ mod tests {
 
     #[test]
     fn allowed_routes_name_their_pattern() {
-        let q = TeamMessage::Question { task: 1, text: "why sync?".into() };
-        let a = TeamMessage::Answer { task: 1, text: "no I/O".into() };
-        let esc = TeamMessage::Escalation { task: 2, reason: "type error".into(), attempts: 3 };
+        let q = TeamMessage::Question {
+            task: 1,
+            text: "why sync?".into(),
+        };
+        let a = TeamMessage::Answer {
+            task: 1,
+            text: "no I/O".into(),
+        };
+        let esc = TeamMessage::Escalation {
+            task: 2,
+            reason: "type error".into(),
+            attempts: 3,
+        };
         assert_eq!(check_route(&Role::Reviewer, &imp(1), &q), Ok(Pattern::A));
         assert_eq!(check_route(&imp(1), &Role::Reviewer, &a), Ok(Pattern::A));
         assert_eq!(check_route(&imp(1), &Role::Lead, &esc), Ok(Pattern::C));
@@ -235,7 +252,10 @@ mod tests {
     #[test]
     fn forbidden_routes_are_refused_with_the_rule() {
         let task = crate::team::registration::register(&[crate::team::granularity::tests::task(
-            "1", "Fix a", &["a"], &[],
+            "1",
+            "Fix a",
+            &["a"],
+            &[],
         )])
         .tasks
         .remove(0);
@@ -245,14 +265,22 @@ mod tests {
             err.to_string(),
             "pattern B message from reviewer to implementer-1 refused: fix instructions come only from the Lead, as tasks"
         );
-        assert_eq!(check_route(&imp(2), &imp(1), &fix).unwrap_err().pattern, Pattern::B);
-        assert!(check_route(&imp(1), &imp(1), &note()).is_err(), "not to itself");
+        assert_eq!(
+            check_route(&imp(2), &imp(1), &fix).unwrap_err().pattern,
+            Pattern::B
+        );
+        assert!(
+            check_route(&imp(1), &imp(1), &note()).is_err(),
+            "not to itself"
+        );
         assert!(check_route(&Role::Lead, &imp(1), &note()).is_err());
     }
 
     #[test]
     fn notes_join_the_next_prompt() {
-        let TeamMessage::PeerNote(n) = note() else { unreachable!() };
+        let TeamMessage::PeerNote(n) = note() else {
+            unreachable!()
+        };
         assert_eq!(notes_for_prompt(&[]), "");
         assert_eq!(
             notes_for_prompt(&[("implementer-1".into(), n)]),
@@ -263,9 +291,18 @@ mod tests {
 
     #[test]
     fn escalations_reassign_then_split_then_ask_a_human() {
-        assert_eq!(on_escalation(false, false, 1, true), EscalationAction::Reassign);
+        assert_eq!(
+            on_escalation(false, false, 1, true),
+            EscalationAction::Reassign
+        );
         assert_eq!(on_escalation(true, false, 1, true), EscalationAction::Split);
-        assert_eq!(on_escalation(true, true, 1, true), EscalationAction::EscalateToUser);
-        assert_eq!(on_escalation(false, false, 0, false), EscalationAction::EscalateToUser);
+        assert_eq!(
+            on_escalation(true, true, 1, true),
+            EscalationAction::EscalateToUser
+        );
+        assert_eq!(
+            on_escalation(false, false, 0, false),
+            EscalationAction::EscalateToUser
+        );
     }
 }

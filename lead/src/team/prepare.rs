@@ -54,7 +54,12 @@ pub enum PrepareError {
 }
 
 /// Plans the run of `range` over `plan`.
-pub fn prepare(plan: &Plan, range: &Range, parallelism: Parallelism, limits: &Limits) -> Result<Prepared, PrepareError> {
+pub fn prepare(
+    plan: &Plan,
+    range: &Range,
+    parallelism: Parallelism,
+    limits: &Limits,
+) -> Result<Prepared, PrepareError> {
     let selection = select(plan, range)?;
     let validation = validate(selection, limits);
     if !validation.is_runnable() {
@@ -76,7 +81,11 @@ pub fn prepare(plan: &Plan, range: &Range, parallelism: Parallelism, limits: &Li
         registration,
         problems: validation.problems,
         independent_tasks: independent,
-        implementers: implementer_count(independent, parallelism.parallel, parallelism.planner_max_parallel),
+        implementers: implementer_count(
+            independent,
+            parallelism.parallel,
+            parallelism.planner_max_parallel,
+        ),
         parallelism,
     })
 }
@@ -95,8 +104,13 @@ mod tests {
     }
 
     fn count(n: usize, parallel: Option<u32>) -> u32 {
-        let p = Parallelism { parallel, planner_max_parallel: None };
-        prepare(&plan(n), &Range::All, p, &Limits::default()).unwrap().implementers
+        let p = Parallelism {
+            parallel,
+            planner_max_parallel: None,
+        };
+        prepare(&plan(n), &Range::All, p, &Limits::default())
+            .unwrap()
+            .implementers
     }
 
     #[test]
@@ -111,7 +125,13 @@ mod tests {
     fn v5_repairs_lower_the_independent_count() {
         let text = "- 1 Add a cc:TODO owns: `src/x.rs`\n- 2 Add b cc:TODO owns: `src/x.rs`\n- 3 Add c cc:TODO owns: `src/y.rs`\n";
         let plan = parse_plans_md(text, "Plans.md").unwrap();
-        let p = prepare(&plan, &Range::All, Parallelism::default(), &Limits::default()).unwrap();
+        let p = prepare(
+            &plan,
+            &Range::All,
+            Parallelism::default(),
+            &Limits::default(),
+        )
+        .unwrap();
         assert_eq!((p.independent_tasks, p.implementers), (2, 2));
         assert_eq!(p.registration.tasks[1].blocked_by, vec![1]);
         assert_eq!(p.problems.len(), 1);
@@ -120,15 +140,30 @@ mod tests {
 
     #[test]
     fn a_cycle_or_a_bad_range_stops_phase_a() {
-        let text = "- 1 Add a cc:TODO owns: `a` depends: 2\n- 2 Add b cc:TODO owns: `b` depends: 1\n";
+        let text =
+            "- 1 Add a cc:TODO owns: `a` depends: 2\n- 2 Add b cc:TODO owns: `b` depends: 1\n";
         let plan = parse_plans_md(text, "Plans.md").unwrap();
-        let err = prepare(&plan, &Range::All, Parallelism::default(), &Limits::default()).unwrap_err();
+        let err = prepare(
+            &plan,
+            &Range::All,
+            Parallelism::default(),
+            &Limits::default(),
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "Plans.md: dependency cycle 1 → 2 → 1: no task in it can ever start; remove one depends"
         );
-        let err = prepare(&plan, &parse_range(Some("payments")), Parallelism::default(), &Limits::default())
-            .unwrap_err();
-        assert_eq!(err, PrepareError::Range(RangeError::NoMatch("payments".into())));
+        let err = prepare(
+            &plan,
+            &parse_range(Some("payments")),
+            Parallelism::default(),
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err,
+            PrepareError::Range(RangeError::NoMatch("payments".into()))
+        );
     }
 }

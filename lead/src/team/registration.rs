@@ -78,12 +78,22 @@ mod tests {
 
     #[test]
     fn plan_tasks_become_numbered_pending_tasks() {
-        let mut first = task("4.1", "ログイン機能の実装", &["src/login.rs", "src/form.rs"], &[]);
+        let mut first = task(
+            "4.1",
+            "ログイン機能の実装",
+            &["src/login.rs", "src/form.rs"],
+            &[],
+        );
         first.description = "- form\n- validation".into();
         let reg = register(&[
             first,
             task("4.2", "Add auth middleware", &["src/mw.rs"], &["4.1"]),
-            task("4.3", "Fix session expiry", &["src/session.rs"], &["4.2", "4.1", "4.1"]),
+            task(
+                "4.3",
+                "Fix session expiry",
+                &["src/session.rs"],
+                &["4.2", "4.1", "4.1"],
+            ),
         ]);
         assert_eq!(
             reg.plans_mapping,
@@ -92,11 +102,20 @@ mod tests {
         let t = &reg.tasks[0];
         assert_eq!(t.id, 1);
         assert_eq!(t.subject, "4.1 ログイン機能の実装");
-        assert_eq!(t.description, "- form\n- validation\nowns: src/login.rs, src/form.rs");
+        assert_eq!(
+            t.description,
+            "- form\n- validation\nowns: src/login.rs, src/form.rs"
+        );
         assert_eq!(t.active_form, "ログイン機能を実装中");
-        assert_eq!((t.status.clone(), t.origin, t.attempts), (TaskStatus::Pending, TaskOrigin::Plan, 0));
+        assert_eq!(
+            (t.status.clone(), t.origin, t.attempts),
+            (TaskStatus::Pending, TaskOrigin::Plan, 0)
+        );
         assert_eq!(reg.tasks[1].blocked_by, vec![1]);
-        assert_eq!(reg.tasks[1].description, "Add auth middleware\nowns: src/mw.rs");
+        assert_eq!(
+            reg.tasks[1].description,
+            "Add auth middleware\nowns: src/mw.rs"
+        );
         assert_eq!(reg.tasks[1].active_form, "Adding auth middleware");
         assert_eq!(reg.tasks[2].blocked_by, vec![1, 2]);
         assert_eq!(reg.tasks[2].active_form, "Fixing session expiry");

@@ -58,14 +58,20 @@ mod tests {
             r#"{"verdict":"STOP","grade":"N/A","commit_hash":"x","timestamp":"t","reviewer":"r","session_id":"s"}"#,
         )
         .unwrap();
-        assert_eq!((stop.verdict, stop.grade), (Decision::Stop, Grade::NotApplicable));
+        assert_eq!(
+            (stop.verdict, stop.grade),
+            (Decision::Stop, Grade::NotApplicable)
+        );
     }
 
     #[test]
     fn fast_path_only_for_approve_on_head() {
         let ok = result(Decision::Approve, "abc1234");
         assert!(approve_fast_path(Some(&ok), Some("abc1234")));
-        assert!(!approve_fast_path(Some(&ok), Some("def5678")), "a commit since the review");
+        assert!(
+            !approve_fast_path(Some(&ok), Some("def5678")),
+            "a commit since the review"
+        );
         assert!(!approve_fast_path(Some(&ok), None), "no HEAD");
         assert!(!approve_fast_path(None, Some("abc1234")), "no file");
         let rc = result(Decision::RequestChanges, "abc1234");

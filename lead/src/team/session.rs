@@ -15,7 +15,9 @@ mod tests {
 
     #[test]
     fn the_id_is_the_utc_start_time() {
-        let t = DateTime::parse_from_rfc3339("2026-02-22T14:03:09+09:00").unwrap().with_timezone(&Utc);
+        let t = DateTime::parse_from_rfc3339("2026-02-22T14:03:09+09:00")
+            .unwrap()
+            .with_timezone(&Utc);
         assert_eq!(session_id(t), "retake-20260222-050309");
     }
 }

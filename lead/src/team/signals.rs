@@ -124,9 +124,19 @@ mod tests {
             serde_json::to_string(&due).unwrap(),
             r#"[{"signal":"partial_review_recommended","session_id":"s1","completed":2,"total":4,"timestamp":"2026-02-22T14:30:00Z"}]"#
         );
-        assert!(due_signals("s1", 4, 3, None, &due, NOW).is_empty(), "deduplicated");
-        assert_eq!(due_signals("s2", 4, 3, None, &due, NOW).len(), 1, "another session");
-        assert!(due_signals("s1", 4, 4, None, &[], NOW).is_empty(), "all done: full review");
+        assert!(
+            due_signals("s1", 4, 3, None, &due, NOW).is_empty(),
+            "deduplicated"
+        );
+        assert_eq!(
+            due_signals("s2", 4, 3, None, &due, NOW).len(),
+            1,
+            "another session"
+        );
+        assert!(
+            due_signals("s1", 4, 4, None, &[], NOW).is_empty(),
+            "all done: full review"
+        );
     }
 
     #[test]
@@ -138,11 +148,20 @@ mod tests {
 
     #[test]
     fn next_batch_at_sixty_percent_per_batch() {
-        let b = |number, completed| Some(BatchProgress { number, total: 5, completed });
+        let b = |number, completed| {
+            Some(BatchProgress {
+                number,
+                total: 5,
+                completed,
+            })
+        };
         assert!(due_signals("s", 20, 2, b(1, 2), &[], NOW).is_empty());
         let due = due_signals("s", 20, 3, b(1, 3), &[], NOW);
         assert_eq!(due.len(), 1);
-        assert_eq!((due[0].signal, due[0].batch), (SignalKind::NextBatchRecommended, Some(1)));
+        assert_eq!(
+            (due[0].signal, due[0].batch),
+            (SignalKind::NextBatchRecommended, Some(1))
+        );
         assert!(due_signals("s", 20, 4, b(1, 4), &due, NOW).is_empty());
         assert_eq!(due_signals("s", 20, 8, b(2, 3), &due, NOW).len(), 1);
     }

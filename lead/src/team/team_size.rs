@@ -25,7 +25,11 @@ pub fn independent_tasks(tasks: &[Task]) -> u32 {
 }
 
 /// The Implementer count for `independent` tasks and the optional bounds.
-pub fn implementer_count(independent: u32, parallel: Option<u32>, planner_max_parallel: Option<u32>) -> u32 {
+pub fn implementer_count(
+    independent: u32,
+    parallel: Option<u32>,
+    planner_max_parallel: Option<u32>,
+) -> u32 {
     let cap = if parallel.is_none() && planner_max_parallel.is_none() {
         DEFAULT_CAP
     } else {
@@ -56,7 +60,11 @@ mod tests {
     fn bounds_at_the_edges() {
         assert_eq!(implementer_count(0, None, None), 1, "never starves");
         assert_eq!(implementer_count(2, None, None), 2);
-        assert_eq!(implementer_count(9, None, Some(7)), 5, "planner alone lifts the cap to 5");
+        assert_eq!(
+            implementer_count(9, None, Some(7)),
+            5,
+            "planner alone lifts the cap to 5"
+        );
         assert_eq!(implementer_count(9, None, Some(2)), 2);
     }
 

@@ -94,7 +94,10 @@ mod tests {
             package_manager: "pnpm",
             go: true,
         };
-        let steps: Vec<String> = verification_steps(&facts).iter().map(|s| s.join(" ")).collect();
+        let steps: Vec<String> = verification_steps(&facts)
+            .iter()
+            .map(|s| s.join(" "))
+            .collect();
         assert_eq!(
             steps,
             vec![
@@ -116,7 +119,10 @@ mod tests {
         std::fs::write(dir.path().join("yarn.lock"), "").unwrap();
         std::fs::write(dir.path().join("go.mod"), "module x\n").unwrap();
         let facts = project_facts(dir.path(), Vec::new());
-        let steps: Vec<String> = verification_steps(&facts).iter().map(|s| s.join(" ")).collect();
+        let steps: Vec<String> = verification_steps(&facts)
+            .iter()
+            .map(|s| s.join(" "))
+            .collect();
         assert_eq!(steps, vec!["yarn run lint", "go test ./..."]);
     }
 }

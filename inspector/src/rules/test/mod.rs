@@ -8,11 +8,14 @@
 
 mod command;
 mod conventions;
+mod coverage;
 mod environment_error;
+mod false_positive_risk;
 mod gotest;
 mod jest;
 mod libtest;
 mod locate;
+mod missing_integration_tests;
 mod missing_test_file;
 mod outcome;
 mod pytest;
@@ -35,6 +38,9 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(regression::Regression::new(shared)),
         Box::new(missing_test_file::MissingTestFile),
         Box::new(weak_assertion::WeakAssertion),
+        Box::new(false_positive_risk::FalsePositiveRisk),
+        Box::new(missing_integration_tests::MissingIntegrationTests),
+        Box::new(coverage::Coverage),
     ]
 }
 

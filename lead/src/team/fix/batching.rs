@@ -1,6 +1,6 @@
 //! Batching: findings grouped by file and dimension, packed into batches of `--batch-size`
-//! (default 5) for the planners. A file-and-dimension group that fits in a batch is never split
-//! across two; a larger one fills whole batches. Each finding gets its fix id here
+//! (default 5) for the planners, groups in path then dimension order. A file-and-dimension group
+//! that fits in a batch is never split across two; a larger one is spread over consecutive ones. Each finding gets its fix id here
 //! (`FIX-001`, …, in batch order), the one name it keeps through plan, export and summary.
 
 use protocol::{Dimension, Finding};
@@ -40,10 +40,19 @@ pub fn batches(findings: &[Finding], batch_size: usize) -> Vec<Batch> {
     groups.sort_by(|a, b| a.0.cmp(&b.0));
     let mut packed: Vec<Vec<&Finding>> = Vec::new();
     for (_, mut members) in groups {
-        members.sort_by(|a, b| b.severity.cmp(&a.severity).then(a.location.line.cmp(&b.location.line)));
+        members.sort_by(|a, b| {
+            b.severity
+                .cmp(&a.severity)
+                .then(a.location.line.cmp(&b.location.line))
+        });
         let fits_whole = members.len() <= size;
         let full = packed.last().is_none_or(|b| b.len() >= size);
-        if full || (fits_whole && packed.last().is_some_and(|b| b.len() + members.len() > size)) {
+        if full
+            || (fits_whole
+                && packed
+                    .last()
+                    .is_some_and(|b| b.len() + members.len() > size))
+        {
             packed.push(Vec::new());
         }
         for f in members {
@@ -87,7 +96,13 @@ mod tests {
             .map(|b| {
                 b.findings
                     .iter()
-                    .map(|f| format!("{}:{}", f.finding.location.path, f.finding.location.line.unwrap_or(0)))
+                    .map(|f| {
+                        format!(
+                            "{}:{}",
+                            f.finding.location.path,
+                            f.finding.location.line.unwrap_or(0)
+                        )
+                    })
                     .collect()
             })
             .collect()
@@ -105,16 +120,27 @@ mod tests {
         let b = batches(&fs, 5);
         assert_eq!(
             shape(&b),
-            vec![vec!["a.rs:1", "a.rs:2", "a.rs:3"], vec!["b.rs:1", "b.rs:2", "b.rs:3"]]
+            vec![
+                vec!["a.rs:1", "a.rs:2", "a.rs:3"],
+                vec!["b.rs:1", "b.rs:2", "b.rs:3"]
+            ]
         );
-        let ids: Vec<&str> = b.iter().flat_map(|b| b.findings.iter().map(|f| f.id.as_str())).collect();
-        assert_eq!(ids, vec!["FIX-001", "FIX-002", "FIX-003", "FIX-004", "FIX-005", "FIX-006"]);
+        let ids: Vec<&str> = b
+            .iter()
+            .flat_map(|b| b.findings.iter().map(|f| f.id.as_str()))
+            .collect();
+        assert_eq!(
+            ids,
+            vec!["FIX-001", "FIX-002", "FIX-003", "FIX-004", "FIX-005", "FIX-006"]
+        );
         assert_eq!((b[0].id, b[1].id), (1, 2));
     }
 
     #[test]
     fn large_groups_fill_batches_and_dimensions_split_files() {
-        let mut fs: Vec<Finding> = (1..=7).map(|l| finding("a.rs", l, Severity::Low, "c", "x", false)).collect();
+        let mut fs: Vec<Finding> = (1..=7)
+            .map(|l| finding("a.rs", l, Severity::Low, "c", "x", false))
+            .collect();
         let mut sec = finding("a.rs", 99, Severity::Critical, "c", "s", false);
         sec.dimensions = vec![Dimension::Security];
         fs.push(sec);
@@ -122,9 +148,9 @@ mod tests {
         assert_eq!(
             shape(&b),
             vec![
-                vec!["a.rs:1", "a.rs:2", "a.rs:3"],
-                vec!["a.rs:4", "a.rs:5", "a.rs:6"],
-                vec!["a.rs:7", "a.rs:99"]
+                vec!["a.rs:99", "a.rs:1", "a.rs:2"],
+                vec!["a.rs:3", "a.rs:4", "a.rs:5"],
+                vec!["a.rs:6", "a.rs:7"]
             ]
         );
         assert_eq!(batches(&fs, 0).len(), 8, "size 0 counts as 1");

@@ -47,7 +47,10 @@ pub enum GroupState {
 impl GroupState {
     /// Committed or failed: nothing more happens to it.
     pub fn is_final(&self) -> bool {
-        matches!(self, GroupState::Committed { .. } | GroupState::Failed { .. })
+        matches!(
+            self,
+            GroupState::Committed { .. } | GroupState::Failed { .. }
+        )
     }
 }
 
@@ -97,26 +100,48 @@ pub struct BadTransition {
 }
 
 /// One transition.
-pub fn advance(group: &FixGroup, state: &GroupState, event: FixEvent) -> Result<(GroupState, Vec<Effect>), BadTransition> {
+pub fn advance(
+    group: &FixGroup,
+    state: &GroupState,
+    event: FixEvent,
+) -> Result<(GroupState, Vec<Effect>), BadTransition> {
     let retry = |attempt: u32, reason: String| {
         let rollback = Effect::Rollback(group.files.clone());
         if attempt < MAX_ATTEMPTS {
             (
-                GroupState::Fixing { attempt: attempt + 1 },
-                vec![rollback, Effect::ApplyFix { attempt: attempt + 1, previous_failure: Some(reason) }],
+                GroupState::Fixing {
+                    attempt: attempt + 1,
+                },
+                vec![
+                    rollback,
+                    Effect::ApplyFix {
+                        attempt: attempt + 1,
+                        previous_failure: Some(reason),
+                    },
+                ],
             )
         } else {
-            (GroupState::Failed { attempts: attempt, reason }, vec![rollback])
+            (
+                GroupState::Failed {
+                    attempts: attempt,
+                    reason,
+                },
+                vec![rollback],
+            )
         }
     };
     Ok(match (state, &event) {
         (GroupState::Pending, FixEvent::Start) => (
             GroupState::Fixing { attempt: 1 },
-            vec![Effect::ApplyFix { attempt: 1, previous_failure: None }],
+            vec![Effect::ApplyFix {
+                attempt: 1,
+                previous_failure: None,
+            }],
         ),
-        (GroupState::Fixing { attempt }, FixEvent::FixApplied) => {
-            (GroupState::Testing { attempt: *attempt }, vec![Effect::RunTests])
-        }
+        (GroupState::Fixing { attempt }, FixEvent::FixApplied) => (
+            GroupState::Testing { attempt: *attempt },
+            vec![Effect::RunTests],
+        ),
         (GroupState::Fixing { attempt }, FixEvent::FixFailed(r))
         | (GroupState::Testing { attempt }, FixEvent::TestsFailed(r)) => retry(*attempt, r.clone()),
         (GroupState::Testing { attempt }, FixEvent::TestsPassed) => (
@@ -134,7 +159,10 @@ pub fn advance(group: &FixGroup, state: &GroupState, event: FixEvent) -> Result<
 }
 
 /// The first stage with a group not yet final, if any: the one to run (or wait for).
-pub fn current_stage<'a>(timeline: &'a [Stage], state_of: &dyn Fn(&str) -> GroupState) -> Option<&'a Stage> {
+pub fn current_stage<'a>(
+    timeline: &'a [Stage],
+    state_of: &dyn Fn(&str) -> GroupState,
+) -> Option<&'a Stage> {
     timeline
         .iter()
         .find(|s| s.groups.iter().any(|g| !state_of(g).is_final()))
@@ -198,12 +226,19 @@ mod tests {
 
     #[test]
     fn a_passing_group_commits_each_fix() {
-        let (state, effects) = run(vec![FixEvent::Start, FixEvent::FixApplied, FixEvent::TestsPassed]);
+        let (state, effects) = run(vec![
+            FixEvent::Start,
+            FixEvent::FixApplied,
+            FixEvent::TestsPassed,
+        ]);
         assert_eq!(state, GroupState::Committed { attempt: 1 });
         assert_eq!(
             effects,
             vec![
-                Effect::ApplyFix { attempt: 1, previous_failure: None },
+                Effect::ApplyFix {
+                    attempt: 1,
+                    previous_failure: None
+                },
                 Effect::RunTests,
                 Effect::CommitEach(vec!["FIX-001".into(), "FIX-002".into()])
             ]
@@ -215,12 +250,29 @@ mod tests {
         use FixEvent::*;
         let fail = |s: &str| TestsFailed(s.to_string());
         let (state, effects) = run(vec![
-            Start, FixApplied, fail("t1"), FixApplied, fail("t2"), FixFailed("no change".into()),
+            Start,
+            FixApplied,
+            fail("t1"),
+            FixApplied,
+            fail("t2"),
+            FixFailed("no change".into()),
         ]);
-        assert_eq!(state, GroupState::Failed { attempts: 3, reason: "no change".into() });
-        let rollbacks = effects.iter().filter(|e| matches!(e, Effect::Rollback(_))).count();
+        assert_eq!(
+            state,
+            GroupState::Failed {
+                attempts: 3,
+                reason: "no change".into()
+            }
+        );
+        let rollbacks = effects
+            .iter()
+            .filter(|e| matches!(e, Effect::Rollback(_)))
+            .count();
         assert_eq!(rollbacks, 3, "every failed attempt is rolled back");
-        assert!(effects.contains(&Effect::ApplyFix { attempt: 3, previous_failure: Some("t2".into()) }));
+        assert!(effects.contains(&Effect::ApplyFix {
+            attempt: 3,
+            previous_failure: Some("t2".into())
+        }));
         assert!(!effects.iter().any(|e| matches!(e, Effect::CommitEach(_))));
         let (state, _) = run(vec![Start, FixApplied, fail("t1"), FixApplied, TestsPassed]);
         assert_eq!(state, GroupState::Committed { attempt: 2 });
@@ -229,23 +281,59 @@ mod tests {
     #[test]
     fn impossible_events_are_errors() {
         let err = advance(&group(), &GroupState::Pending, FixEvent::TestsPassed).unwrap_err();
-        assert_eq!(err.to_string(), "fix group G1: event TestsPassed cannot happen in state Pending");
-        assert!(advance(&group(), &GroupState::Committed { attempt: 1 }, FixEvent::Start).is_err());
+        assert_eq!(
+            err.to_string(),
+            "fix group G1: event TestsPassed cannot happen in state Pending"
+        );
+        assert!(advance(
+            &group(),
+            &GroupState::Committed { attempt: 1 },
+            FixEvent::Start
+        )
+        .is_err());
     }
 
     #[test]
     fn stages_advance_when_all_their_groups_are_final_and_progress_reads_back() {
         let timeline = vec![
-            Stage { stage: 1, groups: vec!["G1".into(), "G2".into()] },
-            Stage { stage: 2, groups: vec!["G3".into()] },
+            Stage {
+                stage: 1,
+                groups: vec!["G1".into(), "G2".into()],
+            },
+            Stage {
+                stage: 2,
+                groups: vec!["G3".into()],
+            },
         ];
-        let done = |g: &str| if g == "G3" { GroupState::Pending } else { GroupState::Committed { attempt: 1 } };
+        let done = |g: &str| {
+            if g == "G3" {
+                GroupState::Pending
+            } else {
+                GroupState::Committed { attempt: 1 }
+            }
+        };
         assert_eq!(current_stage(&timeline, &done).map(|s| s.stage), Some(2));
-        let busy = |g: &str| if g == "G2" { GroupState::Testing { attempt: 1 } } else { GroupState::Pending };
+        let busy = |g: &str| {
+            if g == "G2" {
+                GroupState::Testing { attempt: 1 }
+            } else {
+                GroupState::Pending
+            }
+        };
         assert_eq!(current_stage(&timeline, &busy).map(|s| s.stage), Some(1));
-        let all = |_: &str| GroupState::Failed { attempts: 3, reason: "x".into() };
+        let all = |_: &str| GroupState::Failed {
+            attempts: 3,
+            reason: "x".into(),
+        };
         assert_eq!(current_stage(&timeline, &all), None);
-        let v = progress_json(&group(), &GroupState::Failed { attempts: 3, reason: "tests failed".into() }, "t");
+        let v = progress_json(
+            &group(),
+            &GroupState::Failed {
+                attempts: 3,
+                reason: "tests failed".into(),
+            },
+            "t",
+        );
         assert_eq!(
             v,
             json!({"group_id": "G1", "status": "failed", "phase": "done", "attempts": 3, "max_attempts": 3,

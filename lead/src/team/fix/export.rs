@@ -35,10 +35,12 @@ pub fn fix_task_json(entry: &FixFinding, session_id: &str) -> Value {
     if let Some(s) = &f.suggestion {
         description.push_str(&format!("\n\nSuggested fix: {s}"));
     }
-    let change = f
-        .suggestion
-        .clone()
-        .unwrap_or_else(|| format!("Change the code so that this no longer holds: {}", f.description));
+    let change = f.suggestion.clone().unwrap_or_else(|| {
+        format!(
+            "Change the code so that this no longer holds: {}",
+            f.description
+        )
+    });
     json!({
         "id": entry.id,
         "title": title(f),
@@ -69,7 +71,12 @@ pub fn fix_task_json(entry: &FixFinding, session_id: &str) -> Value {
 }
 
 /// `plan.json`, or none when there are no tasks. `planning_mode`: `builtin` or `agent-based`.
-pub fn plan_json(entries: &[FixFinding], review_summary: &str, planning_mode: &str, timestamp: &str) -> Option<Value> {
+pub fn plan_json(
+    entries: &[FixFinding],
+    review_summary: &str,
+    planning_mode: &str,
+    timestamp: &str,
+) -> Option<Value> {
     if entries.is_empty() {
         return None;
     }
@@ -83,7 +90,11 @@ pub fn plan_json(entries: &[FixFinding], review_summary: &str, planning_mode: &s
     } else {
         "Low"
     };
-    let worst = entries.iter().map(|e| e.finding.severity).max().unwrap_or(Severity::Low);
+    let worst = entries
+        .iter()
+        .map(|e| e.finding.severity)
+        .max()
+        .unwrap_or(Severity::Low);
     let risk = match worst {
         Severity::Critical | Severity::High => "high",
         Severity::Medium => "medium",
@@ -118,7 +129,12 @@ pub fn plan_json(entries: &[FixFinding], review_summary: &str, planning_mode: &s
 
 /// The commit message of one passing fix.
 pub fn fix_commit_message(entry: &FixFinding) -> String {
-    format!("fix({}): {} [{}]", scope(&entry.finding), title(&entry.finding), entry.id)
+    format!(
+        "fix({}): {} [{}]",
+        scope(&entry.finding),
+        title(&entry.finding),
+        entry.id
+    )
 }
 
 #[cfg(test)]
@@ -127,9 +143,19 @@ mod tests {
     use crate::team::fix_tasks::tests::finding;
 
     fn entry(id: &str, sev: Severity) -> FixFinding {
-        let mut f = finding("src/auth/login.rs", 15, sev, "unwrap", "unwrap() in library code", true);
+        let mut f = finding(
+            "src/auth/login.rs",
+            15,
+            sev,
+            "unwrap",
+            "unwrap() in library code",
+            true,
+        );
         f.suggestion = Some("return the error with ?".into());
-        FixFinding { id: id.into(), finding: f }
+        FixFinding {
+            id: id.into(),
+            finding: f,
+        }
     }
 
     #[test]
@@ -160,25 +186,63 @@ mod tests {
             })
         );
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["id", "title", "description", "files", "priority", "scope", "convergence", "implementation", "source"]);
-        assert_eq!(fix_commit_message(&e), "fix(quality): Fix quality/unwrap at src/auth/login.rs:15 [FIX-001]");
+        assert_eq!(
+            keys,
+            [
+                "id",
+                "title",
+                "description",
+                "files",
+                "priority",
+                "scope",
+                "convergence",
+                "implementation",
+                "source"
+            ]
+        );
+        assert_eq!(
+            fix_commit_message(&e),
+            "fix(quality): Fix quality/unwrap at src/auth/login.rs:15 [FIX-001]"
+        );
     }
 
     #[test]
     fn plan_json_complexity_and_risk_follow_the_counts() {
         assert_eq!(plan_json(&[], "none", "builtin", "t"), None);
-        let two = [entry("FIX-002", Severity::Low), entry("FIX-001", Severity::Medium)];
+        let two = [
+            entry("FIX-002", Severity::Low),
+            entry("FIX-001", Severity::Medium),
+        ];
         let v = plan_json(&two, "2 findings", "builtin", "2026-02-22T14:30:00Z").unwrap();
         assert_eq!(v["task_ids"], json!(["FIX-001", "FIX-002"]));
-        assert_eq!((v["task_count"].clone(), v["complexity"].clone()), (json!(2), json!("Low")));
-        assert_eq!(v["fix_context"], json!({"root_cause": "Multiple review findings", "strategy": "comprehensive_fix", "severity": "Medium", "risk_level": "medium"}));
+        assert_eq!(
+            (v["task_count"].clone(), v["complexity"].clone()),
+            (json!(2), json!("Low"))
+        );
+        assert_eq!(
+            v["fix_context"],
+            json!({"root_cause": "Multiple review findings", "strategy": "comprehensive_fix", "severity": "Medium", "risk_level": "medium"})
+        );
         assert_eq!(v["_metadata"]["plan_type"], "fix");
         assert_eq!(v["_metadata"]["schema_version"], "2.0");
         assert_eq!(v["summary"], "Fix plan from review cycle: 2 findings");
-        let three: Vec<FixFinding> = (1..=3).map(|i| entry(&format!("FIX-00{i}"), Severity::Low)).collect();
-        assert_eq!(plan_json(&three, "s", "builtin", "t").unwrap()["complexity"], "Medium");
-        let six: Vec<FixFinding> = (1..=6).map(|i| entry(&format!("FIX-00{i}"), Severity::Critical)).collect();
+        let three: Vec<FixFinding> = (1..=3)
+            .map(|i| entry(&format!("FIX-00{i}"), Severity::Low))
+            .collect();
+        assert_eq!(
+            plan_json(&three, "s", "builtin", "t").unwrap()["complexity"],
+            "Medium"
+        );
+        let six: Vec<FixFinding> = (1..=6)
+            .map(|i| entry(&format!("FIX-00{i}"), Severity::Critical))
+            .collect();
         let v = plan_json(&six, "s", "agent-based", "t").unwrap();
-        assert_eq!((v["complexity"].clone(), v["fix_context"]["risk_level"].clone()), (json!("High"), json!("high")));
+        assert_eq!(
+            (
+                v["complexity"].clone(),
+                v["fix_context"]["risk_level"].clone()
+            ),
+            (json!("High"), json!("high"))
+        );
     }
 }

@@ -11,4 +11,6 @@ pub mod summary;
 
 pub use batching::{batches, Batch, FixFinding, DEFAULT_BATCH_SIZE};
 pub use execution::{advance, Effect, FixEvent, GroupState, MAX_ATTEMPTS};
-pub use planning::{aggregate, builtin_partial_plan, planner_waves, FixGroup, FixPlan, PartialPlan, Stage};
+pub use planning::{
+    aggregate, builtin_partial_plan, planner_waves, FixGroup, FixPlan, PartialPlan, Stage,
+};

@@ -175,7 +175,11 @@ fn group_json(g: &FixGroup) -> Value {
 }
 
 fn stage_json(s: &Stage) -> Value {
-    let mode = if s.groups.len() > 1 { "parallel" } else { "serial" };
+    let mode = if s.groups.len() > 1 {
+        "parallel"
+    } else {
+        "serial"
+    };
     json!({"stage_id": s.stage, "groups": s.groups, "execution_mode": mode})
 }
 
@@ -227,7 +231,11 @@ mod tests {
         let partials: Vec<PartialPlan> = b.iter().map(builtin_partial_plan).collect();
         assert_eq!(partials[0].groups[0].fix_ids, vec!["FIX-001", "FIX-002"]);
         let plan = aggregate(&[partials[1].clone(), partials[0].clone()]);
-        let ids: Vec<(&str, &[String])> = plan.groups.iter().map(|g| (g.id.as_str(), g.files.as_slice())).collect();
+        let ids: Vec<(&str, &[String])> = plan
+            .groups
+            .iter()
+            .map(|g| (g.id.as_str(), g.files.as_slice()))
+            .collect();
         assert_eq!(ids.len(), 3);
         assert_eq!((ids[0].0, ids[1].0, ids[2].0), ("G1", "G2", "G3"));
         assert_eq!(plan.timeline.len(), 1, "a.rs, b.rs and c.rs are disjoint");
@@ -236,16 +244,24 @@ mod tests {
             v["groups"][0],
             json!({"group_id": "G1", "batch_id": 1, "files": ["a.rs"], "findings": ["FIX-001", "FIX-002"], "progress_file": "fix-progress-1.json"})
         );
-        assert_eq!(v["timeline"][0], json!({"stage_id": 1, "groups": ["G1", "G2", "G3"], "execution_mode": "parallel"}));
+        assert_eq!(
+            v["timeline"][0],
+            json!({"stage_id": 1, "groups": ["G1", "G2", "G3"], "execution_mode": "parallel"})
+        );
         assert_eq!(v["metadata"]["findings_count"], 4);
         let p = partial_plan_json(&partials[1], "t");
         assert_eq!(p["batch_id"], 2);
-        assert_eq!(p["metadata"], json!({"findings_count": 2, "groups_count": 2, "created_at": "t"}));
+        assert_eq!(
+            p["metadata"],
+            json!({"findings_count": 2, "groups_count": 2, "created_at": "t"})
+        );
     }
 
     #[test]
     fn waves_hold_at_most_ten_planners() {
-        let fs: Vec<_> = (1..=23).map(|l| finding(&format!("f{l:02}.rs"), 1, Severity::Low, "c", "x", false)).collect();
+        let fs: Vec<_> = (1..=23)
+            .map(|l| finding(&format!("f{l:02}.rs"), 1, Severity::Low, "c", "x", false))
+            .collect();
         let waves = planner_waves(&batches(&fs, 1));
         let sizes: Vec<usize> = waves.iter().map(Vec::len).collect();
         assert_eq!(sizes, vec![10, 10, 3]);

@@ -51,8 +51,14 @@ pub struct SessionInfo<'a> {
 }
 
 fn counts(outcomes: &[FixOutcome]) -> (usize, usize, usize) {
-    let fixed = outcomes.iter().filter(|o| matches!(o.result, FixResult::Fixed { .. })).count();
-    let failed = outcomes.iter().filter(|o| matches!(o.result, FixResult::Failed { .. })).count();
+    let fixed = outcomes
+        .iter()
+        .filter(|o| matches!(o.result, FixResult::Fixed { .. }))
+        .count();
+    let failed = outcomes
+        .iter()
+        .filter(|o| matches!(o.result, FixResult::Failed { .. }))
+        .count();
     (fixed, failed, outcomes.len() - fixed - failed)
 }
 
@@ -76,7 +82,10 @@ pub fn fix_summary_md(info: &SessionInfo<'_>, plan: &FixPlan, outcomes: &[FixOut
     let fixed_rows: Vec<String> = outcomes
         .iter()
         .filter_map(|o| match &o.result {
-            FixResult::Fixed { commit } => Some(format!("| {} | {} | {} | {commit} |\n", o.fix_id, o.location, o.group)),
+            FixResult::Fixed { commit } => Some(format!(
+                "| {} | {} | {} | {commit} |\n",
+                o.fix_id, o.location, o.group
+            )),
             _ => None,
         })
         .collect();
@@ -98,7 +107,10 @@ pub fn fix_summary_md(info: &SessionInfo<'_>, plan: &FixPlan, outcomes: &[FixOut
                 if *attempts == 1 { "" } else { "s" },
                 reason.replace('|', "\\|").replace('\n', " ")
             )),
-            FixResult::Skipped => Some(format!("| {} | {} | {} | skipped |\n", o.fix_id, o.location, o.group)),
+            FixResult::Skipped => Some(format!(
+                "| {} | {} | {} | skipped |\n",
+                o.fix_id, o.location, o.group
+            )),
             FixResult::Fixed { .. } => None,
         })
         .collect();
@@ -165,19 +177,50 @@ mod tests {
 
     fn outcomes() -> Vec<FixOutcome> {
         vec![
-            FixOutcome { fix_id: "FIX-001".into(), location: "src/a.rs:3".into(), group: "G1".into(), result: FixResult::Fixed { commit: "abc1234".into() } },
-            FixOutcome { fix_id: "FIX-002".into(), location: "src/b.rs:9".into(), group: "G2".into(), result: FixResult::Failed { attempts: 3, reason: "test login | failed".into() } },
-            FixOutcome { fix_id: "FIX-003".into(), location: "src/c.rs:1".into(), group: "G3".into(), result: FixResult::Skipped },
+            FixOutcome {
+                fix_id: "FIX-001".into(),
+                location: "src/a.rs:3".into(),
+                group: "G1".into(),
+                result: FixResult::Fixed {
+                    commit: "abc1234".into(),
+                },
+            },
+            FixOutcome {
+                fix_id: "FIX-002".into(),
+                location: "src/b.rs:9".into(),
+                group: "G2".into(),
+                result: FixResult::Failed {
+                    attempts: 3,
+                    reason: "test login | failed".into(),
+                },
+            },
+            FixOutcome {
+                fix_id: "FIX-003".into(),
+                location: "src/c.rs:1".into(),
+                group: "G3".into(),
+                result: FixResult::Skipped,
+            },
         ]
     }
 
     #[test]
     fn the_summary_lists_counts_stages_fixed_and_open() {
         let plan = FixPlan {
-            groups: vec![FixGroup { id: "G1".into(), batch: 1, files: vec![], fix_ids: vec![] }],
+            groups: vec![FixGroup {
+                id: "G1".into(),
+                batch: 1,
+                files: vec![],
+                fix_ids: vec![],
+            }],
             timeline: vec![
-                Stage { stage: 1, groups: vec!["G1".into(), "G2".into()] },
-                Stage { stage: 2, groups: vec!["G3".into()] },
+                Stage {
+                    stage: 1,
+                    groups: vec!["G1".into(), "G2".into()],
+                },
+                Stage {
+                    stage: 2,
+                    groups: vec!["G3".into()],
+                },
             ],
         };
         assert_eq!(

@@ -16,14 +16,22 @@ pub const MAX_RETAKES: u32 = 3;
 /// One breezing step.
 pub fn step(state: GateState, decision: Decision) -> (GateState, GateAction) {
     match decision {
-        Decision::Approve => (state, GateAction::Accept { track_issues: false }),
+        Decision::Approve => (
+            state,
+            GateAction::Accept {
+                track_issues: false,
+            },
+        ),
         Decision::RequestChanges => {
             let next = GateState {
                 retake_count: state.retake_count + 1,
                 ..state
             };
             if next.retake_count > next.max_retakes {
-                (next, GateAction::Escalate(EscalationReason::RetakesExhausted))
+                (
+                    next,
+                    GateAction::Escalate(EscalationReason::RetakesExhausted),
+                )
             } else {
                 (next, GateAction::Fix)
             }
@@ -64,10 +72,27 @@ mod tests {
             retake_count: 2,
             ..GateState::default()
         };
-        assert_eq!(step(state, Decision::Approve), (state, GateAction::Accept { track_issues: false }));
-        assert_eq!(step(state, Decision::Reject).1, GateAction::Stop(StopKind::ManualIntervention));
-        assert_eq!(step(state, Decision::Stop).1, GateAction::Stop(StopKind::VerificationFailed));
-        assert_eq!(step(GateState::default(), Decision::Reject).0.retake_count, 0);
+        assert_eq!(
+            step(state, Decision::Approve),
+            (
+                state,
+                GateAction::Accept {
+                    track_issues: false
+                }
+            )
+        );
+        assert_eq!(
+            step(state, Decision::Reject).1,
+            GateAction::Stop(StopKind::ManualIntervention)
+        );
+        assert_eq!(
+            step(state, Decision::Stop).1,
+            GateAction::Stop(StopKind::VerificationFailed)
+        );
+        assert_eq!(
+            step(GateState::default(), Decision::Reject).0.retake_count,
+            0
+        );
     }
 
     #[test]
@@ -78,6 +103,12 @@ mod tests {
         };
         let (state, first) = step(state, Decision::RequestChanges);
         let (_, second) = step(state, Decision::RequestChanges);
-        assert_eq!((first, second), (GateAction::Fix, GateAction::Escalate(EscalationReason::RetakesExhausted)));
+        assert_eq!(
+            (first, second),
+            (
+                GateAction::Fix,
+                GateAction::Escalate(EscalationReason::RetakesExhausted)
+            )
+        );
     }
 }

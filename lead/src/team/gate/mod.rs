@@ -133,7 +133,9 @@ impl GateAction {
     /// The verdicts.md disposition of the batch this action closes.
     pub fn disposition(self) -> Disposition {
         match self {
-            GateAction::Accept { track_issues: false } => Disposition::GoAccepted,
+            GateAction::Accept {
+                track_issues: false,
+            } => Disposition::GoAccepted,
             GateAction::Accept { track_issues: true } => Disposition::ConditionalTracked,
             GateAction::Fix => Disposition::NoGoFixed,
             GateAction::SpecCascade => Disposition::SpecUpdateCascaded,
@@ -184,7 +186,10 @@ mod tests {
         assert_eq!(GateAction::Fix.disposition(), Disposition::NoGoFixed);
         assert_eq!(GateAction::Fix.exit_code(), None);
         let stop = GateAction::Stop(StopKind::ManualIntervention);
-        assert_eq!((stop.disposition(), stop.exit_code()), (Disposition::Escalated, Some(5)));
+        assert_eq!(
+            (stop.disposition(), stop.exit_code()),
+            (Disposition::Escalated, Some(5))
+        );
         assert_eq!(
             serde_json::to_value(GateState::default()).unwrap(),
             serde_json::json!({"retry_count": 0, "spec_update_count": 0, "retake_count": 0, "max_retakes": 3})
@@ -196,7 +201,18 @@ mod tests {
         let s = GateState::default();
         let (_, a) = step(GateKind::Sdd, s, Verdict::NoGo, Decision::Approve, false);
         assert_eq!(a, GateAction::Fix);
-        let (_, a) = step(GateKind::Breezing, s, Verdict::NoGo, Decision::Approve, false);
-        assert_eq!(a, GateAction::Accept { track_issues: false });
+        let (_, a) = step(
+            GateKind::Breezing,
+            s,
+            Verdict::NoGo,
+            Decision::Approve,
+            false,
+        );
+        assert_eq!(
+            a,
+            GateAction::Accept {
+                track_issues: false
+            }
+        );
     }
 }

@@ -20,7 +20,11 @@ pub const MAX_SPEC_UPDATES: u32 = 2;
 pub const AGGREGATE_CAP: u32 = 4;
 
 /// One sdd step.
-pub fn step(state: GateState, verdict: Verdict, spec_cascade_available: bool) -> (GateState, GateAction) {
+pub fn step(
+    state: GateState,
+    verdict: Verdict,
+    spec_cascade_available: bool,
+) -> (GateState, GateAction) {
     let escalate = |reason| (state, GateAction::Escalate(reason));
     match verdict {
         Verdict::Go | Verdict::Conditional => (
@@ -114,10 +118,16 @@ mod tests {
         use Verdict::*;
         let (state, actions) = run(&[SpecUpdateNeeded, SpecUpdateNeeded, NoGo, NoGo], true);
         assert_eq!(actions[2], GateAction::Fix);
-        assert_eq!(actions[3], GateAction::Escalate(EscalationReason::AggregateCap));
+        assert_eq!(
+            actions[3],
+            GateAction::Escalate(EscalationReason::AggregateCap)
+        );
         assert_eq!((state.retry_count, state.spec_update_count), (1, 2));
         let (_, actions) = run(&[NoGo, NoGo, NoGo, SpecUpdateNeeded], true);
-        assert_eq!(actions[3], GateAction::Escalate(EscalationReason::AggregateCap));
+        assert_eq!(
+            actions[3],
+            GateAction::Escalate(EscalationReason::AggregateCap)
+        );
     }
 
     #[test]
@@ -127,14 +137,26 @@ mod tests {
         assert_eq!(actions[2], GateAction::Accept { track_issues: true });
         assert_eq!((state.retry_count, state.spec_update_count), (0, 0));
         let (_, actions) = run(&[NoGo, NoGo, NoGo, Go, NoGo], true);
-        assert_eq!(actions[3], GateAction::Accept { track_issues: false });
-        assert_eq!(actions[4], GateAction::Fix, "the reset gives three rounds again");
+        assert_eq!(
+            actions[3],
+            GateAction::Accept {
+                track_issues: false
+            }
+        );
+        assert_eq!(
+            actions[4],
+            GateAction::Fix,
+            "the reset gives three rounds again"
+        );
     }
 
     #[test]
     fn without_cascade_agents_a_spec_update_escalates() {
         let (state, actions) = run(&[Verdict::SpecUpdateNeeded], false);
-        assert_eq!(actions, vec![GateAction::Escalate(EscalationReason::NoSpecCascade)]);
+        assert_eq!(
+            actions,
+            vec![GateAction::Escalate(EscalationReason::NoSpecCascade)]
+        );
         assert_eq!(state.spec_update_count, 0);
     }
 }

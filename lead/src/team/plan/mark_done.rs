@@ -152,8 +152,7 @@ mod tests {
     #[test]
     fn tasks_yaml_done_is_replaced_or_added() {
         let text = "tasks:\n  - id: 1\n    title: A\n    done: false # soon\n  - id: 2\n    title: B\n  - {id: 3, title: C, done: false}\n  - {id: 4, title: D}\n";
-        let out =
-            mark_done_tasks_yaml(text, "specs/a/tasks.yaml", &["1", "2", "3", "4"]).unwrap();
+        let out = mark_done_tasks_yaml(text, "specs/a/tasks.yaml", &["1", "2", "3", "4"]).unwrap();
         assert_eq!(
             out,
             "tasks:\n  - id: 1\n    title: A\n    done: true # soon\n  - id: 2\n    done: true\n    title: B\n  - {id: 3, title: C, done: true}\n  - {done: true, id: 4, title: D}\n"

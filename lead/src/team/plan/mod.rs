@@ -117,7 +117,9 @@ pub enum PlanError {
     #[error("no plan found: write Plans.md at the repository root (tasks marked cc:TODO) or specs/<feature>/tasks.yaml")]
     NoPlan,
     /// The plan file has no task at all.
-    #[error("{file} has no tasks: a task is a heading or list item carrying cc:TODO, cc:WIP or cc:done")]
+    #[error(
+        "{file} has no tasks: a task is a heading or list item carrying cc:TODO, cc:WIP or cc:done"
+    )]
     Empty {
         /// The plan file.
         file: String,
@@ -180,7 +182,11 @@ pub(crate) fn check_ids(tasks: &[PlanTask]) -> Result<(), PlanError> {
         }
     }
     for t in tasks {
-        if let Some(dep) = t.depends.iter().find(|d| !tasks.iter().any(|o| &o.id == *d)) {
+        if let Some(dep) = t
+            .depends
+            .iter()
+            .find(|d| !tasks.iter().any(|o| &o.id == *d))
+        {
             return Err(PlanError::UnknownDependency {
                 file: t.file.clone(),
                 line: t.line,

@@ -47,7 +47,9 @@ pub fn parse_plans_md(text: &str, file: &str) -> Result<Plan, PlanError> {
         }
         let ends = match (task_kind, kind) {
             (Kind::Heading(level), Kind::Heading(other)) => other <= level,
-            (Kind::Item(indent), _) => indent_of(line) <= indent || matches!(kind, Kind::Heading(_)),
+            (Kind::Item(indent), _) => {
+                indent_of(line) <= indent || matches!(kind, Kind::Heading(_))
+            }
             _ => false,
         };
         if ends {

@@ -101,7 +101,11 @@ fn owns_depends_and_body_come_from_the_line_and_the_body() {
 
 #[test]
 fn unmarked_lines_and_glued_markers_are_not_tasks() {
-    let plan = parse_plans_md("- acc:todo\n- mycc:TODO\n- real cc:TODOS\n- ok cc:TODO\n", "P").unwrap();
+    let plan = parse_plans_md(
+        "- acc:todo\n- mycc:TODO\n- real cc:TODOS\n- ok cc:TODO\n",
+        "P",
+    )
+    .unwrap();
     assert_eq!(plan.tasks.len(), 1);
     assert_eq!(plan.tasks[0].title, "ok");
     let empty = parse_plans_md("# Plans\n- nothing marked\n", "Plans.md").unwrap_err();

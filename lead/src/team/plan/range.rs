@@ -36,7 +36,9 @@ impl fmt::Display for Range {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RangeError {
     /// No task matches a phrase.
-    #[error("no task matches '{0}' (a phrase matches a task id, or a subject holding all its words)")]
+    #[error(
+        "no task matches '{0}' (a phrase matches a task id, or a subject holding all its words)"
+    )]
     NoMatch(String),
     /// The end of a span comes before its start.
     #[error("range '{from} to {to}': the last task matching '{to}' comes before the first matching '{from}'")]
@@ -127,7 +129,10 @@ pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
             }
         }
         Range::Keywords(words) => {
-            if let Some(w) = words.iter().find(|w| !plan.tasks.iter().any(|t| matches(t, w))) {
+            if let Some(w) = words
+                .iter()
+                .find(|w| !plan.tasks.iter().any(|t| matches(t, w)))
+            {
                 return Err(RangeError::NoMatch(w.clone()));
             }
             plan.tasks
@@ -208,7 +213,10 @@ mod tests {
             parse_range(Some("Header, Footer,Sidebar")),
             Range::Keywords(vec!["Header".into(), "Footer".into(), "Sidebar".into()])
         );
-        assert_eq!(parse_range(Some("login")), Range::Keywords(vec!["login".into()]));
+        assert_eq!(
+            parse_range(Some("login")),
+            Range::Keywords(vec!["login".into()])
+        );
     }
 
     #[test]
@@ -219,7 +227,10 @@ mod tests {
         );
         let plan = parse_plans_md(PLAN, "Plans.md").unwrap();
         let all = select(&plan, &Range::All).unwrap();
-        assert!(all[2].depends.is_empty(), "4.1 is done: 4.4 waits for nothing");
+        assert!(
+            all[2].depends.is_empty(),
+            "4.1 is done: 4.4 waits for nothing"
+        );
         assert_eq!(all[1].depends, vec!["4.2"]);
     }
 
@@ -244,10 +255,7 @@ mod tests {
                 to: "header".into()
             })
         );
-        assert_eq!(
-            ids("login"),
-            Err(RangeError::NothingOpen("login".into()))
-        );
+        assert_eq!(ids("login"), Err(RangeError::NothingOpen("login".into())));
         let err = ids("sidebar").unwrap_err();
         assert_eq!(
             err.to_string(),

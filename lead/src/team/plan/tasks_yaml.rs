@@ -109,7 +109,10 @@ mod tests {
     fn several_features_qualify_ids_and_dependencies() {
         let plan = parse_tasks_yaml(&[
             feature("a", "- id: 1\n  title: A1\n"),
-            feature("b", "- id: 1\n  title: B1\n- id: 2\n  title: B2\n  depends_on: [1]\n"),
+            feature(
+                "b",
+                "- id: 1\n  title: B1\n- id: 2\n  title: B2\n  depends_on: [1]\n",
+            ),
         ])
         .unwrap();
         let ids: Vec<&str> = plan.tasks.iter().map(|t| t.id.as_str()).collect();

@@ -1,0 +1,187 @@
+//! `test/missing-integration-tests`: a project whose code is tested, if at all, only from the
+//! inside — no test that drives it through its public surface. One finding for the project,
+//! naming every part that lacks them:
+//! - a Rust crate with no `tests/*.rs`;
+//! - Python, TypeScript/JavaScript and Go code with no test under an `integration`, `e2e`,
+//!   `functional`, `acceptance` or `system` folder or file name (also Cypress and Playwright
+//!   folders, and Go files built with the `integration` tag).
+
+use super::conventions::is_entry_file;
+use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink};
+use crate::rules::library_code::crate_root;
+use crate::rules::repository_files::RepositoryFiles;
+use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeSet;
+
+static META: RuleMeta = RuleMeta {
+    id: "test/missing-integration-tests",
+    category: "missing-integration-tests",
+    severity: Severity::Medium,
+    languages: &[],
+    dimensions: &[Dimension::Quality, Dimension::Architecture],
+    explanation: "The project has unit tests at most: no integration tests drive it from outside.",
+};
+
+/// Words that mark a test as integration-level by its path.
+const INTEGRATION_WORDS: [&str; 7] = [
+    "integration",
+    "e2e",
+    "functional",
+    "acceptance",
+    "system",
+    "cypress",
+    "playwright",
+];
+
+/// Projects without integration tests → one finding at the first one's manifest.
+pub(crate) struct MissingIntegrationTests;
+
+impl Rule for MissingIntegrationTests {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let files = RepositoryFiles::of(ctx);
+        let mut lacking: Vec<(String, String)> = rust_crates_without(&files);
+        for (lang, what, manifest) in [
+            (Language::Python, "the Python code", "pyproject.toml"),
+            (Language::TypeScript, "the TypeScript/JavaScript code", "package.json"),
+            (Language::Go, "the Go code", "go.mod"),
+        ] {
+            if has_code(&files, lang) && !has_integration_tests(&files, lang) {
+                lacking.push((what.to_string(), manifest.to_string()));
+            }
+        }
+        let Some((_, manifest)) = lacking.first() else {
+            return;
+        };
+        let location = if ctx.root.join(manifest).is_file() {
+            Location::file(manifest.as_str())
+        } else {
+            Location::file("")
+        };
+        let parts: Vec<&str> = lacking.iter().map(|(what, _)| what.as_str()).collect();
+        out.hit(
+            Hit::new(
+                location,
+                format!(
+                    "no integration tests: {} {} tested only from the inside, if at all",
+                    parts.join(", "),
+                    if parts.len() == 1 { "is" } else { "are" }
+                ),
+                "integration tests",
+            )
+            .suggest("add tests that use the code through its public interface (Rust: tests/*.rs)"),
+        );
+    }
+}
+
+fn language_of(path: &str) -> Option<Language> {
+    match Language::of(path)? {
+        Language::JavaScript => Some(Language::TypeScript),
+        l => Some(l),
+    }
+}
+
+/// `crate <name-or-folder>` of every Rust crate with source but no `tests/*.rs`, with its manifest.
+fn rust_crates_without(files: &RepositoryFiles<'_>) -> Vec<(String, String)> {
+    let mut crates: BTreeSet<&str> = BTreeSet::new();
+    let mut tested: BTreeSet<String> = BTreeSet::new();
+    for path in files.paths().iter().filter(|p| p.ends_with(".rs")) {
+        if let Some(root) = crate_root(path) {
+            crates.insert(root);
+        }
+        if let Some((prefix, _)) = path.split_once("tests/") {
+            if prefix.is_empty() || prefix.ends_with('/') {
+                tested.insert(prefix.to_string());
+            }
+        }
+    }
+    crates
+        .into_iter()
+        .filter(|c| !tested.contains(*c))
+        .map(|c| {
+            let name = if c.is_empty() {
+                "the crate".to_string()
+            } else {
+                format!("crate {}", c.trim_end_matches('/'))
+            };
+            (name, format!("{c}Cargo.toml"))
+        })
+        .collect()
+}
+
+/// Whether the repository has implementation code in `lang` (JavaScript counted as TypeScript).
+fn has_code(files: &RepositoryFiles<'_>, lang: Language) -> bool {
+    files.paths().iter().any(|p| {
+        language_of(p) == Some(lang)
+            && !is_test_path(p)
+            && !is_entry_file(p)
+            && crate::rules::library_code::is_library_path(p)
+    })
+}
+
+fn has_integration_tests(files: &RepositoryFiles<'_>, lang: Language) -> bool {
+    files.test_paths().any(|p| {
+        if language_of(p) != Some(lang) {
+            return false;
+        }
+        let lower = p.to_lowercase();
+        let by_name = lower
+            .split(['/', '.', '_', '-'])
+            .any(|w| INTEGRATION_WORDS.iter().any(|i| w.starts_with(i)));
+        by_name
+            || (lang == Language::Go
+                && files.text(p).is_some_and(|t| {
+                    t.lines()
+                        .take(5)
+                        .any(|l| l.starts_with("//go:build") && l.contains("integration"))
+                }))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::testing::{context, described, project, repo};
+
+    #[test]
+    fn fires_once_for_every_part_tested_only_from_inside() {
+        let dir = repo(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"core\", \"cli\"]\n"),
+            ("core/Cargo.toml", "[package]\nname = \"core\"\n"),
+            ("core/src/lib.rs", "pub fn f() {}\n#[cfg(test)]\nmod tests {}\n"),
+            ("cli/Cargo.toml", "[package]\nname = \"cli\"\n"),
+            ("cli/src/main.rs", "fn main() {}\n"),
+            ("cli/tests/run.rs", "#[test]\nfn runs() {}\n"),
+            ("app/users.py", "def f(): pass\n"),
+            ("tests/test_users.py", "def test_f(): assert f() is None\n"),
+        ]);
+        let sink = project(&MissingIntegrationTests, &context(&dir));
+        assert_eq!(
+            described(&sink),
+            vec![(
+                "core/Cargo.toml".to_string(),
+                "no integration tests: crate core, the Python code are tested only from the inside, if at all".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn quiet_when_each_part_has_integration_tests() {
+        let dir = repo(&[
+            ("Cargo.toml", "[package]\nname = \"core\"\n"),
+            ("src/lib.rs", "pub fn f() {}\n"),
+            ("tests/api.rs", "#[test]\nfn t() {}\n"),
+            ("app/users.py", "def f(): pass\n"),
+            ("tests/integration/test_api.py", "def test_f(): assert f() is None\n"),
+            ("web/cart.ts", "export function total() {}\n"),
+            ("web/e2e/cart.spec.ts", "it('x', () => expect(1).toBe(1));\n"),
+            ("pkg/store.go", "package pkg\nfunc F() {}\n"),
+            ("pkg/store_test.go", "//go:build integration\n\npackage pkg\n"),
+        ]);
+        let sink = project(&MissingIntegrationTests, &context(&dir));
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
+    }
+}

@@ -1,0 +1,79 @@
+//! `retake run [RANGE]`. This build plans the run — Phase A: the plan read from the repository,
+//! the range selected, granularity validated (V5 repaired), tasks registered, Implementers
+//! counted — and `--dry-run` prints that plan without starting anything or writing any state.
+//! Driving the team is not in this build and says so.
+
+use crate::cli::{RunArgs, RunFormat};
+use crate::team::granularity::Limits;
+use crate::team::plan::{parse_range, source};
+use crate::team::prepare::{prepare, Parallelism};
+use crate::team::{dry_run, verification};
+use anyhow::{bail, Context as _};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Runs `retake run`; exit 0 for a dry run, errors (exit 2) for a bad plan or range.
+pub fn run(args: RunArgs) -> anyhow::Result<u8> {
+    if !args.dry_run {
+        bail!("retake run without --dry-run is not yet available in this build");
+    }
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let root = work_tree_root(&cwd).unwrap_or(cwd);
+    let settings = crate::config::load(&root)?;
+    let range = parse_range(Some(&args.range.join(" ")));
+    let plan = source::load(&root)?;
+    let parallelism = Parallelism {
+        parallel: args.parallel,
+        // Phase 0 (the planner's recommendation) does not run in a dry run.
+        planner_max_parallel: None,
+    };
+    let prepared = prepare(&plan, &range, parallelism, &Limits::default())?;
+    let warnings = environment_warnings(&root, settings.test.command.as_deref());
+    let text = match args.format {
+        RunFormat::Terminal => dry_run::render_terminal(&prepared, &warnings),
+        RunFormat::Json => {
+            serde_json::to_string_pretty(&dry_run::to_json(&prepared, &warnings))? + "\n"
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(0)
+}
+
+/// The git work tree's top folder, so that `retake run` finds Plans.md from a subfolder.
+fn work_tree_root(dir: &Path) -> Option<PathBuf> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "--show-toplevel"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let top = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !top.is_empty()).then(|| PathBuf::from(top))
+}
+
+/// Phase A's environment check; a dry run reports its problems instead of stopping.
+fn environment_warnings(root: &Path, configured_test: Option<&[String]>) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if work_tree_root(root).is_none() {
+        warnings.push(format!(
+            "{} is not a git work tree: a run commits its result and needs one",
+            root.display()
+        ));
+    }
+    let steering = std::fs::read_to_string(root.join("steering/tech.md"))
+        .ok()
+        .and_then(|t| inspector::spec::test_command_in(&t));
+    let detected =
+        !verification::verification_steps(&verification::project_facts(root, Vec::new()))
+            .is_empty();
+    if configured_test.is_none_or(<[String]>::is_empty) && steering.is_none() && !detected {
+        warnings.push(
+            "no test command is known: set [test] command in retake.toml (a run tests every task)"
+                .to_string(),
+        );
+    }
+    warnings
+}
