@@ -7,6 +7,9 @@
 use crate::domain::{AuditOutcome, Dimension, InspectorReport, Scope, Severity};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+mod team;
+pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, TaskAssignment};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The protocol's major version: peers with a different major are refused.
@@ -350,6 +353,51 @@ pub enum Body {
         /// The verdict and everything behind it.
         outcome: AuditOutcome,
     },
+    /// Implementer → Lead: give me the lowest-id claimable task.
+    ClaimTask,
+    /// Lead → Implementer: the claimed task, with how to carry it out.
+    TaskAssigned(TaskAssignment),
+    /// Lead → Implementer: nothing to claim now.
+    NoTaskAvailable {
+        /// Ask again after this many milliseconds; `None`: nothing will become claimable.
+        retry_after_ms: Option<u64>,
+    },
+    /// Implementer → Lead: one task-runner timeline event, as its `timeline.jsonl` line.
+    TaskProgress {
+        /// The task id.
+        task: u32,
+        /// The event's JSON line (without the newline).
+        event: String,
+    },
+    /// Implementer → Lead: the task runner judged the task PASS.
+    TaskCompleted {
+        /// The task id.
+        task: u32,
+        /// What shows the work is done: the files changed and the last executor output.
+        evidence: String,
+        /// One line per iteration (`1 REJECT Q2,Q6`, `2 PASS`).
+        history: Vec<String>,
+    },
+    /// Implementer → Lead: the attempt could not run at all (executor or repository error).
+    TaskFailed {
+        /// The task id.
+        task: u32,
+        /// The attempt that failed, from 1.
+        attempt: u32,
+        /// Why.
+        reason: String,
+    },
+    /// Implementer → Lead (pattern C): the task did not pass within the iteration limit.
+    Escalation {
+        /// The task id.
+        task: u32,
+        /// Why, in one line (the last judgment's summary).
+        reason: String,
+        /// Iterations run in this attempt.
+        attempts: u32,
+        /// The last REJECT's issues, one per line (`type location: description`).
+        unresolved: Vec<String>,
+    },
 }
 
 impl Body {
@@ -372,6 +420,13 @@ impl Body {
             Body::InspectorUnavailable { .. } => "InspectorUnavailable",
             Body::OutputVerdictNow { .. } => "OutputVerdictNow",
             Body::AuditVerdict { .. } => "AuditVerdict",
+            Body::ClaimTask => "ClaimTask",
+            Body::TaskAssigned(_) => "TaskAssigned",
+            Body::NoTaskAvailable { .. } => "NoTaskAvailable",
+            Body::TaskProgress { .. } => "TaskProgress",
+            Body::TaskCompleted { .. } => "TaskCompleted",
+            Body::TaskFailed { .. } => "TaskFailed",
+            Body::Escalation { .. } => "Escalation",
         }
     }
 }

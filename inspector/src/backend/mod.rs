@@ -99,6 +99,11 @@ pub fn review(
     }
     // Finished once, so suppressions and the session filter treat both sources alike.
     finish(ctx, &mut report);
+    // What this Inspector read, so the Auditor's coverage step can tell a design file nobody
+    // reviewed from one that was reviewed and found clean.
+    report.claims.push(protocol::Claim::FilesCovered {
+        paths: ctx.files.iter().map(|f| f.rel_path.clone()).collect(),
+    });
     Ok(report)
 }
 

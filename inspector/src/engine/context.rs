@@ -72,7 +72,7 @@ impl Context {
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
         let t = std::time::Instant::now();
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
-        tracing::debug!(target: "profile", files = walked.files.len(), ms = t.elapsed().as_millis() as u64, "walk");
+        crate::engine::prof!("walk"; files = walked.files.len(), ms = t.elapsed().as_millis() as u64);
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),

@@ -140,3 +140,17 @@ pub trait Rule: Send + Sync {
     /// Checks the scope as a whole (specs, test runs, comparisons across modules).
     fn check_project(&self, _ctx: &Context, _out: &mut Sink) {}
 }
+
+/// TEMP profiling.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! prof {
+    ($msg:expr; $($k:ident = $v:expr),*) => {
+        if std::env::var_os("RETAKE_PROFILE").is_some() {
+            let mut s = String::from($msg);
+            $( s.push_str(&format!(" {}={}", stringify!($k), $v)); )*
+            eprintln!("{s}");
+        }
+    };
+}
+pub(crate) use prof;

@@ -35,13 +35,13 @@ pub(crate) fn collect(
         .collect();
     let t0 = std::time::Instant::now();
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
-    tracing::debug!(target: "profile", kind = %kind, ms = t0.elapsed().as_millis() as u64, "file rules");
+    crate::engine::prof!("file rules"; kind = kind, ms = t0.elapsed().as_millis() as u64);
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
         let t = std::time::Instant::now();
         rule.check_project(ctx, sink);
-        tracing::debug!(target: "profile", rule = rule.meta().id, ms = t.elapsed().as_millis() as u64, "project");
+        crate::engine::prof!("project"; rule = rule.meta().id, ms = t.elapsed().as_millis() as u64);
     }
-    tracing::debug!(target: "profile", kind = %kind, ms = t0.elapsed().as_millis() as u64, parses = crate::engine::source::PARSES.load(std::sync::atomic::Ordering::Relaxed), parse_ms = crate::engine::source::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed)/1_000_000, "all rules");
+    crate::engine::prof!("all rules"; kind = kind, ms = t0.elapsed().as_millis() as u64, parses = crate::engine::source::PARSES.load(std::sync::atomic::Ordering::Relaxed), parse_ms = crate::engine::source::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed)/1_000_000);
     let mut report = InspectorReport {
         review: review.to_string(),
         inspector: name.to_string(),
@@ -123,7 +123,7 @@ fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
         }
     }
     for (rule, t) in rules.iter().zip(&times) {
-        tracing::debug!(target: "profile", rule = rule.meta().id, ms = (*t / 1_000_000) as u64, "file");
+        crate::engine::prof!("file"; rule = rule.meta().id, ms = (*t / 1_000_000) as u64);
     }
     for sink in &mut sinks {
         sink.hits.sort_by(|a, b| a.location.cmp(&b.location));

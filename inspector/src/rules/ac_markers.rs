@@ -50,11 +50,7 @@ pub(crate) struct Coverage {
 impl Coverage {
     /// Covered criteria in whole percent, rounded down (100 without criteria).
     pub(crate) fn percent(&self) -> usize {
-        if self.total == 0 {
-            100
-        } else {
-            self.covered * 100 / self.total
-        }
+        (self.covered * 100).checked_div(self.total).unwrap_or(100)
     }
 }
 
@@ -163,7 +159,10 @@ pub(crate) fn coverage(feature: &Feature, markers: &[Marker]) -> Coverage {
             {
                 cov.covered += 1;
             } else {
-                let id = format!("{}.S{}.AC{}", feature.name, section.number, criterion.number);
+                let id = format!(
+                    "{}.S{}.AC{}",
+                    feature.name, section.number, criterion.number
+                );
                 cov.uncovered.push((id, criterion.line));
             }
         }
@@ -197,7 +196,9 @@ pub(crate) fn stale_marker_hits(ctx: &Context, markers: &[Marker]) -> Vec<Hit> {
     let checked: Vec<&str> = features_for(ctx).iter().map(|f| f.name.as_str()).collect();
     markers
         .iter()
-        .filter(|m| checked.contains(&m.feature.as_str()) || ctx.specs.feature(&m.feature).is_none())
+        .filter(|m| {
+            checked.contains(&m.feature.as_str()) || ctx.specs.feature(&m.feature).is_none()
+        })
         .filter_map(|m| {
             let why = staleness(m, &ctx.specs)?;
             Some(
@@ -231,7 +232,10 @@ mod tests {
                 ("shop.S1.AC2".to_string(), 3),
             ]
         );
-        let py = markers_in("tests/test_a.py", "# AC: shop.S1.AC1\nx = 'AC: shop.S1.AC2'\n");
+        let py = markers_in(
+            "tests/test_a.py",
+            "# AC: shop.S1.AC1\nx = 'AC: shop.S1.AC2'\n",
+        );
         assert_eq!(py.len(), 1);
         assert!(markers_in("README.md", "AC: shop.S1.AC1").is_empty());
     }

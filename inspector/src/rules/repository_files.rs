@@ -57,7 +57,9 @@ impl<'c> RepositoryFiles<'c> {
         if let Some(file) = self.ctx.file(path) {
             return Some(Cow::Borrowed(file.text.as_str()));
         }
-        let full = protocol::Location::file(path).resolve(&self.ctx.root).ok()?;
+        let full = protocol::Location::file(path)
+            .resolve(&self.ctx.root)
+            .ok()?;
         let size = std::fs::metadata(&full).ok()?.len();
         if size > self.ctx.options.max_file_bytes {
             return None;

@@ -103,7 +103,10 @@ import requests
     fn files(lib: &str) -> Vec<(&'static str, String)> {
         vec![
             ("specs/shop/design.md", DESIGN.to_string()),
-            ("specs/shop/spec.yaml", "files: [src/store.rs]\n".to_string()),
+            (
+                "specs/shop/spec.yaml",
+                "files: [src/store.rs]\n".to_string(),
+            ),
             (
                 "Cargo.toml",
                 "[package]\nname = \"billing\"\n[dependencies]\nserde = \"1\"\n".to_string(),
@@ -115,7 +118,10 @@ import requests
             ),
             ("src/store/cache.rs", "pub struct Lru;\n".to_string()),
             ("app/__init__.py", String::new()),
-            ("app/users.py", "def create_user(name):\n    pass\n".to_string()),
+            (
+                "app/users.py",
+                "def create_user(name):\n    pass\n".to_string(),
+            ),
         ]
     }
 
@@ -153,7 +159,8 @@ import requests
 
     #[test]
     fn quiet_when_every_import_resolves() {
-        let mut all = files("pub mod store;\npub mod rows;\npub mod invoice {\n    pub struct Invoice;\n}\n");
+        let mut all =
+            files("pub mod store;\npub mod rows;\npub mod invoice {\n    pub struct Invoice;\n}\n");
         all[2].1.push_str("reqwest = { version = \"0.12\" }\n");
         all[7].1.push_str("def delete_user(name):\n    pass\n");
         all.push(("app/mailer.py", "def send(): pass\n".to_string()));

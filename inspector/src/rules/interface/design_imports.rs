@@ -53,7 +53,12 @@ pub(super) fn rust_imports(block: &CodeBlock) -> Vec<DesignImport> {
     out
 }
 
-fn flatten(tree: &syn::UseTree, prefix: &mut Vec<String>, offset: u32, out: &mut Vec<DesignImport>) {
+fn flatten(
+    tree: &syn::UseTree,
+    prefix: &mut Vec<String>,
+    offset: u32,
+    out: &mut Vec<DesignImport>,
+) {
     let line = offset + tree.span().start().line as u32;
     match tree {
         syn::UseTree::Path(p) => {
@@ -141,7 +146,8 @@ mod tests {
 
     #[test]
     fn flattens_rust_use_trees() {
-        let text = "use crate::store::{self, Db, query::Row as R};\nuse serde::*;\n\npub fn f(db: &Db);\n";
+        let text =
+            "use crate::store::{self, Db, query::Row as R};\nuse serde::*;\n\npub fn f(db: &Db);\n";
         assert_eq!(
             paths(&rust_imports(&block("rust", text))),
             vec![

@@ -68,8 +68,7 @@ fn defines(text: &str, name: &str) -> bool {
             || after("class ")
             || after("")
             || ((t.starts_with("from ") || t.starts_with("import "))
-                && t.split([' ', ',', '(', ')'])
-                    .any(|w| w == name))
+                && t.split([' ', ',', '(', ')']).any(|w| w == name))
             || (t.starts_with("__all__") && t.contains(&format!("\"{name}\"")))
     })
 }

@@ -40,7 +40,15 @@ pub(super) struct Crates {
 
 /// Roots that need no checking: the standard library and relative paths without a module of
 /// their own in the design.
-const UNCHECKED_ROOTS: [&str; 7] = ["std", "core", "alloc", "proc_macro", "test", "self", "super"];
+const UNCHECKED_ROOTS: [&str; 7] = [
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "test",
+    "self",
+    "super",
+];
 
 impl Crates {
     /// Every crate with a `src/lib.rs` or `src/main.rs`, and the dependencies of every manifest.
@@ -97,7 +105,10 @@ impl Crates {
             let homes: Vec<&Crate> = self
                 .crates
                 .iter()
-                .filter(|c| home.iter().any(|p| crate_root(p) == Some(c.prefix.as_str())))
+                .filter(|c| {
+                    home.iter()
+                        .any(|p| crate_root(p) == Some(c.prefix.as_str()))
+                })
                 .collect();
             if homes.is_empty() {
                 self.crates.iter().collect()
@@ -172,7 +183,10 @@ fn resolve_in(files: &RepositoryFiles<'_>, krate: &Crate, rest: &[String]) -> Re
 
 /// The names a module defines or re-exports, and whether it has a glob re-export (then a name
 /// it seems to lack may still be there). `None` when its file is missing or does not parse.
-fn entries_of(files: &RepositoryFiles<'_>, module: &Module) -> Option<(Vec<(String, Entry)>, bool)> {
+fn entries_of(
+    files: &RepositoryFiles<'_>,
+    module: &Module,
+) -> Option<(Vec<(String, Entry)>, bool)> {
     let file = files.source(&module.file)?;
     let ast = file.rust_ast()?.ok()?;
     let mut items: &[syn::Item] = &ast.items;
@@ -297,7 +311,9 @@ fn manifest_facts(text: &str) -> ManifestFacts {
             section = header.trim_end_matches(']').trim().to_string();
             if let Some((table, key)) = section.rsplit_once('.') {
                 if table.ends_with("dependencies") {
-                    facts.dependencies.insert(key.trim_matches('"').replace('-', "_"));
+                    facts
+                        .dependencies
+                        .insert(key.trim_matches('"').replace('-', "_"));
                 }
             }
             continue;

@@ -46,9 +46,9 @@ pub(super) fn is_double_type(name: &str) -> bool {
     DOUBLE_AFFIXES.iter().any(|a| {
         name.strip_prefix(a)
             .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_uppercase()))
-            || name
-                .strip_suffix(a)
-                .is_some_and(|r| r.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit()))
+            || name.strip_suffix(a).is_some_and(|r| {
+                r.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            })
     })
 }
 

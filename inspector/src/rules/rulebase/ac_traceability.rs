@@ -66,7 +66,8 @@ mod tests {
     use super::*;
     use crate::spec::testing::{context, described, project, repo};
 
-    const DESIGN: &str = "### Spec 1: Cart\n1. adds items\n2. removes items\n### Spec 2: Pay\n1. charges\n";
+    const DESIGN: &str =
+        "### Spec 1: Cart\n1. adds items\n2. removes items\n### Spec 2: Pay\n1. charges\n";
 
     #[test]
     fn notes_coverage_and_fires_on_stale_markers() {

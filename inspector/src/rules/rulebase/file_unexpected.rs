@@ -20,7 +20,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Low,
     languages: &[],
     dimensions: &[Dimension::Architecture],
-    explanation: "A source file in a feature's folders that no spec.yaml, tasks.yaml or design.md declares.",
+    explanation:
+        "A source file in a feature's folders that no spec.yaml, tasks.yaml or design.md declares.",
 };
 
 /// File names that structure a package rather than implement a feature.
@@ -180,7 +181,10 @@ mod tests {
                 "specs/users/spec.yaml",
                 "files: [src/users/model.rs, src/api.rs]\n",
             ),
-            ("specs/billing/tasks.yaml", "tasks:\n  - id: 1\n    files: [src/billing.rs]\n"),
+            (
+                "specs/billing/tasks.yaml",
+                "tasks:\n  - id: 1\n    files: [src/billing.rs]\n",
+            ),
             ("src/users/model.rs", "pub struct User;\n"),
             ("src/users/cache.rs", "pub struct Cache;\n"),
             ("src/users/mod.rs", "pub mod model;\n"),

@@ -1,9 +1,12 @@
 //! `rulebase/traceability`: each `### Spec N` of design.md against the implementation — do the
-//! paths and names the section cites in backticks exist in the reviewed files?
+//! paths and names the section cites in backticks exist in the reviewed files, or in the
+//! feature's declared files when the scope leaves them out (a session reviews only the changed
+//! files, and a spec is not "not implemented" because its code did not change)?
 
 use super::features_or_note;
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::spec::SpecSection;
+use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::repository_files::{FileRef, RepositoryFiles};
+use crate::spec::{Design, Feature, SpecSection};
 use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
@@ -48,16 +51,41 @@ impl Rule for Traceability {
                     && !f.is_test_file()
             })
             .collect();
+        let mut repository: Option<RepositoryFiles<'_>> = None;
         for feature in features {
-            let Some(design) = &feature.design else {
+            let Some(design) = design_with_specs(feature) else {
                 continue;
             };
+            let repo = repository.get_or_insert_with(|| RepositoryFiles::of(ctx));
+            let declared = feature.declared_paths();
+            let outside: Vec<FileRef<'_>> = repo
+                .paths()
+                .iter()
+                .filter(|p| ctx.file(p).is_none() && !is_test_path(p))
+                .filter(|p| declared.iter().any(|d| covers(d, p)))
+                .filter_map(|p| repo.source(p))
+                .collect();
+            let mut files = implementation.clone();
+            files.extend(outside.iter().map(|f| &**f));
             let path = feature.path_of("design.md");
             for section in &design.specs {
-                check_section(ctx, &implementation, &path, section, out);
+                check_section(ctx, &files, &path, section, out);
             }
         }
     }
+}
+
+fn design_with_specs(feature: &Feature) -> Option<&Design> {
+    feature.design.as_ref().filter(|d| !d.specs.is_empty())
+}
+
+/// Whether the declared path `declared` (a file, or a folder) covers `path`.
+fn covers(declared: &str, path: &str) -> bool {
+    let d = declared.trim_end_matches('/');
+    path == d
+        || path
+            .strip_prefix(d)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 fn check_section(
@@ -236,6 +264,31 @@ Users are happy; returns `Result<User, Error>` and `Ok`.
             ("src/user.rs", "pub fn create_user() {}\n"),
         ]);
         assert!(project(&Traceability, &context(&dir)).hits.is_empty());
+    }
+
+    #[test]
+    fn declared_files_outside_a_narrow_scope_still_count_as_evidence() {
+        let dir = repo(&[
+            (
+                "specs/users/design.md",
+                "### Spec 1: Create users\n`create_user` stores, `notify_user` tells.\n",
+            ),
+            ("specs/users/spec.yaml", "files: [src/user.rs, src/mail/]\n"),
+            ("src/user.rs", "pub fn create_user() {}\n"),
+            ("src/mail/notify.rs", "pub fn notify_user() {}\n"),
+            ("src/other.rs", "pub fn unrelated() {}\n"),
+        ]);
+        let scope = protocol::Scope::Module {
+            globs: vec!["src/user.rs".into()],
+        };
+        let ctx = crate::spec::testing::context_with(
+            &dir,
+            scope,
+            protocol::message::InspectOptions::default(),
+        );
+        assert_eq!(ctx.files.len(), 1);
+        let sink = project(&Traceability, &ctx);
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
     }
 
     #[test]

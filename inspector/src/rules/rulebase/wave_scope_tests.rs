@@ -63,7 +63,9 @@ fn a_wave_reports_nothing_about_later_waves() {
 fn the_later_wave_is_reviewed_when_its_turn_comes() {
     let dir = two_waves();
     let rows = |v: &[(&str, &str)]| -> Vec<(String, String)> {
-        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+        v.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
     };
     assert_eq!(
         findings(&dir, 2),

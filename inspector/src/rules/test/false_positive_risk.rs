@@ -67,8 +67,9 @@ impl Rule for FalsePositiveRisk {
             };
             for (line, description, key) in found {
                 out.hit(
-                    Hit::new(Location::at(&file.rel_path, line), description, key)
-                        .suggest("check the arguments the mock receives, not only that it was called"),
+                    Hit::new(Location::at(&file.rel_path, line), description, key).suggest(
+                        "check the arguments the mock receives, not only that it was called",
+                    ),
                 );
             }
         }
@@ -104,7 +105,8 @@ fn mockall(file: &SourceFile, files: &RepositoryFiles<'_>) -> Found {
                 continue;
             }
             let chain = statement_from(&lines, i, at);
-            if chain.contains(".with(") || chain.contains(".withf(") || chain.contains(".withf_st(") {
+            if chain.contains(".with(") || chain.contains(".withf(") || chain.contains(".withf_st(")
+            {
                 continue;
             }
             if takes_arguments(files, &method) != Some(true) {
@@ -148,7 +150,10 @@ fn takes_arguments(files: &RepositoryFiles<'_>, name: &str) -> Option<bool> {
         let Some(at) = text.find(&needle) else {
             continue;
         };
-        let params = text[at + needle.len()..].split(')').next().unwrap_or_default();
+        let params = text[at + needle.len()..]
+            .split(')')
+            .next()
+            .unwrap_or_default();
         let others = params
             .split(',')
             .map(str::trim)
@@ -169,14 +174,23 @@ fn python(file: &SourceFile) -> Found {
             .find_map(|c| t.find(&format!(".{c}")).map(|at| (at, *c)))
         {
             (ident_before(&t[..at.0]).to_string(), at.1.to_string())
-        } else if let Some(rest) = t.strip_prefix("assert ").and_then(|r| r.strip_suffix(".called")) {
+        } else if let Some(rest) = t
+            .strip_prefix("assert ")
+            .and_then(|r| r.strip_suffix(".called"))
+        {
             (rest.trim().to_string(), "called".to_string())
         } else {
             continue;
         };
-        let checks_args = [".assert_called_with(", ".assert_called_once_with(", ".assert_any_call(", ".assert_has_calls(", ".call_args"]
-            .iter()
-            .any(|c| file.text.contains(&format!("{mock}{c}")));
+        let checks_args = [
+            ".assert_called_with(",
+            ".assert_called_once_with(",
+            ".assert_any_call(",
+            ".assert_has_calls(",
+            ".call_args",
+        ]
+        .iter()
+        .any(|c| file.text.contains(&format!("{mock}{c}")));
         if mock.is_empty() || checks_args {
             continue;
         }
@@ -193,17 +207,29 @@ fn jest(file: &SourceFile) -> Found {
     let mut out = Vec::new();
     for line in lex(&file.text, file.language.unwrap_or(Language::JavaScript)) {
         let code = line.code();
-        for matcher in [".toHaveBeenCalled()", ".toBeCalled()", ".toHaveBeenCalledTimes("] {
+        for matcher in [
+            ".toHaveBeenCalled()",
+            ".toBeCalled()",
+            ".toHaveBeenCalledTimes(",
+        ] {
             let Some(at) = code.find(matcher) else {
                 continue;
             };
             let Some(open) = code[..at].rfind("expect(") else {
                 continue;
             };
-            let mock = code[open + "expect(".len()..at].trim_end_matches(')').trim().to_string();
-            let checks_args = [".toHaveBeenCalledWith(", ".toBeCalledWith(", ".toHaveBeenLastCalledWith(", ".toHaveBeenNthCalledWith("]
-                .iter()
-                .any(|c| file.text.contains(&format!("expect({mock}){c}")))
+            let mock = code[open + "expect(".len()..at]
+                .trim_end_matches(')')
+                .trim()
+                .to_string();
+            let checks_args = [
+                ".toHaveBeenCalledWith(",
+                ".toBeCalledWith(",
+                ".toHaveBeenLastCalledWith(",
+                ".toHaveBeenNthCalledWith(",
+            ]
+            .iter()
+            .any(|c| file.text.contains(&format!("expect({mock}){c}")))
                 || file.text.contains(&format!("{mock}.mock.calls"));
             if mock.is_empty() || checks_args {
                 continue;
@@ -243,8 +269,8 @@ fn gomock(file: &SourceFile) -> Found {
             })
             .map_or(args.len(), |(i, _)| i);
         let args = &args[..end];
-        let all_any = !args.trim().is_empty()
-            && args.split(',').all(|a| a.trim() == "gomock.Any()");
+        let all_any =
+            !args.trim().is_empty() && args.split(',').all(|a| a.trim() == "gomock.Any()");
         if all_any {
             out.push((
                 line.number,
@@ -276,7 +302,13 @@ mod tests {
         let locations: Vec<String> = described(&sink).into_iter().map(|(l, _)| l).collect();
         assert_eq!(
             locations,
-            vec!["signup/signup_test.go:2", "tests/signup.rs:4", "tests/test_signup.py:4", "tests/test_signup.py:5", "web/signup.test.ts:3"]
+            vec![
+                "signup/signup_test.go:2",
+                "tests/signup.rs:4",
+                "tests/test_signup.py:4",
+                "tests/test_signup.py:5",
+                "web/signup.test.ts:3"
+            ]
         );
         assert_eq!(
             sink.hits[1].description,

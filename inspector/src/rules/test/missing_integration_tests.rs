@@ -6,7 +6,7 @@
 //!   `functional`, `acceptance` or `system` folder or file name (also Cypress and Playwright
 //!   folders, and Go files built with the `integration` tag).
 
-use super::conventions::is_entry_file;
+use super::conventions::{is_entry_file, names_integration};
 use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink};
 use crate::rules::library_code::crate_root;
 use crate::rules::repository_files::RepositoryFiles;
@@ -22,17 +22,6 @@ static META: RuleMeta = RuleMeta {
     explanation: "The project has unit tests at most: no integration tests drive it from outside.",
 };
 
-/// Words that mark a test as integration-level by its path.
-const INTEGRATION_WORDS: [&str; 7] = [
-    "integration",
-    "e2e",
-    "functional",
-    "acceptance",
-    "system",
-    "cypress",
-    "playwright",
-];
-
 /// Projects without integration tests → one finding at the first one's manifest.
 pub(crate) struct MissingIntegrationTests;
 
@@ -46,7 +35,11 @@ impl Rule for MissingIntegrationTests {
         let mut lacking: Vec<(String, String)> = rust_crates_without(&files);
         for (lang, what, manifest) in [
             (Language::Python, "the Python code", "pyproject.toml"),
-            (Language::TypeScript, "the TypeScript/JavaScript code", "package.json"),
+            (
+                Language::TypeScript,
+                "the TypeScript/JavaScript code",
+                "package.json",
+            ),
             (Language::Go, "the Go code", "go.mod"),
         ] {
             if has_code(&files, lang) && !has_integration_tests(&files, lang) {
@@ -127,11 +120,7 @@ fn has_integration_tests(files: &RepositoryFiles<'_>, lang: Language) -> bool {
         if language_of(p) != Some(lang) {
             return false;
         }
-        let lower = p.to_lowercase();
-        let by_name = lower
-            .split(['/', '.', '_', '-'])
-            .any(|w| INTEGRATION_WORDS.iter().any(|i| w.starts_with(i)));
-        by_name
+        names_integration(p)
             || (lang == Language::Go
                 && files.text(p).is_some_and(|t| {
                     t.lines()
@@ -151,7 +140,10 @@ mod tests {
         let dir = repo(&[
             ("Cargo.toml", "[workspace]\nmembers = [\"core\", \"cli\"]\n"),
             ("core/Cargo.toml", "[package]\nname = \"core\"\n"),
-            ("core/src/lib.rs", "pub fn f() {}\n#[cfg(test)]\nmod tests {}\n"),
+            (
+                "core/src/lib.rs",
+                "pub fn f() {}\n#[cfg(test)]\nmod tests {}\n",
+            ),
             ("cli/Cargo.toml", "[package]\nname = \"cli\"\n"),
             ("cli/src/main.rs", "fn main() {}\n"),
             ("cli/tests/run.rs", "#[test]\nfn runs() {}\n"),
@@ -175,11 +167,20 @@ mod tests {
             ("src/lib.rs", "pub fn f() {}\n"),
             ("tests/api.rs", "#[test]\nfn t() {}\n"),
             ("app/users.py", "def f(): pass\n"),
-            ("tests/integration/test_api.py", "def test_f(): assert f() is None\n"),
+            (
+                "tests/integration/test_api.py",
+                "def test_f(): assert f() is None\n",
+            ),
             ("web/cart.ts", "export function total() {}\n"),
-            ("web/e2e/cart.spec.ts", "it('x', () => expect(1).toBe(1));\n"),
+            (
+                "web/e2e/cart.spec.ts",
+                "it('x', () => expect(1).toBe(1));\n",
+            ),
             ("pkg/store.go", "package pkg\nfunc F() {}\n"),
-            ("pkg/store_test.go", "//go:build integration\n\npackage pkg\n"),
+            (
+                "pkg/store_test.go",
+                "//go:build integration\n\npackage pkg\n",
+            ),
         ]);
         let sink = project(&MissingIntegrationTests, &context(&dir));
         assert!(sink.hits.is_empty(), "{:?}", sink.hits);

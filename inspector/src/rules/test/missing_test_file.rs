@@ -54,7 +54,7 @@ impl Rule for MissingTestFile {
         let files = RepositoryFiles::of(ctx);
         let index = TestIndex::of(&files);
         for file in candidates {
-            if let Some(why) = untested(file, &index) {
+            if let Some(why) = untested(file, &index, &files) {
                 out.hit(
                     Hit::new(
                         Location::file(&file.rel_path),
@@ -73,11 +73,10 @@ fn needs_tests(file: &SourceFile) -> bool {
     let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
         return false;
     };
-    !file.is_test_file()
-        && !(lang == Language::Rust && is_test_module_name(&file.rel_path))
-        && !is_entry_file(&file.rel_path)
-        && is_library_file(file)
-        && defines_functions(&file.text, lang)
+    let structural = file.is_test_file()
+        || (lang == Language::Rust && is_test_module_name(&file.rel_path))
+        || is_entry_file(&file.rel_path);
+    !structural && is_library_file(file) && defines_functions(&file.text, lang)
 }
 
 /// The repository's test files, by what each convention looks for.
@@ -104,26 +103,62 @@ impl TestIndex {
             let Some((prefix, _)) = path.split_once("tests/") else {
                 continue;
             };
-            let is_crate_tests = prefix.is_empty() || prefix.ends_with('/');
-            if path.ends_with(".rs") && is_crate_tests {
-                if let Some(text) = files.text(path) {
-                    let all = index.rust_tests.entry(prefix.to_string()).or_default();
-                    all.push_str(&text);
-                    all.push('\n');
-                }
+            if path.ends_with(".rs") && (prefix.is_empty() || prefix.ends_with('/')) {
+                index.add_rust_tests(files, prefix, path);
+            }
+        }
+        // Out-of-line test modules (`src/engine/run/tests.rs`) test their crate from inside.
+        for path in files.paths().iter().filter(|p| is_test_module_name(p)) {
+            if let Some(prefix) = crate_root(path) {
+                index.add_rust_tests(files, prefix, path);
             }
         }
         index
     }
+
+    fn add_rust_tests(&mut self, files: &RepositoryFiles<'_>, prefix: &str, path: &str) {
+        if let Some(text) = files.text(path) {
+            let all = self.rust_tests.entry(prefix.to_string()).or_default();
+            all.push_str(&text);
+            all.push('\n');
+        }
+    }
+}
+
+/// Whether a Rust module is test-only by its declaration: `#[cfg(test)] mod x;` in its parent
+/// (`lib.rs`/`main.rs`/`mod.rs` beside it, or the file named after its folder).
+fn declared_test_only(files: &RepositoryFiles<'_>, path: &str) -> bool {
+    let stem = stem_of(path);
+    let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut parents: Vec<String> = ["lib.rs", "main.rs", "mod.rs"]
+        .iter()
+        .map(|p| format!("{dir}/{p}"))
+        .collect();
+    parents.push(format!("{dir}.rs"));
+    let declaration = format!("mod {stem};");
+    parents.iter().filter_map(|p| files.text(p)).any(|text| {
+        let lines: Vec<&str> = text.lines().collect();
+        lines.iter().enumerate().any(|(i, l)| {
+            l.trim_start()
+                .trim_start_matches("pub ")
+                .starts_with(&declaration)
+                && (l.contains("#[cfg(test)]")
+                    || i.checked_sub(1)
+                        .is_some_and(|above| lines[above].trim() == "#[cfg(test)]"))
+        })
+    })
 }
 
 /// Why `file` counts as untested, or `None` when its tests exist.
-fn untested(file: &SourceFile, index: &TestIndex) -> Option<String> {
+fn untested(file: &SourceFile, index: &TestIndex, files: &RepositoryFiles<'_>) -> Option<String> {
     let path = file.rel_path.as_str();
     let stem = stem_of(path);
     match file.language? {
         Language::Rust => {
-            if file.text.contains("#[cfg(test)]") || file.text.contains("#[test]") {
+            if file.text.contains("#[cfg(test)]")
+                || file.text.contains("#[test]")
+                || declared_test_only(files, path)
+            {
                 return None;
             }
             let prefix = crate_root(path).unwrap_or("");
@@ -177,10 +212,19 @@ mod tests {
             ("src/lib.rs", "pub mod store;\npub mod cache;\n"),
             ("src/store.rs", "pub fn save() {}\n"),
             ("src/cache.rs", "pub fn get() {}\n"),
-            ("tests/cache.rs", "#[test]\nfn hit() { app::cache::get(); }\n"),
+            (
+                "tests/cache.rs",
+                "#[test]\nfn hit() { app::cache::get(); }\n",
+            ),
             ("app/users.py", "def create_user(name):\n    pass\n"),
-            ("pkg/calc/add.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n"),
-            ("web/cart.ts", "export function total(items: number[]) { return 0; }\n"),
+            (
+                "pkg/calc/add.go",
+                "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+            ),
+            (
+                "web/cart.ts",
+                "export function total(items: number[]) { return 0; }\n",
+            ),
             ("web/types.ts", "export interface Item { price: number }\n"),
         ]);
         let sink = project(&MissingTestFile, &context(&dir));
@@ -199,17 +243,32 @@ mod tests {
     fn quiet_when_each_convention_is_met() {
         let dir = repo(&[
             ("src/lib.rs", "pub mod store;\n"),
-            ("src/store.rs", "pub fn save() {}\n#[cfg(test)]\nmod tests {}\n"),
+            (
+                "src/store.rs",
+                "pub fn save() {}\n#[cfg(test)]\nmod tests {}\n",
+            ),
             ("src/main.rs", "fn main() {}\n"),
             ("src/model.rs", "pub struct User;\n"),
             ("app/users.py", "def create_user(name):\n    pass\n"),
-            ("tests/test_users.py", "def test_create():\n    assert True\n"),
-            ("pkg/calc/add.go", "package calc\n\nfunc Add(a, b int) int { return a + b }\n"),
+            (
+                "tests/test_users.py",
+                "def test_create():\n    assert True\n",
+            ),
+            (
+                "pkg/calc/add.go",
+                "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
+            ),
             ("pkg/calc/add_test.go", "package calc\n"),
             ("web/cart.ts", "export function total() { return 0; }\n"),
-            ("web/__tests__/cart.spec.ts", "it('sums', () => expect(1).toBe(1));\n"),
+            (
+                "web/__tests__/cart.spec.ts",
+                "it('sums', () => expect(1).toBe(1));\n",
+            ),
             ("cli/src/args.rs", "pub fn parse_args() {}\n"),
-            ("cli/tests/cli.rs", "#[test]\nfn t() { cli::parse_args(); }\n"),
+            (
+                "cli/tests/cli.rs",
+                "#[test]\nfn t() { cli::parse_args(); }\n",
+            ),
         ]);
         let sink = project(&MissingTestFile, &context(&dir));
         assert!(sink.hits.is_empty(), "{:?}", sink.hits);

@@ -1,11 +1,19 @@
-//! The test Inspector's rules: run the project's tests once, report each failing test, and
-//! report a command that could not run as an environment error — never as "0 tests failed".
+//! The test Inspector's rules: run the tests, and judge the tests.
 //!
-//! Both rules report from one run: the rules of one review are built together by [`rules`],
-//! which gives them a shared slot. `test-failure` (first in catalog order) runs the command and
-//! leaves the outcome there; `environment-error` takes it, or runs the command itself when
-//! `test-failure` is disabled.
+//! Running: the project's test command runs once per review; each failing test is reported
+//! (`test-failure`, or `regression` when a session's change broke a file it did not touch), and
+//! a command that could not run is an environment error — never "0 tests failed". A configured
+//! coverage command's total is noted (`coverage`).
+//!
+//! Judging, statically: implementation files without tests by their language's convention,
+//! tests that cannot fail, mocks that never check arguments, projects without integration
+//! tests, acceptance criteria the `AC:` markers leave uncovered or name wrongly, and test
+//! categories design.md's Testing Strategy promises but the tests lack.
+//!
+//! The rules of one review are built together by [`rules`] and share a [`Shared`]: whichever
+//! runs first runs the tests (or reads the markers) and leaves the result for the others.
 
+mod ac_coverage;
 mod command;
 mod conventions;
 mod coverage;
@@ -21,45 +29,64 @@ mod outcome;
 mod pytest;
 mod regression;
 mod runner;
+mod stale_ac_marker;
+mod strategy_gap;
 mod test_failure;
 mod test_run;
 mod weak_assertion;
 
 use crate::engine::{Context, Rule};
+use crate::rules::ac_markers::{repository_markers, Marker};
+use crate::rules::repository_files::RepositoryFiles;
 use outcome::{run_tests, Outcome};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Every test rule.
 pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
     let shared = Arc::new(Shared::default());
     vec![
         Box::new(test_failure::TestFailure::new(Arc::clone(&shared))),
-        Box::new(environment_error::EnvironmentError::new(Arc::clone(&shared))),
-        Box::new(regression::Regression::new(shared)),
+        Box::new(environment_error::EnvironmentError::new(Arc::clone(
+            &shared,
+        ))),
+        Box::new(regression::Regression::new(Arc::clone(&shared))),
         Box::new(missing_test_file::MissingTestFile),
         Box::new(weak_assertion::WeakAssertion),
         Box::new(false_positive_risk::FalsePositiveRisk),
         Box::new(missing_integration_tests::MissingIntegrationTests),
         Box::new(coverage::Coverage),
+        Box::new(ac_coverage::AcCoverage::new(Arc::clone(&shared))),
+        Box::new(stale_ac_marker::StaleAcMarker::new(shared)),
+        Box::new(strategy_gap::StrategyGap),
     ]
 }
 
-/// The outcome of this review's test run, passed from the rule that ran it to the other.
+/// What the rules of one review compute once and share: the test run's outcome and the
+/// repository's AC markers.
 #[derive(Debug, Default)]
-struct Shared(Mutex<Option<Arc<Outcome>>>);
+struct Shared {
+    outcome: Mutex<Option<Arc<Outcome>>>,
+    markers: Mutex<Option<Arc<Vec<Marker>>>>,
+}
 
 impl Shared {
     /// The outcome of this review's run: the one an earlier rule left, or a new run (left for
-    /// the rules after it). Rules run one after another, so the tests run once.
+    /// the rules after it). The lock is held while the tests run, so they run once.
     fn outcome(&self, ctx: &Context) -> Arc<Outcome> {
-        let mut slot = self.slot();
+        let mut slot = lock(&self.outcome);
         Arc::clone(slot.get_or_insert_with(|| Arc::new(run_tests(ctx))))
     }
 
-    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Arc<Outcome>>> {
-        // A panic while holding the lock leaves at worst a stale outcome; still usable.
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    /// The repository's AC markers, read once.
+    fn markers(&self, ctx: &Context) -> Arc<Vec<Marker>> {
+        let mut slot = lock(&self.markers);
+        Arc::clone(
+            slot.get_or_insert_with(|| Arc::new(repository_markers(&RepositoryFiles::of(ctx)))),
+        )
     }
+}
+
+/// A slot's guard; a panic while it was held leaves at worst a stale value, still usable.
+fn lock<T>(slot: &Mutex<T>) -> MutexGuard<'_, T> {
+    slot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

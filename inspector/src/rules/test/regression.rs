@@ -12,7 +12,8 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],
-    explanation: "A test outside the session's changed files fails: the change broke untouched code.",
+    explanation:
+        "A test outside the session's changed files fails: the change broke untouched code.",
 };
 
 /// Each failing test located outside a session's changed files → one finding at the test.
@@ -99,7 +100,11 @@ mod tests {
         git(root, &["add", "."]);
         git(root, &["commit", "-q", "-m", "base"]);
         git(root, &["checkout", "-q", "-b", "feature"]);
-        write(root, "src/changed.rs", &format!("// changed\n{}", module("broken")));
+        write(
+            root,
+            "src/changed.rs",
+            &format!("// changed\n{}", module("broken")),
+        );
         let options = InspectOptions {
             test_command: Some(vec!["sh".into(), "-c".into(), FAILING.into()]),
             test_timeout_ms: 20_000,
@@ -140,7 +145,11 @@ mod tests {
     fn quiet_outside_a_session() {
         let (dir, _) = session();
         let options = InspectOptions {
-            test_command: Some(vec!["sh".into(), "-c".into(), format!("touch ran; {FAILING}")]),
+            test_command: Some(vec![
+                "sh".into(),
+                "-c".into(),
+                format!("touch ran; {FAILING}"),
+            ]),
             test_timeout_ms: 20_000,
             ..InspectOptions::default()
         };

@@ -26,10 +26,13 @@ pub struct Batch {
     pub findings: Vec<FixFinding>,
 }
 
+/// A batching group: the file and the finding's first dimension.
+type GroupKey = (String, Option<Dimension>);
+
 /// The batches for unsuppressed findings; `batch_size` 0 is taken as 1.
 pub fn batches(findings: &[Finding], batch_size: usize) -> Vec<Batch> {
     let size = batch_size.max(1);
-    let mut groups: Vec<((String, Option<Dimension>), Vec<&Finding>)> = Vec::new();
+    let mut groups: Vec<(GroupKey, Vec<&Finding>)> = Vec::new();
     for f in findings.iter().filter(|f| f.suppression.is_none()) {
         let key = (f.location.path.clone(), f.dimensions.first().copied());
         match groups.iter_mut().find(|(k, _)| *k == key) {

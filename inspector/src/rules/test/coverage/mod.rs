@@ -55,14 +55,21 @@ fn measure(ctx: &Context, argv: &[String], out: &mut Sink) {
             return;
         }
         Err(RunError::Spawn(e)) => {
-            out.note(format!("test: coverage command could not run: {command}: {e}"));
+            out.note(format!(
+                "test: coverage command could not run: {command}: {e}"
+            ));
             return;
         }
     };
     let output = format!("{}\n{}", done.stdout, done.stderr);
     out.note(match coverage_figure(&output) {
-        Some(f) => format!("test: coverage {:.1} % of {} ({}: {command})", f.percent, f.of, f.tool),
-        None => format!("test: coverage command printed no total this Inspector recognises: {command}"),
+        Some(f) => format!(
+            "test: coverage {:.1} % of {} ({}: {command})",
+            f.percent, f.of, f.tool
+        ),
+        None => {
+            format!("test: coverage command printed no total this Inspector recognises: {command}")
+        }
     });
 }
 

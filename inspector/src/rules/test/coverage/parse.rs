@@ -25,12 +25,17 @@ fn percents(line: &str) -> Vec<f64> {
 
 /// The figure of the last recognised total in `output`.
 pub(crate) fn coverage_figure(output: &str) -> Option<CoverageFigure> {
-    let figure = |percent: f64, of: &'static str, tool: &'static str| CoverageFigure { percent, of, tool };
+    let figure =
+        |percent: f64, of: &'static str, tool: &'static str| CoverageFigure { percent, of, tool };
     let mut found: Option<CoverageFigure> = None;
     let mut go_packages: Vec<f64> = Vec::new();
     for line in output.lines() {
         let t = line.trim();
-        if let Some(head) = t.split("% coverage,").next().filter(|_| t.contains("% coverage,")) {
+        if let Some(head) = t
+            .split("% coverage,")
+            .next()
+            .filter(|_| t.contains("% coverage,"))
+        {
             if let Ok(p) = head.trim().rsplit(' ').next().unwrap_or_default().parse() {
                 found = Some(figure(p, "lines", "cargo-tarpaulin"));
             }
@@ -42,7 +47,11 @@ pub(crate) fn coverage_figure(output: &str) -> Option<CoverageFigure> {
                 // Regions, functions, lines[, branches]: the third is the lines column.
                 _ => Some(figure(p[2], "lines", "llvm-cov")),
             };
-        } else if let Some(rest) = t.split("coverage: ").nth(1).filter(|r| r.contains("% of statements")) {
+        } else if let Some(rest) = t
+            .split("coverage: ")
+            .nth(1)
+            .filter(|r| r.contains("% of statements"))
+        {
             if let Ok(p) = rest.split('%').next().unwrap_or_default().parse() {
                 go_packages.push(p);
             }
@@ -51,7 +60,10 @@ pub(crate) fn coverage_figure(output: &str) -> Option<CoverageFigure> {
                 found = Some(figure(*p, "statements", "go tool cover"));
                 go_packages.clear();
             }
-        } else if let Some(rest) = t.strip_prefix("Lines").filter(|r| r.trim_start().starts_with(':')) {
+        } else if let Some(rest) = t
+            .strip_prefix("Lines")
+            .filter(|r| r.trim_start().starts_with(':'))
+        {
             if let Some(p) = percents(rest).first() {
                 found = Some(figure(*p, "lines", "istanbul"));
             }

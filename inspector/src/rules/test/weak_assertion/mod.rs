@@ -21,7 +21,8 @@ static META: RuleMeta = RuleMeta {
         Language::JavaScript,
     ],
     dimensions: &[Dimension::Quality],
-    explanation: "A test with no assertion, or with one that cannot fail (assert!(true), assert_eq!(x, x)).",
+    explanation:
+        "A test with no assertion, or with one that cannot fail (assert!(true), assert_eq!(x, x)).",
 };
 
 /// One weak test or assertion.
@@ -101,7 +102,10 @@ mod tests {
         let text = "pub fn f() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f_is_one() {\n        assert!(true);\n    }\n}\n";
         assert_eq!(
             hits(&WeakAssertion, "src/a.rs", text),
-            vec![(6, "test `f_is_one` asserts something that cannot fail: `assert!(true);`".to_string())]
+            vec![(
+                6,
+                "test `f_is_one` asserts something that cannot fail: `assert!(true);`".to_string()
+            )]
         );
     }
 

@@ -32,7 +32,10 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
 fn is_test_fn(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().segments.last().is_some_and(|s| {
-            matches!(s.ident.to_string().as_str(), "test" | "rstest" | "test_case")
+            matches!(
+                s.ident.to_string().as_str(),
+                "test" | "rstest" | "test_case"
+            )
         }) && !a.path().is_ident("cfg")
     })
 }
@@ -55,7 +58,10 @@ impl Finder<'_> {
         body_scan.visit_block(body);
         let name = sig.ident.to_string();
         if body_scan.asserts == 0 && !should_panic(attrs) {
-            self.out.push(Weak::no_assertion(&name, sig.ident.span().start().line as u32));
+            self.out.push(Weak::no_assertion(
+                &name,
+                sig.ident.span().start().line as u32,
+            ));
         }
         for line in body_scan.tautologies {
             let written = self.lines.get(line as usize - 1).map_or("", |l| l.trim());
@@ -111,7 +117,9 @@ fn always_true(expr: &syn::Expr) -> bool {
         syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
             matches!(&*u.expr, syn::Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value))
         }
-        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => tokens(&b.left) == tokens(&b.right),
+        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => {
+            tokens(&b.left) == tokens(&b.right)
+        }
         syn::Expr::Paren(p) => always_true(&p.expr),
         _ => false,
     }
@@ -145,7 +153,8 @@ impl<'ast> Visit<'ast> for Body {
 
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
         let m = call.method.to_string();
-        if m.starts_with("expect_") || matches!(m.as_str(), "unwrap_err" | "expect_err" | "assert") {
+        if m.starts_with("expect_") || matches!(m.as_str(), "unwrap_err" | "expect_err" | "assert")
+        {
             self.asserts += 1;
         }
         visit::visit_expr_method_call(self, call);

@@ -46,10 +46,23 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
 fn asserts_on(code: &str, lang: Language) -> bool {
     let any = |needles: &[&str]| needles.iter().any(|n| code.contains(n));
     match lang {
-        Language::Python => any(&["assert", "pytest.raises", "pytest.fail", ".fail(", "expect("]),
+        Language::Python => any(&[
+            "assert",
+            "pytest.raises",
+            "pytest.fail",
+            ".fail(",
+            "expect(",
+        ]),
         Language::Go => any(&[
-            ".Error(", ".Errorf(", ".Fatal(", ".Fatalf(", ".Fail(", ".FailNow(", "assert.",
-            "require.", "Expect(",
+            ".Error(",
+            ".Errorf(",
+            ".Fatal(",
+            ".Fatalf(",
+            ".Fail(",
+            ".FailNow(",
+            "assert.",
+            "require.",
+            "Expect(",
         ]),
         _ => any(&["expect(", "expect.", "assert", ".should"]),
     }
@@ -234,8 +247,15 @@ mod tests {
         assert_eq!(
             weak("web/cart.test.tsx", jest),
             vec![
-                (3, "test `adds` asserts something that cannot fail: `expect(true).toBe(true);`".to_string()),
-                (8, "test `renders` has no assertion: it passes whatever the code does".to_string()),
+                (
+                    3,
+                    "test `adds` asserts something that cannot fail: `expect(true).toBe(true);`"
+                        .to_string()
+                ),
+                (
+                    8,
+                    "test `renders` has no assertion: it passes whatever the code does".to_string()
+                ),
             ]
         );
     }

@@ -1,0 +1,185 @@
+//! What the Lead hands an Implementer with a task (chapter 04): the task, where the repository
+//! is, which executor carries it out and how the task runner iterates and judges. Plain data,
+//! so that an Implementer in its own process needs nothing but this message to do the work.
+//!
+//! Wire rule as in `message.rs`: append-only, no serde attribute bincode cannot carry.
+
+use crate::domain::Task;
+use serde::{Deserialize, Serialize};
+
+/// Which executor carries a task out (`[executor] kind`). Append-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ExecutorMode {
+    /// A coding agent: the prompt on stdin, its standard output judged.
+    Agent,
+    /// A script with the task in environment variables.
+    Script,
+    /// The built-in mechanical fixes (compiler and clippy suggestions, formatting).
+    Builtin,
+}
+
+impl ExecutorMode {
+    /// The text form (`agent`, `script`, `builtin`), as `[executor] kind` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExecutorMode::Agent => "agent",
+            ExecutorMode::Script => "script",
+            ExecutorMode::Builtin => "builtin",
+        }
+    }
+}
+
+/// The `[executor]` table as the Lead resolved it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExecutorSpec {
+    /// Which executor.
+    pub mode: ExecutorMode,
+    /// The argv of `agent` and `script` (no shell); empty for `builtin`.
+    pub command: Vec<String>,
+    /// Time limit of one executor run, seconds.
+    pub timeout_secs: u64,
+}
+
+/// How the task runner iterates and judges (chapter 4.2), with the commands behind Q7–Q9.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoopSpec {
+    /// Iterations before the runner gives up (at least 1).
+    pub max_iterations: u32,
+    /// Pause before a RETRY, milliseconds.
+    pub retry_delay_ms: u64,
+    /// At the limit: escalate to the Lead instead of ending INCOMPLETE.
+    pub escalate_on_max: bool,
+    /// RETRYs allowed for timeouts and executor errors.
+    pub max_retries: u32,
+    /// Omission markers (Q3).
+    pub omission_patterns: Vec<String>,
+    /// Early termination claims (Q6).
+    pub early_termination_patterns: Vec<String>,
+    /// Q7: the test command (argv), when tests are judged.
+    pub test: Option<Vec<String>>,
+    /// Q8: the lint command (argv).
+    pub lint: Option<Vec<String>>,
+    /// Q9: the type-check command (argv).
+    pub typecheck: Option<Vec<String>>,
+    /// Time limit of each check command, seconds (0: the runner's default).
+    pub check_timeout_secs: u64,
+}
+
+/// Lead → Implementer: a claimed task and everything needed to carry it out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskAssignment {
+    /// The task (status in progress, claimed by the recipient).
+    pub task: Task,
+    /// This claim's attempt number for the task, from 1.
+    pub attempt: u32,
+    /// Absolute path of the repository root as the Implementer sees it.
+    pub root: String,
+    /// The executor.
+    pub executor: ExecutorSpec,
+    /// The task runner's settings.
+    pub runner: LoopSpec,
+    /// House rules for the executor prompt.
+    pub rules: Vec<String>,
+    /// Notes from other Implementers (pattern D) for the prompt.
+    pub peer_notes: Vec<String>,
+    /// The task's template id (`goal_drift_guard`), selecting an evaluator.
+    pub template: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{TaskOrigin, TaskStatus};
+    use crate::message::{Body, Envelope};
+    use crate::wire::codec::{decode, encode};
+
+    fn assignment() -> TaskAssignment {
+        TaskAssignment {
+            task: Task {
+                id: 2,
+                subject: "2 Add multiplication".into(),
+                description: "owns: src/mul.rs".into(),
+                owns: vec!["src/mul.rs".into()],
+                blocked_by: vec![1],
+                status: TaskStatus::InProgress {
+                    claimer: "implementer-1".into(),
+                },
+                attempts: 1,
+                origin: TaskOrigin::Plan,
+                active_form: "Adding multiplication".into(),
+            },
+            attempt: 1,
+            root: "/repo".into(),
+            executor: ExecutorSpec {
+                mode: ExecutorMode::Agent,
+                command: vec!["my-agent".into(), "-p".into()],
+                timeout_secs: 600,
+            },
+            runner: LoopSpec {
+                max_iterations: 3,
+                retry_delay_ms: 1000,
+                escalate_on_max: true,
+                max_retries: 2,
+                omission_patterns: vec!["...".into()],
+                early_termination_patterns: vec!["Done.".into()],
+                test: Some(vec!["cargo".into(), "test".into()]),
+                lint: None,
+                typecheck: None,
+                check_timeout_secs: 0,
+            },
+            rules: Vec::new(),
+            peer_notes: vec!["implementer-2: added src/util.rs".into()],
+            template: None,
+        }
+    }
+
+    #[test]
+    fn team_messages_cross_the_wire_unchanged() {
+        let bodies = [
+            Body::ClaimTask,
+            Body::TaskAssigned(assignment()),
+            Body::NoTaskAvailable {
+                retry_after_ms: Some(200),
+            },
+            Body::TaskProgress {
+                task: 2,
+                event: r#"{"event_type":"QUALITY_JUDGMENT"}"#.into(),
+            },
+            Body::TaskCompleted {
+                task: 2,
+                evidence: "changed: src/mul.rs".into(),
+                history: vec!["1 REJECT Q2,Q6".into(), "2 PASS".into()],
+            },
+            Body::TaskFailed {
+                task: 2,
+                attempt: 1,
+                reason: "executor could not run".into(),
+            },
+            Body::Escalation {
+                task: 2,
+                reason: "Q2: TODO left".into(),
+                attempts: 3,
+                unresolved: vec!["incomplete src/mul.rs:4: TODO left".into()],
+            },
+        ];
+        let names: Vec<&str> = bodies.iter().map(Body::name).collect();
+        assert_eq!(
+            names,
+            [
+                "ClaimTask",
+                "TaskAssigned",
+                "NoTaskAvailable",
+                "TaskProgress",
+                "TaskCompleted",
+                "TaskFailed",
+                "Escalation"
+            ]
+        );
+        for body in bodies {
+            let env = Envelope::new("implementer-1", "lead", body);
+            let bytes = encode(&env).expect("encode");
+            assert_eq!(decode(&bytes, 1 << 20).expect("decode"), env);
+        }
+        assert_eq!(ExecutorMode::Builtin.as_str(), "builtin");
+    }
+}
