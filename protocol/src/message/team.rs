@@ -91,7 +91,7 @@ mod tests {
     use super::*;
     use crate::domain::{TaskOrigin, TaskStatus};
     use crate::message::{Body, Envelope};
-    use crate::wire::codec::{decode, encode};
+    use crate::wire::{decode, encode};
 
     fn assignment() -> TaskAssignment {
         TaskAssignment {
