@@ -7,9 +7,14 @@
 //!
 //! The judge, the prompts, the evaluators and the events are pure; `runner` is the thin driver
 //! the Lead's team loop calls, and `executor::process` is the crate's only process code.
+//! `assignment` turns the Lead's `TaskAssignment` into a runner job and its result into the
+//! message the Lead is owed; `actor` is the actix shell (claim, carry out on a thread of its
+//! own, report, claim again) and `runtime` connects it to the Lead.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
+pub mod actor;
+pub mod assignment;
 pub mod change;
 pub mod config;
 pub mod criteria;
@@ -18,6 +23,7 @@ pub mod executor;
 pub mod judge;
 pub mod prompt;
 pub mod runner;
+pub mod runtime;
 pub mod timeline;
 
 #[cfg(test)]

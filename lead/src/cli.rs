@@ -259,6 +259,12 @@ pub struct RunArgs {
     /// Output format of --dry-run.
     #[arg(long, value_enum, default_value_t = RunFormat::Terminal)]
     pub format: RunFormat,
+    /// Where the Implementers and the review's actors run (default from config: local).
+    #[arg(long, value_enum)]
+    pub runtime: Option<Runtime>,
+    /// Fault injection.
+    #[command(flatten)]
+    pub chaos: ChaosArgs,
 }
 
 /// Arguments of a command that a later release builds.
@@ -276,6 +282,8 @@ pub enum ActorRole {
     Inspector(inspector::runtime::InspectorArgs),
     /// The Auditor.
     Auditor(auditor::runtime::AuditorArgs),
+    /// An Implementer of the team loop.
+    Implementer(implementer::runtime::ImplementerArgs),
 }
 
 /// Output options shared by `review` and `audit`.

@@ -6,10 +6,12 @@ mod agent;
 mod chaos;
 mod load;
 pub mod origin;
+mod team;
 
 pub use agent::{AgentSettings, KindSettings};
 pub use chaos::{ChaosSettings, FaultEntry};
 pub use load::{config_files, explain, load, ConfigError};
+pub use team::{ExecutorSettings, LoopSettings};
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +37,11 @@ pub struct Settings {
     pub agent: AgentSettings,
     /// `[chaos]`: fault injection, off unless enabled.
     pub chaos: ChaosSettings,
+    /// `[executor]`: what carries a `retake run` task out.
+    pub executor: ExecutorSettings,
+    /// `[loop]`: the team loop's gate and limits, the task runner's iterations.
+    #[serde(rename = "loop")]
+    pub team_loop: LoopSettings,
 }
 
 /// `[review]`
@@ -212,6 +219,7 @@ impl Settings {
     /// Checks the values the types allow but retake does not (names, severities, positives).
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
+        self.validate_team()?;
         if !matches!(self.review.runtime.as_str(), "local" | "inproc") {
             return Err(format!(
                 "review.runtime = '{}' (expected local or inproc)",
@@ -277,6 +285,17 @@ mod tests {
         assert_eq!(s.test.timeout_secs, d.test.timeout_secs);
         assert_eq!(s.audit.test_failure, d.audit.test_failure);
         assert_eq!(s.inspector.max_file_bytes, d.inspector.max_file_bytes);
+        assert_eq!(s.executor.timeout_secs, d.executor.timeout_secs);
+        assert_eq!(s.executor.kind, None);
+        assert_eq!(
+            (s.team_loop.gate.as_str(), s.team_loop.max_iterations),
+            (d.team_loop.gate.as_str(), d.team_loop.max_iterations)
+        );
+        assert_eq!(
+            s.team_loop.early_termination_patterns,
+            d.team_loop.early_termination_patterns
+        );
+        assert_eq!(s.team_loop.omission_patterns, d.team_loop.omission_patterns);
     }
 
     #[test]

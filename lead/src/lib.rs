@@ -11,6 +11,7 @@ pub mod journal;
 pub mod lock;
 pub mod output;
 pub mod review;
+pub mod run;
 pub mod runtime;
 pub mod scenario;
 pub mod state;

@@ -7,10 +7,10 @@
 use crate::domain::{AuditOutcome, Dimension, InspectorReport, Scope, Severity};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 mod team;
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, TaskAssignment};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The protocol's major version: peers with a different major are refused.
 pub const PROTOCOL_MAJOR: u16 = 1;

@@ -70,9 +70,7 @@ impl Context {
             _ => None,
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
-        let t = std::time::Instant::now();
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
-        crate::engine::prof!("walk"; files = walked.files.len(), ms = t.elapsed().as_millis() as u64);
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),

@@ -1,14 +1,17 @@
-//! The rule engine: rules with fixed metadata, run over a scope that is walked and parsed once.
+//! The rule engine: rules with fixed metadata, run over a scope that is walked once.
 //!
 //! A rule says which files it wants with a cheap pre-filter ([`Rule::wants`]); only those files
-//! are handed to [`Rule::check_file`], and a Rust file's syntax tree is built at most once per
-//! process however many rules read it ([`SourceFile::rust_ast`]). Project-level checks (specs,
-//! test runs, cross-module comparisons) use [`Rule::check_project`]. Every report then goes
-//! through [`finish`]: suppressions marked, a session's `--filter` applied, findings grouped by
-//! the requested dimensions — whichever backend found them.
+//! are handed to [`Rule::check_file`]. The file pass spreads files over worker threads; a Rust
+//! file's syntax tree is built at most once per process however many rules read it
+//! ([`SourceFile::rust_ast`]) and dropped with its file, so memory stays bounded. Project-level
+//! checks (specs, test runs, cross-module comparisons) use [`Rule::check_project`], reading
+//! the facts their `check_file` kept ([`Sink::keep`]) rather than parsing files again. Every
+//! report then goes through [`finish`]: suppressions marked, a session's `--filter` applied,
+//! findings grouped by the requested dimensions — whichever backend found them.
 
 mod context;
 pub mod decisions;
+mod file_pass;
 pub mod diff;
 pub mod git;
 pub(crate) mod process;
@@ -32,6 +35,8 @@ pub use triage::finish;
 pub use walk::{walk, Walked};
 
 use protocol::{Claim, Dimension, Location, Severity};
+use std::any::Any;
+use std::collections::HashMap;
 
 /// Everything `retake rules` lists about a rule; fixed at compile time.
 #[derive(Debug)]
@@ -90,7 +95,8 @@ impl Hit {
     }
 }
 
-/// What a rule produces: hits, plus notes and claims for the report.
+/// What a rule produces: hits, plus notes and claims for the report, and the facts its
+/// [`Rule::check_file`] keeps for its [`Rule::check_project`].
 #[derive(Debug, Default)]
 pub struct Sink {
     /// Findings-to-be.
@@ -101,6 +107,18 @@ pub struct Sink {
     pub claims: Vec<Claim>,
     /// Commands `--no-exec` kept from running (`cargo check`), said once per Inspector.
     pub not_run: Vec<String>,
+    kept: Kept,
+    file_pass_done: bool,
+}
+
+/// Facts kept by [`Sink::keep`], of any type the rule chooses.
+#[derive(Default)]
+struct Kept(Vec<Box<dyn Any + Send>>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept({} facts)", self.0.len())
+    }
 }
 
 impl Sink {
@@ -118,6 +136,68 @@ impl Sink {
     /// check`); the engine turns all of an Inspector's into one note.
     pub fn not_run(&mut self, what: impl Into<String>) {
         self.not_run.push(what.into());
+    }
+
+    /// Keeps a fact about the file being checked for this rule's [`Rule::check_project`]. Rules
+    /// that compare files take what they need from each file's syntax tree here, in the
+    /// (parallel) file pass where the tree is at hand, instead of parsing every file again in
+    /// `check_project`: no tree outlives its file.
+    pub fn keep<T: Any + Send>(&mut self, fact: T) {
+        self.kept.0.push(Box::new(fact));
+    }
+
+    /// The facts of type `T` that `rule`'s [`Rule::check_file`] kept, in file order (taken out
+    /// of the sink). When the engine's file pass has not run on this sink — `check_project`
+    /// called on its own, as a rule's unit test does — it runs `rule`'s file pass over `ctx`
+    /// first, on this thread, so the rule sees the same facts either way.
+    pub fn kept<T: Any>(&mut self, ctx: &Context, rule: &dyn Rule) -> Vec<T> {
+        if !self.file_pass_done {
+            for file in &ctx.files {
+                if rule.wants(file) {
+                    rule.check_file(file, self);
+                }
+            }
+            self.file_pass_done = true;
+        }
+        let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.kept.0)
+            .into_iter()
+            .partition(|fact| fact.is::<T>());
+        self.kept.0 = others;
+        mine.into_iter()
+            .filter_map(|fact| fact.downcast::<T>().ok().map(|b| *b))
+            .collect()
+    }
+
+    /// [`Sink::kept`] for facts kept as `(repository-relative path, fact)` pairs, by path.
+    pub fn kept_by_path<T: Any>(
+        &mut self,
+        ctx: &Context,
+        rule: &dyn Rule,
+    ) -> HashMap<String, T> {
+        self.kept::<(String, T)>(ctx, rule).into_iter().collect()
+    }
+
+    /// Whether the sink holds nothing at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.hits.is_empty()
+            && self.notes.is_empty()
+            && self.claims.is_empty()
+            && self.not_run.is_empty()
+            && self.kept.0.is_empty()
+    }
+
+    /// Appends everything `other` holds after what this sink holds.
+    pub(crate) fn append(&mut self, mut other: Sink) {
+        self.hits.append(&mut other.hits);
+        self.notes.append(&mut other.notes);
+        self.claims.append(&mut other.claims);
+        self.not_run.append(&mut other.not_run);
+        self.kept.0.append(&mut other.kept.0);
+    }
+
+    /// Marks the engine's file pass as done, so [`Sink::kept`] does not run it again.
+    pub(crate) fn file_pass_done(&mut self) {
+        self.file_pass_done = true;
     }
 }
 
@@ -141,16 +221,3 @@ pub trait Rule: Send + Sync {
     fn check_project(&self, _ctx: &Context, _out: &mut Sink) {}
 }
 
-/// TEMP profiling.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! prof {
-    ($msg:expr; $($k:ident = $v:expr),*) => {
-        if std::env::var_os("RETAKE_PROFILE").is_some() {
-            let mut s = String::from($msg);
-            $( s.push_str(&format!(" {}={}", stringify!($k), $v)); )*
-            eprintln!("{s}");
-        }
-    };
-}
-pub(crate) use prof;

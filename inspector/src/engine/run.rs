@@ -2,6 +2,7 @@
 //! rules, then hits turned into findings (configured overrides applied) and the report finished
 //! (suppressions marked, the session filter applied).
 
+use super::file_pass::run_file_rules;
 use super::{finish, Context, Rule, Sink};
 use protocol::message::RuleOverride;
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
@@ -33,15 +34,22 @@ pub(crate) fn collect(
         })
         .filter(|r| wanted.is_empty() || r.meta().dimensions.iter().any(|d| wanted.contains(d)))
         .collect();
-    let t0 = std::time::Instant::now();
+    let started = std::time::Instant::now();
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
-    crate::engine::prof!("file rules"; kind = kind, ms = t0.elapsed().as_millis() as u64);
+    let file_pass = started.elapsed();
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
         let t = std::time::Instant::now();
         rule.check_project(ctx, sink);
-        crate::engine::prof!("project"; rule = rule.meta().id, ms = t.elapsed().as_millis() as u64);
+        if std::env::var_os("RETAKE_PROFILE").is_some() { eprintln!("TEMPPROF project {} {:?}", rule.meta().id, t.elapsed()); }
     }
-    crate::engine::prof!("all rules"; kind = kind, ms = t0.elapsed().as_millis() as u64, parses = crate::engine::source::PARSES.load(std::sync::atomic::Ordering::Relaxed), parse_ms = crate::engine::source::PARSE_NS.load(std::sync::atomic::Ordering::Relaxed)/1_000_000);
+    if std::env::var_os("RETAKE_PROFILE").is_some() { eprintln!("TEMPPROF file pass {kind} {:?}", file_pass); }
+    tracing::debug!(
+        %kind,
+        files = ctx.files.len(),
+        file_pass_ms = file_pass.as_millis() as u64,
+        total_ms = started.elapsed().as_millis() as u64,
+        "rules run"
+    );
     let mut report = InspectorReport {
         review: review.to_string(),
         inspector: name.to_string(),
@@ -107,28 +115,6 @@ fn fold_not_run(kind: InspectorKind, not_run: &[String], notes: &mut Vec<String>
 
 fn override_for<'a>(overrides: &'a [RuleOverride], id: &str) -> Option<&'a RuleOverride> {
     overrides.iter().find(|o| o.rule == id)
-}
-
-/// One sink per rule; each file is handed only to the rules whose pre-filter wants it.
-fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
-    let mut sinks: Vec<Sink> = rules.iter().map(|_| Sink::default()).collect();
-    let mut times = vec![0u128; rules.len()];
-    for file in &ctx.files {
-        for ((rule, sink), t) in rules.iter().zip(sinks.iter_mut()).zip(times.iter_mut()) {
-            let t0 = std::time::Instant::now();
-            if rule.wants(file) {
-                rule.check_file(file, sink);
-            }
-            *t += t0.elapsed().as_nanos();
-        }
-    }
-    for (rule, t) in rules.iter().zip(&times) {
-        crate::engine::prof!("file"; rule = rule.meta().id, ms = (*t / 1_000_000) as u64);
-    }
-    for sink in &mut sinks {
-        sink.hits.sort_by(|a, b| a.location.cmp(&b.location));
-    }
-    sinks
 }
 
 #[cfg(test)]

@@ -1,12 +1,9 @@
 //! A file in scope: its text, its language, and its Rust syntax tree built at most once.
 //!
 //! syn's trees are neither `Send` nor `Sync` (proc-macro2 uses `Rc`), so a `SourceFile` lives
-//! on the thread that reviews it; parallelism comes from running Inspectors side by side.
+//! on the thread that reviews it: the file pass gives each worker its own (`file_pass.rs`).
 
 use std::cell::OnceCell;
-
-pub(crate) static PARSES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub(crate) static PARSE_NS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Languages the rules know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,11 +85,7 @@ impl SourceFile {
             return None;
         }
         let parsed = self.ast.get_or_init(|| {
-            let t = std::time::Instant::now();
-            let r = syn::parse_file(&self.text);
-            PARSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            PARSE_NS.fetch_add(t.elapsed().as_nanos() as u64, std::sync::atomic::Ordering::Relaxed);
-            r.map_err(|e| {
+            syn::parse_file(&self.text).map_err(|e| {
                 let line = e.span().start().line as u32;
                 (line.max(1), e.to_string())
             })
@@ -101,6 +94,12 @@ impl SourceFile {
             Ok(file) => Ok(file),
             Err((line, msg)) => Err((*line, msg.as_str())),
         })
+    }
+
+    /// Whether the syntax tree has been built (tests of the file pass).
+    #[cfg(test)]
+    pub(crate) fn is_parsed(&self) -> bool {
+        self.ast.get().is_some()
     }
 
     /// Whether the whole file is test code by its path (a `tests/` folder, `*_test.go`,

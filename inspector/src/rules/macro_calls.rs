@@ -4,6 +4,8 @@
 //! arguments are parsed as such and visited like any other expression; bodies that are not
 //! expression lists (`macro_rules!`, DSLs) stay opaque.
 
+use crate::engine::SourceFile;
+use crate::rules::line_hits::outside_tests;
 use syn::punctuated::Punctuated;
 use syn::visit::Visit;
 
@@ -41,6 +43,15 @@ pub(crate) fn macro_calls(ast: &syn::File, names: &[&str]) -> Vec<MacroCall> {
     finder.visit_file(ast);
     finder.found.sort_by_key(|c| c.line);
     finder.found
+}
+
+/// The invocations of the macros in `names` in `file` outside its test code; none when the
+/// file is not Rust that parses.
+pub(crate) fn macro_calls_outside_tests(file: &SourceFile, names: &[&str]) -> Vec<MacroCall> {
+    let Some(Ok(ast)) = file.rust_ast() else {
+        return Vec::new();
+    };
+    outside_tests(file, macro_calls(ast, names), |c| c.line)
 }
 
 struct Finder<'n> {

@@ -12,7 +12,10 @@ mod test;
 mod fixture;
 mod lexical;
 mod library_code;
+mod line_hits;
 mod macro_calls;
+#[cfg(test)]
+mod project_fixture;
 mod repository_files;
 mod test_code;
 

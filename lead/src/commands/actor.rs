@@ -9,6 +9,7 @@ pub fn run(role: ActorRole) -> anyhow::Result<u8> {
     match role {
         ActorRole::Inspector(args) => inspector::runtime::run_process(args, secret)?,
         ActorRole::Auditor(args) => auditor::runtime::run_process(args, secret)?,
+        ActorRole::Implementer(args) => implementer::runtime::run_process(args, secret)?,
     }
     Ok(0)
 }

@@ -1,25 +1,27 @@
-//! `retake run [RANGE]`. This build plans the run — Phase A: the plan read from the repository,
-//! the range selected, granularity validated (V5 repaired), tasks registered, Implementers
-//! counted — and `--dry-run` prints that plan without starting anything or writing any state.
-//! Driving the team is not in this build and says so.
+//! `retake run [RANGE]`. `--dry-run` plans the run — Phase A: the plan read from the
+//! repository, the range selected, granularity validated (V5 repaired), tasks registered,
+//! Implementers counted — and prints that plan without starting anything or writing any state.
+//! Without it, `crate::run` drives the plan end to end: exit 0 when the result is committed,
+//! 5 when the run escalates to a human, 2 when it cannot start.
 
 use crate::cli::{RunArgs, RunFormat};
 use crate::team::granularity::Limits;
 use crate::team::plan::{parse_range, source};
 use crate::team::prepare::{prepare, Parallelism};
 use crate::team::{dry_run, verification};
-use anyhow::{bail, Context as _};
+use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Runs `retake run`; exit 0 for a dry run, errors (exit 2) for a bad plan or range.
+/// Runs `retake run`; exit 0 for a dry run or a committed run, 5 for an escalated one, errors
+/// (exit 2) for a bad plan, range or environment.
 pub fn run(args: RunArgs) -> anyhow::Result<u8> {
-    if !args.dry_run {
-        bail!("retake run without --dry-run is not yet available in this build");
-    }
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let root = work_tree_root(&cwd).unwrap_or(cwd);
     let settings = crate::config::load(&root)?;
+    if !args.dry_run {
+        return drive(args, root, settings);
+    }
     let range = parse_range(Some(&args.range.join(" ")));
     let plan = source::load(&root)?;
     let parallelism = Parallelism {
@@ -39,6 +41,38 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
     Ok(0)
+}
+
+/// Drives the plan with the team loop and prints its report.
+fn drive(args: RunArgs, root: PathBuf, settings: crate::config::Settings) -> anyhow::Result<u8> {
+    let faults = crate::chaos::fault_plan(&args.chaos, &settings)?;
+    let runtime = match args.runtime {
+        Some(r) => r,
+        None => settings
+            .review
+            .runtime
+            .parse::<crate::runtime::Runtime>()
+            .map_err(|e| anyhow::anyhow!(e))?,
+    };
+    let range = if args.range.is_empty() {
+        "all".to_string()
+    } else {
+        args.range.join(" ")
+    };
+    let end = crate::run::execute(crate::run::RunRequest {
+        repo: root,
+        range,
+        parallel: args.parallel,
+        no_discuss: args.no_discuss,
+        yes: args.yes,
+        runtime,
+        settings,
+        faults,
+    })?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(end.report.as_bytes())?;
+    stdout.flush()?;
+    Ok(end.code)
 }
 
 /// The git work tree's top folder, so that `retake run` finds Plans.md from a subfolder.

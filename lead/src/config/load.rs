@@ -46,6 +46,9 @@ fn env_source() -> config::Environment {
         .with_list_parse_key("rules.disable")
         .with_list_parse_key("agent.command")
         .with_list_parse_key("review.dimensions")
+        .with_list_parse_key("executor.command")
+        .with_list_parse_key("loop.lint")
+        .with_list_parse_key("loop.typecheck")
         .try_parsing(true)
 }
 

@@ -10,6 +10,7 @@ use protocol::chaos::{ActorFaults, FaultPlan, ProcessMode};
 use protocol::wire::{Secret, WireConfig};
 use std::collections::HashMap;
 use std::time::Duration;
+use tokio::io::DuplexStream;
 
 /// Buffer of each in-memory connection, bytes.
 const PIPE_BYTES: usize = 256 * 1024;
@@ -38,13 +39,35 @@ impl InprocSpawner {
 
 impl Spawner for InprocSpawner {
     fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
-        let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
+        let lead_end = self.spawn_actor(spec)?;
         actix::spawn(attach(
             lead_end,
             self.secret.clone(),
             self.wire.clone(),
             coordinator,
         ));
+        Ok(())
+    }
+
+    fn kill(&mut self, instance: &str) {
+        if let Some(arbiter) = self.arbiters.remove(instance) {
+            arbiter.stop();
+        }
+    }
+
+    fn reap(self: Box<Self>, _grace: Duration) -> BoxFuture<'static, ()> {
+        for arbiter in self.arbiters.into_values() {
+            arbiter.stop();
+        }
+        Box::pin(async {})
+    }
+}
+
+impl InprocSpawner {
+    /// Starts an instance on an Arbiter of its own and returns the Lead's end of its in-memory
+    /// connection, for the caller's hub to authenticate and serve.
+    pub fn spawn_actor(&mut self, spec: &ActorSpec) -> std::io::Result<DuplexStream> {
+        let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
         let arbiter = Arbiter::new();
         let (spec, secret, wire, heartbeat) = (
             spec.clone(),
@@ -84,6 +107,17 @@ impl Spawner for InprocSpawner {
                     )
                     .await
                 }
+                ActorKind::Implementer => {
+                    implementer::runtime::serve_with_faults(
+                        actor_end,
+                        &spec.instance,
+                        &secret,
+                        &wire,
+                        heartbeat,
+                        faults,
+                    )
+                    .await
+                }
             };
             if let Err(e) = result {
                 tracing::warn!(actor = spec.instance, error = %e, "actor stopped");
@@ -95,19 +129,6 @@ impl Spawner for InprocSpawner {
             )));
         }
         self.arbiters.insert(name, arbiter);
-        Ok(())
-    }
-
-    fn kill(&mut self, instance: &str) {
-        if let Some(arbiter) = self.arbiters.remove(instance) {
-            arbiter.stop();
-        }
-    }
-
-    fn reap(self: Box<Self>, _grace: Duration) -> BoxFuture<'static, ()> {
-        for arbiter in self.arbiters.into_values() {
-            arbiter.stop();
-        }
-        Box::pin(async {})
+        Ok(lead_end)
     }
 }

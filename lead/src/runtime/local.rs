@@ -54,13 +54,20 @@ impl LocalSpawner {
     }
 }
 
-impl Spawner for LocalSpawner {
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+impl LocalSpawner {
+    /// Starts an instance as a child process; `on_exit` gets the reason when the process ends
+    /// (the team loop's hub uses this; the review coordinator goes through [`Spawner::spawn`]).
+    pub fn spawn_with(
+        &mut self,
+        spec: &ActorSpec,
+        on_exit: impl FnOnce(String) + Send + 'static,
+    ) -> std::io::Result<()> {
         let mut cmd = tokio::process::Command::new(&self.exe);
         cmd.arg("actor");
         match spec.kind {
             ActorKind::Inspector(kind) => cmd.args(["inspector", "--kind", kind.as_str()]),
             ActorKind::Auditor => cmd.arg("auditor"),
+            ActorKind::Implementer => cmd.arg("implementer"),
         };
         cmd.args(["--name", &spec.instance])
             .args(["--lead", &self.lead.to_string()])
@@ -105,7 +112,6 @@ impl Spawner for LocalSpawner {
         }
         let mut child = cmd.spawn()?;
         let pgid = child.id().map_or(0, |p| p as i32);
-        let name = spec.instance.clone();
         let exited = actix::spawn(async move {
             let reason = match child.wait().await {
                 Ok(status) => match (
@@ -118,15 +124,24 @@ impl Spawner for LocalSpawner {
                 },
                 Err(e) => format!("could not be waited for ({e})"),
             };
-            coordinator.do_send(Lost {
-                name,
-                reason,
-                connection_closed: false,
-            });
+            on_exit(reason);
         });
         self.children
             .insert(spec.instance.clone(), Child { pgid, exited });
         Ok(())
+    }
+}
+
+impl Spawner for LocalSpawner {
+    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+        let name = spec.instance.clone();
+        self.spawn_with(spec, move |reason| {
+            coordinator.do_send(Lost {
+                name,
+                reason,
+                connection_closed: false,
+            })
+        })
     }
 
     fn kill(&mut self, instance: &str) {

@@ -52,6 +52,8 @@ pub enum ActorKind {
     Inspector(InspectorKind),
     /// The Auditor.
     Auditor,
+    /// An Implementer of the team loop (`retake run`).
+    Implementer,
 }
 
 /// Starts and stops actor instances for the coordinator; one implementation per runtime.

@@ -74,17 +74,10 @@ impl Rule for ConfigAccess {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_sink;
 
     fn run(files: &[(&str, &str)]) -> Sink {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        ConfigAccess.check_project(&ctx, &mut sink);
-        sink
+        project_sink(&ConfigAccess, files)
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::functions;
 use crate::rules::lexical::lex;
+use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use quote::ToTokens;
@@ -47,18 +48,26 @@ impl Rule for DuplicatedLogic {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Reads one file's function bodies in the (parallel) file pass, where its tree is at
+    /// hand; they are compared across modules in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        out.keep((file.rel_path.clone(), bodies(file)));
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut kept = out.kept_by_path::<Vec<(String, u32, String)>>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
         let mut first: HashMap<String, Body> = HashMap::new();
         for (file, module) in files {
-            for (key, line, name) in bodies(file) {
+            for (key, line, name) in kept.remove(&file.rel_path).unwrap_or_default() {
                 let Some(original) = first.get(&key) else {
                     first.insert(key, (module.clone(), file.rel_path.clone(), line, name));
                     continue;
@@ -154,20 +163,10 @@ impl<'ast> Visit<'ast> for RustBodies {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        DuplicatedLogic.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&DuplicatedLogic, files)
     }
 
     const BODY: &str = "{\n    let mut total = 0;\n    for item in &order.items {\n        total += item.price * item.qty;\n    }\n    if total > 10_000 {\n        total -= total / 10;\n    }\n    total\n}\n";

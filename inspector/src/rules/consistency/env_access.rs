@@ -12,7 +12,7 @@ use crate::engine::{Context, Language};
 use crate::rules::lexical::calls::env_read_on;
 use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_file;
-use crate::rules::test_code::TestCode;
+use crate::rules::line_hits::LazyTestCode;
 use std::collections::BTreeMap;
 
 /// Platform variables, read anywhere without being configuration.
@@ -51,7 +51,7 @@ pub(crate) fn env_reads(ctx: &Context) -> BTreeMap<String, (String, u32, usize)>
         if !file.text.contains(needle) || !is_library_file(file) {
             continue;
         }
-        let mut tests: Option<TestCode> = None;
+        let mut tests = LazyTestCode::new(file);
         for line in lex(&file.text, lang) {
             if !env_read_on(&line.code(), lang)
                 || !names_literal(line.text)
@@ -59,10 +59,7 @@ pub(crate) fn env_reads(ctx: &Context) -> BTreeMap<String, (String, u32, usize)>
             {
                 continue;
             }
-            if tests
-                .get_or_insert_with(|| TestCode::of(file))
-                .contains(line.number)
-            {
+            if tests.contains(line.number) {
                 continue;
             }
             let entry = reads

@@ -10,6 +10,7 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::library_code::is_library_path;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
@@ -39,18 +40,28 @@ impl Rule for ErrorTypePattern {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Reads one file's error style in the (parallel) file pass, where its tree is at hand;
+    /// the modules are compared in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if let Some(found) = scan(file) {
+            out.keep((file.rel_path.clone(), found));
+        }
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut scanned = out.kept_by_path::<Found>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
         let mut styles: BTreeMap<String, Styles> = BTreeMap::new();
         for (file, module) in files {
-            if let Some(found) = scan(file) {
+            if let Some(found) = scanned.remove(&file.rel_path) {
                 let entry = styles.entry(module).or_default();
                 let path = file.rel_path.clone();
                 if entry.typed.is_none() {
@@ -294,17 +305,11 @@ fn imports_anyhow_result(tree: &syn::UseTree, under_anyhow: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_sink;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, Option<u32>, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        ErrorTypePattern.check_project(&ctx, &mut sink);
-        sink.hits
+        project_sink(&ErrorTypePattern, files)
+            .hits
             .into_iter()
             .map(|h| (h.location.path, h.location.line, h.description))
             .collect()

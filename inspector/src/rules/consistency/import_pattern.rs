@@ -15,6 +15,7 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::lex;
+use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
@@ -73,22 +74,33 @@ impl Rule for ImportPattern {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Reads one file's imports in the (parallel) file pass, where its tree is at hand; the
+    /// modules are compared in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let found = match file.language {
+            Some(Language::Rust) => rust_styles(file),
+            Some(Language::Python) => python_styles(file),
+            Some(Language::TypeScript | Language::JavaScript) => js_styles(file),
+            _ => return,
+        };
+        out.keep((file.rel_path.clone(), found));
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut styles = out.kept_by_path::<Vec<(Style, u32, String)>>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
         let mut modules: BTreeMap<String, Evidence> = BTreeMap::new();
         for (file, module) in files {
-            let found = match file.language {
-                Some(Language::Rust) => rust_styles(file),
-                Some(Language::Python) => python_styles(file),
-                Some(Language::TypeScript | Language::JavaScript) => js_styles(file),
-                _ => continue,
+            let Some(found) = styles.remove(&file.rel_path) else {
+                continue;
             };
             let evidence = modules.entry(module).or_default();
             for (style, line, snippet) in found {
@@ -256,20 +268,10 @@ fn js_styles(file: &SourceFile) -> Vec<(Style, u32, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        ImportPattern.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&ImportPattern, files)
     }
 
     #[test]

@@ -11,6 +11,7 @@
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::lex;
+use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use proc_macro2::{TokenStream, TokenTree};
 use protocol::{Dimension, Location, Severity};
@@ -38,21 +39,32 @@ impl Rule for InterfaceInconsistency {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Reads one file's signatures in the (parallel) file pass, where its tree is at hand;
+    /// they are compared across modules in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let sigs = match file.language {
+            Some(Language::Rust) => rust_sigs(file),
+            Some(Language::Python) => python_sigs(file),
+            _ => return,
+        };
+        out.keep((file.rel_path.clone(), sigs));
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut kept = out.kept_by_path::<Vec<FileSig>>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
         let mut by_name: BTreeMap<String, Vec<Sig>> = BTreeMap::new();
         for (file, module) in files {
-            let sigs = match file.language {
-                Some(Language::Rust) => rust_sigs(file),
-                Some(Language::Python) => python_sigs(file),
-                _ => continue,
+            let Some(sigs) = kept.remove(&file.rel_path) else {
+                continue;
             };
             for (name, line, shown, keys) in sigs {
                 by_name.entry(name).or_default().push((
@@ -126,8 +138,11 @@ fn type_key(tokens: TokenStream) -> String {
     out.replace("&,", "&").replace(",>", ">")
 }
 
+/// A function of one file: (name, line, shown signature, parameter keys).
+type FileSig = (String, u32, String, Vec<String>);
+
 /// Rust: (name, line, shown signature, parameter types) of public functions and methods.
-fn rust_sigs(file: &SourceFile) -> Vec<(String, u32, String, Vec<String>)> {
+fn rust_sigs(file: &SourceFile) -> Vec<FileSig> {
     let Some(Ok(ast)) = file.rust_ast() else {
         return Vec::new();
     };
@@ -174,7 +189,7 @@ fn is_pub(vis: &syn::Visibility) -> bool {
 }
 
 /// Python: (name, line, shown signature, parameter names) of top-level `def`s on one line.
-fn python_sigs(file: &SourceFile) -> Vec<(String, u32, String, Vec<String>)> {
+fn python_sigs(file: &SourceFile) -> Vec<FileSig> {
     let mut out = Vec::new();
     for line in lex(&file.text, Language::Python) {
         let code = line.code();
@@ -217,20 +232,10 @@ fn python_sigs(file: &SourceFile) -> Vec<(String, u32, String, Vec<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        InterfaceInconsistency.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&InterfaceInconsistency, files)
     }
 
     #[test]

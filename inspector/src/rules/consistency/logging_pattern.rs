@@ -16,8 +16,8 @@ use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::lex;
-use crate::rules::library_code::{binary_crates, crate_root};
-use crate::rules::test_code::TestCode;
+use crate::rules::library_code::{binary_crates, crate_root, is_library_path};
+use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
 
@@ -52,11 +52,21 @@ impl Rule for LoggingPattern {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Finds one file's logging and print calls in the (parallel) file pass, where its tree is
+    /// at hand for the test-code exemption; modules are compared in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if let Some(lang) = file.language {
+            out.keep((file.rel_path.clone(), calls(file, lang)));
+        }
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut calls = out.kept_by_path::<Vec<Call>>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
@@ -64,12 +74,18 @@ impl Rule for LoggingPattern {
         let binary_crates = binary_crates(ctx);
         let mut usage: BTreeMap<String, Usage> = BTreeMap::new();
         for (file, module) in files {
-            let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
+            if !file.language.is_some_and(|l| META.languages.contains(&l)) {
                 continue;
-            };
+            }
             let in_binary = crate_root(&file.rel_path)
                 .is_some_and(|root| binary_crates.iter().any(|c| c == root));
-            scan(file, lang, in_binary, usage.entry(module).or_default());
+            let found = calls.remove(&file.rel_path).unwrap_or_default();
+            tally(
+                &file.rel_path,
+                &found,
+                in_binary,
+                usage.entry(module).or_default(),
+            );
         }
         let logging: Vec<&str> = usage
             .iter()
@@ -120,8 +136,11 @@ impl Rule for LoggingPattern {
     }
 }
 
-/// Counts the logging and print calls of one file into `usage`.
-fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
+/// A logging or print call outside test code: (line, whether it logs, the print call).
+type Call = (u32, bool, Option<&'static str>);
+
+/// The logging and print calls of one file, outside test code and `__main__` blocks.
+fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     let needles: &[&str] = match lang {
         Language::Rust => &[
             "info!", "warn!", "error!", "debug!", "trace!", "print!", "println!", "eprint",
@@ -130,28 +149,33 @@ fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
         _ => &["console.", "log"],
     };
     if !needles.iter().any(|n| file.text.contains(n)) {
-        return;
+        return Vec::new();
     }
-    let mut tests: Option<TestCode> = None;
+    let mut found = Vec::new();
+    let mut tests = LazyTestCode::new(file);
     for line in lex(&file.text, lang) {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
         }
         let code = line.code();
         let logs = logs_on(&code, lang);
-        let print = if in_binary {
-            None
-        } else {
-            print_on(&code, lang)
-        };
+        let print = print_on(&code, lang);
         if !logs && print.is_none() {
             continue;
         }
-        if lang == Language::Rust
-            && tests
-                .get_or_insert_with(|| TestCode::of(file))
-                .contains(line.number)
-        {
+        if lang == Language::Rust && tests.contains(line.number) {
+            continue;
+        }
+        found.push((line.number, logs, print));
+    }
+    found
+}
+
+/// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
+fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
+    for &(line, logs, print) in calls {
+        let print = if in_binary { None } else { print };
+        if !logs && print.is_none() {
             continue;
         }
         usage.logs += usize::from(logs);
@@ -159,7 +183,7 @@ fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
             usage.prints += 1;
             usage
                 .first_print
-                .get_or_insert((file.rel_path.clone(), line.number, call));
+                .get_or_insert((path.to_string(), line, call));
         }
     }
 }
@@ -168,18 +192,12 @@ fn scan(file: &SourceFile, lang: Language, in_binary: bool, usage: &mut Usage) {
 mod tests {
     use super::*;
     use crate::engine::{inspect, SourceFile};
+    use crate::rules::project_fixture::project_sink;
     use protocol::InspectorKind;
     use std::path::Path;
 
     fn run(files: &[(&str, &str)]) -> Sink {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        LoggingPattern.check_project(&ctx, &mut sink);
-        sink
+        project_sink(&LoggingPattern, files)
     }
 
     #[test]

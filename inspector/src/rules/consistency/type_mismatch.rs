@@ -10,6 +10,7 @@
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::{lex, LexLine};
+use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};
 use quote::ToTokens;
@@ -44,21 +45,32 @@ impl Rule for TypeMismatch {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l))
+            && is_library_path(&file.rel_path)
+    }
+
+    /// Reads one file's types in the (parallel) file pass, where its tree is at hand; they are
+    /// compared across files in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let shapes = match file.language {
+            Some(Language::Rust) => rust_shapes(file),
+            Some(lang @ (Language::TypeScript | Language::Go)) => text_shapes(file, lang),
+            _ => return,
+        };
+        out.keep((file.rel_path.clone(), shapes));
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let mut kept = out.kept_by_path::<Vec<Shape>>(ctx, self);
         let Some(files) = library_modules(ctx) else {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
         let mut by_name: BTreeMap<(Language, String), Vec<Shape>> = BTreeMap::new();
         for (file, _) in files {
-            let shapes = match file.language {
-                Some(Language::Rust) => rust_shapes(file),
-                Some(lang @ (Language::TypeScript | Language::Go)) => text_shapes(file, lang),
-                _ => continue,
+            let Some(shapes) = kept.remove(&file.rel_path) else {
+                continue;
             };
             for s in shapes {
                 by_name
@@ -270,20 +282,10 @@ fn fields_after(lines: &[LexLine<'_>], lang: Language) -> Vec<Field> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        TypeMismatch.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&TypeMismatch, files)
     }
 
     #[test]

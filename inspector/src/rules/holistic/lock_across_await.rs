@@ -10,6 +10,7 @@
 //! (`x.lock().await`) are not guards here, and a guard scoped in an inner block is dropped there.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};
@@ -78,12 +79,6 @@ struct Finder {
 }
 
 impl Finder {
-    fn with_async(&mut self, is_async: bool, walk: impl FnOnce(&mut Self)) {
-        let outer = std::mem::replace(&mut self.in_async, is_async);
-        walk(self);
-        self.in_async = outer;
-    }
-
     fn check_block(&mut self, block: &syn::Block) {
         for (i, stmt) in block.stmts.iter().enumerate() {
             let Some((guard, lock, let_line)) = guard_binding(stmt) else {
@@ -112,30 +107,14 @@ impl Finder {
     }
 }
 
+impl AsyncScope for Finder {
+    fn in_async_mut(&mut self) -> &mut bool {
+        &mut self.in_async
+    }
+}
+
 impl<'ast> Visit<'ast> for Finder {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| visit::visit_item_fn(v, f));
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| {
-            visit::visit_impl_item_fn(v, f)
-        });
-    }
-
-    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| {
-            visit::visit_trait_item_fn(v, f)
-        });
-    }
-
-    fn visit_expr_async(&mut self, e: &'ast syn::ExprAsync) {
-        self.with_async(true, |v| visit::visit_expr_async(v, e));
-    }
-
-    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        self.with_async(c.asyncness.is_some(), |v| visit::visit_expr_closure(v, c));
-    }
+    visit_async_scopes!('ast);
 
     fn visit_block(&mut self, block: &'ast syn::Block) {
         if self.in_async {

@@ -2,8 +2,10 @@
 //! performance across the code. Rules that need a folder of their own are grouped by the
 //! concern chapter 02 lists them under.
 
+mod async_scope;
 mod concurrency;
 mod coupling;
+mod fixed_literals;
 mod hardcoded_credential;
 mod lifecycle;
 mod lock_across_await;

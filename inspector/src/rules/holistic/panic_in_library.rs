@@ -1,11 +1,11 @@
 //! `holistic/panic-in-library`: `panic!` in library code outside tests. A library that panics
 //! takes the decision to abort away from the program that uses it.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::library_code::is_library_path;
-use crate::rules::macro_calls::macro_calls;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use crate::rules::line_hits::line_hit;
+use crate::rules::macro_calls::macro_calls_outside_tests;
+use protocol::{Dimension, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/panic-in-library",
@@ -31,24 +31,13 @@ impl Rule for PanicInLibrary {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(Ok(ast)) = file.rust_ast() else {
-            return;
-        };
-        let calls = macro_calls(ast, &["panic"]);
-        if calls.is_empty() {
-            return;
-        }
-        let tests = TestCode::of(file);
-        for call in calls.into_iter().filter(|c| !tests.contains(c.line)) {
-            let snippet = (call.line as usize)
-                .checked_sub(1)
-                .and_then(|i| file.lines().nth(i))
-                .unwrap_or_default();
+        for call in macro_calls_outside_tests(file, &["panic"]) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, call.line),
+                line_hit(
+                    file,
+                    call.line,
                     "`panic!` in library code aborts the caller's program instead of returning an error",
-                    format!("panic! {}", snippet.trim()),
+                    "panic!",
                 )
                 .suggest("return an error; keep panics for broken invariants and say so in a comment"),
             );

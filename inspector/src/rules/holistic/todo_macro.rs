@@ -1,10 +1,10 @@
 //! `holistic/todo-macro`: `todo!()` and `unimplemented!()` outside test code — a code path that
 //! panics the moment it is reached, shipped as if it were done.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::macro_calls::macro_calls;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::line_hits::line_hit;
+use crate::rules::macro_calls::macro_calls_outside_tests;
+use protocol::{Dimension, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/todo-macro",
@@ -30,27 +30,16 @@ impl Rule for TodoMacro {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(Ok(ast)) = file.rust_ast() else {
-            return;
-        };
-        let calls = macro_calls(ast, &["todo", "unimplemented"]);
-        if calls.is_empty() {
-            return;
-        }
-        let tests = TestCode::of(file);
-        for call in calls.into_iter().filter(|c| !tests.contains(c.line)) {
-            let snippet = (call.line as usize)
-                .checked_sub(1)
-                .and_then(|i| file.lines().nth(i))
-                .unwrap_or_default();
+        for call in macro_calls_outside_tests(file, &["todo", "unimplemented"]) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, call.line),
+                line_hit(
+                    file,
+                    call.line,
                     format!(
                         "`{}!()` in non-test code panics when this path runs",
                         call.name
                     ),
-                    format!("{}! {}", call.name, snippet.trim()),
+                    &format!("{}!", call.name),
                 )
                 .suggest("implement the path, or return an error the caller can handle"),
             );

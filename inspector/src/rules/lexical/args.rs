@@ -77,6 +77,19 @@ pub(crate) fn literal_text(literal: &str) -> (&str, bool) {
     (inner, interpolated)
 }
 
+/// The text between the quotes of a literal that opens and closes on its line, its prefix
+/// (`r`, `b`, `f`, `u`, raw `#`s) dropped: `r#"C:\\x"#` → `C:\\x`.
+pub(crate) fn quoted_body(literal: &str) -> Option<&str> {
+    let body = literal.trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U', '#']);
+    let quote = body
+        .chars()
+        .next()
+        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
+    body.trim_end_matches('#')
+        .strip_prefix(quote)?
+        .strip_suffix(quote)
+}
+
 /// Whether the literal at index `i` of `args` is built at run time: interpolated (f-string,
 /// template), formatted (`% x`, `.format(`), or concatenated (`+` on either side).
 pub(crate) fn is_built(args: &[Arg<'_>], i: usize, prefix_before: Option<&str>) -> bool {
@@ -125,5 +138,12 @@ mod tests {
         assert!(is_built(&call_args(&lines, 0, 2), 1, None));
         assert!(!is_built(&call_args(&lines, 1, 2), 1, None));
         assert_eq!(literal_text("`a ${b}`"), ("a ${b}", true));
+    }
+
+    #[test]
+    fn quoted_bodies_lose_prefix_and_quotes() {
+        assert_eq!(quoted_body("r#\"C:\\x\"#"), Some("C:\\x"));
+        assert_eq!(quoted_body("f'/tmp/{x}'"), Some("/tmp/{x}"));
+        assert_eq!(quoted_body("\"unterminated"), None);
     }
 }

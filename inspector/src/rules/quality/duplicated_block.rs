@@ -47,19 +47,24 @@ impl Rule for DuplicatedBlock {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        file.language.is_some_and(|l| META.languages.contains(&l)) && !file.is_test_file()
+    }
+
+    /// Normalises one file in the (parallel) file pass, where its tree is at hand for the
+    /// test-code exemption; copies are found across files in `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let norm = normalise(file);
+        if norm.len() >= MIN_LINES {
+            out.keep((file.rel_path.clone(), norm));
+        }
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        let files: Vec<(&SourceFile, Norm)> = ctx
-            .files
-            .iter()
-            .filter(|f| {
-                f.language.is_some_and(|l| META.languages.contains(&l)) && !f.is_test_file()
-            })
-            .map(|f| (f, normalise(f)))
-            .filter(|(_, n)| n.len() >= MIN_LINES)
+        let files: Vec<(&SourceFile, Norm)> = out
+            .kept::<(String, Norm)>(ctx, self)
+            .into_iter()
+            .filter_map(|(path, norm)| Some((ctx.file(&path)?, norm)))
             .collect();
         let modules: Vec<String> = files.iter().map(|(f, _)| module_of(&f.rel_path)).collect();
         // Window hash → first occurrence (file index, start index).
@@ -197,17 +202,11 @@ fn is_trivial(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_sink;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, Option<u32>, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        DuplicatedBlock.check_project(&ctx, &mut sink);
-        sink.hits
+        project_sink(&DuplicatedBlock, files)
+            .hits
             .into_iter()
             .map(|h| {
                 (

@@ -15,6 +15,7 @@ use crate::rules::lexical::{lex, LexLine};
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeMap;
 
 static META: RuleMeta = RuleMeta {
     id: "test/false-positive-risk",
@@ -46,11 +47,12 @@ impl Rule for FalsePositiveRisk {
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let mut repo: Option<RepositoryFiles<'_>> = None;
+        let mut arity: BTreeMap<String, Option<bool>> = BTreeMap::new();
         for file in &ctx.files {
             let found = match file.language {
-                Some(Language::Rust) if file.text.contains(".expect_") => {
+                Some(Language::Rust) if file.text.contains(".expect_") && has_tests(file) => {
                     let files = repo.get_or_insert_with(|| RepositoryFiles::of(ctx));
-                    mockall(file, files)
+                    mockall(file, files, &mut arity)
                 }
                 Some(Language::Python) if file.is_test_file() && file.text.contains("called") => {
                     python(file)
@@ -78,6 +80,11 @@ impl Rule for FalsePositiveRisk {
 
 type Found = Vec<(u32, String, String)>;
 
+/// Whether a Rust file can hold test code at all (cheap: its path, or a test attribute).
+fn has_tests(file: &SourceFile) -> bool {
+    file.is_test_file() || file.text.contains("#[cfg(test)]") || file.text.contains("test]")
+}
+
 /// The identifier that ends `text` (`self.repo.save` → `save`).
 fn ident_before(text: &str) -> &str {
     let start = text
@@ -86,9 +93,15 @@ fn ident_before(text: &str) -> &str {
     &text[start..]
 }
 
-fn mockall(file: &SourceFile, files: &RepositoryFiles<'_>) -> Found {
+/// `arity` remembers, per mocked method, whether it takes arguments.
+fn mockall(
+    file: &SourceFile,
+    files: &RepositoryFiles<'_>,
+    arity: &mut BTreeMap<String, Option<bool>>,
+) -> Found {
     let lines = lex(&file.text, Language::Rust);
-    let tests = TestCode::of(file);
+    // Built only for a candidate: most `.expect_` in non-test code are parser methods.
+    let mut tests: Option<TestCode> = None;
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
@@ -98,10 +111,7 @@ fn mockall(file: &SourceFile, files: &RepositoryFiles<'_>) -> Found {
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
-            if method.is_empty()
-                || !rest[method.len()..].starts_with("()")
-                || !tests.contains(line.number)
-            {
+            if method.is_empty() || !rest[method.len()..].starts_with("()") {
                 continue;
             }
             let chain = statement_from(&lines, i, at);
@@ -109,7 +119,15 @@ fn mockall(file: &SourceFile, files: &RepositoryFiles<'_>) -> Found {
             {
                 continue;
             }
-            if takes_arguments(files, &method) != Some(true) {
+            let in_test = tests
+                .get_or_insert_with(|| TestCode::of(file))
+                .contains(line.number);
+            if !in_test
+                || *arity
+                    .entry(method.clone())
+                    .or_insert_with(|| takes_arguments(files, &method))
+                    != Some(true)
+            {
                 continue;
             }
             out.push((

@@ -9,7 +9,7 @@ use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::lexical::functions::{indent_of, python_block_end};
 use crate::rules::lexical::lex;
-use crate::rules::test_code::TestCode;
+use crate::rules::line_hits::{find_in_syntax_or_text, outside_tests};
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
@@ -69,24 +69,13 @@ impl Rule for CheckThenAct {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let found = if file.language == Some(Language::Rust) {
-            let Some(Ok(ast)) = file.rust_ast() else {
-                return;
-            };
-            let mut finder = Finder(Vec::new());
-            finder.visit_file(ast);
-            finder.0
-        } else {
-            python(&file.text)
-        };
-        if found.is_empty() {
+        // `wants` lets only Rust and Python through: every other language is Python here.
+        let Some(found) =
+            find_in_syntax_or_text(file, Finder(Vec::new()), |f| f.0, |t, _| python(t))
+        else {
             return;
-        }
-        let tests = TestCode::of(file);
-        for (check_line, act_line, path, act) in found {
-            if tests.contains(check_line) {
-                continue;
-            }
+        };
+        for (check_line, act_line, path, act) in outside_tests(file, found, |f| f.0) {
             let mut location = Location::at(&file.rel_path, check_line);
             location.end_line = Some(act_line);
             out.hit(

@@ -71,20 +71,10 @@ impl Rule for EnvReadEverywhere {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        EnvReadEverywhere.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&EnvReadEverywhere, files)
     }
 
     #[test]

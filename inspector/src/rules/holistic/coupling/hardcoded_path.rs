@@ -10,9 +10,9 @@
 //! configuration files, binaries, and test code.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::holistic::fixed_literals::fixed_literals;
+use crate::rules::lexical::args::quoted_body;
 use crate::rules::library_code::is_library_file;
-use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
 /// Absolute roots under which a path is machine-specific.
@@ -75,52 +75,22 @@ impl Rule for HardcodedPath {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(lang) = file.language else {
-            return;
-        };
-        let mut tests: Option<TestCode> = None;
-        for line in lex(&file.text, lang) {
-            let names_default = line.code().to_ascii_lowercase().contains("default");
-            if names_default {
-                continue;
-            }
-            for seg in &line.segs {
-                let Seg::Str(literal) = seg else {
-                    continue;
-                };
-                let Some(path) = absolute_path(literal) else {
-                    continue;
-                };
-                if tests
-                    .get_or_insert_with(|| TestCode::of(file))
-                    .contains(line.number)
-                {
-                    continue;
-                }
-                out.hit(
-                    Hit::new(
-                        Location::at(&file.rel_path, line.number),
-                        format!("hard-coded absolute path `{path}`: the code only works where that path exists"),
-                        format!("path {path}"),
-                    )
-                    .suggest("take it from configuration, or from the platform (temp_dir, the user's dirs)"),
-                );
-            }
+        for (line, path) in fixed_literals(file, absolute_path) {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, line),
+                    format!("hard-coded absolute path `{path}`: the code only works where that path exists"),
+                    format!("path {path}"),
+                )
+                .suggest("take it from configuration, or from the platform (temp_dir, the user's dirs)"),
+            );
         }
     }
 }
 
 /// The literal's text when it is a machine-specific absolute path.
 fn absolute_path(literal: &str) -> Option<&str> {
-    let body = literal.trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U', '#']);
-    let quote = body
-        .chars()
-        .next()
-        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
-    let inner = body
-        .trim_end_matches('#')
-        .strip_prefix(quote)?
-        .strip_suffix(quote)?;
+    let inner = quoted_body(literal)?;
     if inner.contains(char::is_whitespace) || SYSTEM_FILES.iter().any(|s| inner.starts_with(s)) {
         return None;
     }

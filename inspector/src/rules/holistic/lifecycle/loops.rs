@@ -5,7 +5,7 @@ use syn::visit::{self, Visit};
 
 /// Whether a `loop { .. }` is long-running: nothing in its body leaves it (`break` that targets
 /// it, `return`). `?` does not count: it leaves only on failure, and the success path loops on.
-pub(crate) fn loop_never_exits(l: &syn::ExprLoop) -> bool {
+fn loop_never_exits(l: &syn::ExprLoop) -> bool {
     let label = l.label.as_ref().map(|lb| lb.name.ident.to_string());
     let mut exits = Exits {
         label,
@@ -19,7 +19,7 @@ pub(crate) fn loop_never_exits(l: &syn::ExprLoop) -> bool {
 /// Whether a `while let` consumes an event source (`rx.recv()`, `listener.accept()`, awaited
 /// or not, or an awaited `stream.next()`) and never leaves early: it runs as long as the source.
 /// A plain `iter.next()` walks a finite collection and is not one.
-pub(crate) fn while_consumes_events(w: &syn::ExprWhile) -> bool {
+fn while_consumes_events(w: &syn::ExprWhile) -> bool {
     let syn::Expr::Let(l) = &*w.cond else {
         return false;
     };
@@ -41,8 +41,31 @@ pub(crate) fn while_consumes_events(w: &syn::ExprWhile) -> bool {
 }
 
 /// Whether a `for` iterates an endless source: `listener.incoming()`.
-pub(crate) fn for_over_endless(f: &syn::ExprForLoop) -> bool {
+fn for_over_endless(f: &syn::ExprForLoop) -> bool {
     matches!(&*f.expr, syn::Expr::MethodCall(m) if m.method == "incoming")
+}
+
+/// Whether `e` is a loop of any kind that runs for as long as the program does.
+pub(crate) fn is_long_running(e: &syn::Expr) -> bool {
+    match e {
+        syn::Expr::Loop(l) => loop_never_exits(l),
+        syn::Expr::While(w) => while_consumes_events(w),
+        syn::Expr::ForLoop(f) => for_over_endless(f),
+        _ => false,
+    }
+}
+
+/// The `visit_expr` of a visitor that must know whether it is inside a long-running loop:
+/// walks `e`, counted in the visitor's field `depth` while inside it when it is one.
+pub(crate) fn visit_counting_long_loops<'ast, V: Visit<'ast>>(
+    visitor: &mut V,
+    e: &'ast syn::Expr,
+    depth: fn(&mut V) -> &mut u32,
+) {
+    let long = u32::from(is_long_running(e));
+    *depth(visitor) += long;
+    visit::visit_expr(visitor, e);
+    *depth(visitor) -= long;
 }
 
 struct Exits {

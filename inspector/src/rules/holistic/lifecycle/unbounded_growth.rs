@@ -7,7 +7,7 @@
 //! client) a map that only ever `insert`s stays bounded, and the text cannot tell the two apart.
 //! Test code is exempt.
 
-use super::loops::{for_over_endless, loop_never_exits, while_consumes_events};
+use super::loops::visit_counting_long_loops;
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
@@ -161,25 +161,11 @@ impl Uses<'_> {
     fn is_ours(&self, e: &syn::Expr) -> bool {
         matches!(e, syn::Expr::Path(p) if p.path.is_ident(self.name))
     }
-
-    fn in_loop(&mut self, long: bool, walk: impl FnOnce(&mut Self)) {
-        self.long_loops += u32::from(long);
-        walk(self);
-        self.long_loops -= u32::from(long);
-    }
 }
 
 impl<'ast> Visit<'ast> for Uses<'_> {
-    fn visit_expr_loop(&mut self, e: &'ast syn::ExprLoop) {
-        self.in_loop(loop_never_exits(e), |v| visit::visit_expr_loop(v, e));
-    }
-
-    fn visit_expr_while(&mut self, e: &'ast syn::ExprWhile) {
-        self.in_loop(while_consumes_events(e), |v| visit::visit_expr_while(v, e));
-    }
-
-    fn visit_expr_for_loop(&mut self, e: &'ast syn::ExprForLoop) {
-        self.in_loop(for_over_endless(e), |v| visit::visit_expr_for_loop(v, e));
+    fn visit_expr(&mut self, e: &'ast syn::Expr) {
+        visit_counting_long_loops(self, e, |v| &mut v.long_loops);
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {

@@ -9,7 +9,7 @@
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::{find_word, lex};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
-use crate::rules::test_code::TestCode;
+use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
@@ -35,50 +35,57 @@ impl Rule for ExitInLibrary {
         &META
     }
 
-    fn wants(&self, _file: &SourceFile) -> bool {
-        false
+    fn wants(&self, file: &SourceFile) -> bool {
+        let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
+            return false;
+        };
+        let needle = match lang {
+            Language::Go => "os.Exit(",
+            _ => "exit(",
+        };
+        let go_fatal = lang == Language::Go && file.text.contains("log.Fatal");
+        (file.text.contains(needle) || go_fatal) && is_library_file(file)
+    }
+
+    /// Finds the exits of one file (in the parallel file pass, where its tree is at hand for
+    /// the test-code exemption); whether the file is part of a binary crate needs the whole
+    /// scope, so the hits are kept for `check_project`.
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if let Some(lang) = file.language {
+            for hit in exits(file, lang) {
+                out.keep(hit);
+            }
+        }
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let binaries = binary_crates(ctx);
-        for file in &ctx.files {
-            let Some(lang) = file.language.filter(|l| META.languages.contains(l)) else {
-                continue;
-            };
-            let needle = match lang {
-                Language::Go => "os.Exit(",
-                Language::Rust | Language::TypeScript | Language::JavaScript => "exit(",
-                _ => "exit(",
-            };
-            let go_fatal = lang == Language::Go && file.text.contains("log.Fatal");
-            if !(file.text.contains(needle) || go_fatal)
-                || !is_library_file(file)
-                || in_binary_crate(&file.rel_path, &binaries)
-            {
-                continue;
+        for hit in out.kept::<Hit>(ctx, self) {
+            if !in_binary_crate(&hit.location.path, &binaries) {
+                out.hit(hit);
             }
-            check_file(file, lang, out);
         }
     }
 }
 
-fn check_file(file: &SourceFile, lang: Language, out: &mut Sink) {
-    let mut tests: Option<TestCode> = None;
+fn exits(file: &SourceFile, lang: Language) -> Vec<Hit> {
+    let mut found = Vec::new();
+    let mut tests = LazyTestCode::new(file);
+    // Whether a bare `exit(` can be `std::process::exit`: once per file, not per line.
+    let imported = lang == Language::Rust
+        && (file.text.contains("use std::process::exit") || file.text.contains("process::{exit"));
     for line in lex(&file.text, lang) {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
         }
         let code = line.code();
-        let Some(call) = exit_call(&code, lang, &file.text) else {
+        let Some(call) = exit_call(&code, lang, imported) else {
             continue;
         };
-        if tests
-            .get_or_insert_with(|| TestCode::of(file))
-            .contains(line.number)
-        {
+        if tests.contains(line.number) {
             continue;
         }
-        out.hit(
+        found.push(
             Hit::new(
                 Location::at(&file.rel_path, line.number),
                 format!("`{call}` in library code ends the whole process: the caller cannot handle the failure or clean up"),
@@ -87,19 +94,15 @@ fn check_file(file: &SourceFile, lang: Language, out: &mut Sink) {
             .suggest("return an error and let the program's entry point decide to exit"),
         );
     }
+    found
 }
 
-/// The exit call on a line of code, if any.
-fn exit_call(code: &str, lang: Language, text: &str) -> Option<&'static str> {
+fn exit_call(code: &str, lang: Language, imported: bool) -> Option<&'static str> {
     match lang {
-        Language::Rust => {
-            let imported =
-                text.contains("use std::process::exit") || text.contains("process::{exit");
-            (code.contains("process::exit(")
-                || (imported
-                    && find_word(code, "exit").is_some_and(|at| code[at + 4..].starts_with('('))))
-            .then_some("process::exit")
-        }
+        Language::Rust => (code.contains("process::exit(")
+            || (imported
+                && find_word(code, "exit").is_some_and(|at| code[at + 4..].starts_with('('))))
+        .then_some("process::exit"),
         Language::Python => {
             if code.contains("sys.exit(") {
                 Some("sys.exit")
@@ -125,20 +128,10 @@ fn exit_call(code: &str, lang: Language, text: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
+    use crate::rules::project_fixture::project_hits;
 
     fn run(files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
-        let ctx = Context::from_files(
-            Path::new("/r"),
-            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
-            crate::spec::Specs::default(),
-        );
-        let mut sink = Sink::default();
-        ExitInLibrary.check_project(&ctx, &mut sink);
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
-            .collect()
+        project_hits(&ExitInLibrary, files)
     }
 
     #[test]

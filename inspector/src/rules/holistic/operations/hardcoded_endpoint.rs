@@ -11,9 +11,9 @@
 //! binaries, configuration files, and test code.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::holistic::fixed_literals::fixed_literals;
+use crate::rules::lexical::args::quoted_body;
 use crate::rules::library_code::is_library_file;
-use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use std::net::Ipv4Addr;
 
@@ -62,53 +62,25 @@ impl Rule for HardcodedEndpoint {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(lang) = file.language else {
-            return;
-        };
-        let mut tests: Option<TestCode> = None;
-        for line in lex(&file.text, lang) {
-            if line.code().to_ascii_lowercase().contains("default") {
-                continue;
-            }
-            for seg in &line.segs {
-                let Seg::Str(literal) = seg else {
-                    continue;
-                };
-                let Some(inner) = unquote(literal) else {
-                    continue;
-                };
-                let Some(why) = endpoint(inner) else {
-                    continue;
-                };
-                if tests
-                    .get_or_insert_with(|| TestCode::of(file))
-                    .contains(line.number)
-                {
-                    continue;
-                }
-                out.hit(
-                    Hit::new(
-                        Location::at(&file.rel_path, line.number),
-                        format!("hard-coded endpoint `{inner}` ({why}): it only works in one environment"),
-                        format!("endpoint {inner}"),
-                    )
-                    .suggest("take the address from configuration, with this value as a named, overridable default"),
-                );
-            }
+        let endpoints = fixed_literals(file, |literal| {
+            let inner = unquote(literal)?;
+            endpoint(inner).map(|why| (inner, why))
+        });
+        for (line, (inner, why)) in endpoints {
+            out.hit(
+                Hit::new(
+                    Location::at(&file.rel_path, line),
+                    format!("hard-coded endpoint `{inner}` ({why}): it only works in one environment"),
+                    format!("endpoint {inner}"),
+                )
+                .suggest("take the address from configuration, with this value as a named, overridable default"),
+            );
         }
     }
 }
 
 fn unquote(literal: &str) -> Option<&str> {
-    let body = literal.trim_start_matches(['r', 'b', 'f', 'u', 'R', 'B', 'F', 'U', '#']);
-    let quote = body
-        .chars()
-        .next()
-        .filter(|q| matches!(q, '"' | '\'' | '`'))?;
-    let inner = body
-        .trim_end_matches('#')
-        .strip_prefix(quote)?
-        .strip_suffix(quote)?;
+    let inner = quoted_body(literal)?;
     (!inner.contains(char::is_whitespace) && !inner.contains("${") && !inner.contains('{'))
         .then_some(inner)
 }

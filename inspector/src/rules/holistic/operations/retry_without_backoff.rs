@@ -9,12 +9,12 @@
 //! sleeps, waits or asks a backoff policy (a call whose name holds `sleep`, `delay`, `backoff`,
 //! `wait`, `tick`). Either is enough to stay quiet. Test code is exempt.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::{indent_of, python_block_end};
 use crate::rules::lexical::lex;
+use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Dimension, Severity};
 use quote::ToTokens;
 use syn::visit::{self, Visit};
 
@@ -50,26 +50,19 @@ impl Rule for RetryWithoutBackoff {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let found = if file.language == Some(Language::Rust) {
-            let Some(Ok(ast)) = file.rust_ast() else {
-                return;
-            };
-            let mut finder = Finder(Vec::new());
-            finder.visit_file(ast);
-            finder.0
-        } else {
-            python(&file.text)
-        };
-        if found.is_empty() {
+        // `wants` lets only Rust and Python through: every other language is Python here.
+        let Some(found) =
+            find_in_syntax_or_text(file, Finder(Vec::new()), |f| f.0, |t, _| python(t))
+        else {
             return;
-        }
-        let tests = TestCode::of(file);
-        for line in found.into_iter().filter(|l| !tests.contains(*l)) {
+        };
+        for line in outside_tests(file, found, |l| *l) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
+                line_hit(
+                    file,
+                    line,
                     "retry loop with no backoff and no bound: on failure it retries at once, forever",
-                    format!("retry loop {}", file.lines().nth(line as usize - 1).map_or("", str::trim)),
+                    "retry loop",
                 )
                 .suggest("sleep between attempts with exponential backoff, and give up after N attempts"),
             );

@@ -9,6 +9,7 @@
 //! exempt (fixtures are written with `std::fs` on purpose).
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::lexical::functions::{functions, indent_of};
 use crate::rules::lexical::lex;
@@ -105,12 +106,6 @@ struct Finder {
 }
 
 impl Finder {
-    fn with_async(&mut self, is_async: bool, walk: impl FnOnce(&mut Self)) {
-        let outer = std::mem::replace(&mut self.in_async, is_async);
-        walk(self);
-        self.in_async = outer;
-    }
-
     fn is_awaited(&self, e: &syn::Expr) -> bool {
         self.awaited.contains(&(e as *const syn::Expr as usize))
     }
@@ -144,30 +139,14 @@ impl Finder {
     }
 }
 
+impl AsyncScope for Finder {
+    fn in_async_mut(&mut self) -> &mut bool {
+        &mut self.in_async
+    }
+}
+
 impl<'ast> Visit<'ast> for Finder {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| visit::visit_item_fn(v, f));
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| {
-            visit::visit_impl_item_fn(v, f)
-        });
-    }
-
-    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        self.with_async(f.sig.asyncness.is_some(), |v| {
-            visit::visit_trait_item_fn(v, f)
-        });
-    }
-
-    fn visit_expr_async(&mut self, e: &'ast syn::ExprAsync) {
-        self.with_async(true, |v| visit::visit_expr_async(v, e));
-    }
-
-    fn visit_expr_closure(&mut self, c: &'ast syn::ExprClosure) {
-        self.with_async(c.asyncness.is_some(), |v| visit::visit_expr_closure(v, c));
-    }
+    visit_async_scopes!('ast);
 
     fn visit_expr_await(&mut self, e: &'ast syn::ExprAwait) {
         self.awaited.insert(&*e.base as *const syn::Expr as usize);

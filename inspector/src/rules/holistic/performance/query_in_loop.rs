@@ -8,12 +8,12 @@
 //! block. Writes in a loop (`INSERT` per row in a transaction) are the usual batch idiom and
 //! are not flagged. Test code is exempt.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::python_block_end;
 use crate::rules::lexical::{lex, LexLine, Seg};
+use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Dimension, Severity};
 use syn::visit::{self, Visit};
 
 /// Method and function names that run SQL given as their first argument.
@@ -67,32 +67,20 @@ impl Rule for QueryInLoop {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(lang) = file.language else {
+        let finder = Finder {
+            loops: 0,
+            found: Vec::new(),
+        };
+        let Some(found) = find_in_syntax_or_text(file, finder, |f: Finder| f.found, text) else {
             return;
         };
-        let found = if lang == Language::Rust {
-            let Some(Ok(ast)) = file.rust_ast() else {
-                return;
-            };
-            let mut finder = Finder {
-                loops: 0,
-                found: Vec::new(),
-            };
-            finder.visit_file(ast);
-            finder.found
-        } else {
-            text(&file.text, lang)
-        };
-        if found.is_empty() {
-            return;
-        }
-        let tests = TestCode::of(file);
-        for l in found.into_iter().filter(|l| !tests.contains(*l)) {
+        for l in outside_tests(file, found, |l| *l) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, l),
+                line_hit(
+                    file,
+                    l,
                     "a SELECT runs once per loop iteration (N+1 queries): one database round trip per item",
-                    format!("query in loop {}", file.lines().nth(l as usize - 1).map_or("", str::trim)),
+                    "query in loop",
                 )
                 .suggest("fetch the rows for all items with one query (IN (..), ANY($1), a join) before the loop"),
             );

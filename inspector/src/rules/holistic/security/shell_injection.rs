@@ -7,13 +7,13 @@
 //! A fixed script (`sh -c "make all"`) or a variable of unknown origin is not flagged: only
 //! strings visibly built by formatting or concatenation. Test code is exempt.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::lexical::args::{call_args, is_built, Arg};
 use crate::rules::lexical::{find_word, lex};
+use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Dimension, Severity};
 use std::collections::BTreeSet;
 use syn::visit::{self, Visit};
 
@@ -71,29 +71,18 @@ impl Rule for ShellInjection {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(lang) = file.language else {
+        let Some(found) =
+            find_in_syntax_or_text(file, Finder::default(), |f: Finder| f.found, text)
+        else {
             return;
         };
-        let found: BTreeSet<u32> = if lang == Language::Rust {
-            let Some(Ok(ast)) = file.rust_ast() else {
-                return;
-            };
-            let mut finder = Finder::default();
-            finder.visit_file(ast);
-            finder.found
-        } else {
-            text(&file.text, lang)
-        };
-        if found.is_empty() {
-            return;
-        }
-        let tests = TestCode::of(file);
-        for l in found.into_iter().filter(|l| !tests.contains(*l)) {
+        for l in outside_tests(file, found, |l| *l) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, l),
+                line_hit(
+                    file,
+                    l,
                     "shell command line built from a formatted string: a value with `;`, `$(..)` or a quote runs commands of its own",
-                    format!("shell {}", file.lines().nth(l as usize - 1).map_or("", str::trim)),
+                    "shell",
                 )
                 .suggest("run the program directly with an argument list (no shell); never splice values into a script"),
             );

@@ -9,13 +9,13 @@
 //! `REPLACE`, `MERGE`) count, so formatted log lines passed to `execute` of other APIs do not.
 //! Test code is exempt.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::syntax::{callee, line};
 use crate::rules::lexical::args::{call_args, is_built, literal_text, Arg};
 use crate::rules::lexical::{lex, LexLine, Seg};
+use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Dimension, Severity};
 use std::collections::BTreeSet;
 use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
@@ -99,29 +99,18 @@ impl Rule for SqlInjection {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let Some(lang) = file.language else {
+        let Some(found) =
+            find_in_syntax_or_text(file, Finder::default(), |f: Finder| f.found, text)
+        else {
             return;
         };
-        let found: BTreeSet<u32> = if lang == Language::Rust {
-            let Some(Ok(ast)) = file.rust_ast() else {
-                return;
-            };
-            let mut finder = Finder::default();
-            finder.visit_file(ast);
-            finder.found
-        } else {
-            text(&file.text, lang)
-        };
-        if found.is_empty() {
-            return;
-        }
-        let tests = TestCode::of(file);
-        for l in found.into_iter().filter(|l| !tests.contains(*l)) {
+        for l in outside_tests(file, found, |l| *l) {
             out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, l),
+                line_hit(
+                    file,
+                    l,
                     "SQL built by string formatting is passed to a query: a value can end the statement and inject its own",
-                    format!("sql {}", file.lines().nth(l as usize - 1).map_or("", str::trim)),
+                    "sql",
                 )
                 .suggest("use bound parameters ($1, ?, %s with a parameter tuple) instead of splicing values into the SQL"),
             );

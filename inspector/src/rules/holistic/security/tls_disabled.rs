@@ -9,7 +9,7 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::lex;
-use crate::rules::test_code::TestCode;
+use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 
 /// (language family, code pattern with spaces removed, what it does).
@@ -108,7 +108,7 @@ impl Rule for TlsDisabled {
             return;
         };
         let fam = family(lang);
-        let mut tests: Option<TestCode> = None;
+        let mut tests = LazyTestCode::new(file);
         for line in lex(&file.text, lang) {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
             let Some((_, pattern, what)) = PATTERNS
@@ -127,10 +127,7 @@ impl Rule for TlsDisabled {
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
-            if tests
-                .get_or_insert_with(|| TestCode::of(file))
-                .contains(line.number)
-            {
+            if tests.contains(line.number) {
                 continue;
             }
             out.hit(

@@ -6,7 +6,7 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::lex;
-use crate::rules::test_code::TestCode;
+use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 
 /// Weak-digest calls, as they appear in code (literals are blanked, so JS's
@@ -74,7 +74,7 @@ impl Rule for WeakPasswordHash {
             .iter()
             .map(|l| l.code().to_ascii_lowercase())
             .collect();
-        let mut tests: Option<TestCode> = None;
+        let mut tests = LazyTestCode::new(file);
         for (i, line) in lexed.iter().enumerate() {
             let code = line.code();
             let raw = line.text;
@@ -94,11 +94,7 @@ impl Rule for WeakPasswordHash {
                     .iter()
                     .any(|w| c.contains(w))
             });
-            if !near
-                || tests
-                    .get_or_insert_with(|| TestCode::of(file))
-                    .contains(line.number)
-            {
+            if !near || tests.contains(line.number) {
                 continue;
             }
             out.hit(

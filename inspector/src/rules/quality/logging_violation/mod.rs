@@ -17,6 +17,7 @@ use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::lex;
 use crate::rules::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
+use crate::rules::line_hits::LazyTestCode;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -60,60 +61,28 @@ impl Rule for LoggingViolation {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        if !file.language.is_some_and(|l| META.languages.contains(&l)) || file.is_test_file() {
-            return false;
-        }
-        let lower = file.text.to_ascii_lowercase();
-        ["passw", "secret", "token", "key", "credential"]
-            .iter()
-            .any(|n| lower.contains(n))
+        may_log_secrets(file) || print_language(file).is_some()
     }
 
+    /// Secrets in log calls, and — kept for `check_project`, which needs the whole scope —
+    /// whether a library file logs and where it first prints.
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        let found = match file.language {
-            Some(Language::Rust) => match file.rust_ast() {
-                Some(Ok(ast)) => secrets::in_rust(ast, &file.text),
-                _ => return,
-            },
-            Some(lang) => secrets::in_text(&file.text, lang),
-            None => return,
-        };
-        if found.is_empty() {
-            return;
+        if may_log_secrets(file) {
+            secrets_in(file, out);
         }
-        let tests = TestCode::of(file);
-        for (line, call, name) in found {
-            if tests.contains(line) {
-                continue;
-            }
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
-                    format!("`{name}` is passed to `{call}`: the secret ends up in the logs"),
-                    format!("{call} {name}"),
-                )
-                .suggest("log that it is set (or a fingerprint), never the value; redact it in Debug/Display"),
-            );
+        if let Some(lang) = print_language(file) {
+            out.keep(Printing {
+                path: file.rel_path.clone(),
+                lang,
+                logs: logs_outside_tests(file, lang),
+                first_print: first_print(file, lang),
+            });
         }
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let binaries = binary_crates(ctx);
-        let library: Vec<&SourceFile> = ctx
-            .files
-            .iter()
-            .filter(|f| {
-                matches!(
-                    f.language,
-                    Some(
-                        Language::Rust
-                            | Language::Python
-                            | Language::TypeScript
-                            | Language::JavaScript
-                    )
-                ) && is_library_file(f)
-            })
-            .collect();
+        let library: Vec<Printing> = out.kept(ctx, self);
         for lang in [
             Language::Rust,
             Language::Python,
@@ -123,25 +92,24 @@ impl Rule for LoggingViolation {
             let of_lang = || {
                 library
                     .iter()
-                    .filter(move |f| same_family(f.language, lang))
+                    .filter(move |f| same_family(Some(f.lang), lang))
             };
-            let logs = of_lang().any(|f| f.language.is_some_and(|l| logs_outside_tests(f, l)));
-            if !logs {
+            if !of_lang().any(|f| f.logs) {
                 continue;
             }
-            for file in of_lang().filter(|f| f.language == Some(lang)) {
-                if in_binary_crate(&file.rel_path, &binaries) {
+            for file in of_lang().filter(|f| f.lang == lang) {
+                if in_binary_crate(&file.path, &binaries) {
                     continue;
                 }
-                if let Some((line, call, count)) = first_print(file, lang) {
+                if let Some((line, call, count)) = file.first_print {
                     out.hit(
                         Hit::new(
-                            Location::at(&file.rel_path, line),
+                            Location::at(&file.path, line),
                             format!(
                                 "`{call}` in library code ({count} print{}) while the project logs through a logging framework",
                                 if count == 1 { "" } else { "s" }
                             ),
-                            format!("prints in {}", file.rel_path),
+                            format!("prints in {}", file.path),
                         )
                         .with_severity(Severity::Low)
                         .suggest("log it at a level (debug!/info!, logger.debug) or return it to the caller"),
@@ -149,6 +117,67 @@ impl Rule for LoggingViolation {
                 }
             }
         }
+    }
+}
+
+/// What `check_project` needs of one library file.
+struct Printing {
+    path: String,
+    lang: Language,
+    /// Whether it calls a logging framework outside its test code.
+    logs: bool,
+    /// Its first print outside test code: (line, call, count of prints).
+    first_print: Option<(u32, &'static str, usize)>,
+}
+
+/// The pre-filter of the secrets check: a non-test file naming a credential somewhere.
+fn may_log_secrets(file: &SourceFile) -> bool {
+    if !file.language.is_some_and(|l| META.languages.contains(&l)) || file.is_test_file() {
+        return false;
+    }
+    let lower = file.text.to_ascii_lowercase();
+    ["passw", "secret", "token", "key", "credential"]
+        .iter()
+        .any(|n| lower.contains(n))
+}
+
+/// The language of a library file the print check compares, if it is one.
+fn print_language(file: &SourceFile) -> Option<Language> {
+    let lang = file.language.filter(|l| {
+        matches!(
+            l,
+            Language::Rust | Language::Python | Language::TypeScript | Language::JavaScript
+        )
+    })?;
+    is_library_file(file).then_some(lang)
+}
+
+/// Secrets passed to log and print calls of one file, outside its test code.
+fn secrets_in(file: &SourceFile, out: &mut Sink) {
+    let found = match file.language {
+        Some(Language::Rust) => match file.rust_ast() {
+            Some(Ok(ast)) => secrets::in_rust(ast, &file.text),
+            _ => return,
+        },
+        Some(lang) => secrets::in_text(&file.text, lang),
+        None => return,
+    };
+    if found.is_empty() {
+        return;
+    }
+    let tests = TestCode::of(file);
+    for (line, call, name) in found {
+        if tests.contains(line) {
+            continue;
+        }
+        out.hit(
+            Hit::new(
+                Location::at(&file.rel_path, line),
+                format!("`{name}` is passed to `{call}`: the secret ends up in the logs"),
+                format!("{call} {name}"),
+            )
+            .suggest("log that it is set (or a fingerprint), never the value; redact it in Debug/Display"),
+        );
     }
 }
 
@@ -160,13 +189,10 @@ fn same_family(language: Option<Language>, lang: Language) -> bool {
 
 /// Whether a file calls a logging framework outside its test code.
 fn logs_outside_tests(file: &SourceFile, lang: Language) -> bool {
-    let mut tests: Option<TestCode> = None;
-    lex(&file.text, lang).iter().any(|l| {
-        logs_on(&l.code(), lang)
-            && !tests
-                .get_or_insert_with(|| TestCode::of(file))
-                .contains(l.number)
-    })
+    let mut tests = LazyTestCode::new(file);
+    lex(&file.text, lang)
+        .iter()
+        .any(|l| logs_on(&l.code(), lang) && !tests.contains(l.number))
 }
 
 /// The first print of a library file outside test code and `__main__` blocks, with the count.

@@ -1,8 +1,9 @@
 //! `test/weak-assertion`: tests that cannot fail — no assertion at all, or an assertion that is
 //! true whatever the code does (`assert!(true)`, `assert_eq!(x, x)`, `assert True`,
-//! `expect(true).toBe(true)`). Rust is read from the syntax tree (`rust.rs`), the other
-//! languages at the text level (`script.rs`).
+//! `expect(true).toBe(true)`). Every language is read at the text level, comment- and
+//! string-aware (`rust.rs`, `script.rs`): no file is parsed into a syntax tree for this.
 
+mod args;
 mod rust;
 mod script;
 

@@ -1,177 +1,263 @@
-//! Weak assertions in Rust tests, from the syntax tree: `#[test]`-style functions that assert
-//! nothing, and assertions that cannot fail (`assert!(true)`, `assert_eq!(x, x)`, `assert!(a == a)`).
+//! Weak assertions in Rust tests, read at the text level (the lexer tells code from strings and
+//! comments; no syntax tree is built, so the test Inspector parses nothing): `#[test]`-style
+//! functions that assert nothing, and assertions that cannot fail (`assert!(true)`,
+//! `assert_eq!(x, x)`, `assert!(a == a)`).
 //!
 //! An assertion is any `assert*!`/`debug_assert*!`/`prop_assert*!` macro, `panic!`/`unreachable!`
-//! (a failing branch), `#[should_panic]`, a call of an `assert*`/`check*`/`verify*`/`expect*`
-//! helper, a mock expectation (`.expect_x()` — mockall verifies it on drop), or a method that
-//! fails on the wrong variant (`.unwrap_err()`, `.expect_err(..)`, `.assert()`).
+//! (a failing branch), `#[should_panic]`, a call of a helper named for checking (a word of its
+//! name starts with `assert`, `check`, `verify` or `expect`: `do_check`, `check_assist`) or of a
+//! function of the same file that asserts (`fn type_char_noop(..) { assert_eq!(..) }`), a mock
+//! expectation (`.expect_x()` — mockall verifies it on drop), or a method that asserts or fails
+//! on the wrong variant (`.assert_eq(..)`, `.unwrap_err()`, `.expect_err(..)`).
 
+use super::args::{always_true, call_args};
 use super::Weak;
-use crate::engine::SourceFile;
-use crate::rules::macro_calls::visit_macro_args;
-use quote::ToTokens;
-use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
-use syn::visit::{self, Visit};
+use crate::engine::{Language, SourceFile};
+use crate::rules::lexical::{is_ident, lex, LexLine};
 
 /// The weak assertions of a Rust file.
 pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
-    let Some(Ok(ast)) = file.rust_ast() else {
-        return Vec::new();
-    };
-    let lines: Vec<&str> = file.text.lines().collect();
-    let mut finder = Finder {
-        lines: &lines,
-        out: Vec::new(),
-    };
-    finder.visit_file(ast);
-    finder.out
-}
-
-/// Whether attributes make a function a test the harness runs (not `#[cfg(test)]` helpers).
-fn is_test_fn(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| {
-        a.path().segments.last().is_some_and(|s| {
-            matches!(
-                s.ident.to_string().as_str(),
-                "test" | "rstest" | "test_case"
-            )
-        }) && !a.path().is_ident("cfg")
-    })
-}
-
-fn should_panic(attrs: &[syn::Attribute]) -> bool {
-    attrs.iter().any(|a| a.path().is_ident("should_panic"))
-}
-
-struct Finder<'l> {
-    lines: &'l [&'l str],
-    out: Vec<Weak>,
-}
-
-impl Finder<'_> {
-    fn test_fn(&mut self, attrs: &[syn::Attribute], sig: &syn::Signature, body: &syn::Block) {
-        let mut body_scan = Body {
-            asserts: 0,
-            tautologies: Vec::new(),
+    let lines = lex(&file.text, Language::Rust);
+    let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
+    let mut helpers = Helpers::of(&codes);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !is_test_attribute(codes[i].trim()) {
+            i += 1;
+            continue;
+        }
+        let mut should_panic = false;
+        let mut header = i;
+        while header < lines.len() && !codes[header].contains("fn ") {
+            should_panic |= codes[header].contains("should_panic");
+            header += 1;
+        }
+        let Some((name, end)) = codes.get(header).and_then(|h| {
+            let name = fn_name(h)?;
+            Some((name, body_end(&codes, header)?))
+        }) else {
+            i = header + 1;
+            continue;
         };
-        body_scan.visit_block(body);
-        let name = sig.ident.to_string();
-        if body_scan.asserts == 0 && !should_panic(attrs) {
-            self.out.push(Weak::no_assertion(
-                &name,
-                sig.ident.span().start().line as u32,
-            ));
+        if !should_panic && !helpers.range_asserts(header, end, 0) {
+            out.push(Weak::no_assertion(&name, lines[header].number));
         }
-        for line in body_scan.tautologies {
-            let written = self.lines.get(line as usize - 1).map_or("", |l| l.trim());
-            self.out.push(Weak::tautology(&name, line, written));
+        for k in header..=end {
+            if tautology_at(&lines, k) {
+                out.push(Weak::tautology(
+                    &name,
+                    lines[k].number,
+                    lines[k].text.trim(),
+                ));
+            }
         }
+        i = end + 1;
     }
+    out
 }
 
-impl<'ast> Visit<'ast> for Finder<'_> {
-    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        if is_test_fn(&f.attrs) {
-            self.test_fn(&f.attrs, &f.sig, &f.block);
-        }
-        visit::visit_item_fn(self, f);
-    }
-
-    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        if is_test_fn(&f.attrs) {
-            self.test_fn(&f.attrs, &f.sig, &f.block);
-        }
-        visit::visit_impl_item_fn(self, f);
-    }
+/// `#[test]`, `#[tokio::test(..)]`, `#[rstest]`, `#[test_case(..)]` — not `#[cfg(test)]`.
+fn is_test_attribute(code: &str) -> bool {
+    let Some(inner) = code.strip_prefix("#[") else {
+        return false;
+    };
+    let path: &str = inner.split(['(', ']', ' ']).next().unwrap_or_default();
+    let last = path.rsplit("::").next().unwrap_or(path);
+    matches!(last, "test" | "rstest" | "test_case")
 }
 
-/// What a test body asserts.
-struct Body {
-    asserts: usize,
-    /// The line of each assertion that cannot fail.
-    tautologies: Vec<u32>,
+/// The name after `fn ` on a header line.
+fn fn_name(code: &str) -> Option<String> {
+    let at = code.find("fn ")?;
+    let name: String = code[at + 3..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
 }
 
-fn is_assert_name(name: &str) -> bool {
+/// The index of the line that closes the body opening at or after `header`.
+fn body_end(codes: &[String], header: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut open = false;
+    for (k, code) in codes.iter().enumerate().skip(header) {
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    open = true;
+                    depth += 1;
+                }
+                '}' if open => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                ';' if !open => return None,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// The identifier that ends at byte `end` of `code`.
+fn ident_before(code: &str, end: usize) -> &str {
+    let b = code.as_bytes();
+    let mut start = end;
+    while start > 0 && is_ident(b[start - 1]) {
+        start -= 1;
+    }
+    &code[start..end]
+}
+
+fn is_assert_macro(name: &str) -> bool {
     ["assert", "debug_assert", "prop_assert"]
         .iter()
         .any(|p| name.starts_with(p))
         || matches!(name, "panic" | "unreachable")
 }
 
-fn is_helper_name(name: &str) -> bool {
-    ["assert", "check", "verify", "expect"]
-        .iter()
-        .any(|p| name.starts_with(p))
+/// What one line of code does that matters here: whether it asserts by itself, and the names
+/// it calls (functions, methods, macros) — which assert when they are the file's own helpers.
+struct Facts<'c> {
+    direct: bool,
+    calls: Vec<&'c str>,
 }
 
-fn tokens(expr: &syn::Expr) -> String {
-    expr.to_token_stream().to_string()
-}
-
-/// Whether an expression is always true: `true`, `!false`, `a == a` (same tokens on both sides).
-fn always_true(expr: &syn::Expr) -> bool {
-    match expr {
-        syn::Expr::Lit(l) => matches!(&l.lit, syn::Lit::Bool(b) if b.value),
-        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Not(_)) => {
-            matches!(&*u.expr, syn::Expr::Lit(l) if matches!(&l.lit, syn::Lit::Bool(b) if !b.value))
+impl<'c> Facts<'c> {
+    fn of(code: &'c str) -> Facts<'c> {
+        let b = code.as_bytes();
+        let mut facts = Facts {
+            direct: [".expect_", ".unwrap_err(", ".expect_err(", ".assert"]
+                .iter()
+                .any(|m| code.contains(m)),
+            calls: Vec::new(),
+        };
+        // `name!(`, `name! {`, `name(`, `name::<T>(`, `.name(`.
+        let ends = code
+            .match_indices(['(', '!'])
+            .map(|(at, _)| at)
+            .chain(code.match_indices("::<").map(|(at, _)| at));
+        for at in ends {
+            let is_macro = b[at] == b'!';
+            if is_macro && !code[at + 1..].trim_start().starts_with(['(', '[', '{']) {
+                continue;
+            }
+            let name = ident_before(code, at);
+            if name.is_empty() {
+                continue;
+            }
+            let start = at - name.len();
+            let method = start > 0 && b[start - 1] == b'.';
+            facts.direct |= (is_macro && is_assert_macro(name)) || (!method && checking_name(name));
+            facts.calls.push(name);
         }
-        syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => {
-            tokens(&b.left) == tokens(&b.right)
-        }
-        syn::Expr::Paren(p) => always_true(&p.expr),
-        _ => false,
+        facts
     }
 }
 
-impl<'ast> Visit<'ast> for Body {
-    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-        let name = mac
-            .path
-            .segments
-            .last()
-            .map(|s| s.ident.to_string())
-            .unwrap_or_default();
-        if is_assert_name(&name) {
-            self.asserts += 1;
-            let args = mac
-                .parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated)
-                .map(|p| p.into_iter().collect::<Vec<_>>())
-                .unwrap_or_default();
-            let tautological = match name.trim_start_matches("debug_") {
-                "assert" => args.first().is_some_and(always_true),
-                "assert_eq" => args.len() >= 2 && tokens(&args[0]) == tokens(&args[1]),
-                _ => false,
+/// The file's functions and `macro_rules!` by name, judged on demand (only those a test calls)
+/// and remembered: one asserts when its body does, directly or through another helper.
+struct Helpers<'c> {
+    codes: &'c [String],
+    /// (name, first line, last line, judgement once made).
+    defs: Vec<(&'c str, usize, usize, Option<bool>)>,
+}
+
+/// How deep helpers calling helpers are followed.
+const HELPER_DEPTH: usize = 3;
+
+impl<'c> Helpers<'c> {
+    fn of(codes: &'c [String]) -> Helpers<'c> {
+        let mut defs = Vec::new();
+        for (k, code) in codes.iter().enumerate() {
+            let name = match code.find("macro_rules!") {
+                Some(at) => Some(code[at + "macro_rules!".len()..].trim_start()),
+                None => code.find("fn ").map(|at| code[at + 3..].trim_start()),
             };
-            if tautological {
-                self.tautologies.push(mac.path.span().start().line as u32);
+            let Some(name) = name.map(|n| &n[..n.bytes().take_while(|c| is_ident(*c)).count()])
+            else {
+                continue;
+            };
+            if let (false, Some(end)) = (name.is_empty(), body_end(codes, k)) {
+                defs.push((name, k, end, None));
             }
         }
-        visit_macro_args(self, mac);
+        Helpers { codes, defs }
     }
 
-    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
-        let m = call.method.to_string();
-        if m.starts_with("expect_") || matches!(m.as_str(), "unwrap_err" | "expect_err" | "assert")
-        {
-            self.asserts += 1;
-        }
-        visit::visit_expr_method_call(self, call);
-    }
-
-    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
-        if let syn::Expr::Path(p) = &*call.func {
-            if p.path
-                .segments
-                .last()
-                .is_some_and(|s| is_helper_name(&s.ident.to_string()))
-            {
-                self.asserts += 1;
+    /// Whether lines `start..=end` assert, following calls of the file's helpers.
+    fn range_asserts(&mut self, start: usize, end: usize, depth: usize) -> bool {
+        let codes = self.codes;
+        let mut called: Vec<&'c str> = Vec::new();
+        for code in &codes[start..=end] {
+            let facts = Facts::of(code);
+            if facts.direct {
+                return true;
             }
+            called.extend(facts.calls);
         }
-        visit::visit_expr_call(self, call);
+        depth < HELPER_DEPTH
+            && called
+                .into_iter()
+                .any(|name| self.helper_asserts(name, depth + 1))
     }
+
+    fn helper_asserts(&mut self, name: &str, depth: usize) -> bool {
+        let Some(k) = self.defs.iter().position(|d| d.0 == name) else {
+            return false;
+        };
+        let (_, start, end, known) = self.defs[k];
+        if let Some(known) = known {
+            return known;
+        }
+        // Assume no while judging, so recursion through itself ends.
+        self.defs[k].3 = Some(false);
+        let asserts = self.range_asserts(start, end, depth);
+        self.defs[k].3 = Some(asserts);
+        asserts
+    }
+}
+
+/// Whether a name reads as a checking helper: a word starting with assert, check, verify, expect.
+fn checking_name(name: &str) -> bool {
+    name.split('_').any(|w| {
+        ["assert", "check", "verify", "expect"]
+            .iter()
+            .any(|p| w.starts_with(p))
+    })
+}
+
+/// Whether line `k` holds an `assert!`/`assert_eq!` (or `debug_` form) that cannot fail; its
+/// arguments are read from the raw text of up to ten lines, literals kept.
+fn tautology_at(lines: &[LexLine<'_>], k: usize) -> bool {
+    let code = lines[k].code();
+    if !code.contains("assert") {
+        return false;
+    }
+    let raw: String = lines[k..lines.len().min(k + 10)]
+        .iter()
+        .map(|l| l.text)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+    ["assert!(", "debug_assert!("]
+        .iter()
+        .filter(|m| code.contains(*m))
+        .any(|m| {
+            call_args(&raw, m)
+                .and_then(|a| a.first().map(|c| squeeze(c)))
+                .is_some_and(|c| always_true(&c, "==", &["true", "!false"]))
+        })
+        || ["assert_eq!(", "debug_assert_eq!("]
+            .iter()
+            .filter(|m| code.contains(*m))
+            .any(|m| {
+                call_args(&raw, m).is_some_and(|a| a.len() >= 2 && squeeze(a[0]) == squeeze(a[1]))
+            })
 }
 
 #[cfg(test)]
@@ -200,6 +286,7 @@ mod tests {
         assert_eq!(total(&cart), total(&cart));
         assert!(x.len() == x.len());
         assert_eq!(total(&cart), 3);
+        assert_eq!(f(\"a\"), f(\"b\"));
     }
     fn helper() {}
 }
@@ -207,10 +294,25 @@ mod tests {
         assert_eq!(
             weak(text),
             vec![
-                (4, "test `smoke` has no assertion: it passes whatever the code does".to_string()),
-                (9, "test `always` asserts something that cannot fail: `assert!(true, \"ok\");`".to_string()),
-                (10, "test `always` asserts something that cannot fail: `assert_eq!(total(&cart), total(&cart));`".to_string()),
-                (11, "test `always` asserts something that cannot fail: `assert!(x.len() == x.len());`".to_string()),
+                (
+                    4,
+                    "test `smoke` has no assertion: it passes whatever the code does".to_string()
+                ),
+                (
+                    9,
+                    "test `always` asserts something that cannot fail: `assert!(true, \"ok\");`"
+                        .to_string()
+                ),
+                (
+                    10,
+                    "test `always` asserts something that cannot fail: `assert_eq!(total(&cart), total(&cart));`"
+                        .to_string()
+                ),
+                (
+                    11,
+                    "test `always` asserts something that cannot fail: `assert!(x.len() == x.len());`"
+                        .to_string()
+                ),
             ]
         );
     }
@@ -233,6 +335,27 @@ fn e() { parse(\"\").unwrap_err(); }
 fn f() { match x { Ok(_) => {}, Err(e) => panic!(\"{e}\") } }
 #[test]
 fn g() { assert!(!done); }
+#[test]
+fn i() { type_char_noop('=', \"let x\"); assert_tokens::<Range>(&r, &[]); }
+fn type_char_noop(c: char, before: &str) {
+    let after = type_char(c, before);
+    assert_eq!(after, None)
+}
+#[test]
+fn j() { expect![[\"x\"]].assert_eq(&actual); }
+macro_rules! size_and_align {
+    ($($t:tt)*) => { check_size(stringify!($($t)*)) };
+}
+#[test]
+fn k() { size_and_align! { struct Goal(i32); } }
+#[test]
+fn h() {
+    let s = \"assert!(true)\"; // assert!(true)
+    assert_eq!(
+        s.len(),
+        13
+    );
+}
 ";
         assert_eq!(weak(text), Vec::<(u32, String)>::new());
     }

@@ -3,6 +3,7 @@
 //! `assert True`, `assert x == x`, `self.assertEqual(a, a)`, `assert.True(t, true)`,
 //! `assert.Equal(t, x, x)`, `expect(true).toBe(true)`, `expect(x).toEqual(x)`.
 
+use super::args::{always_true, call_args, split_args};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::functions::functions;
@@ -103,66 +104,6 @@ fn tautology(raw: &str, lang: Language) -> bool {
                     .any(|c| call_args(raw, c).is_some_and(|a| a.len() >= 2 && a[0] == a[1]))
         }
     }
-}
-
-/// `cond` is a constant truth or compares an expression with itself.
-fn always_true(cond: &str, eq: &str, constants: &[&str]) -> bool {
-    let cond = cond.trim();
-    constants.contains(&cond)
-        || cond
-            .split_once(eq)
-            .is_some_and(|(a, b)| !a.trim().is_empty() && a.trim() == b.trim())
-}
-
-/// The top-level arguments of the first call `callee(` on a line (callee text included the `(`),
-/// with a word boundary before it.
-fn call_args<'a>(raw: &'a str, callee: &str) -> Option<Vec<&'a str>> {
-    let at = raw.match_indices(callee).map(|(i, _)| i).find(|&i| {
-        i == 0 || !raw.as_bytes()[i - 1].is_ascii_alphanumeric() && raw.as_bytes()[i - 1] != b'_'
-    })?;
-    let inside = &raw[at + callee.len()..];
-    let mut depth = 1;
-    let mut end = None;
-    let mut quote: Option<char> = None;
-    for (i, c) in inside.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => {
-                depth -= 1;
-                if depth == 0 {
-                    end = Some(i);
-                    break;
-                }
-            }
-            _ => {}
-        }
-    }
-    Some(split_args(&inside[..end?]))
-}
-
-/// Splits at the commas outside brackets and quotes; each part trimmed.
-fn split_args(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start, mut quote) = (0i32, 0usize, None::<char>);
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                out.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(text[start..].trim());
-    out
 }
 
 /// The `it(..)`/`test(..)` blocks of a JavaScript/TypeScript file: (name, first, last line index).

@@ -1,0 +1,126 @@
+//! The thin actix shell of an Implementer: it claims a task from the Lead, carries it out on a
+//! thread of its own (so the heartbeat task keeps running while the executor works), forwards
+//! every timeline event as it happens, reports the result, and claims again. The Lead decides
+//! everything else — which task, when there is nothing left, when to stop.
+
+use crate::assignment::carry_out;
+use crate::timeline::TimelineEvent;
+use actix::prelude::*;
+use protocol::chaos::Phase;
+use protocol::message::{TaskAssignment, LEAD};
+use protocol::session::Session;
+use protocol::{Body, Envelope};
+use std::time::Duration;
+
+/// An envelope from the Lead.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Incoming(pub Envelope);
+
+/// One Implementer.
+pub struct ImplementerActor {
+    session: Session,
+    busy: bool,
+}
+
+impl ImplementerActor {
+    /// An Implementer speaking through `session`.
+    pub fn new(session: Session) -> ImplementerActor {
+        ImplementerActor {
+            session,
+            busy: false,
+        }
+    }
+
+    /// Asks the Lead for a task.
+    fn claim(&self, ctx: &mut Context<Self>) {
+        let session = self.session.clone();
+        let ask = async move {
+            // Where a `hang-at=claim` or `crash-at=claim` fault strikes.
+            session.status.set(Phase::Claim.as_str(), "");
+            if let Err(e) = session.send(LEAD, Body::ClaimTask).await {
+                tracing::warn!(error = %e, "could not ask for a task");
+            }
+        };
+        ctx.spawn(ask.into_actor(self));
+    }
+
+    /// Carries `assignment` out, forwarding events in order, then claims the next task.
+    fn work(&mut self, assignment: TaskAssignment, ctx: &mut Context<Self>) {
+        self.busy = true;
+        let session = self.session.clone();
+        let work = async move {
+            session
+                .status
+                .set(Phase::Execute.as_str(), &assignment.task.subject);
+            let name = session.name.clone();
+            // One channel for the events and the final message keeps them in order on the wire.
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Body>();
+            let spawned = std::thread::Builder::new()
+                .name(format!("{name}-task"))
+                .spawn(move || {
+                    let task = assignment.task.id;
+                    let progress = tx.clone();
+                    let mut forward = move |event: TimelineEvent| {
+                        let event = event.to_json_line();
+                        // A closed channel means the actor is gone; the work is moot.
+                        let _gone = progress.send(Body::TaskProgress { task, event });
+                    };
+                    let body = carry_out(&assignment, &name, &mut forward);
+                    let _gone = tx.send(body);
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start the task thread");
+                let _gone = session.send(LEAD, Body::Goodbye).await;
+                return;
+            }
+            while let Some(body) = rx.recv().await {
+                if let Err(e) = session.send(LEAD, body).await {
+                    tracing::error!(error = %e, "could not report to the Lead");
+                    return;
+                }
+            }
+            session.status.set("idle", "");
+        };
+        ctx.spawn(work.into_actor(self).map(|(), act, ctx| {
+            act.busy = false;
+            act.claim(ctx);
+        }));
+    }
+}
+
+impl Actor for ImplementerActor {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.claim(ctx);
+    }
+}
+
+impl Handler<Incoming> for ImplementerActor {
+    type Result = ();
+
+    fn handle(&mut self, msg: Incoming, ctx: &mut Self::Context) {
+        match msg.0.body {
+            Body::TaskAssigned(assignment) if !self.busy => self.work(assignment, ctx),
+            Body::TaskAssigned(assignment) => {
+                // The Lead gives one task at a time; a second one is its mistake, not ours to run.
+                tracing::warn!(
+                    task = assignment.task.id,
+                    "assigned a task while busy: ignored"
+                );
+            }
+            Body::NoTaskAvailable {
+                retry_after_ms: Some(ms),
+            } if !self.busy => {
+                ctx.run_later(Duration::from_millis(ms), |act, ctx| {
+                    if !act.busy {
+                        act.claim(ctx);
+                    }
+                });
+            }
+            Body::NoTaskAvailable { .. } => self.session.status.set("idle", "no task left"),
+            other => tracing::debug!(body = other.name(), "ignored"),
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Test support for project-level rules: run one rule's project pass over in-memory files, the
+//! way the consistency and cross-file holistic rules are tested.
+
+use crate::engine::{Context, Rule, Sink, SourceFile};
+use std::path::Path;
+
+/// The sink of `rule`'s project pass over `files` (path, text) in a repository at `/r`.
+pub(crate) fn project_sink(rule: &dyn Rule, files: &[(&str, &str)]) -> Sink {
+    let ctx = Context::from_files(
+        Path::new("/r"),
+        files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
+        crate::spec::Specs::default(),
+    );
+    let mut sink = Sink::default();
+    rule.check_project(&ctx, &mut sink);
+    sink
+}
+
+/// The hits of `rule`'s project pass as (path, line or 0, description).
+pub(crate) fn project_hits(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
+    project_sink(rule, files)
+        .hits
+        .into_iter()
+        .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
+        .collect()
+}

@@ -1,0 +1,189 @@
+//! `[executor]` and `[loop]`: what carries a `retake run` task out, and how the team loop and
+//! each Implementer's task runner iterate, judge and give up (chapter 04).
+
+use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
+use serde::{Deserialize, Serialize};
+
+/// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell),
+/// `timeout_secs`. Unset `kind` means no executor is configured: `retake run` says so.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExecutorSettings {
+    /// `agent`, `script` or `builtin`.
+    pub kind: Option<String>,
+    /// The argv of `agent` and `script`.
+    pub command: Vec<String>,
+    /// Time limit of one executor run, seconds.
+    pub timeout_secs: u64,
+}
+
+impl Default for ExecutorSettings {
+    fn default() -> Self {
+        ExecutorSettings {
+            kind: None,
+            command: Vec::new(),
+            timeout_secs: 600,
+        }
+    }
+}
+
+impl ExecutorSettings {
+    /// The executor as the Implementers receive it; `None` when `kind` is unset.
+    pub fn spec(&self) -> Option<ExecutorSpec> {
+        let mode = match self.kind.as_deref()? {
+            "agent" => ExecutorMode::Agent,
+            "script" => ExecutorMode::Script,
+            "builtin" => ExecutorMode::Builtin,
+            _ => return None,
+        };
+        Some(ExecutorSpec {
+            mode,
+            command: self.command.clone(),
+            timeout_secs: self.timeout_secs,
+        })
+    }
+}
+
+/// `[loop]`: the review gate, the task runner's iteration control, and the limits that keep
+/// the team loop from running forever.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LoopSettings {
+    /// `sdd` (by the Auditor's verdict, the default) or `breezing` (by the decision).
+    pub gate: String,
+    /// Task runner iterations per attempt.
+    pub max_iterations: u32,
+    /// Pause before a RETRY, milliseconds.
+    pub retry_delay_ms: u64,
+    /// At the iteration limit: escalate to the Lead (true) or end the attempt INCOMPLETE.
+    pub escalate_on_max: bool,
+    /// RETRYs allowed per attempt for executor timeouts and errors.
+    pub max_retries: u32,
+    /// Claims of one task (attempts) before it is escalated to the user.
+    pub max_attempts: u32,
+    /// breezing: REQUEST_CHANGES rounds before escalation.
+    pub max_retakes: u32,
+    /// Early termination claims the judge rejects (Q6).
+    pub early_termination_patterns: Vec<String>,
+    /// Omission markers the judge rejects (Q3).
+    pub omission_patterns: Vec<String>,
+    /// Q8: a lint command (argv) every task must pass; unset: not judged.
+    pub lint: Option<Vec<String>>,
+    /// Q9: a type-check command (argv) every task must pass; unset: not judged.
+    pub typecheck: Option<Vec<String>>,
+    /// House rules added to every executor prompt.
+    pub rules: Vec<String>,
+}
+
+impl Default for LoopSettings {
+    fn default() -> Self {
+        let runner = implementer::LoopConfig::default();
+        LoopSettings {
+            gate: "sdd".into(),
+            max_iterations: runner.max_iterations,
+            retry_delay_ms: runner.retry_delay_ms,
+            escalate_on_max: runner.escalate_on_max,
+            max_retries: runner.max_retries,
+            max_attempts: 3,
+            max_retakes: 3,
+            early_termination_patterns: runner.early_termination_patterns,
+            omission_patterns: runner.omission_patterns,
+            lint: None,
+            typecheck: None,
+            rules: Vec::new(),
+        }
+    }
+}
+
+impl LoopSettings {
+    /// The task runner's settings, with `test` (Q7) as resolved by the Lead.
+    pub fn spec(&self, test: Option<Vec<String>>, check_timeout_secs: u64) -> LoopSpec {
+        LoopSpec {
+            max_iterations: self.max_iterations,
+            retry_delay_ms: self.retry_delay_ms,
+            escalate_on_max: self.escalate_on_max,
+            max_retries: self.max_retries,
+            omission_patterns: self.omission_patterns.clone(),
+            early_termination_patterns: self.early_termination_patterns.clone(),
+            test,
+            lint: self.lint.clone(),
+            typecheck: self.typecheck.clone(),
+            check_timeout_secs,
+        }
+    }
+}
+
+impl super::Settings {
+    /// Checks the `[executor]` and `[loop]` values the types allow but retake does not.
+    pub(super) fn validate_team(&self) -> Result<(), String> {
+        if let Some(kind) = &self.executor.kind {
+            if !matches!(kind.as_str(), "agent" | "script" | "builtin") {
+                return Err(format!(
+                    "executor.kind = '{kind}' (expected agent, script or builtin)"
+                ));
+            }
+            if kind != "builtin" && self.executor.command.first().is_none_or(String::is_empty) {
+                return Err(format!(
+                    "executor.kind = '{kind}' needs executor.command, an argv list such as [\"my-agent\", \"--print\"]"
+                ));
+            }
+        }
+        if self.executor.timeout_secs == 0 {
+            return Err("executor.timeout_secs must be at least 1".into());
+        }
+        let l = &self.team_loop;
+        if !matches!(l.gate.as_str(), "sdd" | "breezing") {
+            return Err(format!(
+                "loop.gate = '{}' (expected sdd or breezing)",
+                l.gate
+            ));
+        }
+        if l.max_iterations == 0 || l.max_attempts == 0 {
+            return Err("loop.max_iterations and loop.max_attempts must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::load;
+
+    #[test]
+    fn executor_and_loop_load_validate_and_resolve() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let s = load(dir.path()).expect("defaults");
+        assert_eq!(s.executor.spec(), None, "no executor unless configured");
+        assert_eq!(
+            (s.team_loop.gate.as_str(), s.team_loop.max_iterations),
+            ("sdd", 3)
+        );
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[executor]\nkind = \"agent\"\ncommand = [\"sh\", \"agent.sh\"]\ntimeout_secs = 60\n\n\
+             [loop]\ngate = \"breezing\"\nmax_iterations = 2\n",
+        )
+        .expect("write");
+        let s = load(dir.path()).expect("valid");
+        let spec = s.executor.spec().expect("configured");
+        assert_eq!(spec.mode, protocol::message::ExecutorMode::Agent);
+        assert_eq!((spec.command.len(), spec.timeout_secs), (2, 60));
+        let runner = s
+            .team_loop
+            .spec(Some(vec!["cargo".into(), "test".into()]), 30);
+        assert_eq!((runner.max_iterations, runner.max_retries), (2, 2));
+        assert!(runner
+            .early_termination_patterns
+            .contains(&"Done.".to_string()));
+        for (toml, message) in [
+            ("[executor]\nkind = \"llm\"\n", "executor.kind = 'llm'"),
+            ("[executor]\nkind = \"agent\"\n", "needs executor.command"),
+            ("[loop]\ngate = \"strict\"\n", "loop.gate = 'strict'"),
+            ("[loop]\nmax_iterations = 0\n", "must be at least 1"),
+        ] {
+            std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
+            let err = load(dir.path()).expect_err(toml).to_string();
+            assert!(err.contains(message), "{err}");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! Phase C: after the review's approval — the APPROVE fast path check, integration
+//! verification (stopping at the first failure), the plan's tasks marked done, one Conventional
+//! Commit of the run's changes, the state cleaned up, and the completion report.
+
+use super::command::{cargo_test_counts, run};
+use super::git;
+use super::state::RunState;
+use crate::journal::write_atomic;
+use crate::team::commit_message::{commit_message, CommitInput};
+use crate::team::completion::{completion_report, parse_timeline, team_activity, CompletionInput};
+use crate::team::plan::{local_id, mark_done_plans_md, mark_done_tasks_yaml, Plan, PlanFormat};
+use crate::team::review_result::approve_fast_path;
+use crate::team::verification::{project_facts, verification_steps};
+use protocol::{Decision, Grade, Task, TaskStatus};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+/// What Phase C works with.
+#[derive(Debug, Clone)]
+pub struct CompleteInput<'a> {
+    /// The repository root.
+    pub repo: &'a Path,
+    /// The run's state folder.
+    pub state: &'a RunState,
+    /// The session id.
+    pub session_id: &'a str,
+    /// The range as typed.
+    pub range: &'a str,
+    /// Seconds since the run started.
+    pub duration_secs: u64,
+    /// Implementers started.
+    pub implementers: u32,
+    /// Review rounds that asked for changes.
+    pub retakes: u32,
+    /// Every task of the run (plan tasks and fix tasks).
+    pub tasks: &'a [Task],
+    /// Task id → plan number, for the plan's tasks.
+    pub plans_mapping: &'a BTreeMap<u32, String>,
+    /// The plan as read in Phase A.
+    pub plan: &'a Plan,
+    /// The final review's decision and grade.
+    pub review: (Decision, Grade),
+    /// Time limit of each verification command.
+    pub verify_timeout: Duration,
+}
+
+/// How Phase C ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Completed {
+    /// Committed and cleaned up; the completion report.
+    Done(String),
+    /// A verification command failed: nothing was committed; the report.
+    VerificationFailed(String),
+}
+
+/// Runs Phase C.
+pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
+    let head = crate::commands::head_commit(input.repo);
+    let fast = approve_fast_path(input.state.review_result().as_ref(), head.as_deref());
+    tracing::info!(fast_path = fast, "Phase C");
+    let mut tests = None;
+    for argv in verification_steps(&project_facts(input.repo, Vec::new())) {
+        let shown = argv.join(" ");
+        eprintln!("retake run: verifying: {shown}");
+        let ran = run(&argv, input.repo, &[], input.verify_timeout)
+            .map_err(|e| format!("cannot run {shown}: {e}"))?;
+        if argv.first().is_some_and(|p| p == "cargo") {
+            tests = cargo_test_counts(&format!("{}\n{}", ran.stdout, ran.stderr)).or(tests);
+        }
+        if !ran.ok() {
+            return Ok(Completed::VerificationFailed(verification_failed(
+                &shown,
+                &ran.last_line(),
+                ran.timed_out,
+            )));
+        }
+    }
+    mark_plan_done(input)?;
+    let completed: Vec<Task> = input
+        .tasks
+        .iter()
+        .filter(|t| t.status == TaskStatus::Completed)
+        .cloned()
+        .collect();
+    let message = commit_message(&CommitInput {
+        tasks: &completed,
+        plans_mapping: input.plans_mapping,
+        session_id: input.session_id,
+        review: Some(input.review),
+    });
+    let header = message.lines().next().unwrap_or_default().to_string();
+    let hash = git::commit_all(input.repo, &message)?;
+    let activity = team_activity(&parse_timeline(&input.state.timeline()));
+    input.state.clean_up();
+    let short = hash
+        .as_deref()
+        .map(|h| h.chars().take(7).collect::<String>());
+    let report = completion_report(&CompletionInput {
+        range: input.range,
+        duration_secs: input.duration_secs,
+        implementers: input.implementers,
+        retakes: input.retakes,
+        tasks: input.tasks,
+        activity: &activity,
+        review: Some(input.review),
+        build_ok: Some(true),
+        tests,
+        commit: short.as_deref().map(|h| (h, header.as_str())),
+    });
+    Ok(Completed::Done(report))
+}
+
+/// Marks the plan's tasks of this run done, in each plan file they come from.
+fn mark_plan_done(input: &CompleteInput<'_>) -> Result<(), String> {
+    let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for plan_id in input.plans_mapping.values() {
+        if let Some(task) = input.plan.task(plan_id) {
+            let id = match input.plan.format {
+                PlanFormat::PlansMd => task.id.as_str(),
+                PlanFormat::TasksYaml => local_id(task),
+            };
+            by_file.entry(task.file.as_str()).or_default().push(id);
+        }
+    }
+    for (file, ids) in by_file {
+        let path = input.repo.join(file);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let done = match input.plan.format {
+            PlanFormat::PlansMd => mark_done_plans_md(&text, file, &ids),
+            PlanFormat::TasksYaml => mark_done_tasks_yaml(&text, file, &ids),
+        }
+        .map_err(|e| e.to_string())?;
+        write_atomic(&path, done.as_bytes()).map_err(|e| format!("cannot write {file}: {e}"))?;
+    }
+    Ok(())
+}
+
+fn verification_failed(command: &str, last_line: &str, timed_out: bool) -> String {
+    let kind = if command.contains("lint") {
+        "lint_failure"
+    } else {
+        "test_failure"
+    };
+    let why = if timed_out {
+        "it ran past its time limit".to_string()
+    } else {
+        last_line.to_string()
+    };
+    format!(
+        "### Verification Failed\n\n**Decision**: STOP\n**Grade**: N/A (blocked)\n**Failure Type**: {kind}\n\
+         **Failed Command**: {command}\n\n**Required Fixes**:\n1. {why}\n\n\
+         The run has stopped before its commit. Fix the problem, then continue with `retake resume`.\n"
+    )
+}

@@ -1,0 +1,124 @@
+//! Phase A's environment check: an executor is configured and its command can be found, the
+//! repository is a git work tree with a commit, the work tree is clean (the run's one commit
+//! must hold only the run's work), and a test command is known (every task is tested). Each
+//! problem is one line that says what to change.
+
+use crate::config::Settings;
+use crate::team::verification;
+use std::path::Path;
+
+/// The test command of a repository: `[test] command`, else steering/tech.md's, else the first
+/// detected one (`cargo test`, `pytest`, the package.json test script, `go test ./...`).
+pub fn test_command(root: &Path, settings: &Settings) -> Option<Vec<String>> {
+    if let Some(cmd) = settings.test.command.as_ref().filter(|c| !c.is_empty()) {
+        return Some(cmd.clone());
+    }
+    let steering = std::fs::read_to_string(root.join("steering/tech.md"))
+        .ok()
+        .and_then(|t| inspector::spec::test_command_in(&t));
+    if let Some(cmd) = steering.filter(|c| !c.is_empty()) {
+        return Some(cmd);
+    }
+    verification::verification_steps(&verification::project_facts(root, Vec::new()))
+        .into_iter()
+        .next()
+}
+
+/// Whether `program` can be started from `root`: a path (relative to the repository) that
+/// exists, or a name found on `PATH`.
+pub fn program_found(program: &str, root: &Path) -> bool {
+    if program.contains('/') {
+        let path = Path::new(program);
+        return if path.is_absolute() {
+            path.is_file()
+        } else {
+            root.join(path).is_file()
+        };
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
+/// Every problem that stops a run, one line each; empty when the environment is ready.
+pub fn check(
+    root: &Path,
+    settings: &Settings,
+    head: Option<&str>,
+    dirty: &[String],
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    match settings.executor.spec() {
+        None => problems.push(
+            "no executor is configured: set [executor] kind = \"agent\" and command = [\"my-agent\", …] in retake.toml (or kind = \"builtin\")".to_string(),
+        ),
+        Some(spec) => {
+            if let Some(program) = spec.command.first() {
+                if !program_found(program, root) {
+                    problems.push(format!(
+                        "the executor command '{program}' is not found: fix [executor] command in retake.toml"
+                    ));
+                }
+            }
+        }
+    }
+    if head.is_none() {
+        problems.push(format!(
+            "{} is not a git work tree with a commit: a run reviews its changes against HEAD and commits the result",
+            root.display()
+        ));
+    }
+    if !dirty.is_empty() {
+        let shown: Vec<&str> = dirty.iter().take(5).map(String::as_str).collect();
+        let more = if dirty.len() > 5 {
+            format!(" and {} more", dirty.len() - 5)
+        } else {
+            String::new()
+        };
+        problems.push(format!(
+            "the work tree has uncommitted changes ({}{more}): commit or stash them first, so that the run's commit holds only its own work",
+            shown.join(", ")
+        ));
+    }
+    if test_command(root, settings).is_none() {
+        problems.push(
+            "no test command is known: set [test] command in retake.toml (a run tests every task)"
+                .to_string(),
+        );
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_problem_is_named_and_a_ready_repository_has_none() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let mut settings = Settings::default();
+        let problems = check(root, &settings, None, &["src/a.rs".into()]);
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].starts_with("no executor is configured"));
+        assert!(problems[1].contains("is not a git work tree"));
+        assert!(problems[2].contains("uncommitted changes (src/a.rs)"));
+        assert!(problems[3].starts_with("no test command is known"));
+        settings.executor.kind = Some("agent".into());
+        settings.executor.command = vec!["./no-such-agent".into()];
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
+        let problems = check(root, &settings, Some("abc"), &[]);
+        assert_eq!(
+            problems,
+            vec!["the executor command './no-such-agent' is not found: fix [executor] command in retake.toml"]
+        );
+        settings.executor.command = vec!["sh".into(), "agent.sh".into()];
+        assert_eq!(
+            check(root, &settings, Some("abc"), &[]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            test_command(root, &settings),
+            Some(vec!["cargo".to_string(), "test".into()])
+        );
+    }
+}

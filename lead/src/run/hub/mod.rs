@@ -1,0 +1,293 @@
+//! The team hub of Phase B: one actor per team phase that starts the Implementers, answers
+//! their claims from the [`Board`] (one message at a time, so claims are atomic), journals
+//! their timeline events and the team's own events, persists `tasks.json` after every change,
+//! and supervises them with the review's supervision core: a dead, silent or overdue
+//! Implementer is killed, its task goes back to pending (the attempt counted) and it is
+//! re-spawned once within the restart limit. When nothing is left to claim it shuts the team
+//! down and hands the board back.
+
+use super::board::{Board, Escalated, Returned};
+use super::spawner::TeamSpawner;
+use super::state::{team_event, RunState};
+use crate::review::supervisor::{Action, Role, State, Supervisor};
+use crate::team::claim::ClaimOutcome;
+use actix::prelude::*;
+use protocol::message::{TaskAssignment, LEAD};
+use protocol::wire::Outbox;
+use protocol::{Body, Envelope};
+use serde_json::json;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+mod handlers;
+mod messages;
+pub use messages::{AssignmentBase, Connected, HubConfig, Incoming, Lost, PhaseResult, StopHub};
+
+/// How long an Implementer waits before asking again when nothing is claimable yet.
+const RETRY_CLAIM_MS: u64 = 250;
+/// An idle Implementer owes nothing: its output deadline is pushed this far out.
+const IDLE_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// The team hub actor.
+pub struct TeamHub {
+    config: HubConfig,
+    board: Option<Board>,
+    state: RunState,
+    spawner: Option<TeamSpawner>,
+    supervisor: Supervisor,
+    pending_spawns: Vec<Action>,
+    outboxes: HashMap<String, Outbox>,
+    done: Option<oneshot::Sender<PhaseResult>>,
+}
+
+impl TeamHub {
+    /// A hub for `board`, reporting the result on `done`.
+    pub fn new(
+        config: HubConfig,
+        board: Board,
+        state: RunState,
+        spawner: TeamSpawner,
+        done: oneshot::Sender<PhaseResult>,
+    ) -> TeamHub {
+        let actors: Vec<(String, Role)> = (1..=config.implementers.max(1))
+            // The supervision core's Inspector role is the one whose overdue output means a
+            // shutdown and a re-spawn — what an overdue Implementer needs too.
+            .map(|n| (format!("implementer-{n}"), Role::Inspector))
+            .collect();
+        let (supervisor, spawns) =
+            Supervisor::new(&actors, &[], config.policy.clone(), Instant::now());
+        TeamHub {
+            config,
+            board: Some(board),
+            state,
+            spawner: Some(spawner),
+            supervisor,
+            pending_spawns: spawns,
+            outboxes: HashMap::new(),
+            done: Some(done),
+        }
+    }
+
+    fn live(&self) -> Vec<String> {
+        self.supervisor
+            .slots()
+            .iter()
+            .filter(|s| !matches!(s.state, State::GaveUp { .. } | State::Delivered))
+            .map(|s| s.instance.clone())
+            .collect()
+    }
+
+    fn events(&self, lines: &[String]) {
+        if let Err(e) = self.state.append_timeline(lines) {
+            tracing::error!(error = %e, "cannot append to the timeline");
+        }
+    }
+
+    fn persist(&self) {
+        if let Some(board) = &self.board {
+            if let Err(e) = self
+                .state
+                .write_tasks(&self.config.session_id, &board.tasks)
+            {
+                tracing::error!(error = %e, "cannot write tasks.json");
+            }
+        }
+    }
+
+    fn send(&self, to: &str, body: Body) {
+        if let Some(outbox) = self.outboxes.get(to) {
+            let env = Envelope::new(LEAD, to, body);
+            if outbox.try_send(env).is_err() {
+                tracing::warn!(to, "could not queue a message");
+            }
+        }
+    }
+
+    fn execute(&mut self, actions: Vec<Action>, ctx: &mut Context<Self>) {
+        for action in actions {
+            match action {
+                Action::Spawn {
+                    logical,
+                    instance,
+                    spawn_no,
+                } => {
+                    let hub = ctx.address();
+                    let spawned = match self.spawner.as_mut() {
+                        Some(s) => s.spawn(&logical, &instance, spawn_no, hub),
+                        None => Ok(()),
+                    };
+                    if let Err(e) = spawned {
+                        let reason = format!("could not be started ({e})");
+                        ctx.notify(Lost {
+                            name: instance,
+                            reason,
+                        });
+                    }
+                }
+                Action::Shutdown { instance } | Action::Kill { instance } => {
+                    self.stop_instance(&instance);
+                }
+                Action::GiveUp {
+                    instance, reason, ..
+                } => {
+                    tracing::warn!(instance, reason, "Implementer given up on");
+                    self.events(&[team_event(
+                        "IMPLEMENTER_LOST",
+                        json!({"actor": instance, "reason": reason}),
+                    )]);
+                }
+                Action::Nudge { .. } => {}
+            }
+        }
+        self.maybe_finish(ctx);
+    }
+
+    /// Kills an instance and gives its task back (the attempt counted).
+    fn stop_instance(&mut self, instance: &str) {
+        if let Some(s) = self.spawner.as_mut() {
+            s.kill(instance);
+        }
+        self.outboxes.remove(instance);
+        let others = self.live().len().saturating_sub(1);
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        let released = board.release_claims_of(instance, others);
+        if released.is_empty() {
+            return;
+        }
+        let lines: Vec<String> = released
+            .iter()
+            .map(|(task, back)| {
+                team_event(
+                    "TASK_RELEASED",
+                    json!({"task": task, "actor": instance, "returned": returned(*back)}),
+                )
+            })
+            .collect();
+        self.events(&lines);
+        self.persist();
+    }
+
+    fn claim(&mut self, from: &str) {
+        let Some(board) = self.board.as_mut() else {
+            self.send(
+                from,
+                Body::NoTaskAvailable {
+                    retry_after_ms: None,
+                },
+            );
+            return;
+        };
+        match board.claim(from) {
+            ClaimOutcome::Assigned(id) => {
+                let Some(task) = board.task(id).cloned() else {
+                    return;
+                };
+                let attempt = task.attempts;
+                let base = &self.config.base;
+                let assignment = TaskAssignment {
+                    task,
+                    attempt,
+                    root: base.root.clone(),
+                    executor: base.executor.clone(),
+                    runner: base.runner.clone(),
+                    rules: base.rules.clone(),
+                    peer_notes: Vec::new(),
+                    template: None,
+                };
+                self.events(&[team_event(
+                    "TASK_CLAIMED",
+                    json!({"task": id, "actor": from, "attempt": attempt}),
+                )]);
+                self.persist();
+                let deadline = Instant::now() + self.config.task_budget;
+                self.supervisor.working(from, deadline);
+                self.send(from, Body::TaskAssigned(assignment));
+            }
+            ClaimOutcome::Wait => self.send(
+                from,
+                Body::NoTaskAvailable {
+                    retry_after_ms: Some(RETRY_CLAIM_MS),
+                },
+            ),
+            ClaimOutcome::AllDone | ClaimOutcome::Stuck(_) => self.send(
+                from,
+                Body::NoTaskAvailable {
+                    retry_after_ms: None,
+                },
+            ),
+        }
+    }
+
+    /// An attempt ended without a PASS.
+    fn give_back(&mut self, from: &str, escalation: bool, record: Escalated) {
+        let others = self.live().len().saturating_sub(1);
+        self.supervisor.working(from, Instant::now() + IDLE_HORIZON);
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        let task = record.task;
+        let reason = record.reason.clone();
+        let Some(back) = board.give_back(task, from, escalation, record, others) else {
+            return;
+        };
+        let kind = if escalation {
+            "TASK_ESCALATED"
+        } else {
+            "TASK_FAILED"
+        };
+        self.events(&[team_event(
+            kind,
+            json!({"task": task, "actor": from, "reason": reason, "returned": returned(back)}),
+        )]);
+        self.persist();
+    }
+
+    fn maybe_finish(&mut self, _ctx: &mut Context<Self>) {
+        let live = self.live();
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        if !board.settled(&live) {
+            return;
+        }
+        let left = board.fail_leftovers();
+        if !left.is_empty() {
+            let lines: Vec<String> = left
+                .iter()
+                .map(|t| {
+                    team_event(
+                        "TASK_ESCALATED",
+                        json!({"task": t, "actor": LEAD, "reason": "never finished"}),
+                    )
+                })
+                .collect();
+            self.events(&lines);
+        }
+        self.persist();
+        let Some(board) = self.board.take() else {
+            return;
+        };
+        for instance in &live {
+            self.supervisor.delivered(instance);
+        }
+        let grace_ms = self.config.grace.as_millis() as u64;
+        let names: Vec<String> = self.outboxes.keys().cloned().collect();
+        for name in names {
+            self.send(&name, Body::Shutdown { grace_ms });
+        }
+        let restarts = self.supervisor.restarts().into_iter().collect();
+        if let Some(done) = self.done.take() {
+            let _gone = done.send(PhaseResult { board, restarts });
+        }
+    }
+}
+
+fn returned(back: Returned) -> &'static str {
+    match back {
+        Returned::Pending => "pending",
+        Returned::Escalated => "escalated",
+    }
+}

@@ -1,0 +1,204 @@
+//! The fixture of the `retake run` end-to-end tests: an unseen repository written into a
+//! temporary folder — a small Rust crate with passing tests, a two-task Plans.md, a
+//! `retake.toml` — and a scripted coding agent beside it; helpers to run the real binary and
+//! read what it left behind.
+
+#![allow(dead_code)] // each test target uses its own part of the fixture
+
+use std::path::Path;
+use std::process::Command;
+
+pub const PLAN: &str = "# Plans\n\n\
+- [ ] 1 Add subtraction `cc:TODO` owns: `src/sub.rs`, `src/lib.rs`\n\
+- [ ] 2 Add multiplication `cc:TODO` owns: `src/mul.rs`, `src/lib.rs`\n";
+
+/// How the scripted agent behaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Its first call for a task writes the code with a TODO and claims "Done."; its later
+    /// calls write the finished code (with a unit test) and describe it.
+    Good,
+    /// Every call is a first call: the judge is never satisfied.
+    Stubborn,
+    /// As `Good`, but task 2's finished code swallows an error (a High review finding); a fix
+    /// task (id 3 and up, on `src/mul.rs`) writes clean code at once.
+    Sloppy,
+}
+
+/// The agent's shell script; it counts its calls per task in `calls/calls-<task>`.
+pub fn agent_script(calls: &Path, agent: Agent) -> String {
+    let first = match agent {
+        Agent::Stubborn => "true",
+        _ => "[ \"$n\" = 1 ] && [ \"$RETAKE_TASK_ID\" -le 2 ]",
+    };
+    let sloppy = if agent == Agent::Sloppy {
+        "true"
+    } else {
+        "false"
+    };
+    format!(
+        r#"#!/bin/sh
+state="{calls}/calls-$RETAKE_TASK_ID"
+n=$(cat "$state" 2>/dev/null || echo 0)
+n=$((n + 1))
+echo "$n" > "$state"
+case "$RETAKE_TASK_ID" in
+  1) name=sub; op='-'; word=difference ;;
+  *) name=mul; op='*'; word=product ;;
+esac
+extra=''
+if [ "$RETAKE_TASK_ID" = 2 ] && {sloppy}; then extra='    let _ = "2".parse::<i64>();\n'; fi
+grep -q "pub mod $name;" src/lib.rs || sed -i "s/^pub mod add;/pub mod add;\npub mod $name;/" src/lib.rs
+if {first}; then
+  printf '//! %s.\n\n/// The %s of two numbers.\npub fn %s(a: i64, b: i64) -> i64 {{\n    // TODO: implement\n    a %s b\n}}\n' "$name" "$word" "$name" "$op" > "src/$name.rs"
+  echo "Done."
+else
+  printf '//! %s.\n\n/// The %s of two numbers.\npub fn %s(a: i64, b: i64) -> i64 {{\n%b    a %s b\n}}\n\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn works() {{\n        assert_eq!(super::%s(6, 3), 6 %s 3);\n    }}\n}}\n' "$name" "$word" "$name" "$extra" "$op" "$name" "$op" > "src/$name.rs"
+  echo "Wrote src/$name.rs with $name and a unit test, and registered the module in src/lib.rs."
+fi
+"#,
+        calls = calls.display()
+    )
+}
+
+pub fn git(repo: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=Test", "-c", "user.email=test@example.com"])
+        .args(args)
+        .current_dir(repo)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The crate, the plan and the configuration, committed; the agent script beside the repo.
+pub fn fixture(root: &Path, agent: Agent, extra_config: &str) -> std::path::PathBuf {
+    let repo = root.join("repo");
+    std::fs::create_dir_all(repo.join("src")).expect("mkdir");
+    let write = |path: &str, text: &str| std::fs::write(repo.join(path), text).expect("write");
+    write(
+        "Cargo.toml",
+        "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n\n[workspace]\n",
+    );
+    write(
+        "src/lib.rs",
+        "//! A tiny calculator.\n\npub mod add;\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn adds() {\n        assert_eq!(crate::add::add(2, 3), 5);\n    }\n}\n",
+    );
+    write(
+        "src/add.rs",
+        "//! Addition.\n\n/// The sum of two numbers.\npub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n",
+    );
+    write(".gitignore", "/target\n/Cargo.lock\n");
+    write("Plans.md", PLAN);
+    let script = root.join("agent.sh");
+    std::fs::write(&script, agent_script(root, agent)).expect("write agent");
+    write(
+        "retake.toml",
+        &format!(
+            "[executor]\nkind = \"agent\"\ncommand = [\"sh\", \"{}\"]\ntimeout_secs = 120\n\n[loop]\nretry_delay_ms = 0\n{extra_config}",
+            script.display()
+        ),
+    );
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "chore: start"]);
+    repo
+}
+
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(repo: &Path, tag: &str) -> Ran {
+    run_with(repo, tag, &[])
+}
+
+pub fn run_with(repo: &Path, tag: &str, extra: &[&str]) -> Ran {
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .args(["run", "all", "--yes", "--no-discuss"])
+        .args(extra)
+        .current_dir(repo)
+        .env("RETAKE_E2E_TAG", tag)
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+        .output()
+        .expect("run retake");
+    Ran {
+        code: out.status.code().expect("exit code"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Processes still carrying this test's tag in their environment (children inherit it).
+pub fn leftovers(tag: &str) -> Vec<String> {
+    let needle = format!("RETAKE_E2E_TAG={tag}");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+        let Ok(env) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if env.split(|b| *b == 0).any(|kv| kv == needle.as_bytes()) {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
+/// The task runner's judgments per task, in timeline order, with the failed criteria.
+pub fn judgments(repo: &Path, task: u64) -> Vec<(String, Vec<String>)> {
+    let text =
+        std::fs::read_to_string(repo.join(".retake/state/timeline.jsonl")).expect("timeline");
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("one JSON object a line"))
+        .filter(|e| e["event_type"] == "QUALITY_JUDGMENT" && e["content"]["task"] == task)
+        .map(|e| {
+            let failed = e["content"]["criteria_failed"]
+                .as_array()
+                .expect("criteria_failed")
+                .iter()
+                .filter_map(|c| c.as_str().map(str::to_string))
+                .collect();
+            (
+                e["content"]["judgment"]
+                    .as_str()
+                    .expect("judgment")
+                    .to_string(),
+                failed,
+            )
+        })
+        .collect()
+}
+
+/// The team events of the timeline (claims, releases, completions) as (type, task, actor).
+pub fn team_events(repo: &Path) -> Vec<(String, u64, String)> {
+    let text =
+        std::fs::read_to_string(repo.join(".retake/state/timeline.jsonl")).expect("timeline");
+    text.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|e| {
+            e["event_type"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("TASK_"))
+        })
+        .map(|e| {
+            (
+                e["event_type"].as_str().unwrap_or_default().to_string(),
+                e["content"]["task"].as_u64().unwrap_or_default(),
+                e["content"]["actor"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect()
+}
