@@ -9,12 +9,20 @@ fn main() {
         .into_iter()
         .filter(|k| args.len() < 3 || args[2..].iter().any(|a| a == k.as_str()))
         .collect();
-    let opts = InspectOptions { no_exec: true, ..InspectOptions::default() };
+    let opts = InspectOptions {
+        no_exec: true,
+        ..InspectOptions::default()
+    };
     for kind in kinds {
         let t = std::time::Instant::now();
         let ctx = Context::build(root, &Scope::repository(), &opts).expect("ctx");
         let tw = t.elapsed();
         let r = inspect(kind, &ctx, "x", "r");
-        eprintln!("{kind}: walk {:?} total {:?} findings {}", tw, t.elapsed(), r.findings.len());
+        eprintln!(
+            "{kind}: walk {:?} total {:?} findings {}",
+            tw,
+            t.elapsed(),
+            r.findings.len()
+        );
     }
 }

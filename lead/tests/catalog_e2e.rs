@@ -35,22 +35,102 @@ const fn planted(
 }
 
 const DEFECTS: [Planted; 16] = [
-    planted("unfinished task", "rulebase", "rulebase/task-incomplete", "specs/billing/tasks.yaml"),
-    planted("declared file missing", "rulebase", "rulebase/file-missing", "specs/billing/design.md"),
-    planted("phase vs tasks mismatch", "rulebase", "rulebase/metadata-mismatch", "specs/billing/spec.yaml"),
-    planted("signature differs from design", "interface", "interface/signature-mismatch", "src/invoice.rs"),
-    planted("call with the wrong arity", "interface", "interface/call-site-error", "src/export.rs"),
-    planted("failing test", "test", "test/test-failure", "tests/invoices.rs"),
-    planted("tautological assertion", "test", "test/weak-assertion", "src/discount.rs"),
-    planted("TODO marker", "quality", "quality/todo-marker", "src/invoice.rs"),
-    planted("swallowed error", "quality", "quality/swallowed-error", "src/storage.rs"),
-    planted("unwrap in library code", "quality", "quality/unwrap-in-library", "src/config.rs"),
-    planted("opaque error type among typed ones", "consistency", "consistency/error-type-pattern", "src/refunds.rs"),
-    planted("printing among logging modules", "consistency", "consistency/logging-pattern", "src/notify.rs"),
-    planted("todo!() left in", "holistic", "holistic/todo-macro", "src/refunds.rs"),
-    planted("std lock held across .await", "holistic", "holistic/lock-across-await", "src/notify.rs"),
-    planted("hard-coded credential", "holistic", "holistic/hardcoded-credential", "src/gateway.rs"),
-    planted("SQL built with format!", "holistic", "holistic/sql-injection", "src/storage.rs"),
+    planted(
+        "unfinished task",
+        "rulebase",
+        "rulebase/task-incomplete",
+        "specs/billing/tasks.yaml",
+    ),
+    planted(
+        "declared file missing",
+        "rulebase",
+        "rulebase/file-missing",
+        "specs/billing/design.md",
+    ),
+    planted(
+        "phase vs tasks mismatch",
+        "rulebase",
+        "rulebase/metadata-mismatch",
+        "specs/billing/spec.yaml",
+    ),
+    planted(
+        "signature differs from design",
+        "interface",
+        "interface/signature-mismatch",
+        "src/invoice.rs",
+    ),
+    planted(
+        "call with the wrong arity",
+        "interface",
+        "interface/call-site-error",
+        "src/export.rs",
+    ),
+    planted(
+        "failing test",
+        "test",
+        "test/test-failure",
+        "tests/invoices.rs",
+    ),
+    planted(
+        "tautological assertion",
+        "test",
+        "test/weak-assertion",
+        "src/discount.rs",
+    ),
+    planted(
+        "TODO marker",
+        "quality",
+        "quality/todo-marker",
+        "src/invoice.rs",
+    ),
+    planted(
+        "swallowed error",
+        "quality",
+        "quality/swallowed-error",
+        "src/storage.rs",
+    ),
+    planted(
+        "unwrap in library code",
+        "quality",
+        "quality/unwrap-in-library",
+        "src/config.rs",
+    ),
+    planted(
+        "opaque error type among typed ones",
+        "consistency",
+        "consistency/error-type-pattern",
+        "src/refunds.rs",
+    ),
+    planted(
+        "printing among logging modules",
+        "consistency",
+        "consistency/logging-pattern",
+        "src/notify.rs",
+    ),
+    planted(
+        "todo!() left in",
+        "holistic",
+        "holistic/todo-macro",
+        "src/refunds.rs",
+    ),
+    planted(
+        "std lock held across .await",
+        "holistic",
+        "holistic/lock-across-await",
+        "src/notify.rs",
+    ),
+    planted(
+        "hard-coded credential",
+        "holistic",
+        "holistic/hardcoded-credential",
+        "src/gateway.rs",
+    ),
+    planted(
+        "SQL built with format!",
+        "holistic",
+        "holistic/sql-injection",
+        "src/storage.rs",
+    ),
 ];
 
 const CARGO_TOML: &str = r#"[package]

@@ -27,6 +27,7 @@ fn plan(root: &std::path::Path) -> Plan {
         pipelines: 1,
         faults: protocol::chaos::FaultPlan::default(),
         resume: None,
+        nested: false,
     };
     let mut plan = Plan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections

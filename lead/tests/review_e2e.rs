@@ -311,13 +311,6 @@ fn bad_input_is_one_error_line_and_exit_2() {
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Spec 'payments' not found"));
-
-    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
-        .args(["run", "all"])
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not yet available"));
 }
 
 #[test]

@@ -167,14 +167,15 @@ fn bad_plans_and_ranges_exit_2_with_one_line() {
 }
 
 #[test]
-fn without_dry_run_the_run_says_it_is_not_available() {
+fn without_an_executor_the_run_stops_in_its_environment_check_and_leaves_no_state() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("Plans.md"), plan_of(2)).expect("write");
     let (code, stdout, stderr) = retake(dir.path(), &["all", "--yes", "--no-discuss"]);
     assert_eq!((code, stdout.as_str()), (2, ""));
-    assert_eq!(
-        stderr,
-        "retake: error: retake run without --dry-run is not yet available in this build\n"
+    assert!(
+        stderr.starts_with("retake: error: the environment is not ready for a run"),
+        "{stderr}"
     );
-    assert!(!dir.path().join(".retake").exists());
+    assert!(stderr.contains("no executor is configured"), "{stderr}");
+    assert!(!dir.path().join(".retake/state/active.json").exists());
 }

@@ -7,7 +7,7 @@
 //! the scope. What rules produce (hits, notes, claims, kept facts) is plain data; it is merged
 //! back in file order, so the result does not depend on the number of workers.
 
-use super::{Context, Rule, Sink, SourceFile};
+use super::{Context, Rule, Sink, SourceFile, TreeUse};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stack of each worker: syn recurses deeply on generated or heavily nested code, and a
@@ -117,10 +117,14 @@ fn review_files(
             return produced;
         };
         let file = SourceFile::new(*path, *text);
-        for (rule_index, rule) in rules.iter().enumerate() {
-            if !rule.wants(&file) {
-                continue;
-            }
+        let wanting: Vec<(usize, &dyn Rule)> = rules
+            .iter()
+            .enumerate()
+            .filter(|(_, rule)| rule.wants(&file))
+            .map(|(i, rule)| (i, rule.as_ref()))
+            .collect();
+        file.set_full_tree_wanted(wanting.iter().any(|(_, r)| r.tree_use() == TreeUse::Full));
+        for (rule_index, rule) in wanting {
             let mut sink = Sink::default();
             rule.check_file(&file, &mut sink);
             if !sink.is_empty() {

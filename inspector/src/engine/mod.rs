@@ -11,12 +11,13 @@
 
 mod context;
 pub mod decisions;
-mod file_pass;
 pub mod diff;
+mod file_pass;
 pub mod git;
 pub(crate) mod process;
 pub(crate) mod run;
 mod scope_filter;
+mod skeleton;
 mod source;
 mod suppress;
 #[cfg(test)]
@@ -169,11 +170,7 @@ impl Sink {
     }
 
     /// [`Sink::kept`] for facts kept as `(repository-relative path, fact)` pairs, by path.
-    pub fn kept_by_path<T: Any>(
-        &mut self,
-        ctx: &Context,
-        rule: &dyn Rule,
-    ) -> HashMap<String, T> {
+    pub fn kept_by_path<T: Any>(&mut self, ctx: &Context, rule: &dyn Rule) -> HashMap<String, T> {
         self.kept::<(String, T)>(ctx, rule).into_iter().collect()
     }
 
@@ -201,10 +198,27 @@ impl Sink {
     }
 }
 
+/// How much of a Rust file's syntax tree a rule reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeUse {
+    /// Statements and expressions: the full tree ([`SourceFile::rust_ast`]).
+    Full,
+    /// Items only — imports, type definitions, signatures, attributes: the item-level tree
+    /// ([`SourceFile::rust_items`]) is enough, and the rule calls nothing else.
+    Items,
+}
+
 /// A rule of the catalog.
 pub trait Rule: Send + Sync {
     /// The rule's fixed metadata.
     fn meta(&self) -> &'static RuleMeta;
+
+    /// How much of a Rust file's tree the rule reads. When every rule that wants a file reads
+    /// items only, the file pass lets [`SourceFile::rust_items`] build the cheaper item-level
+    /// tree; otherwise the full tree is built once and serves both.
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Full
+    }
 
     /// Cheap pre-filter: whether [`Rule::check_file`] should see this file at all. The default
     /// accepts files in one of the rule's languages; rules override it with a substring test so
@@ -220,4 +234,3 @@ pub trait Rule: Send + Sync {
     /// Checks the scope as a whole (specs, test runs, comparisons across modules).
     fn check_project(&self, _ctx: &Context, _out: &mut Sink) {}
 }
-

@@ -40,9 +40,13 @@ pub(crate) fn collect(
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
         let t = std::time::Instant::now();
         rule.check_project(ctx, sink);
-        if std::env::var_os("RETAKE_PROFILE").is_some() { eprintln!("TEMPPROF project {} {:?}", rule.meta().id, t.elapsed()); }
+        if std::env::var_os("RETAKE_PROFILE").is_some() {
+            eprintln!("TEMPPROF project {} {:?}", rule.meta().id, t.elapsed());
+        }
     }
-    if std::env::var_os("RETAKE_PROFILE").is_some() { eprintln!("TEMPPROF file pass {kind} {:?}", file_pass); }
+    if std::env::var_os("RETAKE_PROFILE").is_some() {
+        eprintln!("TEMPPROF file pass {kind} {:?}", file_pass);
+    }
     tracing::debug!(
         %kind,
         files = ctx.files.len(),

@@ -3,7 +3,7 @@
 //! syn's trees are neither `Send` nor `Sync` (proc-macro2 uses `Rc`), so a `SourceFile` lives
 //! on the thread that reviews it: the file pass gives each worker its own (`file_pass.rs`).
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 
 /// Languages the rules know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -64,6 +64,10 @@ pub struct SourceFile {
     /// Its text (valid UTF-8; files that are not were skipped as binary).
     pub text: String,
     ast: OnceCell<Result<syn::File, (u32, String)>>,
+    items: OnceCell<Option<syn::File>>,
+    /// Whether a rule of this file reads the full tree, so the item-level one would be a
+    /// second parse (set by the file pass).
+    full_tree_wanted: Cell<bool>,
 }
 
 impl SourceFile {
@@ -75,6 +79,8 @@ impl SourceFile {
             rel_path,
             text: text.into(),
             ast: OnceCell::new(),
+            items: OnceCell::new(),
+            full_tree_wanted: Cell::new(false),
         }
     }
 
@@ -94,6 +100,34 @@ impl SourceFile {
             Ok(file) => Ok(file),
             Err((line, msg)) => Err((*line, msg.as_str())),
         })
+    }
+
+    /// The Rust syntax tree for rules that read items — imports, type definitions, signatures,
+    /// attributes, item spans — and not statements: function bodies that define no items of
+    /// their own are kept unparsed, as one verbatim expression holding their tokens (so a
+    /// block still spans its lines and prints as in the file). About half the cost of
+    /// [`SourceFile::rust_ast`], built at most once. The full tree is returned instead when it
+    /// is built already or another rule of the file will build it (see [`crate::engine::TreeUse`]),
+    /// and when only the full parse can read the file: callers read items only. Unlike the
+    /// full tree, a statement that does not parse does not make this one an error.
+    pub fn rust_items(&self) -> Option<Result<&syn::File, (u32, &str)>> {
+        if self.language != Some(Language::Rust) {
+            return None;
+        }
+        if self.ast.get().is_none() && !self.full_tree_wanted.get() {
+            let items = self
+                .items
+                .get_or_init(|| super::skeleton::parse_items(&self.text));
+            if let Some(items) = items {
+                return Some(Ok(items));
+            }
+        }
+        self.rust_ast()
+    }
+
+    /// Says whether a rule of this file reads the full tree (the file pass, before the rules run).
+    pub(crate) fn set_full_tree_wanted(&self, wanted: bool) {
+        self.full_tree_wanted.set(wanted);
     }
 
     /// Whether the syntax tree has been built (tests of the file pass).

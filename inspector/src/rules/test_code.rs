@@ -32,7 +32,13 @@ impl TestCode {
         // Every test attribute names `test` or `bench` (see `is_test_attr`): a file without
         // either word has no test items, and is not parsed to learn that.
         let may_have_tests = file.text.contains("test") || file.text.contains("bench");
-        let ast = if may_have_tests { file.rust_ast() } else { None };
+        // Test items are items: the item-level tree is enough (and is the full one when a
+        // rule of the file builds that anyway).
+        let ast = if may_have_tests {
+            file.rust_items()
+        } else {
+            None
+        };
         if let Some(Ok(ast)) = ast {
             if is_test_attr(&ast.attrs) {
                 return whole;

@@ -36,6 +36,7 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         pipelines: active.pipelines,
         faults: Default::default(),
         resume: Some(active.run_id),
+        nested: false,
     };
     execute(request, &args.output, None)
 }

@@ -55,6 +55,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         pipelines: args.consensus,
         faults,
         resume: None,
+        nested: false,
     };
     let answers = crate::steering::Answers {
         yes: args.yes,

@@ -47,6 +47,9 @@ pub struct ReviewRequest {
     pub faults: FaultPlan,
     /// Resume this interrupted run: its journaled reports are not re-run.
     pub resume: Option<String>,
+    /// Part of a team run that already holds the repository lock and owns the state file:
+    /// neither is touched by the review.
+    pub nested: bool,
 }
 
 /// A finished review with where it was journaled.
@@ -116,7 +119,11 @@ pub fn validate_scope(repo: &Path, scope: &Scope) -> Result<(), ReviewError> {
 pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
     validate_scope(&req.repo, &req.scope)?;
     let state_dir = req.repo.join(".retake");
-    let _lock = RepoLock::acquire(&state_dir)?;
+    let _lock = if req.nested {
+        None
+    } else {
+        Some(RepoLock::acquire(&state_dir)?)
+    };
     let (run_id, journal, preloaded) = match &req.resume {
         Some(run_id) => {
             let journal = Journal::open(&state_dir, run_id).map_err(io("cannot resume"))?;
@@ -141,6 +148,9 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         pipelines: req.pipelines,
         started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     };
+    if req.nested {
+        return run_pipelines(&req, &run_id, journal, preloaded);
+    }
     active
         .write(&state_dir)
         .map_err(|e| ReviewError::State(e.to_string()))?;

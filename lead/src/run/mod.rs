@@ -89,7 +89,10 @@ fn escalated(report: String) -> Result<RunEnd, RunError> {
 /// Drives the run to its end.
 pub fn execute(req: RunRequest) -> Result<RunEnd, RunError> {
     let clock = Instant::now();
-    let mut s = phase_a::start(&req)?;
+    let mut s = phase_a::start(&req).inspect_err(|_| {
+        // Best effort: an early abort leaves no trace when the state folder held nothing else.
+        let _empty = std::fs::remove_dir(req.repo.join(".retake"));
+    })?;
     let settings = &req.settings;
     let sup = &settings.supervision;
     let runner = settings
@@ -179,7 +182,7 @@ pub fn execute(req: RunRequest) -> Result<RunEnd, RunError> {
             runtime: req.runtime,
             faults: &req.faults,
         };
-        let outcome = review_changes(&input, &mut s.lock).map_err(RunError::Refused)?;
+        let outcome = review_changes(&input).map_err(RunError::Refused)?;
         let round = history.len() as u32 + 1;
         history.push(RetakeRound::from_outcome(round, &outcome));
         let head = crate::commands::head_commit(&req.repo).unwrap_or_default();

@@ -4,7 +4,6 @@
 
 use super::state::{team_event, RunState};
 use crate::config::Settings;
-use crate::lock::RepoLock;
 use crate::review::{self, ReviewRequest};
 use crate::runtime::Runtime;
 use crate::team::fix_tasks::{fix_tasks, to_tasks};
@@ -28,15 +27,9 @@ pub struct ReviewInput<'a> {
     pub faults: &'a FaultPlan,
 }
 
-/// Runs the review. The review pipeline takes the repository lock and writes its own state
-/// file, so the run's lock is released for it and taken back after; the caller rewrites the
-/// run's state file.
-pub fn review_changes(
-    input: &ReviewInput<'_>,
-    lock: &mut Option<RepoLock>,
-) -> Result<AuditOutcome, String> {
-    let state_dir = input.repo.join(".retake");
-    drop(lock.take());
+/// Runs the review as part of the run: nested, so it keeps the run's lock and leaves the run's
+/// state file alone (a Lead killed mid-review leaves the run resumable, not a review).
+pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, String> {
     let request = ReviewRequest {
         repo: input.repo.to_path_buf(),
         scope: Scope::Session {
@@ -49,10 +42,9 @@ pub fn review_changes(
         pipelines: 1,
         faults: input.faults.clone(),
         resume: None,
+        nested: true,
     };
-    let result = review::run(request);
-    *lock = Some(RepoLock::acquire(&state_dir).map_err(|e| e.to_string())?);
-    let out = result.map_err(|e| format!("the review failed: {e}"))?;
+    let out = review::run(request).map_err(|e| format!("the review failed: {e}"))?;
     out.pipelines
         .into_iter()
         .flatten()

@@ -93,7 +93,14 @@ pub(super) fn output_faults(faults: &[Fault]) -> OutputFaults {
 
 /// Whether `body` is what the actor owes: the output faults act on these only.
 pub(super) fn is_output(body: &Body) -> bool {
-    matches!(body, Body::InspectorReport(_) | Body::AuditVerdict { .. })
+    matches!(
+        body,
+        Body::InspectorReport(_)
+            | Body::AuditVerdict { .. }
+            | Body::TaskCompleted { .. }
+            | Body::TaskFailed { .. }
+            | Body::Escalation { .. }
+    )
 }
 
 /// One actor's faults and what they have done so far.

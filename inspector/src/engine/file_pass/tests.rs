@@ -92,7 +92,10 @@ fn the_result_does_not_depend_on_the_number_of_workers() {
     assert!(alpha_hits
         .windows(2)
         .all(|w| w[0].location <= w[1].location));
-    assert_eq!(alpha_notes.first().map(String::as_str), Some("alpha saw src/m00.rs"));
+    assert_eq!(
+        alpha_notes.first().map(String::as_str),
+        Some("alpha saw src/m00.rs")
+    );
     assert_eq!(alpha_kept.len(), 40);
     assert_eq!(alpha_kept.last().map(String::as_str), Some("src/m39.rs"));
 }

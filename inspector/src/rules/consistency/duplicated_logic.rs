@@ -8,7 +8,7 @@
 //! conversions, `Display` impls) are alike by nature. Library code only; one finding per copy.
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::functions::functions;
 use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
@@ -46,6 +46,10 @@ type Body = (String, String, u32, String);
 impl Rule for DuplicatedLogic {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -99,7 +103,7 @@ fn bodies(file: &SourceFile) -> Vec<(String, u32, String)> {
         return Vec::new();
     };
     if lang == Language::Rust {
-        let Some(Ok(ast)) = file.rust_ast() else {
+        let Some(Ok(ast)) = file.rust_items() else {
             return Vec::new();
         };
         let tests = TestCode::of(file);
@@ -136,14 +140,40 @@ impl RustBodies {
             .saturating_sub(span.start().line)
             .saturating_sub(1) as u32;
         if code_lines >= MIN_LINES {
-            let key: String = block
-                .to_token_stream()
-                .to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ");
+            let mut key = String::new();
+            token_key(block.to_token_stream(), &mut key);
             self.0
                 .push((key, ident.span().start().line as u32, ident.to_string()));
+        }
+    }
+}
+
+/// The tokens of a body one after the other, each followed by a space: formatting, comments
+/// and the spacing of punctuation (`x?.y` or `x? .y`) play no part, and a body kept as tokens
+/// (`SourceFile::rust_items`) reads the same as a parsed one.
+fn token_key(tokens: proc_macro2::TokenStream, out: &mut String) {
+    use proc_macro2::{Delimiter, TokenTree};
+    for token in tokens {
+        match token {
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Brace => ("{ ", "} "),
+                    Delimiter::Parenthesis => ("( ", ") "),
+                    Delimiter::Bracket => ("[ ", "] "),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                token_key(group.stream(), out);
+                out.push_str(close);
+            }
+            TokenTree::Punct(p) => {
+                out.push(p.as_char());
+                out.push(' ');
+            }
+            other => {
+                out.push_str(&other.to_string());
+                out.push(' ');
+            }
         }
     }
 }

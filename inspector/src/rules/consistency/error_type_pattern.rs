@@ -9,7 +9,7 @@
 //! are flagged, since precise error types are the convention for libraries.
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::library_code::is_library_path;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
@@ -38,6 +38,10 @@ struct Styles {
 impl Rule for ErrorTypePattern {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -132,7 +136,7 @@ fn scan(file: &SourceFile) -> Option<Found> {
     if !candidate {
         return None;
     }
-    let Some(Ok(ast)) = file.rust_ast() else {
+    let Some(Ok(ast)) = file.rust_items() else {
         return None;
     };
     let mut finder = Finder {

@@ -13,7 +13,7 @@
 //! `module.rs`; test code is not compared.
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
@@ -72,6 +72,10 @@ type Evidence = BTreeMap<Style, (String, u32, String)>;
 impl Rule for ImportPattern {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -162,7 +166,7 @@ impl Rule for ImportPattern {
 
 /// Rust: (style, line, snippet) of each top-level `use` outside test code.
 fn rust_styles(file: &SourceFile) -> Vec<(Style, u32, String)> {
-    let Some(Ok(ast)) = file.rust_ast() else {
+    let Some(Ok(ast)) = file.rust_items() else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -9,7 +9,7 @@
 //! only; one finding per pair at the later file.
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
@@ -37,6 +37,10 @@ type Sig = (String, String, u32, String, Vec<String>);
 impl Rule for InterfaceInconsistency {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -143,7 +147,7 @@ type FileSig = (String, u32, String, Vec<String>);
 
 /// Rust: (name, line, shown signature, parameter types) of public functions and methods.
 fn rust_sigs(file: &SourceFile) -> Vec<FileSig> {
-    let Some(Ok(ast)) = file.rust_ast() else {
+    let Some(Ok(ast)) = file.rust_items() else {
         return Vec::new();
     };
     let mut out = Vec::new();

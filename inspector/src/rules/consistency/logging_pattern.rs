@@ -13,7 +13,7 @@
 //! is printing, and a note says so.
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::lex;
 use crate::rules::library_code::{binary_crates, crate_root, is_library_path};
@@ -50,6 +50,10 @@ struct Usage {
 impl Rule for LoggingPattern {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {

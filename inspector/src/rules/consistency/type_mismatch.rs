@@ -8,7 +8,7 @@
 //! binaries and examples keep their own fixtures), one finding per pair at the later file.
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::{lex, LexLine};
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
@@ -43,6 +43,10 @@ struct Shape {
 impl Rule for TypeMismatch {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -150,7 +154,7 @@ fn compact(t: &impl ToTokens) -> String {
 
 /// Rust structs with named fields, outside test code.
 fn rust_shapes(file: &SourceFile) -> Vec<Shape> {
-    let Some(Ok(ast)) = file.rust_ast() else {
+    let Some(Ok(ast)) = file.rust_items() else {
         return Vec::new();
     };
     let mut out = Vec::new();

@@ -75,8 +75,19 @@ fn needs_tests(file: &SourceFile) -> bool {
     };
     let structural = file.is_test_file()
         || (lang == Language::Rust && is_test_module_name(&file.rel_path))
-        || is_entry_file(&file.rel_path);
-    !structural && is_library_file(file) && defines_functions(&file.text, lang)
+        || is_entry_file(&file.rel_path)
+        || is_fixture_path(&file.rel_path);
+    // Rust code is a crate's `src/`; `.rs` files elsewhere are fixtures, scripts or test data.
+    let outside_crate = lang == Language::Rust && crate_root(&file.rel_path).is_none();
+    !structural && !outside_crate && is_library_file(file) && defines_functions(&file.text, lang)
+}
+
+/// Whether a path lies in a folder of test data (`fixtures/`, `test_data/`).
+fn is_fixture_path(path: &str) -> bool {
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|d| matches!(d, "fixtures" | "fixture" | "test_data" | "test-data"))
 }
 
 /// The repository's test files, by what each convention looks for.

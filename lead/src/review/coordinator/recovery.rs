@@ -54,7 +54,13 @@ impl Coordinator {
         }
     }
 
-    pub(super) fn spawn(&mut self, logical: &str, instance: String, spawn_no: u32, ctx: &mut Context<Self>) {
+    pub(super) fn spawn(
+        &mut self,
+        logical: &str,
+        instance: String,
+        spawn_no: u32,
+        ctx: &mut Context<Self>,
+    ) {
         let Some(kind) = self.plan.kind_of(logical) else {
             return;
         };
