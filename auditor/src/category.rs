@@ -13,6 +13,10 @@ pub const CALL_SITE_ERROR: &str = "call-site-error";
 pub const DEPENDENCY_WRONG: &str = "dependency-wrong";
 /// A failing test.
 pub const TEST_FAILURE: &str = "test-failure";
+/// A failing test outside the changed scope: a failing test all the same.
+pub const REGRESSION: &str = "regression";
+/// Categories that are failing tests, for the verdict table and the team-loop decision.
+pub const FAILING_TESTS: [&str; 2] = [TEST_FAILURE, REGRESSION];
 /// A command (test runner, compiler) that could not run at all.
 pub const ENVIRONMENT_ERROR: &str = "environment-error";
 /// The code does not build.
@@ -22,7 +26,7 @@ pub const BUILD_FAILURE: &str = "build-failure";
 pub const INTERFACE_MISMATCH: [&str; 3] = [SIGNATURE_MISMATCH, CALL_SITE_ERROR, DEPENDENCY_WRONG];
 
 /// Categories that stop the team loop (decision STOP): build, test and environment failures.
-pub const STOPPING: [&str; 3] = [BUILD_FAILURE, TEST_FAILURE, ENVIRONMENT_ERROR];
+pub const STOPPING: [&str; 4] = [BUILD_FAILURE, TEST_FAILURE, REGRESSION, ENVIRONMENT_ERROR];
 
 /// Test doubles may hide a real failure; raised by contradiction rule (b).
 pub const FALSE_POSITIVE_RISK: &str = "false-positive-risk";

@@ -11,7 +11,9 @@
 //! the rows that gave that verdict.
 
 use crate::audit::AuditConfig;
-use crate::category::{INTERFACE_MISMATCH, TEST_FAILURE};
+use crate::category::{FAILING_TESTS, INTERFACE_MISMATCH};
+#[cfg(test)]
+use crate::category::TEST_FAILURE;
 use protocol::message::TestFailurePolicy;
 use protocol::{Finding, Severity, Verdict};
 
@@ -30,7 +32,7 @@ pub fn verdict_table(
 ) -> (Verdict, Option<String>) {
     let critical = count(findings, |f| f.severity == Severity::Critical);
     let high = count(findings, |f| f.severity == Severity::High);
-    let test_failures = count(findings, |f| f.category == TEST_FAILURE);
+    let test_failures = count(findings, |f| FAILING_TESTS.contains(&f.category.as_str()));
     let interface = count(findings, |f| {
         INTERFACE_MISMATCH.contains(&f.category.as_str())
     });
@@ -76,7 +78,7 @@ pub fn verdict_table(
 
 /// The note that says how the test-failure policy treated the failing tests, when there are any.
 pub(crate) fn test_failure_note(findings: &[Finding], policy: TestFailurePolicy) -> Option<String> {
-    let failures = count(findings, |f| f.category == TEST_FAILURE);
+    let failures = count(findings, |f| FAILING_TESTS.contains(&f.category.as_str()));
     if failures == 0 {
         return None;
     }
@@ -237,5 +239,25 @@ mod tests {
             Some("test-failure policy: conditional (1 test failure → at least CONDITIONAL)")
         );
         assert_eq!(test_failure_note(&highs(2), TestFailurePolicy::NoGo), None);
+    }
+}
+
+#[cfg(test)]
+mod regression_tests {
+    use super::*;
+
+    #[test]
+    fn a_regression_counts_as_a_failing_test() {
+        let f = Finding::new(
+            "inspector-test",
+            "test/regression",
+            crate::category::REGRESSION,
+            Severity::High,
+            protocol::Location::at("tests/old.rs", 3),
+            "test `old` failed outside the change",
+            "old",
+        );
+        let (verdict, _) = verdict_table(&[f], false, &AuditConfig::default());
+        assert_eq!(verdict, Verdict::NoGo);
     }
 }

@@ -1,4 +1,6 @@
 //! Temporary profiling harness (not committed).
+#[global_allocator]
+static A: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use inspector::engine::{inspect, Context};
 use protocol::message::InspectOptions;
 use protocol::{InspectorKind, Scope};

@@ -2,6 +2,12 @@
 
 use clap::Parser;
 
+// The Inspectors allocate heavily (syntax trees, token streams) on several threads at once;
+// mimalloc takes about a fifth off a review's CPU time against glibc's malloc (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+
 #[derive(Parser)]
 #[command(
     name = "retake-inspector",

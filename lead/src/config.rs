@@ -141,6 +141,8 @@ pub struct TestSettings {
     pub command: Option<Vec<String>>,
     /// Timeout of the test command, seconds.
     pub timeout_secs: u64,
+    /// A coverage command (argv) whose percentage the test Inspector reports; unset: none.
+    pub coverage_command: Option<Vec<String>>,
 }
 
 impl Default for TestSettings {
@@ -148,6 +150,7 @@ impl Default for TestSettings {
         TestSettings {
             command: None,
             timeout_secs: 300,
+            coverage_command: None,
         }
     }
 }

@@ -121,6 +121,8 @@ pub struct InspectOptions {
     pub backend: Backend,
     /// The agent backend's settings; required when `backend` is `Agent` or `Both`.
     pub agent: Option<AgentSpec>,
+    /// The coverage command (argv), when configured; its percentage is reported.
+    pub coverage_command: Option<Vec<String>>,
 }
 
 impl Default for InspectOptions {
@@ -134,6 +136,7 @@ impl Default for InspectOptions {
             dimensions: Vec::new(),
             backend: Backend::Builtin,
             agent: None,
+            coverage_command: None,
         }
     }
 }

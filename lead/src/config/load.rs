@@ -43,6 +43,7 @@ fn env_source() -> config::Environment {
         .separator("__")
         .list_separator(" ")
         .with_list_parse_key("test.command")
+        .with_list_parse_key("test.coverage_command")
         .with_list_parse_key("rules.disable")
         .with_list_parse_key("agent.command")
         .with_list_parse_key("review.dimensions")

@@ -43,6 +43,7 @@ impl Plan {
         let options = InspectOptions {
             no_exec: req.no_exec,
             test_command: s.test.command.clone(),
+            coverage_command: s.test.coverage_command.clone(),
             test_timeout_ms: s.test.timeout_secs * 1000,
             max_file_bytes: s.inspector.max_file_bytes,
             rule_overrides: s.rule_overrides(),

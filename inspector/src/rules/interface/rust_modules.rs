@@ -188,7 +188,8 @@ fn entries_of(
     module: &Module,
 ) -> Option<(Vec<(String, Entry)>, bool)> {
     let file = files.source(&module.file)?;
-    let ast = file.rust_ast()?.ok()?;
+    // Names of items are all it reads: the item-level tree is enough.
+    let ast = file.rust_items()?.ok()?;
     let mut items: &[syn::Item] = &ast.items;
     for name in &module.inline {
         items = items.iter().find_map(|i| match i {

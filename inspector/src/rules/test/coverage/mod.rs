@@ -24,8 +24,8 @@ pub(crate) struct Coverage;
 
 /// The configured coverage command. The Inspector's options carry none yet (the Lead's
 /// `[test] coverage_command` has no field in `InspectOptions`), so nothing is run until they do.
-fn configured_command(_ctx: &Context) -> Option<Vec<String>> {
-    None
+fn configured_command(ctx: &Context) -> Option<Vec<String>> {
+    ctx.options.coverage_command.clone()
 }
 
 impl Rule for Coverage {

@@ -7,7 +7,7 @@ mod args;
 mod rust;
 mod script;
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
@@ -62,6 +62,11 @@ pub(crate) struct WeakAssertion;
 impl Rule for WeakAssertion {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    /// It reads no syntax tree at all: it must not make the file pass build the full one.
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
     }
 
     /// Files that can hold a test at all: Rust with a test attribute, test files of the others.
