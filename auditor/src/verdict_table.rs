@@ -11,9 +11,9 @@
 //! the rows that gave that verdict.
 
 use crate::audit::AuditConfig;
-use crate::category::{FAILING_TESTS, INTERFACE_MISMATCH};
 #[cfg(test)]
 use crate::category::TEST_FAILURE;
+use crate::category::{FAILING_TESTS, INTERFACE_MISMATCH};
 use protocol::message::TestFailurePolicy;
 use protocol::{Finding, Severity, Verdict};
 
