@@ -38,14 +38,13 @@ pub(crate) fn collect(
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
     let file_pass = started.elapsed();
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
-        let t = std::time::Instant::now();
+        let project_started = std::time::Instant::now();
         rule.check_project(ctx, sink);
-        if std::env::var_os("RETAKE_PROFILE").is_some() {
-            eprintln!("TEMPPROF project {} {:?}", rule.meta().id, t.elapsed());
-        }
-    }
-    if std::env::var_os("RETAKE_PROFILE").is_some() {
-        eprintln!("TEMPPROF file pass {kind} {:?}", file_pass);
+        tracing::trace!(
+            rule = rule.meta().id,
+            ms = project_started.elapsed().as_millis() as u64,
+            "project rule"
+        );
     }
     tracing::debug!(
         %kind,

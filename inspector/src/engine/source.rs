@@ -182,6 +182,50 @@ mod tests {
         assert!(!is_test_path("tests"));
     }
 
+    /// Whether `f`'s first function has its body kept as tokens (the item-level tree).
+    fn body_kept(file: &syn::File) -> bool {
+        matches!(
+            file.items.first(),
+            Some(syn::Item::Fn(f)) if matches!(
+                f.block.stmts.as_slice(),
+                [syn::Stmt::Expr(syn::Expr::Verbatim(_), None)]
+            )
+        )
+    }
+
+    #[test]
+    fn rust_items_is_the_item_level_tree_unless_the_full_one_is_wanted() {
+        let text = "fn a() {\n    let x = 1;\n    x;\n}\n";
+        let alone = SourceFile::new("src/a.rs", text);
+        let items = alone.rust_items().and_then(Result::ok).expect("items");
+        assert!(body_kept(items));
+        assert!(!alone.is_parsed());
+
+        let wanted = SourceFile::new("src/a.rs", text);
+        wanted.set_full_tree_wanted(true);
+        let items = wanted
+            .rust_items()
+            .and_then(Result::ok)
+            .map(|f| f as *const syn::File);
+        let full = wanted
+            .rust_ast()
+            .and_then(Result::ok)
+            .map(|f| f as *const syn::File);
+        // One parse, the full one, serves both.
+        assert_eq!(items, full);
+
+        let bad = SourceFile::new("src/b.rs", "use a::b;\nfn main() {\n    let x = ;\n}\n");
+        assert_eq!(
+            bad.rust_items().and_then(Result::ok).map(|f| f.items.len()),
+            Some(2)
+        );
+        assert_eq!(
+            bad.rust_ast().and_then(|r| r.err()).map(|(l, _)| l),
+            Some(3)
+        );
+        assert!(SourceFile::new("a.py", "x = 1").rust_items().is_none());
+    }
+
     #[test]
     fn rust_ast_is_parsed_once_and_reports_the_error_line() {
         let good = SourceFile::new("src/a.rs", "fn main() {}\n");

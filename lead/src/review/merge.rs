@@ -4,7 +4,7 @@
 use super::coordinator::Finished;
 use auditor::consensus::{consensus_key, Consensus};
 use protocol::{AuditOutcome, Finding};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The outcome to report for a consensus of `pipelines` (`None` = a failed pipeline): the first
 /// produced outcome, with the consensus verdict, only the findings the consensus holds, and a
@@ -15,14 +15,21 @@ pub fn consensus_outcome(
 ) -> Option<AuditOutcome> {
     let base = pipelines.iter().flatten().next()?;
     let mut outcome = base.outcome.clone();
+    // The first finding of each key, in pipeline order: one pass, not one per row (a large
+    // review holds thousands of both).
+    let mut first: HashMap<String, &Finding> = HashMap::new();
+    for f in pipelines
+        .iter()
+        .flatten()
+        .flat_map(|p| p.outcome.findings.iter())
+    {
+        first
+            .entry(consensus_key(&f.category, &f.location.to_string()))
+            .or_insert(f);
+    }
     let mut findings: Vec<Finding> = Vec::new();
     for row in &consensus.consensus {
-        let found = pipelines
-            .iter()
-            .flatten()
-            .flat_map(|p| p.outcome.findings.iter())
-            .find(|f| consensus_key(&f.category, &f.location.to_string()) == row.key);
-        if let Some(f) = found {
+        if let Some(&f) = first.get(&row.key) {
             let mut f = f.clone();
             f.severity = row.severity;
             findings.push(f);

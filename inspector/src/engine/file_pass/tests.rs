@@ -1,5 +1,5 @@
 use super::*;
-use crate::engine::{Hit, RuleMeta};
+use crate::engine::{Hit, RuleMeta, TreeUse};
 use protocol::{Location, Severity};
 use std::path::Path;
 
@@ -50,7 +50,7 @@ fn context() -> Context {
             for line in 0..30 {
                 let marker = if (i + line) % 7 == 0 { "// alpha" } else { "" };
                 let other = if (i * line) % 5 == 1 { "// beta" } else { "" };
-                text.push_str(&format!("fn f{line}() {{}} {marker}{other}\n"));
+                text.push_str(&format!("fn f{line}() {{ g({line}); }} {marker}{other}\n"));
             }
             SourceFile::new(format!("src/m{i:02}.rs"), text)
         })
@@ -140,4 +140,46 @@ fn kept_runs_the_file_pass_when_the_engine_did_not() {
 fn small_scopes_stay_on_one_thread() {
     assert_eq!(workers(PARALLEL_FROM_BYTES - 1), 1);
     assert!(workers(PARALLEL_FROM_BYTES) >= 1);
+}
+
+/// Keeps whether the tree it got for each file had its first body kept as tokens.
+struct ItemsProbe;
+
+impl Rule for ItemsProbe {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn tree_use(&self) -> TreeUse {
+        TreeUse::Items
+    }
+
+    fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        let kept_as_tokens = file.rust_items().and_then(Result::ok).is_some_and(|f| {
+            f.items.iter().any(|i| {
+                matches!(i, syn::Item::Fn(f) if matches!(
+                    f.block.stmts.as_slice(),
+                    [syn::Stmt::Expr(syn::Expr::Verbatim(_), None)]
+                ))
+            })
+        });
+        out.keep(kept_as_tokens);
+    }
+}
+
+#[test]
+fn the_item_level_tree_is_built_only_when_no_rule_of_the_file_reads_more() {
+    let ctx = context();
+    let alone: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe)];
+    let mut sinks = run_with(2, &alone, &ctx);
+    let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
+    assert_eq!(kept.len(), 40);
+    assert!(kept.iter().all(|k| *k));
+
+    // With a rule that reads statements on the same files, the one full tree serves both.
+    let both: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe), Box::new(Probe { marker: "fn" })];
+    let mut sinks = run_with(2, &both, &ctx);
+    let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
+    assert_eq!(kept.len(), 40);
+    assert!(kept.iter().all(|k| !*k));
 }
