@@ -180,6 +180,8 @@ impl Default for AuditSettings {
 pub struct InspectorSettings {
     /// Files larger than this are skipped and listed.
     pub max_file_bytes: u64,
+    /// Opt-in linter adapters the quality Inspector runs: `clippy`, `ruff`, `eslint`.
+    pub linters: Vec<String>,
     /// `[inspector.rulebase]`
     pub rulebase: KindSettings,
     /// `[inspector.interface]`
@@ -198,6 +200,7 @@ impl Default for InspectorSettings {
     fn default() -> Self {
         InspectorSettings {
             max_file_bytes: 1024 * 1024,
+            linters: Vec::new(),
             rulebase: KindSettings::default(),
             interface: KindSettings::default(),
             test: KindSettings::default(),
@@ -233,6 +236,16 @@ impl Settings {
             return Err(format!(
                 "audit.test_failure = '{}' (expected no-go or conditional)",
                 self.audit.test_failure
+            ));
+        }
+        if let Some(bad) = self
+            .inspector
+            .linters
+            .iter()
+            .find(|l| !matches!(l.as_str(), "clippy" | "ruff" | "eslint"))
+        {
+            return Err(format!(
+                "inspector.linters: '{bad}' (expected clippy, ruff or eslint)"
             ));
         }
         for (rule, sev) in &self.rules.severity {

@@ -89,6 +89,10 @@ pub struct Hello {
     pub name: String,
     /// A fresh random nonce.
     pub nonce: [u8; 32],
+    /// The client's kind within its role (`quality` for an Inspector), empty when the role has
+    /// none: a Lead that did not start the actor (the remote runtime) learns from it what work
+    /// the actor takes.
+    pub kind: String,
 }
 
 /// A rule's enablement or severity changed by configuration.
@@ -123,6 +127,8 @@ pub struct InspectOptions {
     pub agent: Option<AgentSpec>,
     /// The coverage command (argv), when configured; its percentage is reported.
     pub coverage_command: Option<Vec<String>>,
+    /// Opt-in linter adapters (`clippy`, `ruff`, `eslint`) the quality Inspector runs.
+    pub linters: Vec<String>,
 }
 
 impl Default for InspectOptions {
@@ -137,6 +143,7 @@ impl Default for InspectOptions {
             backend: Backend::Builtin,
             agent: None,
             coverage_command: None,
+            linters: Vec::new(),
         }
     }
 }

@@ -12,7 +12,7 @@
 mod context;
 pub mod decisions;
 pub mod diff;
-mod file_pass;
+pub(crate) mod file_pass;
 pub mod git;
 pub(crate) mod process;
 pub(crate) mod run;

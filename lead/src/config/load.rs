@@ -45,6 +45,7 @@ fn env_source() -> config::Environment {
         .with_list_parse_key("test.command")
         .with_list_parse_key("test.coverage_command")
         .with_list_parse_key("rules.disable")
+        .with_list_parse_key("inspector.linters")
         .with_list_parse_key("agent.command")
         .with_list_parse_key("review.dimensions")
         .with_list_parse_key("executor.command")

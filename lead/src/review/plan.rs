@@ -47,6 +47,7 @@ impl Plan {
             test_timeout_ms: s.test.timeout_secs * 1000,
             max_file_bytes: s.inspector.max_file_bytes,
             rule_overrides: s.rule_overrides(),
+            linters: s.inspector.linters.clone(),
             ..InspectOptions::default()
         };
         // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).

@@ -11,7 +11,7 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::library_code::is_library_path;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Claim, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
 
@@ -86,6 +86,13 @@ impl Rule for ErrorTypePattern {
             .filter(|(_, s)| s.typed.is_none() && s.opaque.is_some())
             .map(|(m, _)| m.as_str())
             .collect();
+        if opaque.is_empty() && typed.len() > 1 {
+            // One style everywhere: a convention worth writing down (the Auditor's CODIFY).
+            out.claims.push(Claim::PatternConsistent {
+                pattern: "errors: each library module defines its own error type".to_string(),
+                modules: typed.iter().map(|m| m.to_string()).collect(),
+            });
+        }
         if typed.is_empty() || opaque.is_empty() {
             return;
         }
@@ -347,5 +354,42 @@ mod tests {
             ("sync/src/lib.rs", "pub fn pull() -> Result<u32, std::io::Error> { Ok(1) }\nfn private() -> anyhow::Result<()> { Ok(()) }\n"),
         ]);
         assert!(hits.is_empty());
+    }
+
+    #[test]
+    fn one_style_everywhere_is_claimed_as_a_consistent_pattern() {
+        let sink = project_sink(
+            &ErrorTypePattern,
+            &[
+                ("store/src/lib.rs", TYPED),
+                (
+                    "wire/src/lib.rs",
+                    "#[derive(Debug, thiserror::Error)]\npub enum WireError { Io }\n",
+                ),
+                (
+                    "cli/src/main.rs",
+                    "fn main() -> anyhow::Result<()> { Ok(()) }\n",
+                ),
+            ],
+        );
+        assert!(sink.hits.is_empty());
+        assert_eq!(
+            sink.claims,
+            vec![Claim::PatternConsistent {
+                pattern: "errors: each library module defines its own error type".to_string(),
+                modules: vec!["store".to_string(), "wire".to_string()],
+            }]
+        );
+        let mixed = project_sink(
+            &ErrorTypePattern,
+            &[
+                ("store/src/lib.rs", TYPED),
+                (
+                    "sync/src/lib.rs",
+                    "pub fn pull() -> anyhow::Result<u32> { Ok(1) }\n",
+                ),
+            ],
+        );
+        assert!(mixed.claims.is_empty());
     }
 }

@@ -3,7 +3,7 @@
 
 use super::code_fns::definitions;
 use super::signature::differences;
-use super::{designed_or_note, implementation};
+use super::{designed_or_note, implementation, Designed};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Claim, Dimension, Location, Severity};
 
@@ -75,7 +75,25 @@ impl Rule for SignatureMismatch {
             matched,
             total: designed.len() as u32,
         });
+        out.claims.push(Claim::InterfacesCovered {
+            names: covered_names(&designed),
+        });
     }
+}
+
+/// The design names this rule compared with the code: each designed function and each type
+/// whose designed methods it compared, once each in design order (the Auditor's coverage step
+/// matches them against the interfaces the design's code blocks name).
+fn covered_names(designed: &[Designed]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for d in designed {
+        for name in d.sig.owner.iter().chain(std::iter::once(&d.sig.name)) {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
 }
 
 #[cfg(test)]
@@ -115,10 +133,19 @@ mod tests {
         assert_eq!(sink.hits[1].severity, Some(Severity::High));
         assert_eq!(
             sink.claims,
-            vec![Claim::SignaturesChecked {
-                matched: 0,
-                total: 2
-            }]
+            vec![
+                Claim::SignaturesChecked {
+                    matched: 0,
+                    total: 2
+                },
+                Claim::InterfacesCovered {
+                    names: vec![
+                        "create_user".to_string(),
+                        "UserRepo".to_string(),
+                        "lookup".to_string()
+                    ]
+                }
+            ]
         );
     }
 
@@ -135,10 +162,19 @@ mod tests {
         assert!(sink.hits.is_empty(), "{:?}", sink.hits);
         assert_eq!(
             sink.claims,
-            vec![Claim::SignaturesChecked {
-                matched: 2,
-                total: 2
-            }]
+            vec![
+                Claim::SignaturesChecked {
+                    matched: 2,
+                    total: 2
+                },
+                Claim::InterfacesCovered {
+                    names: vec![
+                        "create_user".to_string(),
+                        "UserRepo".to_string(),
+                        "lookup".to_string()
+                    ]
+                }
+            ]
         );
     }
 

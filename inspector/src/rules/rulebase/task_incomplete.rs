@@ -28,6 +28,7 @@ impl Rule for TaskIncomplete {
         };
         let (mut complete, mut total) = (0u32, 0u32);
         let mut checked_any = false;
+        let mut ids: Vec<String> = Vec::new();
         for feature in features_or_note(ctx, out) {
             let Some(list) = &feature.tasks else {
                 continue;
@@ -40,6 +41,7 @@ impl Rule for TaskIncomplete {
                 .filter(|t| only.is_empty() || only.iter().any(|id| id.trim() == t.id))
             {
                 total += 1;
+                ids.push(task.id.clone());
                 if task.done {
                     complete += 1;
                     continue;
@@ -61,6 +63,7 @@ impl Rule for TaskIncomplete {
         }
         if checked_any {
             out.claims.push(Claim::TasksChecked { complete, total });
+            out.claims.push(Claim::TasksCovered { ids });
         }
     }
 }
@@ -92,10 +95,15 @@ mod tests {
         );
         assert_eq!(
             sink.claims,
-            vec![Claim::TasksChecked {
-                complete: 1,
-                total: 3
-            }]
+            vec![
+                Claim::TasksChecked {
+                    complete: 1,
+                    total: 3
+                },
+                Claim::TasksCovered {
+                    ids: ["1", "2", "T3"].map(String::from).to_vec()
+                }
+            ]
         );
     }
 
@@ -113,10 +121,15 @@ mod tests {
         assert!(sink.hits.is_empty());
         assert_eq!(
             sink.claims,
-            vec![Claim::TasksChecked {
-                complete: 1,
-                total: 1
-            }]
+            vec![
+                Claim::TasksChecked {
+                    complete: 1,
+                    total: 1
+                },
+                Claim::TasksCovered {
+                    ids: ["1"].map(String::from).to_vec()
+                }
+            ]
         );
     }
 

@@ -4,10 +4,8 @@
 //! process group, timeout that kills the group); none runs under `--no-exec`, and a tool that
 //! is missing or times out becomes a note, never a failed review.
 //!
-//! Enabling the linter adapters: [`enabled_linters`] reads which linters a project opted into.
-//! `InspectOptions` has no field for that yet, so it returns none; once the Lead passes the
-//! project's choice (e.g. `linters = ["clippy", "ruff"]` in `retake.toml`), that function is the
-//! one place to read it.
+//! Enabling the linter adapters: [`enabled_linters`] reads which linters a project opted into
+//! (`[inspector] linters = ["clippy", "ruff"]` in `retake.toml`, passed in `InspectOptions`).
 
 mod cargo_json;
 pub(super) mod compiler_dead_code;
@@ -60,10 +58,9 @@ impl Linter {
     }
 }
 
-/// The linters the project opted into. Empty until `InspectOptions` carries the choice (see
-/// the module documentation): then this becomes `from_names(&options.linters)`.
-pub(crate) fn enabled_linters(_options: &InspectOptions) -> Vec<Linter> {
-    from_names(&[])
+/// The linters the project opted into (the Lead has rejected unknown names).
+pub(crate) fn enabled_linters(options: &InspectOptions) -> Vec<Linter> {
+    from_names(&options.linters)
 }
 
 /// Linters by their configuration names; unknown names are ignored.

@@ -8,8 +8,8 @@
 mod rust;
 mod script;
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::{Claim, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/swallowed-error",
@@ -76,5 +76,69 @@ impl Rule for SwallowedError {
                 .suggest("handle or propagate the error, log it, or say in a comment why it can be ignored"),
             );
         }
+    }
+
+    /// Claims how many files had their error handling checked and how many problems that
+    /// found: with 0 issues it is the quality Inspector's "error handling is fine", which the
+    /// Auditor weighs against other Inspectors' error-handling findings.
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let files = ctx
+            .files
+            .iter()
+            .filter(|f| f.language.is_some_and(|l| META.languages.contains(&l)))
+            .filter(|f| !f.is_test_file())
+            .count();
+        if files > 0 {
+            out.claims.push(Claim::ErrorHandlingChecked {
+                files: files as u32,
+                issues: out.hits.len() as u32,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::file_pass::run_file_rules;
+    use std::path::Path;
+
+    /// The claim after the engine's file pass over `files`.
+    fn claims(files: &[(&str, &str)]) -> Vec<Claim> {
+        let ctx = Context::from_files(
+            Path::new("/r"),
+            files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
+            crate::spec::Specs::default(),
+        );
+        let rules: Vec<Box<dyn Rule>> = vec![Box::new(SwallowedError)];
+        let mut sink = run_file_rules(&rules, &ctx).remove(0);
+        SwallowedError.check_project(&ctx, &mut sink);
+        sink.claims
+    }
+
+    #[test]
+    fn claims_the_files_checked_and_the_problems_found() {
+        let dropped = "fn save() {\n    let _ = std::fs::remove_file(\"x\");\n}\n";
+        assert_eq!(
+            claims(&[
+                ("src/a.rs", dropped),
+                ("src/b.rs", "fn ok() {}\n"),
+                ("app.py", "x = 1\n"),
+                ("tests/t.rs", dropped),
+                ("README.md", "# r\n"),
+            ]),
+            vec![Claim::ErrorHandlingChecked {
+                files: 3,
+                issues: 1
+            }]
+        );
+        assert_eq!(
+            claims(&[("src/b.rs", "fn ok() {}\n")]),
+            vec![Claim::ErrorHandlingChecked {
+                files: 1,
+                issues: 0
+            }]
+        );
+        assert!(claims(&[("README.md", "# r\n")]).is_empty());
     }
 }
