@@ -1,13 +1,18 @@
-//! Connecting an Inspector to the Lead: over TCP as its own process, or over any stream in-process.
+//! Connecting an Inspector to the Lead: over TCP as its own process (the shared process shell
+//! of `protocol::session::process`), or over any stream in-process.
 
 use crate::actor::{Incoming, InspectorActor};
 use actix::Actor;
-use protocol::chaos::{ActorFaults, Fault, ProcessMode};
-use protocol::session::{run_actor, ActorError, ActorSetup};
+use protocol::chaos::{ActorFaults, ProcessMode};
+use protocol::session::process::{self, Identity, ProcessArgs};
+use protocol::session::{run_actor, ActorError, ActorSetup, Session};
 use protocol::wire::{Secret, WireConfig};
-use protocol::InspectorKind;
+use protocol::{Envelope, InspectorKind};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
+
+/// The role an Inspector authenticates as.
+const ROLE: &str = "inspector";
 
 /// How an Inspector process is started (`retake actor inspector …`, `retake-inspector …`).
 #[derive(Debug, Clone, clap::Args)]
@@ -18,22 +23,15 @@ pub struct InspectorArgs {
     /// The actor name (defaults to inspector-KIND).
     #[arg(long)]
     pub name: Option<String>,
-    /// The Lead's address (host:port).
-    #[arg(long)]
-    pub lead: String,
-    /// Heartbeat interval in milliseconds.
-    #[arg(long, default_value_t = 1000)]
-    pub heartbeat_ms: u64,
-    /// Largest frame accepted, in bytes.
-    #[arg(long, default_value_t = 8 * 1024 * 1024)]
-    pub max_frame: usize,
-    /// An injected fault (repeatable), e.g. `hang-at=inspect`; the Lead passes these only when
-    /// fault injection is enabled (`--chaos`, `[chaos] enabled`).
-    #[arg(long = "fault", value_name = "FAULT")]
-    pub faults: Vec<Fault>,
-    /// Which spawn of this logical Inspector this is (1 is the first; `fail-times` counts them).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    pub spawn: u32,
+    /// What every actor process takes: the Lead, heartbeats, faults, health, worker mode.
+    #[command(flatten)]
+    pub process: ProcessArgs,
+}
+
+/// Starts the Inspector actor for one session; incoming envelopes go to its mailbox.
+fn start(kind: InspectorKind, session: Session) -> impl FnMut(Envelope) {
+    let addr = InspectorActor::new(kind, session).start();
+    move |env| addr.do_send(Incoming(env))
 }
 
 /// Serves as Inspector `kind` named `name` over `stream` until the Lead shuts it down,
@@ -50,18 +48,8 @@ pub async fn serve_with_faults<S>(
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let setup = ActorSetup {
-        role: "inspector".into(),
-        name: name.to_string(),
-        wire: wire.clone(),
-        heartbeat,
-        faults,
-    };
-    run_actor(stream, secret, setup, |session| {
-        let addr = InspectorActor::new(kind, session).start();
-        move |env| addr.do_send(Incoming(env))
-    })
-    .await
+    let setup = ActorSetup::new(ROLE, kind.as_str(), name, wire.clone(), heartbeat, faults);
+    run_actor(stream, secret, setup, |session| start(kind, session)).await
 }
 
 /// [`serve_with_faults`] without faults, in-process. Temporary: kept with its old signature
@@ -81,30 +69,16 @@ where
     serve_with_faults(stream, kind, name, secret, wire, heartbeat, faults).await
 }
 
-/// Runs an Inspector process: connect to the Lead over TCP and serve, applying `--fault`s as a
-/// process would suffer them (abort, exit, a blocked thread). The secret comes from the
-/// environment (`RETAKE_SECRET`, hex), never from the command line.
+/// Runs an Inspector process: connect to the Lead over TCP and serve (once, or as a worker),
+/// applying `--fault`s as a process would suffer them. The secret comes from the environment
+/// (`RETAKE_SECRET`, hex), never from the command line.
 pub fn run_process(args: InspectorArgs, secret: Secret) -> Result<(), ActorError> {
-    let name = args.name.clone().unwrap_or_else(|| args.kind.actor_name());
-    let wire = WireConfig {
-        max_frame: args.max_frame,
-        ..WireConfig::default()
+    let kind = args.kind;
+    let who = Identity {
+        role: ROLE.into(),
+        kind: kind.as_str().into(),
+        name: args.name.unwrap_or_else(|| kind.actor_name()),
     };
-    actix::System::new().block_on(async move {
-        let connect_error = |source| ActorError::Connect {
-            addr: args.lead.clone(),
-            source,
-        };
-        let stream = tokio::net::TcpStream::connect(&args.lead)
-            .await
-            .map_err(connect_error)?;
-        stream.set_nodelay(true).map_err(connect_error)?;
-        let faults = ActorFaults {
-            mode: ProcessMode::OwnProcess,
-            spawn_no: args.spawn,
-            faults: args.faults.clone(),
-        };
-        let heartbeat = Duration::from_millis(args.heartbeat_ms);
-        serve_with_faults(stream, args.kind, &name, &secret, &wire, heartbeat, faults).await
-    })
+    let served = process::serve(args.process, who, secret, move |s| start(kind, s));
+    actix::System::new().block_on(served)
 }

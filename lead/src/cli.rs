@@ -11,7 +11,7 @@ const EXIT_CODES: &str = "Exit codes:
   2  usage, configuration or internal error
   3  CONDITIONAL with --strict
   4  SPEC-UPDATE-NEEDED
-  5  escalated to a human (team loop)
+  5  escalated to a human (team loop); `fix`: some group failed every attempt
   124 the whole command timed out
 A PROPOSE waiting for an answer does not change the exit code: the report's PROPOSE_PENDING
 note lists its id (answer with `retake review --answer ID=yes|no`).";
@@ -28,14 +28,8 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Log output format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    /// Human-readable.
-    Text,
-    /// One JSON object per line.
-    Json,
-}
+/// Log output format: one definition, shared with the actor binaries.
+pub use protocol::session::process::LogFormat;
 
 /// Output format of a review or audit (chapter 07).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
@@ -125,9 +119,12 @@ pub enum Command {
     /// Drive a plan (Plans.md or specs/*/tasks.yaml) with the team loop; `--dry-run` shows
     /// the tasks, dependencies and team a run would use.
     Run(RunArgs),
-    /// Run the fix pipeline over an earlier review (not yet available).
-    Fix(NotYet),
-    /// Continue an interrupted review from its state file (journaled reports are not re-run).
+    /// Run the fix pipeline over an earlier review's findings: plan groups, then fix, test and
+    /// commit each group (or roll it back and retry); exit 0 when every group is fixed, 5 when
+    /// some group failed every attempt.
+    Fix(FixArgs),
+    /// Continue an interrupted review or run from its state file (journaled reports and
+    /// finished tasks are not re-run).
     Resume(ResumeArgs),
     /// Aggregate Auditor verdicts of N pipelines into the consensus verdict.
     Consensus(ConsensusArgs),
@@ -141,8 +138,9 @@ pub enum Command {
     Init(InitArgs),
     /// Show the state of the current run (not yet available).
     Status(NotYet),
-    /// Serve the Lead as a long-lived service with a dashboard (not yet available).
-    Serve(NotYet),
+    /// Serve the Lead as a long-lived service: remote-runtime workers register with it and
+    /// review jobs are submitted over HTTP (POST /reviews, GET /reviews/ID/result).
+    Serve(ServeArgs),
     /// Run recovery scenarios: reviews with injected faults, checked against expected outcomes.
     Scenario {
         /// What to do.
@@ -314,6 +312,23 @@ pub struct OutputArgs {
     pub new_only: bool,
 }
 
+/// `retake serve`
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where workers connect (default: `[review] listen`, 0.0.0.0:7700).
+    #[arg(long, value_name = "ADDR")]
+    pub listen: Option<String>,
+    /// Where the HTTP API listens.
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0:8080")]
+    pub api: String,
+    /// Reviews run at once; more wait queued (scale each worker kind to at least this).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub max_jobs: u32,
+    /// Where job reports are written (default: a folder under the system's temp dir).
+    #[arg(long, value_name = "DIR")]
+    pub jobs_dir: Option<PathBuf>,
+}
+
 /// `retake review`
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
@@ -340,6 +355,10 @@ pub struct ReviewArgs {
     /// Run no external command (no tests, no compiler): a purely static review.
     #[arg(long)]
     pub no_exec: bool,
+    /// Review every file afresh: neither read nor write the per-file result cache
+    /// (`.retake/cache/`; config `inspector.cache`).
+    #[arg(long)]
+    pub no_cache: bool,
     /// Review the session: files changed against the merge base with REF (committed,
     /// uncommitted and untracked). The default when the repository has uncommitted changes or
     /// commits over origin/HEAD, main or master; use `--paths '**'` to review everything.
@@ -378,6 +397,10 @@ pub struct ReviewArgs {
     /// PROPOSE_PENDING note; a unique prefix of 4 or more digits is enough.
     #[arg(long, value_name = "ID=yes|no")]
     pub answer: Vec<crate::steering::proposals::GivenAnswer>,
+    /// After the review, run the fix pipeline over its findings (as `retake fix` on its
+    /// folder); the exit code is then the fix's. Not with --consensus.
+    #[arg(long)]
+    pub fix: bool,
 }
 
 /// Fault injection (chapter 05): any fault is refused unless injection is enabled, here or by
@@ -467,10 +490,37 @@ pub struct ConsensusArgs {
     pub strict: bool,
 }
 
+/// `retake fix`
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// The review's folder, `.retake/runs/<run-id>` (reports/*.json or *.cpf, verdict.cpf).
+    #[arg(value_name = "REVIEW-DIR")]
+    pub review_dir: PathBuf,
+    /// The repository to fix (default: the one whose .retake holds REVIEW-DIR, else the
+    /// current directory).
+    #[arg(long, value_name = "PATH")]
+    pub repo: Option<PathBuf>,
+    /// Continue the interrupted session (active-fix-session.json), or fix what the sessions
+    /// in fix-history.json left unfixed; committed groups are not redone.
+    #[arg(long, conflicts_with = "dry_run")]
+    pub resume: bool,
+    /// Attempts per group, the first included, before the group is given up and rolled back.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub max_retries: u32,
+    /// Findings per planner batch.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub batch_size: u32,
+    /// Plan and export (.task/FIX-*.json, plan.json, fix-plan.json) without fixing, testing or
+    /// committing anything.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
 /// `retake resume`
 #[derive(Debug, Args)]
 pub struct ResumeArgs {
-    /// The repository whose interrupted review to continue (default: the current directory).
+    /// The repository whose interrupted review or run to continue (default: the current
+    /// directory).
     pub path: Option<PathBuf>,
     /// Output options.
     #[command(flatten)]

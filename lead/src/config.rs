@@ -48,8 +48,10 @@ pub struct Settings {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReviewSettings {
-    /// `local` or `inproc`.
+    /// `local`, `inproc` or `remote`.
     pub runtime: String,
+    /// Where the remote runtime's workers connect (host:port).
+    pub listen: String,
     /// Deadline for a whole review, in seconds.
     pub timeout_secs: u64,
     /// Run only the rules of these dimensions (`--dimensions`); empty means all.
@@ -60,6 +62,7 @@ impl Default for ReviewSettings {
     fn default() -> Self {
         ReviewSettings {
             runtime: "local".into(),
+            listen: "0.0.0.0:7700".into(),
             timeout_secs: 900,
             dimensions: Vec::new(),
         }
@@ -182,6 +185,8 @@ pub struct InspectorSettings {
     pub max_file_bytes: u64,
     /// Opt-in linter adapters the quality Inspector runs: `clippy`, `ruff`, `eslint`.
     pub linters: Vec<String>,
+    /// Reuse per-file rule results from `.retake/cache/` (`--no-cache` turns it off for a run).
+    pub cache: bool,
     /// `[inspector.rulebase]`
     pub rulebase: KindSettings,
     /// `[inspector.interface]`
@@ -201,6 +206,7 @@ impl Default for InspectorSettings {
         InspectorSettings {
             max_file_bytes: 1024 * 1024,
             linters: Vec::new(),
+            cache: true,
             rulebase: KindSettings::default(),
             interface: KindSettings::default(),
             test: KindSettings::default(),
@@ -226,9 +232,9 @@ impl Settings {
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
         self.validate_team()?;
-        if !matches!(self.review.runtime.as_str(), "local" | "inproc") {
+        if !matches!(self.review.runtime.as_str(), "local" | "inproc" | "remote") {
             return Err(format!(
-                "review.runtime = '{}' (expected local or inproc)",
+                "review.runtime = '{}' (expected local, inproc or remote)",
                 self.review.runtime
             ));
         }

@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod fix;
 pub mod journal;
 pub mod lock;
 pub mod output;
@@ -14,18 +15,19 @@ pub mod review;
 pub mod run;
 pub mod runtime;
 pub mod scenario;
+pub mod serve;
 pub mod state;
 pub mod steering;
 pub mod team;
 pub mod verdicts_md;
 
 use clap::Parser;
-use cli::{Cli, Command, LogFormat};
+use cli::{Cli, Command};
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> u8 {
     let cli = Cli::parse();
-    init_logging(cli.log_format);
+    protocol::session::process::init_logging(cli.log_format);
     let result = match cli.command {
         Command::Review(args) => commands::review::run(args).map_err(|f| (f.code, f.error)),
         Command::Audit(args) => commands::audit::run(args).map_err(|e| (2, e)),
@@ -39,7 +41,9 @@ pub fn main() -> u8 {
         } => commands::config_show::run(args).map_err(|e| (2, e)),
         Command::Init(args) => commands::init::run(args).map_err(|e| (2, e)),
         Command::Run(args) => commands::run::run(args).map_err(|e| (2, e)),
-        Command::Fix(_) | Command::Status(_) | Command::Serve(_) => Err((
+        Command::Fix(args) => commands::fix::run(args).map_err(|e| (2, e)),
+        Command::Serve(args) => commands::serve::run(args).map_err(|e| (2, e)),
+        Command::Status(_) => Err((
             2,
             anyhow::anyhow!("this command is not yet available in this build"),
         )),
@@ -50,17 +54,5 @@ pub fn main() -> u8 {
             eprintln!("retake: error: {e:#}");
             code
         }
-    }
-}
-
-fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr);
-    match format {
-        LogFormat::Json => builder.json().init(),
-        LogFormat::Text => builder.init(),
     }
 }

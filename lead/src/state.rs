@@ -1,6 +1,8 @@
 //! `.retake/state/active.json`: what an interrupted review needs to be resumed. It is written
 //! first, before any actor starts, and removed when the review ends (with a verdict or a handled
-//! failure); a Lead killed in between leaves it for `retake resume`.
+//! failure); a Lead killed in between leaves it for `retake resume`. A run of the team loop
+//! writes the same file with `kind` = `run` (its content is `crate::run::ActiveRun`); [`kind`]
+//! tells `retake resume` which one it has.
 
 use crate::journal::write_atomic;
 use crate::runtime::Runtime;
@@ -11,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The active review's metadata.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveReview {
-    /// Always `review` (runs of the team loop will add `run`).
+    /// Always `review` (a run of the team loop writes `run`, in its own shape).
     pub kind: String,
     /// The run id (its journal is `.retake/runs/<run_id>/`).
     pub run_id: String,
@@ -31,7 +33,7 @@ pub struct ActiveReview {
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
     /// Nothing to resume.
-    #[error("nothing to resume: {0} does not exist (no review was interrupted)")]
+    #[error("nothing to resume: {0} does not exist (no review or run was interrupted)")]
     Missing(String),
     /// The file is not what this version writes.
     #[error("{path}: not a retake state file ({reason}); remove it to start over")]
@@ -56,13 +58,40 @@ pub fn path(state_dir: &Path) -> PathBuf {
     state_dir.join("state").join("active.json")
 }
 
+/// The `kind` of the state file in `state_dir` (`review` or `run`).
+pub fn kind(state_dir: &Path) -> Result<String, StateError> {
+    let p = path(state_dir);
+    let bytes = match std::fs::read(&p) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(StateError::Missing(p.display().to_string()))
+        }
+        Err(source) => {
+            return Err(StateError::Io {
+                path: p.display().to_string(),
+                source,
+            })
+        }
+    };
+    let malformed = |reason: String| StateError::Malformed {
+        path: p.display().to_string(),
+        reason,
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|e| malformed(e.to_string()))?;
+    match value.get("kind").and_then(|k| k.as_str()) {
+        Some(kind @ ("review" | "run")) => Ok(kind.to_string()),
+        Some(other) => Err(malformed(format!(
+            "kind '{other}' cannot be resumed by this build"
+        ))),
+        None => Err(malformed("it has no kind".into())),
+    }
+}
+
 impl ActiveReview {
     /// The text form of a runtime.
     pub fn runtime_name(runtime: Runtime) -> &'static str {
-        match runtime {
-            Runtime::Local => "local",
-            Runtime::Inproc => "inproc",
-        }
+        runtime.name()
     }
 
     /// Writes the state file atomically.
@@ -136,12 +165,20 @@ mod tests {
         ));
         state.write(dir.path()).expect("write");
         assert_eq!(ActiveReview::read(dir.path()).expect("read"), state);
+        assert_eq!(kind(dir.path()).expect("kind"), "review");
         std::fs::write(path(dir.path()), "{").expect("write");
         let err = ActiveReview::read(dir.path())
             .expect_err("malformed")
             .to_string();
         assert!(err.contains("not a retake state file"), "{err}");
+        assert!(kind(dir.path()).is_err());
+        std::fs::write(path(dir.path()), r#"{"kind": "run", "session_id": "s"}"#).expect("write");
+        assert_eq!(kind(dir.path()).expect("kind"), "run");
+        std::fs::write(path(dir.path()), r#"{"kind": "fix"}"#).expect("write");
+        let err = kind(dir.path()).expect_err("unknown kind").to_string();
+        assert!(err.contains("kind 'fix' cannot be resumed"), "{err}");
         ActiveReview::clear(dir.path());
         assert!(!path(dir.path()).exists());
+        assert!(matches!(kind(dir.path()), Err(StateError::Missing(_))));
     }
 }

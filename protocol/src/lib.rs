@@ -1,6 +1,7 @@
 //! retake's shared language: the domain types, the CPF text format, the typed messages and the
 //! authenticated wire codec. This is the only crate that knows how anything is represented;
-//! it opens no sockets and spawns no processes — its wire code runs on streams handed to it.
+//! its wire code runs on streams handed to it, and it spawns no processes. The one place that
+//! opens sockets is `session::process`, the shell every actor process shares.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 

@@ -129,6 +129,9 @@ pub struct InspectOptions {
     pub coverage_command: Option<Vec<String>>,
     /// Opt-in linter adapters (`clippy`, `ruff`, `eslint`) the quality Inspector runs.
     pub linters: Vec<String>,
+    /// Reuse and store per-file rule results under the repository's `.retake/cache/`
+    /// (`[inspector] cache`, `--no-cache`); off unless the Lead turns it on.
+    pub cache: bool,
 }
 
 impl Default for InspectOptions {
@@ -144,6 +147,7 @@ impl Default for InspectOptions {
             agent: None,
             coverage_command: None,
             linters: Vec::new(),
+            cache: false,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod agent;
 pub mod builtin;
+pub mod guard;
 pub(crate) mod process;
 mod script;
 

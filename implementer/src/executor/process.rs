@@ -1,6 +1,7 @@
 //! The Implementer's only process code: runs an argv (no shell) in a directory with optional
 //! stdin bytes and extra environment, captures stdout and stderr, puts the child in its own
-//! process group with the parent-death signal set, and kills the whole group on timeout.
+//! process group under a guard (`super::guard`: the group dies with this process), and kills
+//! the whole group on timeout.
 //!
 //! Pipes are drained by threads of their own (stdin is fed by a third) while the calling
 //! thread polls the child, so a chatty command can never fill a pipe and deadlock.
@@ -151,39 +152,10 @@ fn drain(mut pipe: impl Read + Send + 'static, index: usize, tx: mpsc::Sender<(u
 }
 
 /// Puts the child in a process group of its own (so a timeout kills everything it started)
-/// and, on Linux, has the kernel kill it if the thread that started it dies first.
+/// under a guard that kills that group if this process dies first (`super::guard`).
 #[cfg(unix)]
 fn isolate(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-    #[cfg(target_os = "linux")]
-    {
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: the closure runs in the forked child between fork and exec, where only
-        // async-signal-safe calls are allowed: it makes two system calls (prctl, getppid),
-        // takes no locks and allocates nothing. PDEATHSIG fires when the spawning thread
-        // exits; that thread waits for the child in `run`, so it outlives it unless the
-        // process dies, which is the point.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGKILL as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                ) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have died between fork and prctl; no signal would come then.
-                if libc::getppid() != parent {
-                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-                }
-                Ok(())
-            });
-        }
-    }
+    super::guard::guard(command);
 }
 
 #[cfg(not(unix))]

@@ -6,7 +6,11 @@
 //! dropped before the worker takes the next: memory is bounded by the files in flight, not by
 //! the scope. What rules produce (hits, notes, claims, kept facts) is plain data; it is merged
 //! back in file order, so the result does not depend on the number of workers.
+//!
+//! With the result cache on, a file whose text the cache has seen is not built at all: its
+//! rules' stored results stand in for a new pass over it (`cache.rs`).
 
+use super::cache::{encode_results, Digest, ResultCache};
 use super::{Context, Rule, Sink, SourceFile, TreeUse};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -27,27 +31,72 @@ struct Produced {
     sink: Sink,
 }
 
+/// What a worker did: the (file, rule) results, and for the files it reviewed rather than
+/// took from the cache, their encoded results to store.
+#[derive(Default)]
+struct Done {
+    produced: Vec<Produced>,
+    fresh: Vec<(usize, Digest, Vec<u8>)>,
+}
+
+/// What every worker shares.
+struct Pass<'a> {
+    rules: &'a [Box<dyn Rule>],
+    files: &'a [(&'a str, &'a str)],
+    next: AtomicUsize,
+    cache: Option<&'a ResultCache>,
+}
+
 /// Runs every rule's [`Rule::check_file`] over the files of `ctx` it wants and returns one
 /// sink per rule (in `rules` order), its hits sorted by location and marked as having seen
-/// the file pass (see [`Sink::kept`]).
-pub(crate) fn run_file_rules(rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
+/// the file pass (see [`Sink::kept`]). With a `cache`, files it holds are not reviewed again,
+/// and what was reviewed is stored in it for the next pass.
+pub(crate) fn run_file_rules(
+    rules: &[Box<dyn Rule>],
+    ctx: &Context,
+    cache: Option<ResultCache>,
+) -> Vec<Sink> {
     let bytes: usize = ctx.files.iter().map(|f| f.text.len()).sum();
-    run_with(workers(bytes), rules, ctx)
+    run_with(workers(bytes), rules, ctx, cache)
 }
 
 /// The file pass on `workers` threads (the calling one included).
-fn run_with(workers: usize, rules: &[Box<dyn Rule>], ctx: &Context) -> Vec<Sink> {
+fn run_with(
+    workers: usize,
+    rules: &[Box<dyn Rule>],
+    ctx: &Context,
+    cache: Option<ResultCache>,
+) -> Vec<Sink> {
     let files: Vec<(&str, &str)> = ctx
         .files
         .iter()
         .map(|f| (f.rel_path.as_str(), f.text.as_str()))
         .collect();
-    let next = AtomicUsize::new(0);
-    let mut produced: Vec<Produced> = if workers <= 1 {
-        review_files(rules, &files, &next)
-    } else {
-        in_workers(workers, rules, &files, &next)
+    let pass = Pass {
+        rules,
+        files: &files,
+        next: AtomicUsize::new(0),
+        cache: cache.as_ref(),
     };
+    let Done {
+        mut produced,
+        mut fresh,
+    } = if workers <= 1 {
+        review_files(&pass)
+    } else {
+        in_workers(workers, &pass)
+    };
+    if let Some(cache) = cache {
+        fresh.sort_unstable_by_key(|(file, _, _)| *file);
+        let fresh = fresh
+            .into_iter()
+            .filter_map(|(file, digest, results)| {
+                let (path, _) = files.get(file)?;
+                Some((path.to_string(), digest, results))
+            })
+            .collect();
+        cache.store(&ctx.root, fresh);
+    }
     // (file, rule) pairs are unique, so this order is the single-threaded one.
     produced.sort_unstable_by_key(|p| (p.file, p.rule));
     let mut sinks: Vec<Sink> = rules.iter().map(|_| Sink::default()).collect();
@@ -75,47 +124,57 @@ fn workers(bytes: usize) -> usize {
 
 /// The pass on `workers` scoped threads sharing one queue of file indexes. A worker that
 /// cannot be started leaves its share to the others (the calling thread works too).
-fn in_workers(
-    workers: usize,
-    rules: &[Box<dyn Rule>],
-    files: &[(&str, &str)],
-    next: &AtomicUsize,
-) -> Vec<Produced> {
+fn in_workers(workers: usize, pass: &Pass<'_>) -> Done {
     std::thread::scope(|scope| {
         let handles: Vec<_> = (1..workers)
             .filter_map(|i| {
                 std::thread::Builder::new()
                     .name(format!("file-pass-{i}"))
                     .stack_size(WORKER_STACK_BYTES)
-                    .spawn_scoped(scope, || review_files(rules, files, next))
+                    .spawn_scoped(scope, || review_files(pass))
                     .ok()
             })
             .collect();
-        let mut produced = review_files(rules, files, next);
+        let mut done = review_files(pass);
         for handle in handles {
             match handle.join() {
-                Ok(mut more) => produced.append(&mut more),
+                Ok(mut more) => {
+                    done.produced.append(&mut more.produced);
+                    done.fresh.append(&mut more.fresh);
+                }
                 // A rule panicked on a worker: the same failure as on one thread.
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        produced
+        done
     })
 }
 
 /// Takes files off the shared queue until it is empty; each file is built, checked by every
-/// rule that wants it, and dropped (with its syntax tree) before the next.
-fn review_files(
-    rules: &[Box<dyn Rule>],
-    files: &[(&str, &str)],
-    next: &AtomicUsize,
-) -> Vec<Produced> {
-    let mut produced = Vec::new();
+/// rule that wants it, and dropped (with its syntax tree) before the next — or, when the cache
+/// holds its text, its stored results are taken instead.
+fn review_files(pass: &Pass<'_>) -> Done {
+    let rules = pass.rules;
+    let mut done = Done::default();
     loop {
-        let index = next.fetch_add(1, Ordering::Relaxed);
-        let Some((path, text)) = files.get(index) else {
-            return produced;
+        let index = pass.next.fetch_add(1, Ordering::Relaxed);
+        let Some((path, text)) = pass.files.get(index) else {
+            return done;
         };
+        let held = pass.cache.filter(|c| c.holds(path));
+        if let Some(stored) = held.and_then(|c| c.lookup(path, Digest::of(text))) {
+            for (id, sink) in stored {
+                if let Some(rule) = rules.iter().position(|r| r.meta().id == id) {
+                    done.produced.push(Produced {
+                        file: index,
+                        rule,
+                        sink,
+                    });
+                }
+            }
+            continue;
+        }
+        let first = done.produced.len();
         let file = SourceFile::new(*path, *text);
         let wanting: Vec<(usize, &dyn Rule)> = rules
             .iter()
@@ -123,16 +182,27 @@ fn review_files(
             .filter(|(_, rule)| rule.wants(&file))
             .map(|(i, rule)| (i, rule.as_ref()))
             .collect();
+        // Files no rule wants are not worth an entry (nor hashing, in Inspectors without file rules).
+        let store = pass.cache.is_some() && !wanting.is_empty();
         file.set_full_tree_wanted(wanting.iter().any(|(_, r)| r.tree_use() == TreeUse::Full));
         for (rule_index, rule) in wanting {
             let mut sink = Sink::default();
             rule.check_file(&file, &mut sink);
             if !sink.is_empty() {
-                produced.push(Produced {
+                done.produced.push(Produced {
                     file: index,
                     rule: rule_index,
                     sink,
                 });
+            }
+        }
+        if store {
+            let results: Vec<(&str, &Sink)> = done.produced[first..]
+                .iter()
+                .filter_map(|p| Some((rules.get(p.rule)?.meta().id, &p.sink)))
+                .collect();
+            if let Some(encoded) = encode_results(&results) {
+                done.fresh.push((index, Digest::of(text), encoded));
             }
         }
     }

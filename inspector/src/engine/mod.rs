@@ -9,6 +9,7 @@
 //! report then goes through [`finish`]: suppressions marked, a session's `--filter` applied,
 //! findings grouped by the requested dimensions — whichever backend found them.
 
+mod cache;
 mod context;
 pub mod decisions;
 pub mod diff;
@@ -36,7 +37,8 @@ pub use triage::finish;
 pub use walk::{walk, Walked};
 
 use protocol::{Claim, Dimension, Location, Severity};
-use std::any::Any;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Everything `retake rules` lists about a rule; fixed at compile time.
@@ -57,7 +59,7 @@ pub struct RuleMeta {
 }
 
 /// One place a rule fired, before it becomes a [`protocol::Finding`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hit {
     /// Where.
     pub location: Location,
@@ -112,9 +114,19 @@ pub struct Sink {
     file_pass_done: bool,
 }
 
-/// Facts kept by [`Sink::keep`], of any type the rule chooses.
-#[derive(Default)]
-struct Kept(Vec<Box<dyn Any + Send>>);
+/// Facts kept by [`Sink::keep`], of any serializable type the rule chooses: each one encoded
+/// when kept and tagged with its type's name, so that a file's results can go into the
+/// per-file result cache (`cache.rs`) and come back as they were.
+#[derive(Default, Clone, Serialize, Deserialize)]
+struct Kept(Vec<Fact>);
+
+/// One kept fact: its type's name and its encoding.
+#[derive(Clone, Serialize, Deserialize)]
+struct Fact {
+    tag: String,
+    #[serde(with = "cache::bytes")]
+    bytes: Vec<u8>,
+}
 
 impl std::fmt::Debug for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -142,16 +154,24 @@ impl Sink {
     /// Keeps a fact about the file being checked for this rule's [`Rule::check_project`]. Rules
     /// that compare files take what they need from each file's syntax tree here, in the
     /// (parallel) file pass where the tree is at hand, instead of parsing every file again in
-    /// `check_project`: no tree outlives its file.
-    pub fn keep<T: Any + Send>(&mut self, fact: T) {
-        self.kept.0.push(Box::new(fact));
+    /// `check_project`: no tree outlives its file. Facts are plain serializable data.
+    pub fn keep<T: Serialize + 'static>(&mut self, fact: T) {
+        match protocol::wire::encode_cached(&fact) {
+            Ok(bytes) => self.kept.0.push(Fact {
+                tag: std::any::type_name::<T>().to_string(),
+                bytes,
+            }),
+            // bincode encodes any derived plain-data value; a failure is a bug in the fact's
+            // type, said loudly rather than silently losing findings.
+            Err(e) => tracing::error!(fact = std::any::type_name::<T>(), "cannot keep: {e}"),
+        }
     }
 
     /// The facts of type `T` that `rule`'s [`Rule::check_file`] kept, in file order (taken out
     /// of the sink). When the engine's file pass has not run on this sink — `check_project`
     /// called on its own, as a rule's unit test does — it runs `rule`'s file pass over `ctx`
     /// first, on this thread, so the rule sees the same facts either way.
-    pub fn kept<T: Any>(&mut self, ctx: &Context, rule: &dyn Rule) -> Vec<T> {
+    pub fn kept<T: DeserializeOwned + 'static>(&mut self, ctx: &Context, rule: &dyn Rule) -> Vec<T> {
         if !self.file_pass_done {
             for file in &ctx.files {
                 if rule.wants(file) {
@@ -160,17 +180,22 @@ impl Sink {
             }
             self.file_pass_done = true;
         }
+        let tag = std::any::type_name::<T>();
         let (mine, others): (Vec<_>, Vec<_>) = std::mem::take(&mut self.kept.0)
             .into_iter()
-            .partition(|fact| fact.is::<T>());
+            .partition(|fact| fact.tag == tag);
         self.kept.0 = others;
         mine.into_iter()
-            .filter_map(|fact| fact.downcast::<T>().ok().map(|b| *b))
+            .filter_map(|fact| protocol::wire::decode_cached::<T>(&fact.bytes).ok())
             .collect()
     }
 
     /// [`Sink::kept`] for facts kept as `(repository-relative path, fact)` pairs, by path.
-    pub fn kept_by_path<T: Any>(&mut self, ctx: &Context, rule: &dyn Rule) -> HashMap<String, T> {
+    pub fn kept_by_path<T: DeserializeOwned + 'static>(
+        &mut self,
+        ctx: &Context,
+        rule: &dyn Rule,
+    ) -> HashMap<String, T> {
         self.kept::<(String, T)>(ctx, rule).into_iter().collect()
     }
 

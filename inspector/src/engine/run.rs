@@ -2,6 +2,7 @@
 //! rules, then hits turned into findings (configured overrides applied) and the report finished
 //! (suppressions marked, the session filter applied).
 
+use super::cache::ResultCache;
 use super::file_pass::run_file_rules;
 use super::{finish, Context, Rule, Sink};
 use protocol::message::RuleOverride;
@@ -35,7 +36,13 @@ pub(crate) fn collect(
         .filter(|r| wanted.is_empty() || r.meta().dimensions.iter().any(|d| wanted.contains(d)))
         .collect();
     let started = std::time::Instant::now();
-    let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx);
+    let cache = if ctx.options.cache {
+        let ids: Vec<&str> = rules.iter().map(|r| r.meta().id).collect();
+        ResultCache::open(&ctx.root, kind.as_str(), &ids)
+    } else {
+        None
+    };
+    let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx, cache);
     let file_pass = started.elapsed();
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
         let project_started = std::time::Instant::now();

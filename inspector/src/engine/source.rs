@@ -6,7 +6,9 @@
 use std::cell::{Cell, OnceCell};
 
 /// Languages the rules know.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Language {
     /// `.rs`
     Rust,

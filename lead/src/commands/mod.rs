@@ -4,12 +4,14 @@ pub mod actor;
 pub mod audit;
 pub mod config_show;
 pub mod consensus;
+pub mod fix;
 pub mod init;
 pub mod resume;
 pub mod review;
 pub mod rules;
 pub mod run;
 pub mod scenario;
+pub mod serve;
 
 use crate::cli::{Format, OutputArgs};
 use crate::output::baseline::{self, Baseline};

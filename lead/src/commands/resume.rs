@@ -1,12 +1,16 @@
-//! `retake resume [PATH]`: continue an interrupted review from `.retake/state/active.json` — the
-//! Inspectors whose reports were journaled are not run again; the rest run, then the Auditor.
+//! `retake resume [PATH]`: continue what `.retake/state/active.json` records as interrupted — a
+//! review (the Inspectors whose reports were journaled are not run again; the rest run, then
+//! the Auditor) or a run of the team loop (`crate::run::resume`: finished tasks are not run
+//! again; output and exit codes as `retake run`).
 
 use super::review::{execute, Failure};
-use crate::cli::ResumeArgs;
+use crate::cli::{Format, ResumeArgs};
 use crate::review::ReviewRequest;
 use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use anyhow::Context as _;
+use std::io::Write;
+use std::path::PathBuf;
 
 /// Runs the command.
 pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
@@ -16,6 +20,10 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
     let repo = std::fs::canonicalize(&path)
         .with_context(|| format!("cannot resume in '{}': no such directory", path.display()))
         .map_err(fail2)?;
+    let kind = crate::state::kind(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
+    if kind == "run" {
+        return resume_run(repo, &args).map_err(fail2);
+    }
     let active = ActiveReview::read(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
     let settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
     let runtime = active
@@ -39,4 +47,24 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         nested: false,
     };
     execute(request, &args.output, None)
+}
+
+/// Continues an interrupted run and prints its report, as `retake run` does.
+fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
+    let out = &args.output;
+    if out.format.iter().any(|f| *f != Format::Terminal)
+        || out.output_dir.is_some()
+        || out.baseline.is_some()
+    {
+        anyhow::bail!(
+            "--format, --output and --baseline apply to an interrupted review; the interrupted run in {} reports as `retake run` does",
+            repo.display()
+        );
+    }
+    let settings = crate::config::load(&repo)?;
+    let end = crate::run::resume(repo, settings)?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(end.report.as_bytes())?;
+    stdout.flush()?;
+    Ok(end.code)
 }

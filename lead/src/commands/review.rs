@@ -34,6 +34,9 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let mut settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
     // Checked before any actor starts: faults are refused unless chaos is enabled.
     let faults = crate::chaos::fault_plan(&args.chaos, &settings).map_err(|e| fail2(e.into()))?;
+    if args.no_cache {
+        settings.inspector.cache = false;
+    }
     if !args.dimensions.is_empty() {
         settings.review.dimensions = args.dimensions.clone();
     }
@@ -61,7 +64,18 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         yes: args.yes,
         given: args.answer.clone(),
     };
-    execute_with(request, &args.output, args.threshold, &answers)
+    if !args.fix {
+        return execute_with(request, &args.output, args.threshold, &answers);
+    }
+    if args.consensus > 1 {
+        return Err(fail2(anyhow::anyhow!(
+            "--fix works on a single review: drop --consensus (or run `retake fix` on one pipeline's folder)"
+        )));
+    }
+    let (_review_code, journal_dir) =
+        execute_reviewed(request, &args.output, args.threshold, &answers)?;
+    // The review's report is printed; the command's outcome is now the fix session's.
+    super::fix::after_review(&journal_dir).map_err(fail2)
 }
 
 /// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
@@ -85,6 +99,16 @@ pub fn execute_with(
     threshold: Option<u32>,
     answers: &crate::steering::Answers,
 ) -> Result<u8, Failure> {
+    execute_reviewed(request, output, threshold, answers).map(|(code, _)| code)
+}
+
+/// As [`execute_with`], also returning the review's journal folder.
+fn execute_reviewed(
+    request: ReviewRequest,
+    output: &crate::cli::OutputArgs,
+    threshold: Option<u32>,
+    answers: &crate::steering::Answers,
+) -> Result<(u8, std::path::PathBuf), Failure> {
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
     let repo = request.repo.clone();
     let scope = request.scope.clone();
@@ -165,7 +189,8 @@ pub fn execute_with(
         head: head.as_deref(),
         baseline: None,
     };
-    super::emit(&summary, output).map_err(fail2)
+    let code = super::emit(&summary, output).map_err(fail2)?;
+    Ok((code, out.journal_dir.clone()))
 }
 
 /// The scope the flags ask for. Without a scope flag, a git repository with uncommitted

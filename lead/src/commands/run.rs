@@ -1,6 +1,7 @@
-//! `retake run [RANGE]`. `--dry-run` plans the run — Phase A: the plan read from the
-//! repository, the range selected, granularity validated (V5 repaired), tasks registered,
-//! Implementers counted — and prints that plan without starting anything or writing any state.
+//! `retake run [RANGE]`. `--dry-run` plans the run — Phase 0's discussion (unless
+//! `--no-discuss`), then Phase A: the plan read from the repository, the range selected,
+//! granularity validated (V5 repaired), tasks registered, Implementers counted — and prints
+//! that plan without starting anything or writing any state.
 //! Without it, `crate::run` drives the plan end to end: exit 0 when the result is committed,
 //! 5 when the run escalates to a human, 2 when it cannot start.
 
@@ -24,17 +25,27 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
     }
     let range = parse_range(Some(&args.range.join(" ")));
     let plan = source::load(&root)?;
+    // Phase 0 runs as in a real run (it writes nothing); its recommendation bounds the team.
+    let discussion = if args.no_discuss {
+        None
+    } else {
+        Some(crate::run::phase_a::discuss(&root, &plan, &range)?)
+    };
+    let reference = discussion
+        .as_ref()
+        .map_or_else(|| plan.clone(), |d| d.reference(&plan));
     let parallelism = Parallelism {
         parallel: args.parallel,
-        // Phase 0 (the planner's recommendation) does not run in a dry run.
-        planner_max_parallel: None,
+        planner_max_parallel: discussion.as_ref().map(|d| d.planner_max_parallel),
     };
-    let prepared = prepare(&plan, &range, parallelism, &Limits::default())?;
+    let prepared = prepare(&reference, &range, parallelism, &Limits::default())?;
     let warnings = environment_warnings(&root, settings.test.command.as_deref());
+    let discussion = discussion.as_ref();
     let text = match args.format {
-        RunFormat::Terminal => dry_run::render_terminal(&prepared, &warnings),
+        RunFormat::Terminal => dry_run::render_terminal(&prepared, &warnings, discussion),
         RunFormat::Json => {
-            serde_json::to_string_pretty(&dry_run::to_json(&prepared, &warnings))? + "\n"
+            let json = dry_run::to_json(&prepared, &warnings, discussion);
+            serde_json::to_string_pretty(&json)? + "\n"
         }
     };
     let mut stdout = std::io::stdout().lock();

@@ -13,6 +13,7 @@ use crate::journal::{new_run_id, Journal};
 use crate::lock::RepoLock;
 use crate::runtime::inproc::InprocSpawner;
 use crate::runtime::local::LocalSpawner;
+use crate::runtime::remote::{shared_pool, RemoteSpawner};
 use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use actix::Actor;
@@ -78,6 +79,9 @@ pub enum ReviewError {
     /// Another Lead holds the repository.
     #[error(transparent)]
     Locked(#[from] crate::lock::LockError),
+    /// The remote runtime cannot accept workers (no secret, address in use).
+    #[error("{0}")]
+    Remote(String),
     /// The whole review ran past its deadline.
     #[error("the review did not finish within {0} s")]
     TimedOut(u64),
@@ -170,7 +174,12 @@ fn run_pipelines(
     let journal_dir = journal.dir().to_path_buf();
     let n = req.pipelines.max(1);
     let s = &req.settings;
-    let heartbeat = Duration::from_millis(s.supervision.local_heartbeat_interval_ms);
+    // Workers of the remote runtime heartbeat at their own pace (`--heartbeat-ms`, 1 s by
+    // default), over a network: they are judged by the slower interval.
+    let heartbeat = Duration::from_millis(match req.runtime {
+        Runtime::Remote => s.supervision.heartbeat_interval_ms,
+        Runtime::Local | Runtime::Inproc => s.supervision.local_heartbeat_interval_ms,
+    });
     // Only on a terminal; dropped (and so erased) before anything reports the result.
     let display = crate::output::progress::Display::on_terminal();
     let mut pipelines = Vec::new();
@@ -197,9 +206,31 @@ fn run_pipelines(
     let exe = std::env::current_exe().map_err(io("cannot find the retake executable"))?;
     let runtime = req.runtime;
     let faults = req.faults.clone();
+    let pool = match runtime {
+        Runtime::Remote => {
+            if !faults.is_empty() {
+                return Err(ReviewError::Remote(
+                    "fault injection needs the local or inproc runtime; in the remote runtime \
+                     kill, pause or disconnect the workers' containers instead"
+                        .into(),
+                ));
+            }
+            let pool = shared_pool(&s.review.listen, s.wire.secret.as_deref(), &wire)
+                .map_err(ReviewError::Remote)?;
+            eprintln!(
+                "retake: remote runtime: workers connect to {} (idle now: {:?})",
+                pool.local_addr(),
+                pool.idle_counts()
+            );
+            Some(pool)
+        }
+        Runtime::Local | Runtime::Inproc => None,
+    };
+    let connect_timeout = Duration::from_millis(s.supervision.connect_timeout_ms);
     let results = actix::System::new().block_on(async move {
         let runs = pipelines.into_iter().map(|(plan, journal, progress)| {
-            let (exe, wire, faults) = (exe.clone(), wire.clone(), faults.clone());
+            let (exe, wire, faults, pool) =
+                (exe.clone(), wire.clone(), faults.clone(), pool.clone());
             async move {
                 let (done_tx, done_rx) = tokio::sync::oneshot::channel();
                 let secret = Secret::generate();
@@ -227,6 +258,22 @@ fn run_pipelines(
                     }
                     Runtime::Inproc => {
                         let spawner = InprocSpawner::new(secret, wire, heartbeat, faults);
+                        Coordinator::new(plan, journal, Box::new(spawner), done_tx)
+                            .with_progress(progress)
+                            .start()
+                    }
+                    Runtime::Remote => {
+                        let Some(pool) = pool else {
+                            return Err(ReviewError::Remote("no worker pool".into()));
+                        };
+                        let kinds: Vec<_> = plan
+                            .inspections
+                            .iter()
+                            .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
+                            .map(|(_, kind, _)| crate::runtime::ActorKind::Inspector(*kind))
+                            .chain([crate::runtime::ActorKind::Auditor])
+                            .collect();
+                        let spawner = RemoteSpawner::reserving(pool, &kinds, connect_timeout).await;
                         Coordinator::new(plan, journal, Box::new(spawner), done_tx)
                             .with_progress(progress)
                             .start()

@@ -48,6 +48,7 @@ impl Plan {
             max_file_bytes: s.inspector.max_file_bytes,
             rule_overrides: s.rule_overrides(),
             linters: s.inspector.linters.clone(),
+            cache: s.inspector.cache,
             ..InspectOptions::default()
         };
         // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).

@@ -1,9 +1,9 @@
 //! The commands the Lead itself runs in a `retake run`: git (argv, never a shell) and Phase C's
-//! integration verification. Each runs in its own process group with the parent-death signal
-//! and is killed as a group at its time limit, like every command an actor runs.
+//! integration verification. Each runs in its own process group under the Implementers' process
+//! guard (the group dies with the Lead) and is killed as a group at its time limit, like every
+//! command an actor runs.
 
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -60,19 +60,10 @@ pub fn run(
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // SAFETY: the closure runs in the child between fork and exec and calls only prctl, which
-    // is async-signal-safe.
-    unsafe {
-        cmd.pre_exec(|| {
-            #[cfg(target_os = "linux")]
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
+        .stderr(Stdio::piped());
+    // Its own process group under a guard: what it starts (cargo's rustc and test binaries)
+    // dies with the Lead too.
+    implementer::executor::guard::guard(&mut cmd);
     let mut child = cmd.spawn()?;
     let out = child.stdout.take().map(drain);
     let err = child.stderr.take().map(drain);

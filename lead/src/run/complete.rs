@@ -89,8 +89,15 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         session_id: input.session_id,
         review: Some(input.review),
     });
-    let header = message.lines().next().unwrap_or_default().to_string();
-    let hash = git::commit_all(input.repo, &message)?;
+    let mut header = message.lines().next().unwrap_or_default().to_string();
+    let mut hash = git::commit_all(input.repo, &message)?;
+    if hash.is_none() {
+        // Nothing left to commit: a resumed run whose Lead stopped after its commit.
+        if let Some((made, subject)) = git::session_commit(input.repo, input.session_id)? {
+            hash = Some(made);
+            header = subject;
+        }
+    }
     let activity = team_activity(&parse_timeline(&input.state.timeline()));
     input.state.clean_up();
     let short = hash

@@ -1,6 +1,8 @@
 //! The git a run needs, as argv: the work tree's uncommitted paths (Phase A wants a clean tree,
-//! so that the run's one commit holds only the run's work) and Phase C's commit of everything
-//! the run changed, `.retake/` excluded.
+//! so that the run's one commit holds only the run's work), the repository's files (Phase 0's
+//! Planner resolves the paths a task mentions against them), the work tree's content id (a
+//! resumed run knows whether its accepted review still covers the tree) and Phase C's commit of
+//! everything the run changed, `.retake/` excluded.
 
 use super::command::run;
 use std::path::Path;
@@ -8,11 +10,19 @@ use std::time::Duration;
 
 const GIT_TIMEOUT: Duration = Duration::from_secs(120);
 
-fn git(repo: &Path, args: &[&str]) -> Result<String, String> {
+/// Runs `git ARGS` in `repo` (no terminal prompts, paths unquoted); its standard output, or a
+/// one-line error naming the command and its last line of output.
+pub(crate) fn git(repo: &Path, args: &[&str]) -> Result<String, String> {
+    git_with(repo, args, &[])
+}
+
+fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, String> {
     let mut argv = vec!["git".to_string(), "-c".into(), "core.quotepath=off".into()];
     argv.extend(args.iter().map(|a| a.to_string()));
-    let ran = run(&argv, repo, &[("GIT_TERMINAL_PROMPT", "0")], GIT_TIMEOUT)
-        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+    let mut env = env.to_vec();
+    env.push(("GIT_TERMINAL_PROMPT", "0"));
+    let ran =
+        run(&argv, repo, &env, GIT_TIMEOUT).map_err(|e| format!("git {}: {e}", args.join(" ")))?;
     if ran.ok() {
         Ok(ran.stdout)
     } else {
@@ -50,6 +60,60 @@ pub fn uncommitted(repo: &Path) -> Result<Vec<String>, String> {
     Ok(paths)
 }
 
+/// The repository's files, tracked and untracked (`.gitignore` respected), retake's state left
+/// out.
+pub fn files(repo: &Path) -> Result<Vec<String>, String> {
+    let out = git(
+        repo,
+        &[
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ],
+    )?;
+    let mut paths: Vec<String> = out
+        .split('\0')
+        .filter(|p| !p.is_empty() && !is_retake_state(p))
+        .map(str::to_string)
+        .collect();
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
+}
+
+/// The id of the tree the work tree holds now — tracked and untracked files (`.gitignore`
+/// respected); retake's state, `verdicts.md` and `excluded` paths left out — built in the temporary index
+/// `scratch` (a copy of the real one, so unchanged files are not hashed again) and removed
+/// after; the real index is never touched. Equal ids mean equal content.
+pub fn work_tree_id(repo: &Path, scratch: &Path, excluded: &[String]) -> Result<String, String> {
+    let index = git(repo, &["rev-parse", "--git-path", "index"])?;
+    let index = repo.join(index.trim());
+    if let Some(dir) = scratch.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    if std::fs::copy(&index, scratch).is_err() {
+        // No index yet (nothing was ever staged): git starts the scratch index empty.
+        let _none = std::fs::remove_file(scratch);
+    }
+    let scratch_text = scratch.display().to_string();
+    let env = [("GIT_INDEX_FILE", scratch_text.as_str())];
+    // Left out entirely (not kept at their indexed version), so that Phase C's own edits of
+    // the plan and its commit do not change the id.
+    let mut left_out = vec![":(literal)verdicts.md".to_string()];
+    left_out.extend(excluded.iter().map(|p| format!(":(literal){p}")));
+    let mut rm: Vec<&str> = vec!["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--"];
+    rm.extend(left_out.iter().map(String::as_str));
+    let tree = git_with(repo, &["add", "-A", "--", ".", ":(exclude).retake"], &env)
+        .and_then(|_| git_with(repo, &rm, &env))
+        .and_then(|_| git_with(repo, &["write-tree"], &env));
+    // Best effort: a leftover scratch index is overwritten next time.
+    let _removed = std::fs::remove_file(scratch);
+    Ok(tree?.trim().to_string())
+}
+
 /// Stages everything the run changed (`.retake/` excluded) and commits it with `message`;
 /// the new commit's hash, or `None` when there was nothing to commit.
 pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, String> {
@@ -61,6 +125,22 @@ pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, String> 
     git(repo, &["commit", "-q", "--no-verify", "-m", message])?;
     let head = git(repo, &["rev-parse", "HEAD"])?;
     Ok(Some(head.trim().to_string()))
+}
+
+/// HEAD's hash and subject when HEAD is the commit of session `session_id` (its message carries
+/// `Retake-Session: <id>`): the run committed before its Lead stopped.
+pub fn session_commit(repo: &Path, session_id: &str) -> Result<Option<(String, String)>, String> {
+    let Ok(out) = git(repo, &["log", "-1", "--format=%H%n%s%n%b"]) else {
+        // No commit at all: none of this session either.
+        return Ok(None);
+    };
+    let mut lines = out.lines();
+    let hash = lines.next().unwrap_or_default().trim().to_string();
+    let subject = lines.next().unwrap_or_default().to_string();
+    let trailer = format!("Retake-Session: {session_id}");
+    Ok(lines
+        .any(|l| l.trim() == trailer)
+        .then_some((hash, subject)))
 }
 
 #[cfg(test)]
@@ -132,5 +212,54 @@ mod tests {
         let shown = git(repo, &["show", "--name-only", "--format=%s", "HEAD"]).expect("show");
         assert_eq!(shown, "feat: add b\n\na.txt\nnew file.rs\n");
         assert_eq!(commit_all(repo, "nothing"), Ok(None));
+        assert_eq!(session_commit(repo, "retake-1"), Ok(None));
+        std::fs::write(repo.join("c.txt"), "c\n").expect("write");
+        let hash = commit_all(
+            repo,
+            "feat: add c\n\n- 1 Add c\n\nRetake-Session: retake-1\n",
+        )
+        .expect("commit")
+        .expect("a commit");
+        assert_eq!(
+            session_commit(repo, "retake-1"),
+            Ok(Some((hash, "feat: add c".to_string())))
+        );
+        assert_eq!(session_commit(repo, "retake-2"), Ok(None));
+    }
+
+    #[test]
+    fn the_work_tree_id_follows_content_and_leaves_the_index_alone() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let repo = dir.path();
+        sh(repo, &["init", "-q"]);
+        std::fs::write(repo.join("a.txt"), "a\n").expect("write");
+        std::fs::write(repo.join("Plans.md"), "- 1 A cc:TODO\n").expect("write");
+        sh(repo, &["add", "-A"]);
+        sh(repo, &["commit", "-q", "-m", "init"]);
+        let scratch = repo.join(".retake/state/tree.index");
+        let plan = vec!["Plans.md".to_string()];
+        let id = |repo: &Path| work_tree_id(repo, &scratch, &plan).expect("tree id");
+        let head_tree = git(repo, &["rev-parse", "HEAD^{tree}"]).expect("tree");
+        let clean = id(repo);
+        assert_ne!(clean, head_tree.trim(), "Plans.md is left out");
+        std::fs::write(repo.join("new.rs"), "fn x() {}\n").expect("write");
+        let added = id(repo);
+        assert_ne!(added, clean, "an untracked file counts");
+        std::fs::write(repo.join("Plans.md"), "- 1 A cc:done\n").expect("write");
+        std::fs::create_dir_all(repo.join(".retake/runs")).expect("mkdir");
+        std::fs::write(repo.join(".retake/runs/x"), "x").expect("write");
+        assert_eq!(id(repo), added, "the plan and retake's state do not count");
+        std::fs::remove_file(repo.join("new.rs")).expect("rm");
+        assert_eq!(id(repo), clean, "same content, same id");
+        assert!(!scratch.exists(), "the scratch index is removed");
+        assert_eq!(
+            git(repo, &["diff", "--cached", "--name-only"]).expect("diff"),
+            "",
+            "the real index is untouched"
+        );
+        assert_eq!(
+            files(repo).expect("files"),
+            vec!["Plans.md".to_string(), "a.txt".to_string()]
+        );
     }
 }

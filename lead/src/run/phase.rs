@@ -67,6 +67,9 @@ pub fn run_phase(input: PhaseInput, board: Board, state: RunState) -> std::io::R
                 };
                 TeamHub::new(input.hub, board, state, spawner, done_tx).start()
             }
+            Runtime::Remote => return Err(std::io::Error::other(
+                "the team loop runs its Implementers in the local or inproc runtime, not remote",
+            )),
         };
         let result = done_rx
             .await

@@ -1,41 +1,25 @@
-//! Step 0 and Phase A of a run: the state file first, then the environment check, the plan and
-//! its range, granularity validation (V5 repaired), the scope confirmation (`--yes`, or a
-//! question on a terminal; without either the run stops), and the team's registration in the
-//! state file. Any stop before the team starts removes the state file, so that `resume` never
+//! Step 0, Phase 0 and Phase A of a run: the state file first, then the environment check, the
+//! plan and its range, the planning discussion (unless `--no-discuss`; its refined plan and
+//! recommended parallelism are Phase A's reference), granularity validation (V5 repaired), the
+//! scope confirmation (`--yes`, or a question on a terminal; without either the run stops), and
+//! the team's registration in the state file. Any stop before the team starts removes the state file, so that `resume` never
 //! restores a half-made run.
 
+use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, git, RunError, RunRequest};
 use crate::lock::RepoLock;
+use crate::team::discussion::{self, Discussion};
 use crate::team::gate::GateState;
 use crate::team::granularity::Limits;
-use crate::team::plan::{parse_range, source, Plan};
-use crate::team::prepare::{prepare, Parallelism, Prepared};
+use crate::team::plan::{parse_range, select, source, Plan, Range, RangeError};
+use crate::team::prepare::{prepare, Parallelism};
 use crate::team::session::session_id;
-use protocol::message::ExecutorSpec;
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::Path;
 
-/// A run that passed Phase A.
-#[derive(Debug)]
-pub struct Started {
-    /// The state file's content.
-    pub active: ActiveRun,
-    /// The state folder.
-    pub state: RunState,
-    /// The repository lock (released around reviews).
-    pub lock: Option<RepoLock>,
-    /// The plan.
-    pub plan: Plan,
-    /// Phase A's plan of the run.
-    pub prepared: Prepared,
-    /// The executor.
-    pub executor: ExecutorSpec,
-    /// The test command every task is judged by (Q7).
-    pub test: Option<Vec<String>>,
-}
-
-/// Step 0 and Phase A.
-pub fn start(req: &RunRequest) -> Result<Started, RunError> {
+/// Step 0, Phase 0 and Phase A: the run, ready for its loop.
+pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     let state_dir = req.repo.join(".retake");
     let state = RunState::new(&state_dir);
     if let Some(kind) = state.active_kind() {
@@ -62,6 +46,7 @@ pub fn start(req: &RunRequest) -> Result<Started, RunError> {
             max_retakes: s.team_loop.max_retakes,
             ..GateState::default()
         }),
+        accepted: None,
     };
     state
         .write_active(&active)
@@ -72,9 +57,6 @@ pub fn start(req: &RunRequest) -> Result<Started, RunError> {
         let _empty = std::fs::remove_dir(state_dir.join("state"));
         RunError::Refused(message)
     };
-    if !req.no_discuss {
-        eprintln!("retake run: the planning discussion (Phase 0) is not in this build; going on as with --no-discuss");
-    }
     let dirty = git::uncommitted(&req.repo).unwrap_or_default();
     let problems = environment::check(&req.repo, s, head.as_deref(), &dirty);
     if !problems.is_empty() {
@@ -89,11 +71,21 @@ pub fn start(req: &RunRequest) -> Result<Started, RunError> {
         .ok_or_else(|| abort("no executor is configured".into()))?;
     let plan = source::load(&req.repo).map_err(|e| abort(e.to_string()))?;
     let range = parse_range(Some(&req.range));
+    let (reference, planner_max_parallel) = if req.no_discuss {
+        (plan.clone(), None)
+    } else {
+        let discussion = discuss(&req.repo, &plan, &range).map_err(|e| abort(e.to_string()))?;
+        eprint!("{}", discussion.render());
+        (
+            discussion.reference(&plan),
+            Some(discussion.planner_max_parallel),
+        )
+    };
     let parallelism = Parallelism {
         parallel: req.parallel,
-        planner_max_parallel: None,
+        planner_max_parallel,
     };
-    let prepared = prepare(&plan, &range, parallelism, &Limits::default())
+    let prepared = prepare(&reference, &range, parallelism, &Limits::default())
         .map_err(|e| abort(e.to_string()))?;
     for p in &prepared.problems {
         eprintln!("retake run: {:?} {:?}: {}", p.check, p.level, p.message);
@@ -136,15 +128,48 @@ pub fn start(req: &RunRequest) -> Result<Started, RunError> {
         .and_then(|()| state.write_tasks(&active.session_id, &prepared.registration.tasks))
         .and_then(|()| state.reset_timeline())
         .map_err(|e| abort(format!("cannot write the run's state: {e}")))?;
-    Ok(Started {
+    Ok(Ready {
         active,
         state,
         lock: Some(lock),
         plan,
-        test: environment::test_command(&req.repo, s),
-        prepared,
         executor,
+        test: environment::test_command(&req.repo, s),
+        tasks: prepared.registration.tasks,
+        implementers: prepared.implementers,
+        history: Vec::new(),
+        fresh: true,
     })
+}
+
+/// Phase 0 over the tasks of `range`: the built-in Planner and Critic, with the repository's
+/// files (git's list, or a walk outside a work tree) to resolve the paths the tasks mention.
+pub fn discuss(repo: &Path, plan: &Plan, range: &Range) -> Result<Discussion, RangeError> {
+    let selection = select(plan, range)?;
+    let known = git::files(repo).unwrap_or_else(|_| walk(repo));
+    Ok(discussion::discuss(&selection, &known, &Limits::default()))
+}
+
+/// Most files a walk outside a work tree lists (the Planner only resolves mentions with them).
+const MAX_WALKED: usize = 100_000;
+
+/// The files under `repo` outside a git work tree, `.gitignore` respected, retake's state left
+/// out.
+fn walk(repo: &Path) -> Vec<String> {
+    let mut files: Vec<String> = ignore::WalkBuilder::new(repo)
+        .hidden(false)
+        .filter_entry(|e| e.file_name() != ".git" && e.file_name() != ".retake")
+        .build()
+        .flatten()
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(repo).ok()?;
+            Some(rel.to_string_lossy().replace('\\', "/"))
+        })
+        .take(MAX_WALKED)
+        .collect();
+    files.sort();
+    files
 }
 
 /// Asks on the terminal; yes only for `y` or `yes`.

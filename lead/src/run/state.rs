@@ -8,7 +8,7 @@
 use crate::journal::write_atomic;
 use crate::team::gate::GateState;
 use crate::team::review_result::ReviewResult;
-use protocol::Task;
+use protocol::{Decision, Grade, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -51,6 +51,31 @@ pub struct ReviewCounters {
     pub spec_update_count: u32,
 }
 
+impl From<ReviewCounters> for GateState {
+    fn from(c: ReviewCounters) -> Self {
+        GateState {
+            retry_count: c.retry_count,
+            spec_update_count: c.spec_update_count,
+            retake_count: c.retake_count,
+            max_retakes: c.max_retakes,
+        }
+    }
+}
+
+/// A review the gate accepted, recorded before Phase C: a run resumed before its commit goes
+/// straight to Phase C, unless the work tree changed since (then it is reviewed again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Accepted {
+    /// The review round.
+    pub round: u32,
+    /// Its decision.
+    pub decision: Decision,
+    /// Its grade.
+    pub grade: Grade,
+    /// The work tree's content when it was accepted (`git::work_tree_id`).
+    pub tree: String,
+}
+
 impl From<GateState> for ReviewCounters {
     fn from(g: GateState) -> Self {
         ReviewCounters {
@@ -85,6 +110,9 @@ pub struct ActiveRun {
     pub options: Option<RunOptions>,
     /// The review counters.
     pub review: ReviewCounters,
+    /// The accepted review, once the gate accepted one (Phase C's input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<Accepted>,
 }
 
 /// The state folder of a run and the writes into it.
@@ -99,6 +127,11 @@ impl RunState {
         RunState {
             dir: state_dir.join("state"),
         }
+    }
+
+    /// The folder (`.retake/state`).
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// `active.json`.
@@ -131,6 +164,26 @@ impl RunState {
     /// Writes `active.json` atomically.
     pub fn write_active(&self, run: &ActiveRun) -> std::io::Result<()> {
         write_json(&self.active_path(), run)
+    }
+
+    /// Reads `active.json` of a run.
+    pub fn read_active(&self) -> std::io::Result<ActiveRun> {
+        let text = std::fs::read_to_string(self.active_path())?;
+        serde_json::from_str(&text)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// Reads `tasks.json`: its session id and its tasks.
+    pub fn read_tasks(&self) -> std::io::Result<(String, Vec<Task>)> {
+        #[derive(Deserialize)]
+        struct Doc {
+            session_id: String,
+            tasks: Vec<Task>,
+        }
+        let text = std::fs::read_to_string(self.tasks_path())?;
+        let doc: Doc = serde_json::from_str(&text)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        Ok((doc.session_id, doc.tasks))
     }
 
     /// Writes `tasks.json` atomically.
@@ -233,13 +286,41 @@ mod tests {
             plans_mapping: BTreeMap::from([(1, "4.1".to_string())]),
             options: None,
             review: GateState::default().into(),
+            accepted: None,
         };
         state.write_active(&run).expect("write");
         assert_eq!(state.active_kind().as_deref(), Some("run"));
-        let back: ActiveRun =
-            serde_json::from_str(&std::fs::read_to_string(state.active_path()).expect("read"))
-                .expect("json");
-        assert_eq!(back, run);
+        let text = std::fs::read_to_string(state.active_path()).expect("read");
+        assert!(
+            !text.contains("accepted"),
+            "absent until a review is accepted"
+        );
+        assert_eq!(state.read_active().expect("read"), run);
+        let accepted = ActiveRun {
+            accepted: Some(Accepted {
+                round: 2,
+                decision: Decision::Approve,
+                grade: Grade::B,
+                tree: "4b825dc642cb6eb9a060e54bf8d69288fbee4904".into(),
+            }),
+            ..run.clone()
+        };
+        state.write_active(&accepted).expect("write");
+        assert_eq!(state.read_active().expect("read"), accepted);
+        let tasks = crate::team::registration::register(&[crate::team::granularity::tests::task(
+            "1",
+            "Add a",
+            &["a"],
+            &[],
+        )])
+        .tasks;
+        state
+            .write_tasks("retake-20260222-143000", &tasks)
+            .expect("write");
+        assert_eq!(
+            state.read_tasks().expect("read"),
+            ("retake-20260222-143000".to_string(), tasks)
+        );
         state.reset_timeline().expect("reset");
         state
             .append_timeline(&[team_event("TASK_COMPLETED", serde_json::json!({"task": 1}))])

@@ -8,6 +8,7 @@ use crate::review::coordinator::{Coordinator, Lost};
 use actix::Addr;
 use futures::future::BoxFuture;
 use protocol::chaos::FaultPlan;
+use protocol::session::process::HEALTH_LISTEN_ENV;
 use protocol::wire::{Secret, SECRET_ENV};
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -81,6 +82,8 @@ impl LocalSpawner {
                     .flat_map(|f| ["--fault".to_string(), f.to_string()]),
             )
             .env(SECRET_ENV, self.secret.to_hex())
+            // Health endpoints are for containers; children sharing one address would collide.
+            .env_remove(HEALTH_LISTEN_ENV)
             .stdin(std::process::Stdio::null())
             .kill_on_drop(true)
             .process_group(0);

@@ -1,9 +1,11 @@
-//! Where the actors run: as child processes over loopback TCP (`local`, the default) or on
-//! actix Arbiters in this process over in-memory streams (`inproc`). Both speak the same
-//! authenticated protocol to the same hub, so the review logic cannot tell them apart.
+//! Where the actors run: as child processes over loopback TCP (`local`, the default), on
+//! actix Arbiters in this process over in-memory streams (`inproc`), or as workers started by
+//! an orchestrator that connect to the Lead's listen address (`remote`). All speak the same
+//! authenticated protocol to the same coordinator, so the review logic cannot tell them apart.
 
 pub mod inproc;
 pub mod local;
+pub mod remote;
 
 use crate::review::coordinator::Coordinator;
 use actix::Addr;
@@ -17,6 +19,19 @@ pub enum Runtime {
     Local,
     /// Every actor in this process, each on its own Arbiter.
     Inproc,
+    /// Workers started elsewhere (compose, Kubernetes) connect to `[review] listen`.
+    Remote,
+}
+
+impl Runtime {
+    /// The name used in configuration, state files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Runtime::Local => "local",
+            Runtime::Inproc => "inproc",
+            Runtime::Remote => "remote",
+        }
+    }
 }
 
 impl std::str::FromStr for Runtime {
@@ -25,8 +40,9 @@ impl std::str::FromStr for Runtime {
         match s {
             "local" => Ok(Runtime::Local),
             "inproc" => Ok(Runtime::Inproc),
+            "remote" => Ok(Runtime::Remote),
             other => Err(format!(
-                "unknown runtime '{other}' (expected local or inproc)"
+                "unknown runtime '{other}' (expected local, inproc or remote)"
             )),
         }
     }

@@ -47,7 +47,7 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
     let mut cmd = Command::new(exe);
     cmd.arg("review").arg(&copy).args([
         "--runtime",
-        runtime_name(scenario.runtime),
+        Runtime::name(scenario.runtime),
         "--format",
         "json",
     ]);
@@ -111,13 +111,6 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
     };
     let kept = keep.then(|| tmp.keep());
     Ok(Execution { observed, kept })
-}
-
-fn runtime_name(r: Runtime) -> &'static str {
-    match r {
-        Runtime::Local => "local",
-        Runtime::Inproc => "inproc",
-    }
 }
 
 fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {

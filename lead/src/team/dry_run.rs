@@ -1,15 +1,18 @@
 //! `retake run --dry-run`: Phase A's plan shown, nothing started, nothing written. As JSON it
 //! is one object with `tasks`, `independent_tasks` and `implementers` (plus the range, the plan
-//! files, the team, validation problems and environment warnings).
+//! files, the team, validation problems, environment warnings and — when Phase 0 ran — the
+//! planning discussion with the planner's recommendation).
 
+use super::discussion::Discussion;
 use super::prepare::Prepared;
 use serde_json::{json, Value};
 
 /// The review pipeline a run starts beside its Implementers.
 const REVIEW_PIPELINE: &str = "6 Inspectors + Auditor";
 
-/// The dry run as one JSON object; `warnings` are the environment check's.
-pub fn to_json(p: &Prepared, warnings: &[String]) -> Value {
+/// The dry run as one JSON object; `warnings` are the environment check's, `discussion` Phase
+/// 0's when it ran (`null` with `--no-discuss`).
+pub fn to_json(p: &Prepared, warnings: &[String], discussion: Option<&Discussion>) -> Value {
     let tasks: Vec<Value> = p
         .registration
         .tasks
@@ -43,11 +46,16 @@ pub fn to_json(p: &Prepared, warnings: &[String]) -> Value {
         },
         "validation": p.problems,
         "warnings": warnings,
+        "discussion": discussion.map(Discussion::to_json),
     })
 }
 
-/// The dry run for people.
-pub fn render_terminal(p: &Prepared, warnings: &[String]) -> String {
+/// The dry run for people, with Phase 0's discussion when it ran.
+pub fn render_terminal(
+    p: &Prepared,
+    warnings: &[String],
+    discussion: Option<&Discussion>,
+) -> String {
     let n = p.registration.tasks.len();
     let mut out = format!(
         "retake run — dry run\nRange: {} · plan: {}\n\nTasks ({n}):\n",
@@ -85,6 +93,10 @@ pub fn render_terminal(p: &Prepared, warnings: &[String]) -> String {
                 problem.check, problem.message
             ));
         }
+    }
+    if let Some(d) = discussion {
+        out.push('\n');
+        out.push_str(&d.render());
     }
     out.push_str(&format!(
         "\nTeam: Lead (coordinates only), {} Implementer{}, review pipeline ({REVIEW_PIPELINE})\n\
@@ -141,7 +153,7 @@ mod tests {
 
     #[test]
     fn json_has_tasks_independent_tasks_and_implementers() {
-        let v = to_json(&prepared(), &["not a git work tree".to_string()]);
+        let v = to_json(&prepared(), &["not a git work tree".to_string()], None);
         assert_eq!(v["independent_tasks"], 2);
         assert_eq!(v["implementers"], 2);
         assert_eq!(v["parallel"], 4);
@@ -155,12 +167,43 @@ mod tests {
         assert_eq!(v["validation"][1]["level"], "repaired");
         assert_eq!(v["warnings"], json!(["not a git work tree"]));
         assert_eq!(v["team"]["implementers"], 2);
+        assert_eq!(v["discussion"], Value::Null, "--no-discuss");
+    }
+
+    #[test]
+    fn the_discussion_shows_the_planners_recommendation() {
+        let plan = parse_plans_md(PLAN, "Plans.md").unwrap();
+        let d = crate::team::discussion::discuss(&plan.tasks, &[], &Limits::default());
+        let p = prepare(
+            &d.reference(&plan),
+            &Range::All,
+            Parallelism {
+                parallel: None,
+                planner_max_parallel: Some(d.planner_max_parallel),
+            },
+            &Limits::default(),
+        )
+        .unwrap();
+        let v = to_json(&p, &[], Some(&d));
+        // 4.1 then 4.2 (one file), and 4.3 with no owns beside 4.1: two at most.
+        assert_eq!(v["planner_max_parallel"], 2);
+        assert_eq!(v["discussion"]["planner_max_parallel"], 2);
+        assert_eq!(v["implementers"], 2);
+        assert_eq!(
+            v["discussion"]["open"],
+            json!([{"kind": "no-owns", "task": "4.3"}])
+        );
+        let text = render_terminal(&p, &[], Some(&d));
+        assert!(
+            text.contains("  Planner's recommendation: at most 2 Implementers in parallel\n"),
+            "{text}"
+        );
     }
 
     #[test]
     fn the_terminal_view_lists_tasks_problems_and_team() {
         assert_eq!(
-            render_terminal(&prepared(), &[]),
+            render_terminal(&prepared(), &[], None),
             "retake run — dry run\nRange: all · plan: Plans.md\n\nTasks (3):\n\
              \x20 #1   4.1 Add login (cc:TODO)\n        owns: src/auth/login.rs\n\
              \x20 #2   4.2 Add logout (cc:WIP)\n        owns: src/auth/login.rs · blocked by: #1\n\

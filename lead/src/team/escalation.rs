@@ -92,7 +92,7 @@ pub fn manual_intervention_report(findings: &[Finding]) -> String {
     for (i, f) in critical.enumerate() {
         out.push_str(&format!("{}. [{}] {}\n", i + 1, f.location, f.description));
     }
-    out.push_str("\nThe run has stopped. Fix these by hand.\n");
+    out.push_str("\nThe run has stopped. Fix these by hand, then continue with `retake resume`.\n");
     out
 }
 
@@ -213,7 +213,7 @@ mod tests {
             report,
             "### Manual Intervention Required\n\n**Decision**: REJECT\n**Grade**: D\n\
              **Reason**: critical problems that automatic fixes cannot address\n\n**Critical Issues**:\n\
-             1. [src/a.rs:3] todo!() in library code\n\nThe run has stopped. Fix these by hand.\n"
+             1. [src/a.rs:3] todo!() in library code\n\nThe run has stopped. Fix these by hand, then continue with `retake resume`.\n"
         );
     }
 

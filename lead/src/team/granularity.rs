@@ -242,7 +242,7 @@ pub fn abstract_only(title: &str) -> bool {
 }
 
 /// A path both tasks own (one may be a folder or `dir/*` glob holding the other).
-fn shared_path(a: &PlanTask, b: &PlanTask) -> Option<String> {
+pub(crate) fn shared_path(a: &PlanTask, b: &PlanTask) -> Option<String> {
     for x in &a.owns {
         for y in &b.owns {
             let (nx, ny) = (normalise(x), normalise(y));
@@ -273,7 +273,7 @@ fn normalise(path: &str) -> &str {
 }
 
 /// Whether task `from` depends, directly or transitively, on the task `target`.
-fn reaches(tasks: &[PlanTask], from: usize, target: &str) -> bool {
+pub(crate) fn reaches(tasks: &[PlanTask], from: usize, target: &str) -> bool {
     let mut stack = vec![from];
     let mut seen = vec![false; tasks.len()];
     while let Some(at) = stack.pop() {
@@ -293,7 +293,7 @@ fn reaches(tasks: &[PlanTask], from: usize, target: &str) -> bool {
 }
 
 /// The first dependency cycle, as ids with the first repeated at the end.
-fn find_cycle(tasks: &[PlanTask]) -> Option<Vec<String>> {
+pub(crate) fn find_cycle(tasks: &[PlanTask]) -> Option<Vec<String>> {
     // 0 = unvisited, 1 = on the current path, 2 = done.
     fn visit(
         tasks: &[PlanTask],

@@ -1,13 +1,15 @@
-//! The team loop's pure core (chapter 04): the plan and its range, Phase A's granularity
-//! validation, registration and Implementer count, Phase B's claims, message patterns, signals,
-//! fix tasks, gates and reports, Phase C's commit message and completion report, and the fix
-//! pipeline's batching, export, execution bookkeeping and summaries. Everything here is a
-//! function over plain data; the orchestration that drives actors calls it.
+//! The team loop's pure core (chapter 04): the plan and its range, Phase 0's planning
+//! discussion, Phase A's granularity validation, registration and Implementer count, Phase B's
+//! claims, message patterns, signals, fix tasks, gates and reports, Phase C's commit message
+//! and completion report, and the fix pipeline's batching, export, execution bookkeeping and
+//! summaries. Everything here is a function over plain data; the orchestration that drives
+//! actors calls it.
 
 pub mod active_form;
 pub mod claim;
 pub mod commit_message;
 pub mod completion;
+pub mod discussion;
 pub mod dry_run;
 pub mod escalation;
 pub mod fix;

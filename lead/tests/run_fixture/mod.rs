@@ -23,21 +23,42 @@ pub enum Agent {
     /// As `Good`, but task 2's finished code swallows an error (a High review finding); a fix
     /// task (id 3 and up, on `src/mul.rs`) writes clean code at once.
     Sloppy,
+    /// As `Good`, but task 2's finished code takes and returns `i32` where the design says
+    /// `i64` (with [`DESIGN`]: a Critical signature mismatch in the review).
+    Reckless,
 }
 
-/// The agent's shell script; it counts its calls per task in `calls/calls-<task>`.
+/// A spec of the calculator whose design declares `mul` over `i64` (see [`Agent::Reckless`]).
+pub const DESIGN: &[(&str, &str)] = &[
+    (
+        "specs/calc/spec.yaml",
+        "feature: calc\nversion: 1\nphase: implementation-complete\nfiles:\n  - src/lib.rs\n  - src/sub.rs\n  - src/mul.rs\n",
+    ),
+    (
+        "specs/calc/design.md",
+        "# Design: calc\n\n## Components\n| Component | Files | Responsibility |\n|---|---|---|\n\
+         | Calculator | `src/lib.rs` | the modules |\n| Subtraction | `src/sub.rs` | differences |\n\
+         | Multiplication | `src/mul.rs` | products |\n\n\
+         ## Interfaces\n```rust\npub fn mul(a: i64, b: i64) -> i64;\n```\n",
+    ),
+];
+
+/// The agent's shell script. It appends the task id to `invocations` when it starts, sleeps two
+/// minutes in a child process when a file `slow-<task>` exists beside it (a slow task a test
+/// can interrupt, with a grandchild of the Implementer to outlive it), and counts its calls per
+/// task in `calls-<task>`.
 pub fn agent_script(calls: &Path, agent: Agent) -> String {
     let first = match agent {
         Agent::Stubborn => "true",
         _ => "[ \"$n\" = 1 ] && [ \"$RETAKE_TASK_ID\" -le 2 ]",
     };
-    let sloppy = if agent == Agent::Sloppy {
-        "true"
-    } else {
-        "false"
-    };
+    let flag = |on: bool| if on { "true" } else { "false" };
+    let sloppy = flag(agent == Agent::Sloppy);
+    let reckless = flag(agent == Agent::Reckless);
     format!(
         r#"#!/bin/sh
+echo "$RETAKE_TASK_ID" >> "{calls}/invocations"
+if [ -f "{calls}/slow-$RETAKE_TASK_ID" ]; then sleep 120; fi
 state="{calls}/calls-$RETAKE_TASK_ID"
 n=$(cat "$state" 2>/dev/null || echo 0)
 n=$((n + 1))
@@ -48,17 +69,28 @@ case "$RETAKE_TASK_ID" in
 esac
 extra=''
 if [ "$RETAKE_TASK_ID" = 2 ] && {sloppy}; then extra='    let _ = "2".parse::<i64>();\n'; fi
+ty=i64
+if [ "$RETAKE_TASK_ID" = 2 ] && {reckless}; then ty=i32; fi
 grep -q "pub mod $name;" src/lib.rs || sed -i "s/^pub mod add;/pub mod add;\npub mod $name;/" src/lib.rs
 if {first}; then
   printf '//! %s.\n\n/// The %s of two numbers.\npub fn %s(a: i64, b: i64) -> i64 {{\n    // TODO: implement\n    a %s b\n}}\n' "$name" "$word" "$name" "$op" > "src/$name.rs"
   echo "Done."
 else
-  printf '//! %s.\n\n/// The %s of two numbers.\npub fn %s(a: i64, b: i64) -> i64 {{\n%b    a %s b\n}}\n\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn works() {{\n        assert_eq!(super::%s(6, 3), 6 %s 3);\n    }}\n}}\n' "$name" "$word" "$name" "$extra" "$op" "$name" "$op" > "src/$name.rs"
+  printf '//! %s.\n\n/// The %s of two numbers.\npub fn %s(a: %s, b: %s) -> %s {{\n%b    a %s b\n}}\n\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn works() {{\n        assert_eq!(super::%s(6, 3), 6 %s 3);\n    }}\n}}\n' "$name" "$word" "$name" "$ty" "$ty" "$ty" "$extra" "$op" "$name" "$op" > "src/$name.rs"
   echo "Wrote src/$name.rs with $name and a unit test, and registered the module in src/lib.rs."
 fi
 "#,
         calls = calls.display()
     )
+}
+
+/// The task ids of the agent's calls, in the order they started.
+pub fn invocations(root: &Path) -> Vec<u32> {
+    std::fs::read_to_string(root.join("invocations"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect()
 }
 
 pub fn git(repo: &Path, args: &[&str]) -> String {
@@ -78,7 +110,22 @@ pub fn git(repo: &Path, args: &[&str]) -> String {
 
 /// The crate, the plan and the configuration, committed; the agent script beside the repo.
 pub fn fixture(root: &Path, agent: Agent, extra_config: &str) -> std::path::PathBuf {
+    fixture_with(root, agent, extra_config, &[])
+}
+
+/// [`fixture`] with more files (path, text) in the first commit.
+pub fn fixture_with(
+    root: &Path,
+    agent: Agent,
+    extra_config: &str,
+    files: &[(&str, &str)],
+) -> std::path::PathBuf {
     let repo = root.join("repo");
+    for (path, text) in files {
+        let path = repo.join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
     std::fs::create_dir_all(repo.join("src")).expect("mkdir");
     let write = |path: &str, text: &str| std::fs::write(repo.join(path), text).expect("write");
     write(
@@ -121,15 +168,14 @@ pub fn run(repo: &Path, tag: &str) -> Ran {
 }
 
 pub fn run_with(repo: &Path, tag: &str, extra: &[&str]) -> Ran {
-    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
-        .args(["run", "all", "--yes", "--no-discuss"])
-        .args(extra)
-        .current_dir(repo)
-        .env("RETAKE_E2E_TAG", tag)
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
+    let mut args = vec!["run", "all", "--yes", "--no-discuss"];
+    args.extend(extra);
+    retake(repo, tag, &args)
+}
+
+/// `retake ARGS` in `repo`, tagged, with a git identity for the run's commit.
+pub fn retake(repo: &Path, tag: &str, args: &[&str]) -> Ran {
+    let out = retake_command(repo, tag, args)
         .output()
         .expect("run retake");
     Ran {
@@ -137,6 +183,21 @@ pub fn run_with(repo: &Path, tag: &str, extra: &[&str]) -> Ran {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// The command `retake ARGS` in `repo`, tagged (children inherit `RETAKE_E2E_TAG`), with a git
+/// identity for the run's commit.
+pub fn retake_command(repo: &Path, tag: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_retake"));
+    command
+        .args(args)
+        .current_dir(repo)
+        .env("RETAKE_E2E_TAG", tag)
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com");
+    command
 }
 
 /// Processes still carrying this test's tag in their environment (children inherit it).

@@ -197,11 +197,11 @@ impl Injector {
     }
 
     /// Sends `env` (or, for an output under `garbage-frame`, a garbage frame instead) after the
-    /// output faults, counting it for `drop-after`.
-    pub(super) async fn send(&self, outbox: &Outbox, env: Envelope) -> Result<(), WireError> {
+    /// output faults, counting it for `drop-after`; `Ok(false)` when `stall-output` swallowed it.
+    pub(super) async fn send(&self, outbox: &Outbox, env: Envelope) -> Result<bool, WireError> {
         self.gate().await?;
         if self.faults.faults.is_empty() {
-            return outbox.send(env).await;
+            return outbox.send(env).await.map(|()| true);
         }
         let output = if is_output(&env.body) {
             output_faults(&self.faults.faults)
@@ -210,14 +210,14 @@ impl Injector {
         };
         if output.stall {
             tracing::warn!(body = env.body.name(), "stall-output: swallowed");
-            return Ok(());
+            return Ok(false);
         }
         if let Some(ms) = output.delay_ms {
             tokio::time::sleep(Duration::from_millis(ms)).await;
             self.gate().await?;
         }
         let Some(limit) = self.drop_after else {
-            return push(outbox, env, output.garbage).await;
+            return push(outbox, env, output.garbage).await.map(|()| true);
         };
         let mut sent = self.sent.lock().await;
         self.gate().await?;
@@ -232,7 +232,7 @@ impl Injector {
             self.signal(Stop::Dropped(Fault::DropAfter(limit)));
             closed?;
         }
-        Ok(())
+        Ok(true)
     }
 }
 

@@ -5,19 +5,28 @@
 //! Heartbeats run as their own task and read the actor's published [`Status`], so an actor
 //! whose mailbox is busy (its work runs on a blocking thread) keeps heartbeating; an actor that
 //! hangs its whole runtime stops heartbeating, which is exactly what the Lead must notice.
+//!
+//! The session counts what it sends and receives in [`Metrics`]; `process/` is the shell that
+//! every actor binary shares (arguments, connecting, worker mode, logs, the health endpoint).
 
 mod inject;
+mod metrics;
+pub mod process;
 mod status;
 
+pub use metrics::{Metrics, METRICS_CONTENT_TYPE};
 pub use status::Status;
 
 use crate::chaos::{ActorFaults, Fault};
-use crate::message::{Body, Envelope, LEAD};
-use crate::wire::{client_handshake, LinkReader, Outbox, Secret, WireConfig, WireError};
+use crate::message::{now_ms, Body, Envelope, LEAD};
+use crate::wire::{client_handshake_kind, LinkReader, Outbox, Secret, WireConfig, WireError};
 use inject::{Injector, Stop, Strike};
+use metrics::Tally;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 /// How long a `drop-after` close may take to flush what was queued before it.
 const DROP_FLUSH: Duration = Duration::from_secs(5);
@@ -33,6 +42,17 @@ pub enum ActorError {
         /// The connection error.
         source: std::io::Error,
     },
+    /// The health endpoint could not listen (`--health-listen`).
+    #[error("cannot serve health and metrics on {addr}: {reason} (check --health-listen / RETAKE_HEALTH_LISTEN)")]
+    Health {
+        /// The address asked for.
+        addr: std::net::SocketAddr,
+        /// Why binding failed.
+        reason: String,
+    },
+    /// A worker could not install its SIGTERM/SIGINT handler.
+    #[error("cannot handle termination signals: {0}")]
+    Signals(std::io::Error),
     /// The wire failed (handshake refused, bad frame, connection lost).
     #[error(transparent)]
     Wire(#[from] WireError),
@@ -50,6 +70,8 @@ pub enum ActorError {
 pub struct ActorSetup {
     /// The role it authenticates as (`inspector`, `auditor`, `implementer`).
     pub role: String,
+    /// Its kind within the role (`quality`), empty when the role has none.
+    pub kind: String,
     /// Its instance name (`inspector-quality`, or `inspector-quality-r1` for a re-spawn).
     pub name: String,
     /// Wire limits and deadlines.
@@ -58,6 +80,35 @@ pub struct ActorSetup {
     pub heartbeat: Duration,
     /// The faults it applies (none unless the Lead enabled fault injection).
     pub faults: ActorFaults,
+    /// Where the session counts what it does (shared with the health endpoint).
+    pub metrics: Arc<Metrics>,
+    /// Cancelled to end the session from outside (a worker's SIGTERM): the actor says
+    /// `Goodbye`, flushes, and [`run_actor`] returns `Ok`.
+    pub stop: CancellationToken,
+}
+
+impl ActorSetup {
+    /// A setup with fresh metrics and a stop nobody cancels (in-process actors, tests).
+    pub fn new(
+        role: &str,
+        kind: &str,
+        name: &str,
+        wire: WireConfig,
+        heartbeat: Duration,
+        faults: ActorFaults,
+    ) -> ActorSetup {
+        let metrics = Arc::new(Metrics::new(role, kind, name, faults.spawn_no));
+        ActorSetup {
+            role: role.to_string(),
+            kind: kind.to_string(),
+            name: name.to_string(),
+            wire,
+            heartbeat,
+            faults,
+            metrics,
+            stop: CancellationToken::new(),
+        }
+    }
 }
 
 /// A connected, authenticated actor: where to send, and its published status.
@@ -71,6 +122,7 @@ pub struct Session {
     /// The actor's status, read by the heartbeat task.
     pub status: Status,
     injector: Arc<Injector>,
+    metrics: Arc<Metrics>,
 }
 
 impl Session {
@@ -80,16 +132,27 @@ impl Session {
     /// (`delay`) or replaced by a garbage frame (`garbage-frame`); every envelope counts for
     /// `drop-after`; after a hang this never completes.
     pub async fn send(&self, to: &str, body: Body) -> Result<(), WireError> {
+        let output = inject::is_output(&body).then(|| Tally::of(&body));
         let env = Envelope::new(self.name.clone(), to, body);
-        self.injector.send(&self.outbox, env).await
+        if !self.injector.send(&self.outbox, env).await? {
+            return Ok(());
+        }
+        self.metrics.on_sent();
+        if let Some(tally) = output {
+            let since = self.status.busy_since_ms().unwrap_or_else(now_ms);
+            self.metrics
+                .on_output(&tally, now_ms().saturating_sub(since));
+        }
+        Ok(())
     }
 }
 
-/// Connects an actor: handshake as `setup.role`/`setup.name`, heartbeat every
+/// Connects an actor: handshake as `setup.role`/`setup.kind`/`setup.name`, heartbeat every
 /// `setup.heartbeat`, then call `on_message` for every envelope until the Lead says `Shutdown`
-/// (answered with `ShutdownAck`) or the connection ends. `on_start` receives the session once it
-/// is authenticated. Injected faults strike before the handshake, in [`Status::set`] and in
-/// [`Session::send`]; one that stops the actor in-process returns [`ActorError::Injected`].
+/// (answered with `ShutdownAck`), the connection ends, or `setup.stop` is cancelled (answered
+/// with `Goodbye`). `on_start` receives the session once it is authenticated. Injected faults
+/// strike before the handshake, in [`Status::set`] and in [`Session::send`]; one that stops the
+/// actor in-process returns [`ActorError::Injected`].
 pub async fn run_actor<S, F, M>(
     stream: S,
     secret: &Secret,
@@ -105,14 +168,28 @@ where
     if let Some(strike) = injector.handshake_strike() {
         return before_handshake(&injector, strike, stream).await;
     }
-    let (mut reader, writer): (LinkReader, _) =
-        client_handshake(stream, secret, &setup.role, &setup.name, &setup.wire).await?;
+    let handshake = client_handshake_kind(
+        stream,
+        secret,
+        &setup.role,
+        &setup.kind,
+        &setup.name,
+        &setup.wire,
+    );
+    let (mut reader, writer): (LinkReader, _) = tokio::select! {
+        biased;
+        () = setup.stop.cancelled() => return Ok(()),
+        done = handshake => done?,
+    };
+    let metrics = setup.metrics.clone();
+    let _up = metrics.session_started();
     let (outbox, writer_task) = Outbox::spawn(writer);
     let session = Session {
         name: setup.name.clone(),
         outbox,
         status: Status::new(injector.clone()),
         injector: injector.clone(),
+        metrics: metrics.clone(),
     };
     let mut stopped = injector.subscribe();
     let beat = tokio::spawn(heartbeats(session.clone(), setup.heartbeat));
@@ -129,11 +206,29 @@ where
         tokio::select! {
             biased;
             Some(stop) = early => break stop,
-            got = reader.recv() => match got {
-                Ok(Some(env)) => match env.body {
-                    Body::Shutdown { .. } => {
-                        let _sent = session.send(LEAD, Body::ShutdownAck).await;
+            () = setup.stop.cancelled() => {
+                beat.abort();
+                finish(&session, Body::Goodbye, writer_task, DROP_FLUSH).await;
+                return Ok(());
+            }
+            got = reader.recv() => {
+                let env = match got {
+                    Ok(Some(env)) => env,
+                    Ok(None) => {
                         beat.abort();
+                        return Ok(());
+                    }
+                    Err(e) => {
+                        beat.abort();
+                        return Err(e.into());
+                    }
+                };
+                metrics.on_received();
+                match env.body {
+                    Body::Shutdown { grace_ms } => {
+                        beat.abort();
+                        let grace = Duration::from_millis(grace_ms).min(DROP_FLUSH);
+                        finish(&session, Body::ShutdownAck, writer_task, grace).await;
                         return Ok(());
                     }
                     Body::Goodbye => {
@@ -141,16 +236,8 @@ where
                         return Ok(());
                     }
                     _ => on_message(env),
-                },
-                Ok(None) => {
-                    beat.abort();
-                    return Ok(());
                 }
-                Err(e) => {
-                    beat.abort();
-                    return Err(e.into());
-                }
-            },
+            }
         }
     };
     beat.abort();
@@ -198,6 +285,20 @@ where
     })
 }
 
+/// Ends a session with a `last` word (`ShutdownAck`, `Goodbye`), then closes once everything
+/// queued is sent, waiting up to `within` for the writer: the Lead hears it even when the
+/// process exits right after.
+async fn finish(
+    session: &Session,
+    last: Body,
+    writer_task: JoinHandle<Result<(), WireError>>,
+    within: Duration,
+) {
+    let _gone = session.send(LEAD, last).await;
+    let _closed = session.outbox.close().await;
+    let _flushed = tokio::time::timeout(within, writer_task).await;
+}
+
 async fn heartbeats(session: Session, every: Duration) {
     let mut tick = tokio::time::interval(every);
     loop {
@@ -209,6 +310,7 @@ async fn heartbeats(session: Session, every: Duration) {
         {
             return;
         }
+        session.metrics.on_heartbeat();
     }
 }
 

@@ -52,6 +52,14 @@ impl Status {
         s.progress = progress.to_string();
     }
 
+    /// Since when the actor has been busy (ms since the epoch), `None` while idle.
+    pub(super) fn busy_since_ms(&self) -> Option<u64> {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .busy_since_ms
+    }
+
     pub(super) fn heartbeat(&self) -> Body {
         let s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         Body::Heartbeat {

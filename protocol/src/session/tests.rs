@@ -25,17 +25,12 @@ fn wire() -> WireConfig {
 }
 
 fn setup(mode: ProcessMode, spawn_no: u32, faults: &[Fault], heartbeat: Duration) -> ActorSetup {
-    ActorSetup {
-        role: "inspector".into(),
-        name: NAME.into(),
-        wire: wire(),
-        heartbeat,
-        faults: ActorFaults {
-            mode,
-            spawn_no,
-            faults: faults.to_vec(),
-        },
-    }
+    let faults = ActorFaults {
+        mode,
+        spawn_no,
+        faults: faults.to_vec(),
+    };
+    ActorSetup::new("inspector", "quality", NAME, wire(), heartbeat, faults)
 }
 
 fn report() -> Body {

@@ -79,6 +79,33 @@ fn decode_with_limit_bits(payload: &[u8], bits: u32) -> Result<(Envelope, usize)
     dispatch_limit!(payload, bits; 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29)
 }
 
+/// The most a cached value may claim while [`decode_cached`] reads it: 256 MiB, far above the
+/// bounded cache files that use it, so a hostile length is refused rather than allocated.
+pub const CACHE_DECODE_LIMIT: usize = 1 << 28;
+
+/// Encodes any serde value with the message codec, for a cache on disk (the Inspectors'
+/// per-file results): the same bincode configuration, so only this module knows the format.
+pub fn encode_cached<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, WireError> {
+    bincode::serde::encode_to_vec(value, config::standard())
+        .map_err(|e| WireError::Encode(e.to_string()))
+}
+
+/// Decodes a value [`encode_cached`] wrote, which must fill `bytes` exactly. A cache file can be
+/// stale, truncated or foreign: every such input is an error, never a panic or an abort (at
+/// most [`CACHE_DECODE_LIMIT`] bytes are claimed).
+pub fn decode_cached<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, WireError> {
+    let limited = config::standard().with_limit::<CACHE_DECODE_LIMIT>();
+    let (value, used) = bincode::serde::decode_from_slice(bytes, limited)
+        .map_err(|e| WireError::Decode(format!("cached value: {e}")))?;
+    if used != bytes.len() {
+        return Err(WireError::Decode(format!(
+            "cached value: {} trailing bytes",
+            bytes.len() - used
+        )));
+    }
+    Ok(value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +185,27 @@ mod tests {
             matches!(err, WireError::Decode(ref m) if m.contains("8388608-byte")),
             "{err}"
         );
+    }
+
+    #[test]
+    fn cached_values_round_trip_and_bad_bytes_are_errors() {
+        let value: Vec<(String, u32, Option<bool>)> = vec![("a.rs".into(), 7, Some(true))];
+        let bytes = encode_cached(&value).unwrap();
+        let back: Vec<(String, u32, Option<bool>)> = decode_cached(&bytes).unwrap();
+        assert_eq!(back, value);
+        let short = decode_cached::<Vec<(String, u32, Option<bool>)>>(&bytes[..bytes.len() - 1]);
+        assert!(matches!(short, Err(WireError::Decode(_))));
+        let mut long = bytes.clone();
+        long.push(0);
+        let err = decode_cached::<Vec<(String, u32, Option<bool>)>>(&long).unwrap_err();
+        assert!(err.to_string().contains("1 trailing bytes"), "{err}");
+        // A vector claiming 2^40 elements is refused by the limit, not allocated.
+        let mut hostile = vec![253u8];
+        hostile.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        assert!(matches!(
+            decode_cached::<Vec<u64>>(&hostile),
+            Err(WireError::Decode(_))
+        ));
     }
 
     #[test]

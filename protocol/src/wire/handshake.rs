@@ -1,5 +1,5 @@
 //! The handshake that opens every connection, under one deadline:
-//! `Hello{magic, version, role, name, client nonce}` → `Challenge{server nonce}` →
+//! `Hello{magic, version, role, name, client nonce, kind}` → `Challenge{server nonce}` →
 //! `Auth{HMAC(secret, …)}` → `Welcome{server proof}` (mutual authentication) or `Reject{reason}`.
 //!
 //! Handshake frames are plain encoded envelopes without a MAC, capped at 16 KiB so that an
@@ -7,7 +7,7 @@
 
 use super::frame::{self, FrameReader, FrameWriter};
 use super::link::{LinkReader, LinkWriter};
-use super::mac::{self, Direction, Nonce, SessionKey};
+use super::mac::{self, Claimed, Direction, Nonce, SessionKey};
 use super::{codec, Secret, WireConfig, WireError};
 use crate::message::{Body, Envelope, Hello, LEAD, MAGIC, PROTOCOL_MAJOR, PROTOCOL_MINOR};
 use bytes::Bytes;
@@ -25,8 +25,10 @@ pub(crate) const AUTH_FAILED: &str = "authentication failed";
 pub struct PeerInfo {
     /// The role the peer announced (`inspector`, `auditor`, `implementer`).
     pub role: String,
-    /// The peer's actor name (`inspector-quality`).
+    /// The peer's actor name (`inspector-quality`, `inspector-quality@host-42` for a worker).
     pub name: String,
+    /// The peer's kind within its role (`quality`), empty when the role has none.
+    pub kind: String,
     /// The peer's protocol minor version.
     pub minor: u16,
 }
@@ -36,8 +38,9 @@ struct Nonces {
     server: Nonce,
 }
 
-/// Connects as `role`/`name`: proves knowledge of `secret`, checks the server's proof, and returns
-/// the authenticated halves. A refusal is [`WireError::Rejected`] with the server's reason.
+/// Connects as `role`/`name` with no kind: proves knowledge of `secret`, checks the server's
+/// proof, and returns the authenticated halves. A refusal is [`WireError::Rejected`] with the
+/// server's reason.
 pub async fn client_handshake<S>(
     stream: S,
     secret: &Secret,
@@ -48,24 +51,41 @@ pub async fn client_handshake<S>(
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let ours = (PROTOCOL_MAJOR, PROTOCOL_MINOR);
-    client_handshake_speaking(stream, secret, role, name, cfg, ours).await
+    client_handshake_kind(stream, secret, role, "", name, cfg).await
 }
 
-/// [`client_handshake`] announcing an arbitrary version (tests play newer peers with it).
-pub(crate) async fn client_handshake_speaking<S>(
+/// [`client_handshake`] announcing a kind within the role too (`quality` for an Inspector);
+/// the kind is covered by the client's proof like the role and the name.
+pub async fn client_handshake_kind<S>(
     stream: S,
     secret: &Secret,
     role: &str,
+    kind: &str,
     name: &str,
+    cfg: &WireConfig,
+) -> Result<(LinkReader, LinkWriter), WireError>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let who = Claimed { role, kind, name };
+    let ours = (PROTOCOL_MAJOR, PROTOCOL_MINOR);
+    client_handshake_speaking(stream, secret, &who, cfg, ours).await
+}
+
+/// [`client_handshake_kind`] announcing an arbitrary version (tests play newer peers with it).
+pub(crate) async fn client_handshake_speaking<S>(
+    stream: S,
+    secret: &Secret,
+    who: &Claimed<'_>,
     cfg: &WireConfig,
     version: (u16, u16),
 ) -> Result<(LinkReader, LinkWriter), WireError>
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
+    let (role, name) = (who.role, who.name);
     let (mut rd, mut wr) = frame::split(stream, handshake_max(cfg));
-    let exchange = client_exchange(&mut rd, &mut wr, secret, role, name, version);
+    let exchange = client_exchange(&mut rd, &mut wr, secret, who, version);
     let nonces = tokio::time::timeout(cfg.handshake_timeout, exchange)
         .await
         .map_err(|_| WireError::Timeout("handshake"))??;
@@ -89,7 +109,7 @@ where
     let (peer, nonces) = tokio::time::timeout(cfg.handshake_timeout, exchange)
         .await
         .map_err(|_| WireError::Timeout("handshake"))??;
-    tracing::debug!(role = %peer.role, name = %peer.name, "peer authenticated");
+    tracing::debug!(role = %peer.role, kind = %peer.kind, name = %peer.name, "peer authenticated");
     let (send, recv) = (Direction::ServerToClient, Direction::ClientToServer);
     let (reader, writer) = open_link(rd, wr, secret, &nonces, send, recv, cfg);
     Ok((peer, reader, writer))
@@ -121,18 +141,19 @@ async fn client_exchange(
     rd: &mut FrameReader,
     wr: &mut FrameWriter,
     secret: &Secret,
-    role: &str,
-    name: &str,
+    who: &Claimed<'_>,
     version: (u16, u16),
 ) -> Result<Nonces, WireError> {
     let client = mac::nonce();
+    let name = who.name;
     let hello = Hello {
         magic: MAGIC,
         major: version.0,
         minor: version.1,
-        role: role.to_owned(),
+        role: who.role.to_owned(),
         name: name.to_owned(),
         nonce: client,
+        kind: who.kind.to_owned(),
     };
     let mut env = Envelope::new(name, LEAD, Body::Hello(hello));
     env.version = version;
@@ -149,7 +170,7 @@ async fn client_exchange(
         }
         other => return Err(unexpected("Challenge", other)),
     };
-    let auth = mac::auth_mac(secret, &client, &server, role, name);
+    let auth = mac::auth_mac(secret, &client, &server, who);
     let env = Envelope::new(name, LEAD, Body::Auth { mac: auth.to_vec() });
     send_plain(wr, &env).await?;
 
@@ -184,6 +205,7 @@ async fn server_exchange(
         role,
         name,
         nonce: client,
+        kind,
     } = hello;
     if magic != MAGIC {
         refuse(wr, &name, "bad magic: this is a retake Lead").await;
@@ -221,7 +243,12 @@ async fn server_exchange(
             return Err(err);
         }
     };
-    if !mac::verify_auth(secret, &client, &server, &role, &name, &auth) {
+    let who = Claimed {
+        role: &role,
+        kind: &kind,
+        name: &name,
+    };
+    if !mac::verify_auth(secret, &client, &server, &who, &auth) {
         refuse(wr, &name, AUTH_FAILED).await;
         return Err(WireError::Handshake(format!(
             "{AUTH_FAILED}: {role} '{name}' does not hold this run's shared secret"
@@ -233,7 +260,12 @@ async fn server_exchange(
         &Envelope::new(LEAD, name.as_str(), Body::Welcome { proof }),
     )
     .await?;
-    let peer = PeerInfo { role, name, minor };
+    let peer = PeerInfo {
+        role,
+        name,
+        kind,
+        minor,
+    };
     Ok((peer, Nonces { client, server }))
 }
 

@@ -33,8 +33,17 @@ fn hello(major: u16, magic: [u8; 4]) -> Envelope {
         role: "inspector".into(),
         name: "inspector-quality".into(),
         nonce: [5; 32],
+        kind: "quality".into(),
     };
     Envelope::new("inspector-quality", LEAD, Body::Hello(hello))
+}
+
+fn quality() -> Claimed<'static> {
+    Claimed {
+        role: "inspector",
+        kind: "quality",
+        name: "inspector-quality",
+    }
 }
 
 fn note(from: &str, n: u64) -> Envelope {
@@ -62,6 +71,7 @@ async fn authenticated_peers_exchange_envelopes_in_order() {
     let expected = PeerInfo {
         role: "inspector".into(),
         name: "inspector-quality".into(),
+        kind: String::new(),
         minor: PROTOCOL_MINOR,
     };
     assert_eq!(peer, expected);
@@ -138,8 +148,9 @@ async fn a_newer_major_version_is_refused_naming_both_versions() {
     let (a, b) = pipe();
     let (s, cfg) = (secret(), cfg());
     let theirs = (PROTOCOL_MAJOR + 1, 3);
+    let who = quality();
     let (client, server) = tokio::join!(
-        client_handshake_speaking(a, &s, "inspector", "inspector-quality", &cfg, theirs),
+        client_handshake_speaking(a, &s, &who, &cfg, theirs),
         server_handshake(b, &s, &cfg),
     );
     let ours_text = format!("{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}");
@@ -288,4 +299,59 @@ async fn a_server_without_the_secret_cannot_welcome_the_client() {
         matches!(err, WireError::Handshake(ref m) if m.contains("not our Lead")),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn the_kind_reaches_the_server_and_a_plain_client_announces_none() {
+    let (s, cfg) = (secret(), cfg());
+    let (a, b) = pipe();
+    let (client, server) = tokio::join!(
+        client_handshake_kind(a, &s, "inspector", "quality", "inspector-quality@h-7", &cfg),
+        server_handshake(b, &s, &cfg),
+    );
+    client.unwrap();
+    let (peer, _, _) = server.unwrap();
+    assert_eq!(
+        (peer.role.as_str(), peer.kind.as_str(), peer.name.as_str()),
+        ("inspector", "quality", "inspector-quality@h-7")
+    );
+    let (a, b) = pipe();
+    let (client, server) = tokio::join!(
+        client_handshake(a, &s, "auditor", "auditor", &cfg),
+        server_handshake(b, &s, &cfg),
+    );
+    client.unwrap();
+    assert_eq!(server.unwrap().0.kind, "");
+}
+
+#[tokio::test]
+async fn a_kind_changed_after_the_proof_is_refused() {
+    // A client whose Hello says one kind but whose proof covers another: what a peer that
+    // rewrote the Hello in transit would produce.
+    let (a, b) = pipe();
+    let s = secret();
+    let client = async move {
+        let (mut rd, mut wr) = raw(a);
+        send_plain(&mut wr, &hello(PROTOCOL_MAJOR, MAGIC))
+            .await
+            .unwrap();
+        let Body::Challenge { nonce: server } = recv_plain(&mut rd).await.unwrap().body else {
+            panic!("expected Challenge");
+        };
+        let forged = Claimed {
+            kind: "test",
+            ..quality()
+        };
+        let mac = mac::auth_mac(&s, &[5; 32], &server, &forged).to_vec();
+        let auth = Envelope::new("inspector-quality", LEAD, Body::Auth { mac });
+        send_plain(&mut wr, &auth).await.unwrap();
+        recv_plain(&mut rd).await
+    };
+    let (theirs, cfg) = (secret(), cfg());
+    let (reply, server) = tokio::join!(client, server_handshake(b, &theirs, &cfg));
+    let refused = Body::Reject {
+        reason: AUTH_FAILED.into(),
+    };
+    assert_eq!(reply.unwrap().body, refused);
+    assert!(matches!(server, Err(WireError::Handshake(m)) if m.contains(AUTH_FAILED)));
 }

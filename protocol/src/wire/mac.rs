@@ -40,31 +40,33 @@ fn update_prefixed(mac: &mut HmacSha256, field: &[u8]) {
     mac.update(field);
 }
 
-fn auth_input(
-    secret: &Secret,
-    client: &Nonce,
-    server: &Nonce,
-    role: &str,
-    name: &str,
-) -> HmacSha256 {
+fn auth_input(secret: &Secret, client: &Nonce, server: &Nonce, who: &Claimed<'_>) -> HmacSha256 {
     let mut mac = keyed(secret.as_bytes());
     mac.update(AUTH_CONTEXT);
     mac.update(client);
     mac.update(server);
-    update_prefixed(&mut mac, role.as_bytes());
-    update_prefixed(&mut mac, name.as_bytes());
+    update_prefixed(&mut mac, who.role.as_bytes());
+    update_prefixed(&mut mac, who.name.as_bytes());
+    update_prefixed(&mut mac, who.kind.as_bytes());
     mac
 }
 
-/// The client's proof: HMAC(secret, context ‖ client nonce ‖ server nonce ‖ role ‖ name).
+/// Who a client claims to be in its `Hello`: everything its proof covers besides the nonces.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Claimed<'a> {
+    pub(crate) role: &'a str,
+    pub(crate) kind: &'a str,
+    pub(crate) name: &'a str,
+}
+
+/// The client's proof: HMAC(secret, context ‖ client nonce ‖ server nonce ‖ role ‖ name ‖ kind).
 pub(crate) fn auth_mac(
     secret: &Secret,
     client: &Nonce,
     server: &Nonce,
-    role: &str,
-    name: &str,
+    who: &Claimed<'_>,
 ) -> [u8; MAC_LEN] {
-    auth_input(secret, client, server, role, name)
+    auth_input(secret, client, server, who)
         .finalize()
         .into_bytes()
         .into()
@@ -75,11 +77,10 @@ pub(crate) fn verify_auth(
     secret: &Secret,
     client: &Nonce,
     server: &Nonce,
-    role: &str,
-    name: &str,
+    who: &Claimed<'_>,
     mac: &[u8],
 ) -> bool {
-    auth_input(secret, client, server, role, name)
+    auth_input(secret, client, server, who)
         .verify_slice(mac)
         .is_ok()
 }
@@ -191,22 +192,54 @@ mod tests {
         Secret::from_bytes(b"correct horse battery staple".to_vec()).unwrap()
     }
 
+    fn who<'a>(role: &'a str, kind: &'a str, name: &'a str) -> Claimed<'a> {
+        Claimed { role, kind, name }
+    }
+
     #[test]
     fn auth_binds_role_and_name_without_shifting() {
         let (s, c, n) = (secret(), [1u8; 32], [2u8; 32]);
-        let mac = auth_mac(&s, &c, &n, "ab", "c");
-        assert!(verify_auth(&s, &c, &n, "ab", "c", &mac));
-        assert!(!verify_auth(&s, &c, &n, "a", "bc", &mac));
+        let mac = auth_mac(&s, &c, &n, &who("ab", "", "c"));
+        assert!(verify_auth(&s, &c, &n, &who("ab", "", "c"), &mac));
+        assert!(!verify_auth(&s, &c, &n, &who("a", "", "bc"), &mac));
         assert!(
-            !verify_auth(&s, &n, &c, "ab", "c", &mac),
+            !verify_auth(&s, &n, &c, &who("ab", "", "c"), &mac),
             "nonces are ordered"
         );
         assert!(
-            !verify_auth(&s, &c, &n, "ab", "c", &mac[..31]),
+            !verify_auth(&s, &c, &n, &who("ab", "", "c"), &mac[..31]),
             "a truncated MAC fails"
         );
         let other = Secret::from_bytes(b"another secret".to_vec()).unwrap();
-        assert!(!verify_auth(&other, &c, &n, "ab", "c", &mac));
+        assert!(!verify_auth(&other, &c, &n, &who("ab", "", "c"), &mac));
+    }
+
+    #[test]
+    fn auth_binds_the_kind_without_shifting_it_into_the_name() {
+        let (s, c, n) = (secret(), [1u8; 32], [2u8; 32]);
+        let mac = auth_mac(&s, &c, &n, &who("inspector", "quality", "w"));
+        assert!(verify_auth(
+            &s,
+            &c,
+            &n,
+            &who("inspector", "quality", "w"),
+            &mac
+        ));
+        assert!(!verify_auth(
+            &s,
+            &c,
+            &n,
+            &who("inspector", "test", "w"),
+            &mac
+        ));
+        assert!(!verify_auth(
+            &s,
+            &c,
+            &n,
+            &who("inspector", "", "wquality"),
+            &mac
+        ));
+        assert!(!verify_auth(&s, &c, &n, &who("inspector", "", "w"), &mac));
     }
 
     #[test]
@@ -214,7 +247,7 @@ mod tests {
         let (s, c, n) = (secret(), [1u8; 32], [2u8; 32]);
         let proof = welcome_proof(&s, &c, &n);
         assert!(verify_welcome(&s, &c, &n, &proof));
-        assert_ne!(proof, auth_mac(&s, &c, &n, "", ""));
+        assert_ne!(proof, auth_mac(&s, &c, &n, &who("", "", "")));
         let up = SessionKey::derive(&s, &c, &n, Direction::ClientToServer);
         let down = SessionKey::derive(&s, &c, &n, Direction::ServerToClient);
         assert_ne!(up.key, down.key);

@@ -20,11 +20,11 @@ mod mac;
 mod outbox;
 mod secret;
 
-pub use codec::{decode, encode};
+pub use codec::{decode, decode_cached, encode, encode_cached, CACHE_DECODE_LIMIT};
 pub use config::{WireConfig, DEFAULT_HANDSHAKE_TIMEOUT, DEFAULT_MAX_FRAME};
 pub use error::WireError;
 pub use frame::{BoxedRead, BoxedWrite};
-pub use handshake::{client_handshake, server_handshake, PeerInfo};
+pub use handshake::{client_handshake, client_handshake_kind, server_handshake, PeerInfo};
 pub use link::{LinkReader, LinkWriter};
 pub use outbox::{Outbox, OUTBOX_CAPACITY};
 pub use secret::{Secret, SECRET_ENV};

@@ -83,8 +83,8 @@ fn outcome(ctx: &Context, mut sinks: Vec<Sink>) -> Vec<(Vec<Hit>, Vec<String>, V
 fn the_result_does_not_depend_on_the_number_of_workers() {
     let ctx = context();
     let rules = rules();
-    let one = outcome(&ctx, run_with(1, &rules, &ctx));
-    let four = outcome(&ctx, run_with(4, &rules, &ctx));
+    let one = outcome(&ctx, run_with(1, &rules, &ctx, None));
+    let four = outcome(&ctx, run_with(4, &rules, &ctx, None));
     assert_eq!(one, four);
     let (alpha_hits, alpha_notes, alpha_kept) = &one[0];
     // Lines where (file + line) % 7 == 0: 40 files x 30 lines hold 171 of them.
@@ -104,7 +104,7 @@ fn the_result_does_not_depend_on_the_number_of_workers() {
 fn rules_of_a_file_share_one_tree_and_the_context_keeps_none() {
     let ctx = context();
     let rules = rules();
-    let mut sinks = run_with(3, &rules, &ctx);
+    let mut sinks = run_with(3, &rules, &ctx, None);
     let probe = Probe { marker: "unused" };
     let alpha: Seen = sinks[0].kept(&ctx, &probe);
     let beta: Seen = sinks[1].kept(&ctx, &probe);
@@ -171,14 +171,14 @@ impl Rule for ItemsProbe {
 fn the_item_level_tree_is_built_only_when_no_rule_of_the_file_reads_more() {
     let ctx = context();
     let alone: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe)];
-    let mut sinks = run_with(2, &alone, &ctx);
+    let mut sinks = run_with(2, &alone, &ctx, None);
     let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
     assert_eq!(kept.len(), 40);
     assert!(kept.iter().all(|k| *k));
 
     // With a rule that reads statements on the same files, the one full tree serves both.
     let both: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe), Box::new(Probe { marker: "fn" })];
-    let mut sinks = run_with(2, &both, &ctx);
+    let mut sinks = run_with(2, &both, &ctx, None);
     let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
     assert_eq!(kept.len(), 40);
     assert!(kept.iter().all(|k| !*k));

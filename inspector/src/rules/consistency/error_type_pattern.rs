@@ -123,7 +123,7 @@ impl Rule for ErrorTypePattern {
 }
 
 /// What one file shows: (line, description) of its first error type and first opaque fn.
-#[derive(Default)]
+#[derive(Default, serde::Serialize, serde::Deserialize)]
 struct Found {
     typed: Option<(u32, String)>,
     opaque: Option<(u32, String)>,

@@ -44,7 +44,7 @@ struct Usage {
     logs: usize,
     prints: usize,
     /// (path, line, call) of the first print.
-    first_print: Option<(String, u32, &'static str)>,
+    first_print: Option<(String, u32, String)>,
 }
 
 impl Rule for LoggingPattern {
@@ -141,7 +141,7 @@ impl Rule for LoggingPattern {
 }
 
 /// A logging or print call outside test code: (line, whether it logs, the print call).
-type Call = (u32, bool, Option<&'static str>);
+type Call = (u32, bool, Option<String>);
 
 /// The logging and print calls of one file, outside test code and `__main__` blocks.
 fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
@@ -170,15 +170,16 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
         if lang == Language::Rust && tests.contains(line.number) {
             continue;
         }
-        found.push((line.number, logs, print));
+        found.push((line.number, logs, print.map(str::to_string)));
     }
     found
 }
 
 /// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
 fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
-    for &(line, logs, print) in calls {
-        let print = if in_binary { None } else { print };
+    for (line, logs, print) in calls {
+        let (line, logs) = (*line, *logs);
+        let print = if in_binary { None } else { print.as_ref() };
         if !logs && print.is_none() {
             continue;
         }
@@ -187,7 +188,7 @@ fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
             usage.prints += 1;
             usage
                 .first_print
-                .get_or_insert((path.to_string(), line, call));
+                .get_or_insert_with(|| (path.to_string(), line, call.clone()));
         }
     }
 }

@@ -32,7 +32,7 @@ pub(crate) struct TypeMismatch;
 type Field = (String, String, bool);
 
 /// A type definition found in a file.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Shape {
     name: String,
     path: String,

@@ -1,22 +1,30 @@
-//! Staged execution, one group at a time per slot: fix → run the tests → all pass: one commit
-//! per fix; otherwise roll the group's files back and try again, at most [`MAX_ATTEMPTS`]
-//! attempts in all (the source's `attempts < max_iterations` with 3). A state machine: events
-//! in, the next state and the effects the shell must carry out, out.
+//! Staged execution, one group at a time: fix → run the tests → all pass: one commit holding
+//! the group's fixes; otherwise roll the group's files back and try again, at most
+//! `max_attempts` attempts in all ([`MAX_ATTEMPTS`] by default, the source's
+//! `attempts < max_iterations` with 3). A state machine: events in, the next state and the
+//! effects the shell must carry out, out.
+//!
+//! One commit per group rather than per finding: a fixer run (clippy's suggestions, rustfmt,
+//! an agent) fixes every finding of the group's files at once, so the fixes cannot be told
+//! apart afterwards; the commit message lists each fix id.
 //!
 //! ```text
 //! Pending ─Start→ Fixing(1) ─FixApplied→ Testing(1) ─TestsPassed→ Committed
 //!                     │                      │
 //!                     └─FixFailed / TestsFailed→ roll back → Fixing(2) … → Failed after 3
+//!                     └─Unfixable→ roll back → Failed (no retry can help)
 //! ```
 
 use super::planning::{FixGroup, Stage};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Attempts per group, the first included.
 pub const MAX_ATTEMPTS: u32 = 3;
 
-/// Where a group is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where a group is (kept in `active-fix-session.json` so that `--resume` can continue).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
 pub enum GroupState {
     /// Not started.
     Pending,
@@ -30,7 +38,7 @@ pub enum GroupState {
         /// 1-based attempt.
         attempt: u32,
     },
-    /// Tests passed; one commit per fix made.
+    /// Tests passed; the group's commit made.
     Committed {
         /// The attempt that passed.
         attempt: u32,
@@ -67,6 +75,8 @@ pub enum FixEvent {
     TestsPassed,
     /// Some test failed (the summary).
     TestsFailed(String),
+    /// No fixer can work on the group (none configured for its findings): retrying is useless.
+    Unfixable(String),
 }
 
 /// What the shell must do next.
@@ -81,8 +91,8 @@ pub enum Effect {
     },
     /// Run the test command.
     RunTests,
-    /// Commit each fix separately, in this order.
-    CommitEach(Vec<String>),
+    /// Commit the group's files once, the message listing these fix ids.
+    Commit(Vec<String>),
     /// Restore these files to their committed state.
     Rollback(Vec<String>),
 }
@@ -99,15 +109,16 @@ pub struct BadTransition {
     pub event: FixEvent,
 }
 
-/// One transition.
+/// One transition; a group gets at most `max_attempts` attempts (0 is taken as 1).
 pub fn advance(
     group: &FixGroup,
     state: &GroupState,
     event: FixEvent,
+    max_attempts: u32,
 ) -> Result<(GroupState, Vec<Effect>), BadTransition> {
     let retry = |attempt: u32, reason: String| {
         let rollback = Effect::Rollback(group.files.clone());
-        if attempt < MAX_ATTEMPTS {
+        if attempt < max_attempts.max(1) {
             (
                 GroupState::Fixing {
                     attempt: attempt + 1,
@@ -144,9 +155,16 @@ pub fn advance(
         ),
         (GroupState::Fixing { attempt }, FixEvent::FixFailed(r))
         | (GroupState::Testing { attempt }, FixEvent::TestsFailed(r)) => retry(*attempt, r.clone()),
+        (GroupState::Fixing { attempt }, FixEvent::Unfixable(r)) => (
+            GroupState::Failed {
+                attempts: *attempt,
+                reason: r.clone(),
+            },
+            vec![Effect::Rollback(group.files.clone())],
+        ),
         (GroupState::Testing { attempt }, FixEvent::TestsPassed) => (
             GroupState::Committed { attempt: *attempt },
-            vec![Effect::CommitEach(group.fix_ids.clone())],
+            vec![Effect::Commit(group.fix_ids.clone())],
         ),
         _ => {
             return Err(BadTransition {
@@ -169,7 +187,12 @@ pub fn current_stage<'a>(
 }
 
 /// `fix-progress-<n>.json` for a group.
-pub fn progress_json(group: &FixGroup, state: &GroupState, last_update: &str) -> Value {
+pub fn progress_json(
+    group: &FixGroup,
+    state: &GroupState,
+    max_attempts: u32,
+    last_update: &str,
+) -> Value {
     let (status, phase, attempts) = match state {
         GroupState::Pending => ("pending", "waiting", 0),
         GroupState::Fixing { attempt } => ("in-progress", "fixing", *attempt),
@@ -191,7 +214,7 @@ pub fn progress_json(group: &FixGroup, state: &GroupState, last_update: &str) ->
         "status": status,
         "phase": phase,
         "attempts": attempts,
-        "max_attempts": MAX_ATTEMPTS,
+        "max_attempts": max_attempts,
         "files": group.files,
         "findings": group.fix_ids.iter().map(|id| json!({"id": id, "result": result})).collect::<Vec<_>>(),
         "error": error,
@@ -217,7 +240,7 @@ mod tests {
         let mut state = GroupState::Pending;
         let mut effects = Vec::new();
         for e in events {
-            let (next, mut out) = advance(&g, &state, e).unwrap();
+            let (next, mut out) = advance(&g, &state, e, MAX_ATTEMPTS).unwrap();
             state = next;
             effects.append(&mut out);
         }
@@ -225,7 +248,7 @@ mod tests {
     }
 
     #[test]
-    fn a_passing_group_commits_each_fix() {
+    fn a_passing_group_commits_its_fixes_once() {
         let (state, effects) = run(vec![
             FixEvent::Start,
             FixEvent::FixApplied,
@@ -240,7 +263,7 @@ mod tests {
                     previous_failure: None
                 },
                 Effect::RunTests,
-                Effect::CommitEach(vec!["FIX-001".into(), "FIX-002".into()])
+                Effect::Commit(vec!["FIX-001".into(), "FIX-002".into()])
             ]
         );
     }
@@ -273,14 +296,48 @@ mod tests {
             attempt: 3,
             previous_failure: Some("t2".into())
         }));
-        assert!(!effects.iter().any(|e| matches!(e, Effect::CommitEach(_))));
+        assert!(!effects.iter().any(|e| matches!(e, Effect::Commit(_))));
         let (state, _) = run(vec![Start, FixApplied, fail("t1"), FixApplied, TestsPassed]);
         assert_eq!(state, GroupState::Committed { attempt: 2 });
     }
 
     #[test]
+    fn the_attempt_limit_is_a_parameter_and_unfixable_fails_at_once() {
+        let g = group();
+        let (s, _) = advance(&g, &GroupState::Pending, FixEvent::Start, 1).unwrap();
+        let (s, effects) = advance(&g, &s, FixEvent::FixFailed("no change".into()), 1).unwrap();
+        assert_eq!(
+            s,
+            GroupState::Failed {
+                attempts: 1,
+                reason: "no change".into()
+            }
+        );
+        assert_eq!(effects, vec![Effect::Rollback(vec!["src/a.rs".into()])]);
+        let (s, _) = advance(&g, &GroupState::Pending, FixEvent::Start, 5).unwrap();
+        let (s, effects) = advance(&g, &s, FixEvent::Unfixable("no executor".into()), 5).unwrap();
+        assert_eq!(
+            s,
+            GroupState::Failed {
+                attempts: 1,
+                reason: "no executor".into()
+            }
+        );
+        assert_eq!(effects, vec![Effect::Rollback(vec!["src/a.rs".into()])]);
+        let (s, _) = advance(&g, &GroupState::Pending, FixEvent::Start, 4).unwrap();
+        let mut state = s;
+        for _ in 0..3 {
+            state = advance(&g, &state, FixEvent::FixApplied, 4).unwrap().0;
+            state = advance(&g, &state, FixEvent::TestsFailed("t".into()), 4)
+                .unwrap()
+                .0;
+        }
+        assert_eq!(state, GroupState::Fixing { attempt: 4 });
+    }
+
+    #[test]
     fn impossible_events_are_errors() {
-        let err = advance(&group(), &GroupState::Pending, FixEvent::TestsPassed).unwrap_err();
+        let err = advance(&group(), &GroupState::Pending, FixEvent::TestsPassed, 3).unwrap_err();
         assert_eq!(
             err.to_string(),
             "fix group G1: event TestsPassed cannot happen in state Pending"
@@ -288,7 +345,8 @@ mod tests {
         assert!(advance(
             &group(),
             &GroupState::Committed { attempt: 1 },
-            FixEvent::Start
+            FixEvent::Start,
+            3
         )
         .is_err());
     }
@@ -332,6 +390,7 @@ mod tests {
                 attempts: 3,
                 reason: "tests failed".into(),
             },
+            MAX_ATTEMPTS,
             "t",
         );
         assert_eq!(

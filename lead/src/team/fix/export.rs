@@ -1,6 +1,8 @@
 //! The export of a fix plan: one `.task/FIX-<seq>.json` per finding and the `plan.json`
-//! overview (plan type `fix`, schema version `2.0`) — none when there are no tasks — and the
-//! one-commit-per-fix message, `fix(<scope>): <title> [FIX-001]`.
+//! overview (plan type `fix`, schema version `2.0`) — none when there are no tasks — and a
+//! passing group's commit message: `fix(<scope>): <title> [FIX-001]` for one fix, the fixes
+//! listed in the body for several, and a `Retake-Fix: <session>/<group>` trailer by which a
+//! resumed session recognises a group committed just before an interruption.
 
 use super::batching::FixFinding;
 use protocol::{Finding, Severity};
@@ -137,6 +139,59 @@ pub fn fix_commit_message(entry: &FixFinding) -> String {
     )
 }
 
+/// The trailer that marks a group's commit.
+pub fn fix_trailer(fix_session_id: &str, group: &str) -> String {
+    format!("Retake-Fix: {fix_session_id}/{group}")
+}
+
+/// A passing group's commit message (Conventional Commits, header at most 72 characters).
+pub fn group_commit_message(entries: &[&FixFinding], fix_session_id: &str, group: &str) -> String {
+    let trailer = fix_trailer(fix_session_id, group);
+    let header = match entries {
+        [one] => fix_commit_message(one),
+        many => {
+            let scopes = distinct(many.iter().map(|e| scope(&e.finding)));
+            let scope = match scopes.as_slice() {
+                [one] => format!("({one})"),
+                _ => String::new(),
+            };
+            let files = distinct(many.iter().map(|e| e.finding.location.path.clone()));
+            let place = match files.as_slice() {
+                [one] => format!(" in {one}"),
+                _ => String::new(),
+            };
+            let ids = match (many.first(), many.last()) {
+                (Some(first), Some(last)) => format!(" [{}..{}]", first.id, last.id),
+                _ => String::new(),
+            };
+            let full = format!("fix{scope}: fix {} findings{place}{ids}", many.len());
+            if full.chars().count() <= crate::team::commit_message::MAX_HEADER {
+                full
+            } else {
+                format!("fix{scope}: fix {} review findings{ids}", many.len())
+            }
+        }
+    };
+    let mut body = String::new();
+    if entries.len() > 1 {
+        for e in entries {
+            body.push_str(&format!("- {} {}\n", e.id, title(&e.finding)));
+        }
+        body.push('\n');
+    }
+    format!("{header}\n\n{body}{trailer}\n")
+}
+
+fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +258,24 @@ mod tests {
         assert_eq!(
             fix_commit_message(&e),
             "fix(quality): Fix quality/unwrap at src/auth/login.rs:15 [FIX-001]"
+        );
+    }
+
+    #[test]
+    fn a_group_commit_names_its_fixes_and_carries_the_trailer() {
+        let one = entry("FIX-001", Severity::High);
+        assert_eq!(
+            group_commit_message(&[&one], "fix-20260222-143000", "G1"),
+            "fix(quality): Fix quality/unwrap at src/auth/login.rs:15 [FIX-001]\n\n\
+             Retake-Fix: fix-20260222-143000/G1\n"
+        );
+        let two = entry("FIX-002", Severity::Low);
+        assert_eq!(
+            group_commit_message(&[&one, &two], "fix-1", "G3"),
+            "fix(quality): fix 2 findings in src/auth/login.rs [FIX-001..FIX-002]\n\n\
+             - FIX-001 Fix quality/unwrap at src/auth/login.rs:15\n\
+             - FIX-002 Fix quality/unwrap at src/auth/login.rs:15\n\n\
+             Retake-Fix: fix-1/G3\n"
         );
     }
 

@@ -1,8 +1,11 @@
 //! The fix pipeline of chapter 4.3 (`retake fix REVIEW-DIR`, `review --fix`), its pure parts:
-//! batching findings, planning groups into stages, the `.task/FIX-*.json` and `plan.json`
-//! export, the per-group execution bookkeeping (fix → test → commit or roll back, bounded
-//! retries) and the `fix-summary.md` / `fix-history.json` that close a session.
+//! batching findings, planning groups into stages (the built-in planner, and the prompt and
+//! answer check of an agent planner), the `.task/FIX-*.json` and `plan.json` export, the
+//! per-group execution bookkeeping (fix → test → commit or roll back, bounded retries) and the
+//! `fix-summary.md` / `fix-history.json` that close a session. `crate::fix` is the shell that
+//! runs them against a repository.
 
+pub mod agent_plan;
 pub mod batching;
 pub mod execution;
 pub mod export;

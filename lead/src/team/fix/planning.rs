@@ -8,13 +8,14 @@
 //! differently, and the aggregation treats both alike.
 
 use super::batching::Batch;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Planners run at once.
 pub const MAX_PARALLEL_PLANNERS: usize = 10;
 
 /// A group of findings fixed, tested and committed together.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixGroup {
     /// `G1` (local to a partial plan, global in the fix plan).
     pub id: String,
@@ -26,8 +27,8 @@ pub struct FixGroup {
     pub fix_ids: Vec<String>,
 }
 
-/// Groups that run side by side.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Groups whose files are disjoint, so that their order does not matter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stage {
     /// 1-based.
     pub stage: u32,
@@ -47,7 +48,7 @@ pub struct PartialPlan {
 }
 
 /// The aggregated plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixPlan {
     /// Every group, global ids.
     pub groups: Vec<FixGroup>,

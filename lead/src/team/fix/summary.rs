@@ -1,9 +1,13 @@
 //! A fix session's end: `fix-summary.md` (counts, the stage timeline, what was fixed with which
 //! commit, what failed and why) and its entry appended to `fix-history.json`
-//! (`{"sessions": [...]}`, every session of the review).
+//! (`{"sessions": [...]}`, every session of the review), from which `--resume` learns which
+//! fixes earlier sessions committed.
 
+use super::batching::FixFinding;
+use super::execution::GroupState;
 use super::planning::FixPlan;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
 /// What became of one finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +52,44 @@ pub struct SessionInfo<'a> {
     pub started_at: &'a str,
     /// RFC 3339.
     pub completed_at: &'a str,
+}
+
+/// Each planned finding's outcome, in plan order: its group committed (with `commit_of` the
+/// group's commit), failed, or not finished.
+pub fn outcomes(
+    plan: &FixPlan,
+    entries: &[FixFinding],
+    state_of: &dyn Fn(&str) -> GroupState,
+    commit_of: &dyn Fn(&str) -> Option<String>,
+) -> Vec<FixOutcome> {
+    let mut out = Vec::new();
+    for g in &plan.groups {
+        let state = state_of(&g.id);
+        for id in &g.fix_ids {
+            let location = entries
+                .iter()
+                .find(|e| &e.id == id)
+                .map(|e| e.finding.location.to_string())
+                .unwrap_or_default();
+            let result = match &state {
+                GroupState::Committed { .. } => FixResult::Fixed {
+                    commit: commit_of(&g.id).unwrap_or_default(),
+                },
+                GroupState::Failed { attempts, reason } => FixResult::Failed {
+                    attempts: *attempts,
+                    reason: reason.clone(),
+                },
+                _ => FixResult::Skipped,
+            };
+            out.push(FixOutcome {
+                fix_id: id.clone(),
+                location,
+                group: g.id.clone(),
+                result,
+            });
+        }
+    }
+    out
 }
 
 fn counts(outcomes: &[FixOutcome]) -> (usize, usize, usize) {
@@ -133,6 +175,24 @@ pub fn history_entry(info: &SessionInfo<'_>, outcomes: &[FixOutcome]) -> Value {
             _ => None,
         })
         .collect();
+    let fixes: Vec<Value> = outcomes
+        .iter()
+        .map(|o| match &o.result {
+            FixResult::Fixed { commit } => {
+                json!({"id": o.fix_id, "group": o.group, "result": "fixed", "commit": commit})
+            }
+            FixResult::Failed { attempts, reason } => {
+                json!({"id": o.fix_id, "group": o.group, "result": "failed", "attempts": attempts, "reason": reason})
+            }
+            FixResult::Skipped => json!({"id": o.fix_id, "group": o.group, "result": "skipped"}),
+        })
+        .collect();
+    let mut unique: Vec<&str> = Vec::new();
+    for c in commits {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
     json!({
         "fix_session_id": info.fix_session_id,
         "review_dir": info.review_dir,
@@ -142,8 +202,31 @@ pub fn history_entry(info: &SessionInfo<'_>, outcomes: &[FixOutcome]) -> Value {
         "fixed": fixed,
         "failed": failed,
         "skipped": skipped,
-        "commits": commits,
+        "commits": unique,
+        "fixes": fixes,
     })
+}
+
+/// The fixes earlier sessions committed, fix id → commit, from fix-history.json's text.
+pub fn committed_fixes(history: &str) -> Result<BTreeMap<String, String>, serde_json::Error> {
+    let doc: Value = serde_json::from_str(history)?;
+    let mut out = BTreeMap::new();
+    let sessions = doc.get("sessions").and_then(Value::as_array);
+    for fix in sessions
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s.get("fixes").and_then(Value::as_array))
+        .flatten()
+    {
+        if let (Some("fixed"), Some(id), Some(commit)) = (
+            fix.get("result").and_then(Value::as_str),
+            fix.get("id").and_then(Value::as_str),
+            fix.get("commit").and_then(Value::as_str),
+        ) {
+            out.insert(id.to_string(), commit.to_string());
+        }
+    }
+    Ok(out)
 }
 
 /// fix-history.json's text with `entry` appended; `existing` is the file's current text.
@@ -244,12 +327,79 @@ mod tests {
             entry,
             json!({"fix_session_id": "fix-20260222-143000", "review_dir": ".retake/reviews/r1",
                    "started_at": "2026-02-22T14:30:00Z", "completed_at": "2026-02-22T14:41:00Z",
-                   "findings": 3, "fixed": 1, "failed": 1, "skipped": 1, "commits": ["abc1234"]})
+                   "findings": 3, "fixed": 1, "failed": 1, "skipped": 1, "commits": ["abc1234"],
+                   "fixes": [
+                       {"id": "FIX-001", "group": "G1", "result": "fixed", "commit": "abc1234"},
+                       {"id": "FIX-002", "group": "G2", "result": "failed", "attempts": 3, "reason": "test login | failed"},
+                       {"id": "FIX-003", "group": "G3", "result": "skipped"}]})
         );
         let first = append_history(None, entry.clone()).unwrap();
         let second = append_history(Some(&first), entry).unwrap();
         let v: Value = serde_json::from_str(&second).unwrap();
         assert_eq!(v["sessions"].as_array().map(Vec::len), Some(2));
         assert!(append_history(Some("{broken"), json!({})).is_err());
+        let committed = committed_fixes(&second).unwrap();
+        assert_eq!(
+            committed.into_iter().collect::<Vec<_>>(),
+            vec![("FIX-001".to_string(), "abc1234".to_string())]
+        );
+        assert!(committed_fixes("[").is_err());
+        assert!(committed_fixes("{}").unwrap().is_empty());
+    }
+
+    #[test]
+    fn outcomes_follow_the_group_states() {
+        use crate::team::fix::planning::FixGroup;
+        use crate::team::fix_tasks::tests::finding;
+        use protocol::Severity;
+        let entries: Vec<FixFinding> = [("FIX-001", "a.rs"), ("FIX-002", "b.rs")]
+            .iter()
+            .zip(1..)
+            .map(|((id, path), line)| FixFinding {
+                id: id.to_string(),
+                finding: finding(path, line, Severity::Low, "c", "x", true),
+            })
+            .collect();
+        let group = |id: &str, fix: &str| FixGroup {
+            id: id.into(),
+            batch: 1,
+            files: vec![],
+            fix_ids: vec![fix.into()],
+        };
+        let plan = FixPlan {
+            groups: vec![group("G1", "FIX-001"), group("G2", "FIX-002")],
+            timeline: vec![],
+        };
+        let state_of = |g: &str| match g {
+            "G1" => GroupState::Committed { attempt: 1 },
+            _ => GroupState::Failed {
+                attempts: 2,
+                reason: "tests failed".into(),
+            },
+        };
+        let commit_of = |g: &str| (g == "G1").then(|| "abc1234".to_string());
+        let got = super::outcomes(&plan, &entries, &state_of, &commit_of);
+        assert_eq!(
+            got,
+            vec![
+                FixOutcome {
+                    fix_id: "FIX-001".into(),
+                    location: "a.rs:1".into(),
+                    group: "G1".into(),
+                    result: FixResult::Fixed {
+                        commit: "abc1234".into()
+                    }
+                },
+                FixOutcome {
+                    fix_id: "FIX-002".into(),
+                    location: "b.rs:2".into(),
+                    group: "G2".into(),
+                    result: FixResult::Failed {
+                        attempts: 2,
+                        reason: "tests failed".into()
+                    }
+                },
+            ]
+        );
     }
 }

@@ -101,13 +101,13 @@ impl Rule for LoggingViolation {
                 if in_binary_crate(&file.path, &binaries) {
                     continue;
                 }
-                if let Some((line, call, count)) = file.first_print {
+                if let Some((line, call, count)) = &file.first_print {
                     out.hit(
                         Hit::new(
-                            Location::at(&file.path, line),
+                            Location::at(&file.path, *line),
                             format!(
                                 "`{call}` in library code ({count} print{}) while the project logs through a logging framework",
-                                if count == 1 { "" } else { "s" }
+                                if *count == 1 { "" } else { "s" }
                             ),
                             format!("prints in {}", file.path),
                         )
@@ -121,13 +121,14 @@ impl Rule for LoggingViolation {
 }
 
 /// What `check_project` needs of one library file.
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Printing {
     path: String,
     lang: Language,
     /// Whether it calls a logging framework outside its test code.
     logs: bool,
     /// Its first print outside test code: (line, call, count of prints).
-    first_print: Option<(u32, &'static str, usize)>,
+    first_print: Option<(u32, String, usize)>,
 }
 
 /// The pre-filter of the secrets check: a non-test file naming a credential somewhere.
@@ -196,7 +197,7 @@ fn logs_outside_tests(file: &SourceFile, lang: Language) -> bool {
 }
 
 /// The first print of a library file outside test code and `__main__` blocks, with the count.
-fn first_print(file: &SourceFile, lang: Language) -> Option<(u32, &'static str, usize)> {
+fn first_print(file: &SourceFile, lang: Language) -> Option<(u32, String, usize)> {
     let needle = match lang {
         Language::Rust => "print",
         Language::Python => "print",
@@ -220,7 +221,7 @@ fn first_print(file: &SourceFile, lang: Language) -> Option<(u32, &'static str, 
             first.get_or_insert((line.number, call));
         }
     }
-    first.map(|(line, call)| (line, call, count))
+    first.map(|(line, call)| (line, call.to_string(), count))
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ mod tests {
             crate::spec::Specs::default(),
         );
         let rules: Vec<Box<dyn Rule>> = vec![Box::new(SwallowedError)];
-        let mut sink = run_file_rules(&rules, &ctx).remove(0);
+        let mut sink = run_file_rules(&rules, &ctx, None).remove(0);
         SwallowedError.check_project(&ctx, &mut sink);
         sink.claims
     }

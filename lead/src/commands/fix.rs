@@ -1,0 +1,56 @@
+//! `retake fix REVIEW-DIR`: the fix pipeline over a review's findings (`crate::fix`); prints
+//! each step, and exits 0 when every group is fixed, 5 when some group failed every attempt
+//! (naming them), 2 on bad input.
+
+use crate::cli::FixArgs;
+use crate::fix::{self, FixOptions};
+use std::io::Write;
+use std::path::Path;
+
+/// Runs the command.
+pub fn run(args: FixArgs) -> anyhow::Result<u8> {
+    let opts = FixOptions {
+        review_dir: args.review_dir,
+        repo: args.repo,
+        resume: args.resume,
+        max_attempts: args.max_retries,
+        batch_size: usize::try_from(args.batch_size).unwrap_or(usize::MAX),
+        dry_run: args.dry_run,
+    };
+    execute(&opts)
+}
+
+/// Runs a fix session over `review_dir` with the default options (`retake review --fix`).
+pub fn after_review(review_dir: &Path) -> anyhow::Result<u8> {
+    execute(&FixOptions {
+        review_dir: review_dir.to_path_buf(),
+        repo: None,
+        resume: false,
+        max_attempts: crate::team::fix::MAX_ATTEMPTS,
+        batch_size: crate::team::fix::DEFAULT_BATCH_SIZE,
+        dry_run: false,
+    })
+}
+
+fn execute(opts: &FixOptions) -> anyhow::Result<u8> {
+    let mut log = |line: String| {
+        let mut out = std::io::stdout().lock();
+        // A closed standard output (a pipe whose reader left) must not stop the session
+        // halfway: the summary files still record everything.
+        let _shown = writeln!(out, "{line}").and_then(|()| out.flush());
+    };
+    let report = fix::run(opts, &mut log)?;
+    if report.code != 0 {
+        eprintln!(
+            "retake fix: {} group{} not fixed after every attempt (rolled back): {}",
+            report.failed_groups.len(),
+            if report.failed_groups.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            report.failed_groups.join("; ")
+        );
+    }
+    Ok(report.code)
+}

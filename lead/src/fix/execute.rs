@@ -1,0 +1,382 @@
+//! Staged execution: the stages in order, each stage's groups one after another (they share one
+//! work tree, and a group's tests must see only its own change), and for each group the state
+//! machine of `team::fix::execution` driven to the end — the fixer, the test command, one
+//! commit of the group's files, or their rollback.
+//!
+//! A rollback restores each of the group's files to its bytes before the attempt: files `HEAD`
+//! tracks are checked out from `HEAD` (the tree was clean when the session began, so that is
+//! the same content), others are written back or removed. Nothing else is touched, except a
+//! tracked file outside the group that the fixer changed: that is restored too, and the attempt
+//! fails, since its commit could not hold the whole change.
+//!
+//! The session file is written before each long step (fixing, testing) and after each final
+//! one, so that a saved `committed` means the commit exists and a saved `failed` means the
+//! files are back; a resumed session re-checks anything in between.
+
+use super::git as fixgit;
+use super::session::ActiveSession;
+use super::{now, FixError};
+use crate::run::git::uncommitted;
+use crate::team::fix::execution::progress_json;
+use crate::team::fix::export::group_commit_message;
+use crate::team::fix::{advance, Effect, FixEvent, FixFinding, FixGroup, GroupState};
+use crate::team::fix_tasks::fix_tasks;
+use implementer::executor::{BuiltinExecutor, ExecRequest, Executor, ExecutorConfig};
+use implementer::prompt::{task_prompt, PromptParts};
+use protocol::{Task, TaskOrigin, TaskStatus};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+/// What every group's run needs.
+pub struct Context<'a> {
+    /// The repository root.
+    pub repo: &'a Path,
+    /// The review folder (progress files go there).
+    pub dir: &'a Path,
+    /// Every finding with its fix id.
+    pub entries: &'a [FixFinding],
+    /// The test command.
+    pub test_command: &'a [String],
+    /// Its time limit.
+    pub test_timeout: Duration,
+    /// The configured `[executor]`, if any.
+    pub executor: Option<ExecutorConfig>,
+    /// The builtin fixer's time limit per cargo run.
+    pub builtin_timeout: Duration,
+    /// House rules for an agent's prompt.
+    pub rules: &'a [String],
+    /// The review folder relative to the repository, when it is inside it: its files are the
+    /// session's own, never a fixer's stray change.
+    pub excluded: Option<String>,
+}
+
+/// Runs every group that is not final yet, stage by stage; `log` gets one line per step.
+pub fn run_stages(
+    ctx: &Context<'_>,
+    session: &mut ActiveSession,
+    log: &mut dyn FnMut(String),
+) -> Result<(), FixError> {
+    let timeline = session.plan.timeline.clone();
+    for stage in &timeline {
+        for id in &stage.groups {
+            let Some((n, group)) = session
+                .plan
+                .groups
+                .iter()
+                .enumerate()
+                .find(|(_, g)| &g.id == id)
+                .map(|(i, g)| (i + 1, g.clone()))
+            else {
+                continue;
+            };
+            if session.state_of(id).is_final() {
+                continue;
+            }
+            GroupRun::new(ctx, &group, n).run(session, log)?;
+        }
+    }
+    Ok(())
+}
+
+/// A file's bytes before an attempt (`None`: it did not exist).
+type Snapshot = Vec<(String, Option<Vec<u8>>)>;
+
+struct GroupRun<'a> {
+    ctx: &'a Context<'a>,
+    group: &'a FixGroup,
+    /// Position in the plan, for `fix-progress-<n>.json`.
+    n: usize,
+    members: Vec<&'a FixFinding>,
+    before: Snapshot,
+    changed: Vec<String>,
+}
+
+impl<'a> GroupRun<'a> {
+    fn new(ctx: &'a Context<'a>, group: &'a FixGroup, n: usize) -> GroupRun<'a> {
+        let members = group
+            .fix_ids
+            .iter()
+            .filter_map(|id| ctx.entries.iter().find(|e| &e.id == id))
+            .collect();
+        GroupRun {
+            ctx,
+            group,
+            n,
+            members,
+            before: Vec::new(),
+            changed: Vec::new(),
+        }
+    }
+
+    fn run(
+        mut self,
+        session: &mut ActiveSession,
+        log: &mut dyn FnMut(String),
+    ) -> Result<(), FixError> {
+        let max = session.max_attempts;
+        let id = self.group.id.clone();
+        let mut state = GroupState::Pending;
+        let mut next = Some(FixEvent::Start);
+        while let Some(event) = next.take() {
+            let (after, effects) = advance(self.group, &state, event, max)
+                .map_err(|e| FixError::Internal(e.to_string()))?;
+            state = after;
+            if !state.is_final() {
+                self.save(session, &state, None)?;
+            }
+            let mut commit = None;
+            for effect in effects {
+                match effect {
+                    Effect::ApplyFix {
+                        attempt,
+                        previous_failure,
+                    } => {
+                        log(format!(
+                            "{id} attempt {attempt}: fixing {}",
+                            self.group.files.join(", ")
+                        ));
+                        let event = self.apply(attempt, previous_failure.as_deref())?;
+                        match &event {
+                            FixEvent::FixFailed(why) | FixEvent::Unfixable(why) => {
+                                log(format!("{id} attempt {attempt}: {why}"))
+                            }
+                            _ => {}
+                        }
+                        next = Some(event);
+                    }
+                    Effect::RunTests => {
+                        let event = super::test_gate::run_tests(
+                            self.ctx.test_command,
+                            self.ctx.repo,
+                            self.ctx.test_timeout,
+                        );
+                        match &event {
+                            FixEvent::TestsFailed(why) => log(format!("{id}: {why}")),
+                            _ => log(format!("{id}: the tests pass")),
+                        }
+                        next = Some(event);
+                    }
+                    Effect::Commit(_) => {
+                        let message =
+                            group_commit_message(&self.members, &session.fix_session_id, &id);
+                        let hash = fixgit::commit_paths(self.ctx.repo, &self.changed, &message)
+                            .map_err(FixError::Git)?;
+                        log(format!("{id}: committed {hash}"));
+                        commit = Some(hash);
+                    }
+                    Effect::Rollback(_) => {
+                        let restored = self.rollback()?;
+                        if !restored.is_empty() {
+                            log(format!("{id}: rolled back {}", restored.join(", ")));
+                        }
+                    }
+                }
+            }
+            if state.is_final() {
+                self.save(session, &state, commit)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn save(
+        &self,
+        session: &mut ActiveSession,
+        state: &GroupState,
+        commit: Option<String>,
+    ) -> Result<(), FixError> {
+        session.set(&self.group.id, state.clone(), commit);
+        session.save(self.ctx.dir)?;
+        super::planner::write_json(
+            &self.ctx.dir.join(format!("fix-progress-{}.json", self.n)),
+            &progress_json(self.group, state, session.max_attempts, &now()),
+        )
+    }
+
+    /// One fixer run; the event it amounts to.
+    fn apply(&mut self, attempt: u32, previous: Option<&str>) -> Result<FixEvent, FixError> {
+        let repo = self.ctx.repo;
+        self.before = snapshot(repo, &self.group.files)?;
+        let mut executor = match self.executor() {
+            Ok(e) => e,
+            Err(why) => return Ok(FixEvent::Unfixable(why)),
+        };
+        let dirty_before: BTreeSet<String> = uncommitted(repo)
+            .map_err(FixError::Git)?
+            .into_iter()
+            .collect();
+        let task = self.task();
+        let mut prompt = task_prompt(
+            &task,
+            &PromptParts {
+                rules: self.ctx.rules,
+                ..PromptParts::default()
+            },
+        );
+        if let Some(why) = previous {
+            prompt.push_str(&format!(
+                "\n## The previous attempt failed\n{why}\nIts changes were rolled back: fix \
+                 the findings differently.\n"
+            ));
+        }
+        let outcome = executor.execute(&ExecRequest {
+            repo,
+            task: &task,
+            prompt: &prompt,
+            iteration: attempt,
+            modification: previous,
+        });
+        let strays = self.restore_strays(&dirty_before)?;
+        if let Some(problem) = outcome.transient_problem() {
+            return Ok(FixEvent::FixFailed(problem));
+        }
+        if !strays.is_empty() {
+            return Ok(FixEvent::FixFailed(format!(
+                "the fixer changed files outside its group ({}); they were restored",
+                strays.join(", ")
+            )));
+        }
+        let now = snapshot(repo, &self.group.files)?;
+        self.changed = now
+            .iter()
+            .zip(&self.before)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| a.0.clone())
+            .collect();
+        if self.changed.is_empty() {
+            let said = String::from_utf8_lossy(outcome.stdout());
+            let last = said.lines().rev().find(|l| !l.trim().is_empty());
+            return Ok(FixEvent::FixFailed(match last {
+                Some(line) => format!(
+                    "the fixer changed none of the group's files ({})",
+                    line.trim().trim_start_matches("- ")
+                ),
+                None => "the fixer changed none of the group's files".to_string(),
+            }));
+        }
+        Ok(FixEvent::FixApplied)
+    }
+
+    /// The builtin fixer for auto-fixable findings in a Cargo repository, else the configured
+    /// executor; `Err` says why no fixer can work on this group.
+    fn executor(&self) -> Result<Box<dyn Executor>, String> {
+        let auto = self.members.iter().all(|e| e.finding.auto_fixable);
+        if auto && self.ctx.repo.join("Cargo.toml").is_file() {
+            return Ok(Box::new(BuiltinExecutor::new(self.ctx.builtin_timeout)));
+        }
+        match &self.ctx.executor {
+            Some(config) => config.build().map_err(|e| e.to_string()),
+            None => Err(if auto {
+                "the builtin fixer fixes Cargo repositories only, and no [executor] is configured: set [executor] kind and command in retake.toml".to_string()
+            } else {
+                "no fixer for findings that are not auto-fixable: set [executor] kind = \"agent\" (or \"script\") and command in retake.toml".to_string()
+            }),
+        }
+    }
+
+    fn task(&self) -> Task {
+        let findings: Vec<protocol::Finding> =
+            self.members.iter().map(|e| e.finding.clone()).collect();
+        let per_file = fix_tasks(&findings);
+        let ids: Vec<&str> = self.members.iter().map(|e| e.id.as_str()).collect();
+        let subject = match per_file.as_slice() {
+            [one] => one.subject.clone(),
+            many => format!("Fix {} findings in {} files", findings.len(), many.len()),
+        };
+        let mut description = per_file
+            .iter()
+            .map(|t| t.description.clone())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        description.push_str(&format!("\n\nFix ids: {}", ids.join(", ")));
+        Task {
+            id: u32::try_from(self.n).unwrap_or(u32::MAX),
+            subject,
+            description,
+            owns: self.group.files.clone(),
+            blocked_by: Vec::new(),
+            status: TaskStatus::Pending,
+            attempts: 0,
+            origin: TaskOrigin::Fix,
+            active_form: format!("Fixing {}", self.group.files.join(", ")),
+        }
+    }
+
+    /// Tracked files outside the group that the fixer changed, restored from `HEAD`.
+    fn restore_strays(&self, dirty_before: &BTreeSet<String>) -> Result<Vec<String>, FixError> {
+        let excluded = self.ctx.excluded.as_deref();
+        let strays: Vec<String> = uncommitted(self.ctx.repo)
+            .map_err(FixError::Git)?
+            .into_iter()
+            .filter(|p| !dirty_before.contains(p) && !self.group.files.contains(p))
+            .filter(|p| excluded.is_none_or(|x| !within(p, x)))
+            .collect();
+        let tracked = fixgit::tracked(self.ctx.repo, &strays).map_err(FixError::Git)?;
+        fixgit::restore(self.ctx.repo, &tracked).map_err(FixError::Git)?;
+        Ok(tracked)
+    }
+
+    /// The group's files back to their bytes before the attempt; the files that had changed.
+    fn rollback(&self) -> Result<Vec<String>, FixError> {
+        let repo = self.ctx.repo;
+        let current = snapshot(repo, &self.group.files)?;
+        let differ: Vec<String> = current
+            .iter()
+            .zip(&self.before)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| a.0.clone())
+            .collect();
+        let tracked = fixgit::tracked(repo, &differ).map_err(FixError::Git)?;
+        fixgit::restore(repo, &tracked).map_err(FixError::Git)?;
+        for (path, bytes) in &self.before {
+            if !differ.contains(path) || tracked.contains(path) {
+                continue;
+            }
+            let full = repo.join(path);
+            let result = match bytes {
+                Some(b) => std::fs::write(&full, b),
+                None => std::fs::remove_file(&full),
+            };
+            result.map_err(|source| FixError::Io {
+                context: format!("cannot roll back {path}"),
+                source,
+            })?;
+        }
+        Ok(differ)
+    }
+}
+
+/// Whether `path` is `dir` or inside it.
+pub fn within(path: &str, dir: &str) -> bool {
+    path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+fn snapshot(repo: &Path, files: &[String]) -> Result<Snapshot, FixError> {
+    files
+        .iter()
+        .map(|f| match std::fs::read(repo.join(f)) {
+            Ok(bytes) => Ok((f.clone(), Some(bytes))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((f.clone(), None)),
+            Err(source) => Err(FixError::Io {
+                context: format!("cannot read {f}"),
+                source,
+            }),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn within_matches_the_folder_and_its_contents_only() {
+        assert!(within("reviews/r1", "reviews/r1"));
+        assert!(within("reviews/r1/plan.json", "reviews/r1"));
+        assert!(!within("reviews/r10/plan.json", "reviews/r1"));
+    }
+}

@@ -1,0 +1,352 @@
+//! `retake fix REVIEW-DIR` (and `retake review --fix`): the fix pipeline of chapter 4.3, the
+//! imperative shell around `team::fix`. It reads the review's findings, batches them, plans
+//! the batches in parallel, exports `.task/FIX-*.json` and `plan.json`, then runs the plan
+//! stage by stage — fix, test, commit one group at a time or roll it back and retry — and
+//! closes with `fix-summary.md` and `fix-history.json`. Everything it writes goes into the
+//! review folder; the repository gets only the groups' commits.
+//!
+//! Before any change it checks that the repository is a git work tree with a commit, that git
+//! knows the committer, that a test command is known, and that the work tree is clean (a
+//! rollback must not take a user's edit with it): each failure is one line and exit 2.
+
+pub mod artifacts;
+pub mod execute;
+pub mod git;
+pub mod planner;
+pub mod preflight;
+pub mod resume;
+pub mod review_dir;
+pub mod session;
+pub mod test_gate;
+
+use crate::config::{ConfigError, Settings};
+use crate::lock::{LockError, RepoLock};
+use crate::team::fix::summary::{outcomes, FixResult, SessionInfo};
+use crate::team::fix::{batches, FixFinding, GroupState};
+use implementer::executor::{ExecutorConfig, ExecutorKind};
+use planner::Planner;
+use session::{ActiveSession, ACTIVE_FILE};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `retake fix` was asked to do.
+#[derive(Debug, Clone)]
+pub struct FixOptions {
+    /// The review folder.
+    pub review_dir: PathBuf,
+    /// The repository (default: the one whose `.retake` holds the review folder, else the
+    /// current directory).
+    pub repo: Option<PathBuf>,
+    /// Continue the interrupted session, or after the fixes fix-history.json records.
+    pub resume: bool,
+    /// Attempts per group, the first included.
+    pub max_attempts: u32,
+    /// Findings per planner batch.
+    pub batch_size: usize,
+    /// Plan and export only: no fixer, no test, no commit.
+    pub dry_run: bool,
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixReport {
+    /// 0: every group fixed (or nothing to fix); 5: some group failed every attempt.
+    pub code: u8,
+    /// Findings fixed in this session.
+    pub fixed: usize,
+    /// Findings planned in this session.
+    pub planned: usize,
+    /// One line per failed group: id, files, attempts, last failure.
+    pub failed_groups: Vec<String>,
+}
+
+/// Why a session could not run; every variant is exit 2.
+#[derive(Debug, thiserror::Error)]
+pub enum FixError {
+    /// The review folder, a file in it, or the repository is not usable.
+    #[error("{0}")]
+    BadInput(String),
+    /// The configuration could not be read.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Another retake holds the repository.
+    #[error(transparent)]
+    Locked(#[from] LockError),
+    /// A git command failed.
+    #[error("{0}")]
+    Git(String),
+    /// Local I/O failed.
+    #[error("{context}: {source}")]
+    Io {
+        /// What was being done.
+        context: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A bug: the state machine refused an event.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Now, RFC 3339 to the second.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+/// Runs a fix session; `log` gets one line per step.
+pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, FixError> {
+    let dir = std::fs::canonicalize(&opts.review_dir)
+        .ok()
+        .filter(|d| d.is_dir())
+        .ok_or_else(|| {
+            FixError::BadInput(format!(
+                "cannot fix from '{}': no such review folder",
+                opts.review_dir.display()
+            ))
+        })?;
+    let cwd = std::env::current_dir().map_err(|source| FixError::Io {
+        context: "cannot read the current directory".into(),
+        source,
+    })?;
+    let repo = match &opts.repo {
+        Some(r) => r.clone(),
+        None => review_dir::repository_of(&dir, &cwd),
+    };
+    let repo = std::fs::canonicalize(&repo)
+        .ok()
+        .filter(|r| r.is_dir())
+        .ok_or_else(|| {
+            FixError::BadInput(format!("no such repository folder '{}'", repo.display()))
+        })?;
+    let settings = crate::config::load(&repo)?;
+    let review = review_dir::load(&dir)?;
+    for note in &review.notes {
+        log(format!("left out: {note}"));
+    }
+    let active = ActiveSession::load(&dir)?;
+    if active.is_some() && !opts.resume {
+        return Err(FixError::BadInput(format!(
+            "{} holds an interrupted fix session: continue it with --resume, or delete {ACTIVE_FILE} to start over",
+            dir.display()
+        )));
+    }
+    let batch_size = active.as_ref().map_or(opts.batch_size, |s| s.batch_size);
+    let mut all = batches(&review.findings, batch_size);
+    let entries: Vec<FixFinding> = all.iter().flat_map(|b| b.findings.clone()).collect();
+    if let Some(s) = &active {
+        if let Some(id) = s
+            .plan
+            .groups
+            .iter()
+            .flat_map(|g| &g.fix_ids)
+            .find(|id| !entries.iter().any(|e| &e.id == *id))
+        {
+            return Err(FixError::BadInput(format!(
+                "the review's findings no longer match session {} ({id} is gone): delete {ACTIVE_FILE} to start over",
+                s.fix_session_id
+            )));
+        }
+    } else if opts.resume {
+        all = resume::after_history(&dir, all, log)?;
+    }
+    if active.is_none() && all.is_empty() {
+        log(format!(
+            "nothing to fix: the review ({}) has no open finding on a file",
+            review.source
+        ));
+        return Ok(FixReport {
+            code: 0,
+            fixed: 0,
+            planned: 0,
+            failed_groups: Vec::new(),
+        });
+    }
+    let planner = planner_of(&settings);
+    let review_summary = format!(
+        "{} findings from {} in {}",
+        entries.len(),
+        review.source,
+        dir.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    );
+    if opts.dry_run {
+        let id = session_id();
+        artifacts::clear_previous(&dir)?;
+        let plan = planner::plan_all(&repo, &dir, &all, &planner, &id, &now())?;
+        let n = artifacts::export(
+            &dir,
+            &plan,
+            &entries,
+            &id,
+            planner.mode(),
+            &review_summary,
+            &now(),
+        )?;
+        log(format!(
+            "dry run: {n} finding(s) in {} group(s), {} stage(s), planned by {}",
+            plan.groups.len(),
+            plan.timeline.len(),
+            planner.mode()
+        ));
+        planner::describe(&plan.timeline, &plan)
+            .into_iter()
+            .for_each(&mut *log);
+        log(format!(
+            "exported {n} task file(s) to {}",
+            dir.join(".task").display()
+        ));
+        return Ok(FixReport {
+            code: 0,
+            fixed: 0,
+            planned: n,
+            failed_groups: Vec::new(),
+        });
+    }
+    let excluded = dir
+        .strip_prefix(&repo)
+        .ok()
+        .map(|p| p.to_string_lossy().replace('\\', "/"))
+        .filter(|p| !p.is_empty());
+    let test = preflight::preflight(&repo, &settings, active.as_ref(), excluded.as_deref())?;
+    let _lock = RepoLock::acquire(&repo.join(".retake"))?;
+    let mut session = match active {
+        Some(mut s) => {
+            resume::reconcile(&repo, &mut s, log)?;
+            s.save(&dir)?;
+            log(format!("resuming fix session {}", s.fix_session_id));
+            s
+        }
+        None => {
+            let id = session_id();
+            let started = now();
+            artifacts::clear_previous(&dir)?;
+            let plan = planner::plan_all(&repo, &dir, &all, &planner, &id, &started)?;
+            // Planning must not edit: an agent planner that did leaves the session nothing
+            // clean to roll back to.
+            let touched = preflight::dirty_paths(&repo, excluded.as_deref(), &[])?;
+            if !touched.is_empty() {
+                return Err(FixError::BadInput(format!(
+                    "the planner changed files ({}): planning must not edit; restore them and run again",
+                    preflight::listed(&touched)
+                )));
+            }
+            artifacts::export(
+                &dir,
+                &plan,
+                &entries,
+                &id,
+                planner.mode(),
+                &review_summary,
+                &started,
+            )?;
+            let s = ActiveSession {
+                fix_session_id: id,
+                started_at: started,
+                planning_mode: planner.mode().to_string(),
+                batch_size,
+                max_attempts: opts.max_attempts.max(1),
+                plan,
+                groups: BTreeMap::new(),
+            };
+            s.save(&dir)?;
+            s
+        }
+    };
+    let planned: usize = session.plan.groups.iter().map(|g| g.fix_ids.len()).sum();
+    log(format!(
+        "fix session {}: {planned} finding(s) in {} group(s), {} stage(s), planned by {}",
+        session.fix_session_id,
+        session.plan.groups.len(),
+        session.plan.timeline.len(),
+        session.planning_mode
+    ));
+    planner::describe(&session.plan.timeline, &session.plan)
+        .into_iter()
+        .for_each(&mut *log);
+    let ctx = execute::Context {
+        repo: &repo,
+        dir: &dir,
+        entries: &entries,
+        test_command: &test,
+        test_timeout: Duration::from_secs(settings.test.timeout_secs.max(1)),
+        executor: executor_config(&settings),
+        builtin_timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
+        rules: &settings.team_loop.rules,
+        excluded: excluded.clone(),
+    };
+    execute::run_stages(&ctx, &mut session, log)?;
+    let shown_dir = excluded.unwrap_or_else(|| dir.display().to_string());
+    let completed = now();
+    let info = SessionInfo {
+        fix_session_id: &session.fix_session_id,
+        review_dir: &shown_dir,
+        started_at: &session.started_at,
+        completed_at: &completed,
+    };
+    let results = outcomes(&session.plan, &entries, &|g| session.state_of(g), &|g| {
+        session.commit_of(g)
+    });
+    artifacts::finish(&dir, &info, &session.plan, &results)?;
+    ActiveSession::clear(&dir)?;
+    let fixed = results
+        .iter()
+        .filter(|o| matches!(o.result, FixResult::Fixed { .. }))
+        .count();
+    let failed_groups: Vec<String> = session
+        .plan
+        .groups
+        .iter()
+        .filter_map(|g| match session.state_of(&g.id) {
+            GroupState::Failed { attempts, reason } => Some(format!(
+                "{} ({}) after {attempts} attempt{}: {reason}",
+                g.id,
+                g.files.join(", "),
+                if attempts == 1 { "" } else { "s" }
+            )),
+            _ => None,
+        })
+        .collect();
+    log(format!(
+        "fixed {fixed} of {planned} finding(s); summary: {}",
+        dir.join("fix-summary.md").display()
+    ));
+    Ok(FixReport {
+        code: if failed_groups.is_empty() { 0 } else { 5 },
+        fixed,
+        planned,
+        failed_groups,
+    })
+}
+
+/// `fix-YYYYMMDD-HHMMSS`.
+fn session_id() -> String {
+    chrono::Utc::now().format("fix-%Y%m%d-%H%M%S").to_string()
+}
+
+fn planner_of(settings: &Settings) -> Planner {
+    match (
+        settings.executor.kind.as_deref(),
+        settings.executor.command.first(),
+    ) {
+        (Some("agent"), Some(_)) => Planner::Agent {
+            command: settings.executor.command.clone(),
+            timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
+        },
+        _ => Planner::Builtin,
+    }
+}
+
+fn executor_config(settings: &Settings) -> Option<ExecutorConfig> {
+    let kind = match settings.executor.kind.as_deref()? {
+        "agent" => ExecutorKind::Agent,
+        "script" => ExecutorKind::Script,
+        "builtin" => ExecutorKind::Builtin,
+        _ => return None,
+    };
+    Some(ExecutorConfig {
+        kind,
+        command: settings.executor.command.clone(),
+        timeout_secs: settings.executor.timeout_secs,
+    })
+}

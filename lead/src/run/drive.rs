@@ -1,0 +1,393 @@
+//! The loop of a run, shared by `retake run` (after Phase A) and `retake resume` (after the
+//! state is restored): team phases while tasks are pending, a review of everything the run
+//! changed, the gate's decision — accept, fix tasks and another round, or escalate / stop with
+//! a report (exit 5) — and, once a review is accepted, Phase C. The accepted review is recorded
+//! in `active.json` before Phase C, so a run resumed before its commit goes straight to Phase C
+//! while the work tree is still the one the review accepted.
+
+use super::complete::{complete, CompleteInput, Completed};
+use super::hub::{AssignmentBase, HubConfig};
+use super::phase::{run_phase, PhaseInput};
+use super::review_round::{fix_round, record, review_changes, ReviewInput};
+use super::state::{Accepted, ActiveRun, RunState};
+use super::{git, report, Board, RunEnd, RunError, RunRequest};
+use crate::lock::RepoLock;
+use crate::review::supervisor::Policy;
+use crate::team::escalation::{
+    escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
+};
+use crate::team::gate::{self, GateAction, GateKind, GateState, StopKind};
+use crate::team::plan::Plan;
+use crate::team::team_size::{implementer_count, independent_tasks};
+use protocol::message::ExecutorSpec;
+use protocol::wire::WireConfig;
+use protocol::{Decision, Grade, Task, TaskStatus};
+use std::time::Duration;
+
+/// A run ready for its loop: fresh from Phase A, or restored by `retake resume`.
+#[derive(Debug)]
+pub struct Ready {
+    /// The state file's content.
+    pub active: ActiveRun,
+    /// The state folder.
+    pub state: RunState,
+    /// The repository lock, held until the run ends.
+    pub lock: Option<RepoLock>,
+    /// The plan (Phase C marks its tasks done).
+    pub plan: Plan,
+    /// The executor.
+    pub executor: ExecutorSpec,
+    /// The test command every task is judged by (Q7).
+    pub test: Option<Vec<String>>,
+    /// Every task of the run, as `tasks.json` has them.
+    pub tasks: Vec<Task>,
+    /// Implementers of the next team phase.
+    pub implementers: u32,
+    /// The review rounds so far.
+    pub history: Vec<RetakeRound>,
+    /// Whether this Lead started the run: a team that cannot start at all then leaves nothing
+    /// to resume.
+    pub fresh: bool,
+}
+
+/// The gate a run uses: the one it was started with (a resumed run keeps its gate and the
+/// counters that go with it), else the configured one.
+pub fn gate_kind(active: &ActiveRun, configured: &str) -> GateKind {
+    active
+        .options
+        .as_ref()
+        .map_or(configured, |o| o.gate.as_str())
+        .parse()
+        .unwrap_or_default()
+}
+
+/// Implementers for `tasks`: one per task that can start at once, within `--parallel` and the
+/// planner's bound, never more than `cap` (the team Phase A started).
+pub fn team_for(tasks: &[Task], parallel: Option<u32>, planner: Option<u32>, cap: u32) -> u32 {
+    let done = |id: &u32| {
+        tasks
+            .iter()
+            .any(|t| t.id == *id && t.status == TaskStatus::Completed)
+    };
+    let startable = tasks
+        .iter()
+        .filter(|t| t.status == TaskStatus::Pending && t.blocked_by.iter().all(done))
+        .count() as u32;
+    implementer_count(startable, parallel, planner).min(cap.max(1))
+}
+
+/// What every team phase of a run shares.
+struct Team {
+    base: AssignmentBase,
+    policy: Policy,
+    wire: WireConfig,
+    task_budget: Duration,
+    grace: Duration,
+}
+
+impl Team {
+    fn new(req: &RunRequest, r: &Ready) -> Team {
+        let settings = &req.settings;
+        let sup = &settings.supervision;
+        let runner = settings
+            .team_loop
+            .spec(r.test.clone(), settings.test.timeout_secs);
+        // An attempt may use every iteration and retry, each an executor run and the checks.
+        let per_iteration = r.executor.timeout_secs + 3 * settings.test.timeout_secs;
+        let iterations = u64::from(runner.max_iterations + runner.max_retries);
+        Team {
+            base: AssignmentBase {
+                root: req.repo.display().to_string(),
+                executor: r.executor.clone(),
+                runner,
+                rules: settings.team_loop.rules.clone(),
+            },
+            policy: Policy {
+                heartbeat: Duration::from_millis(sup.local_heartbeat_interval_ms),
+                suspect_after: sup.suspect_after,
+                connect_timeout: Duration::from_millis(sup.connect_timeout_ms),
+                nudge_timeout: Duration::from_millis(sup.nudge_timeout_ms),
+                max_restarts: sup.max_restarts,
+                restart_window: Duration::from_secs(sup.restart_window_secs),
+                respawns_per_slot: 1,
+            },
+            wire: WireConfig {
+                max_frame: settings.wire.max_frame_bytes,
+                handshake_timeout: Duration::from_millis(settings.wire.handshake_timeout_ms),
+            },
+            task_budget: Duration::from_secs(per_iteration * iterations + 60),
+            grace: Duration::from_millis(sup.shutdown_grace_ms),
+        }
+    }
+
+    fn phase(&self, req: &RunRequest, session: &str, implementers: u32) -> PhaseInput {
+        PhaseInput {
+            hub: HubConfig {
+                session_id: session.to_string(),
+                base: self.base.clone(),
+                implementers,
+                policy: self.policy.clone(),
+                task_budget: self.task_budget,
+                grace: self.grace,
+            },
+            runtime: req.runtime,
+            wire: self.wire.clone(),
+            heartbeat: self.policy.heartbeat,
+            faults: req.faults.clone(),
+        }
+    }
+}
+
+fn escalated(report: String) -> Result<RunEnd, RunError> {
+    Ok(RunEnd { code: 5, report })
+}
+
+fn state_error(what: &str) -> impl Fn(std::io::Error) -> RunError + '_ {
+    move |e| RunError::Refused(format!("cannot write {what}: {e}"))
+}
+
+/// The work tree's content id, the plan files left out (Phase C edits them); `None` when git
+/// cannot tell (a resumed run then reviews again rather than trust an unknown tree).
+fn tree_id(req: &RunRequest, r: &Ready) -> Option<String> {
+    let scratch = r.state.dir().join("tree.index");
+    git::work_tree_id(&req.repo, &scratch, &r.plan.files)
+        .inspect_err(|e| tracing::warn!(error = %e, "cannot read the work tree's content id"))
+        .ok()
+}
+
+/// The accepted review Phase C may go on from: the recorded one while the tree is unchanged.
+fn still_accepted(req: &RunRequest, r: &mut Ready) -> Result<Option<(Decision, Grade)>, RunError> {
+    let Some(accepted) = r.active.accepted.clone() else {
+        return Ok(None);
+    };
+    if tree_id(req, r).is_some_and(|id| !id.is_empty() && id == accepted.tree) {
+        eprintln!(
+            "retake run: review round {} accepted the work ({} {}); completing the run",
+            accepted.round, accepted.decision, accepted.grade
+        );
+        return Ok(Some((accepted.decision, accepted.grade)));
+    }
+    eprintln!(
+        "retake run: the work tree changed since review round {} accepted it; reviewing again",
+        accepted.round
+    );
+    r.active.accepted = None;
+    r.state
+        .write_active(&r.active)
+        .map_err(state_error("the state file"))?;
+    Ok(None)
+}
+
+/// Drives `r` to its end: exit 0 committed, 5 escalated or stopped (the state file stays for
+/// `retake resume`).
+pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
+    let settings = &req.settings;
+    let team = Team::new(req, &r);
+    let session = r.active.session_id.clone();
+    let team_size = r
+        .active
+        .team
+        .as_ref()
+        .map_or(r.implementers, |t| t.implementer_count);
+    let mut board = Board::new(
+        std::mem::take(&mut r.tasks),
+        settings.team_loop.max_attempts,
+    );
+    let gate_kind = gate_kind(&r.active, &settings.team_loop.gate);
+    let mut gate_state = GateState::from(r.active.review);
+    let mut first_phase = true;
+    let review = match still_accepted(req, &mut r)? {
+        Some(review) => review,
+        None => loop {
+            let pending = board
+                .tasks
+                .iter()
+                .filter(|t| t.status == TaskStatus::Pending)
+                .count();
+            if pending > 0 {
+                eprintln!(
+                    "retake run: {pending} task(s) open, {} Implementer(s)",
+                    r.implementers
+                );
+                let input = team.phase(req, &session, r.implementers);
+                let result = run_phase(input, board, r.state.clone()).map_err(|e| {
+                    if r.fresh && first_phase && r.history.is_empty() {
+                        // The team never started: an early abort leaves nothing to resume.
+                        r.state.clear_active();
+                    }
+                    RunError::Refused(format!("the team could not run: {e}"))
+                })?;
+                first_phase = false;
+                board = result.board;
+                for (slot, n) in result.restarts.iter().filter(|(_, n)| *n > 0) {
+                    eprintln!("retake run: {slot} was re-spawned {n} time(s)");
+                }
+                let escalations = board.escalations();
+                if !escalations.is_empty() {
+                    return escalated(report::task_escalation_report(
+                        &escalations,
+                        &board.tasks,
+                        &r.history,
+                    ));
+                }
+            }
+            eprintln!("retake run: every task passed; reviewing the changes");
+            let input = ReviewInput {
+                repo: &req.repo,
+                base: &r.active.base_commit,
+                settings,
+                runtime: req.runtime,
+                faults: &req.faults,
+            };
+            let outcome = review_changes(&input).map_err(RunError::Refused)?;
+            let round = r.history.len() as u32 + 1;
+            r.history.push(RetakeRound::from_outcome(round, &outcome));
+            let head = crate::commands::head_commit(&req.repo).unwrap_or_default();
+            let (next, action) = gate::step(
+                gate_kind,
+                gate_state,
+                outcome.verdict,
+                outcome.decision,
+                false,
+            );
+            gate_state = next;
+            r.active.review = gate_state.into();
+            if let GateAction::Accept { .. } = action {
+                r.active.accepted = Some(Accepted {
+                    round,
+                    decision: outcome.decision,
+                    grade: outcome.grade,
+                    tree: tree_id(req, &r).unwrap_or_default(),
+                });
+            }
+            // The counters (and an acceptance) reach active.json before the round's record: a
+            // Lead killed in between resumes with them, never with fewer.
+            r.state
+                .write_active(&r.active)
+                .and_then(|()| record(&r.state, &outcome, &head, &session, round))
+                .map_err(state_error("the run's state"))?;
+            eprintln!(
+                "retake run: review round {round}: {} ({}, grade {})",
+                outcome.verdict, outcome.decision, outcome.grade
+            );
+            match action {
+                GateAction::Accept { .. } => break (outcome.decision, outcome.grade),
+                GateAction::Fix => {
+                    let fixes = fix_round(&outcome, &board.tasks);
+                    if fixes.is_empty() {
+                        return escalated(format!(
+                            "⚠ retake: the review asks for changes ({}) but names no finding to turn into a fix task\n\n\
+                             Fix the problem by hand, then continue with `retake resume`.\n",
+                            outcome.verdict
+                        ));
+                    }
+                    r.implementers =
+                        implementer_count(independent_tasks(&fixes), req.parallel, None);
+                    board.tasks.extend(fixes);
+                    r.state
+                        .write_tasks(&session, &board.tasks)
+                        .map_err(state_error("tasks.json"))?;
+                }
+                GateAction::Escalate(reason) => {
+                    return escalated(escalation_report(reason, &outcome.findings, &r.history))
+                }
+                GateAction::SpecCascade => {
+                    return escalated(escalation_report(
+                        gate::EscalationReason::NoSpecCascade,
+                        &outcome.findings,
+                        &r.history,
+                    ))
+                }
+                GateAction::Stop(StopKind::ManualIntervention) => {
+                    return escalated(manual_intervention_report(&outcome.findings))
+                }
+                GateAction::Stop(StopKind::VerificationFailed) => {
+                    return escalated(verification_failed_report(&outcome.findings, None))
+                }
+            }
+        },
+    };
+    let done = complete(&CompleteInput {
+        repo: &req.repo,
+        state: &r.state,
+        session_id: &session,
+        range: &r.active.task_range,
+        duration_secs: elapsed_secs(&r.active.started_at),
+        implementers: team_size,
+        retakes: r.history.len().saturating_sub(1) as u32,
+        tasks: &board.tasks,
+        plans_mapping: &r.active.plans_mapping,
+        plan: &r.plan,
+        review,
+        verify_timeout: Duration::from_secs(settings.test.timeout_secs),
+    })
+    .map_err(RunError::Refused)?;
+    drop(r.lock.take());
+    Ok(match done {
+        Completed::Done(report) => RunEnd { code: 0, report },
+        Completed::VerificationFailed(report) => RunEnd { code: 5, report },
+    })
+}
+
+/// Seconds since the run started (its whole life, interruptions included).
+fn elapsed_secs(started_at: &str) -> u64 {
+    chrono::DateTime::parse_from_rfc3339(started_at)
+        .map(|t| (chrono::Utc::now() - t.with_timezone(&chrono::Utc)).num_seconds())
+        .map_or(0, |s| s.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::granularity::tests::task;
+    use crate::team::registration::register;
+
+    fn tasks() -> Vec<Task> {
+        register(&[
+            task("1", "Add a", &["a"], &[]),
+            task("2", "Add b", &["b"], &["1"]),
+            task("3", "Add c", &["c"], &[]),
+            task("4", "Add d", &["d"], &[]),
+        ])
+        .tasks
+    }
+
+    #[test]
+    fn a_phase_gets_one_implementer_per_startable_task_within_the_team() {
+        let mut t = tasks();
+        assert_eq!(team_for(&t, None, None, 3), 3, "1, 3 and 4 can start");
+        assert_eq!(
+            team_for(&t, None, None, 2),
+            2,
+            "never more than Phase A's team"
+        );
+        assert_eq!(team_for(&t, Some(1), None, 3), 1);
+        t[0].status = TaskStatus::Completed;
+        t[2].status = TaskStatus::Completed;
+        t[3].status = TaskStatus::Completed;
+        assert_eq!(team_for(&t, None, None, 3), 1, "only 2 is left");
+        t[1].status = TaskStatus::Completed;
+        assert_eq!(team_for(&t, None, None, 3), 1, "never none");
+    }
+
+    #[test]
+    fn a_run_keeps_the_gate_it_started_with() {
+        let mut active: ActiveRun = serde_json::from_value(serde_json::json!({
+            "kind": "run", "session_id": "s", "started_at": "2026-02-22T14:30:00Z",
+            "impl_mode": "agent", "task_range": "all", "base_commit": "abc",
+            "team": null, "plans_mapping": {}, "options": null,
+            "review": {"retake_count": 0, "max_retakes": 3, "retry_count": 0, "spec_update_count": 0}
+        }))
+        .expect("active.json");
+        assert_eq!(gate_kind(&active, "breezing"), GateKind::Breezing);
+        active.options = Some(super::super::state::RunOptions {
+            parallel: None,
+            no_discuss: true,
+            yes: true,
+            gate: "sdd".into(),
+        });
+        assert_eq!(gate_kind(&active, "breezing"), GateKind::Sdd);
+        assert!(elapsed_secs(&active.started_at) > 0);
+        assert_eq!(elapsed_secs("not a time"), 0);
+    }
+}

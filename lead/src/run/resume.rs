@@ -1,0 +1,266 @@
+//! `retake resume` of a run: the repository lock first (a dead Lead's stale lock is taken
+//! over, a live Lead's respected), then the run as its state files recorded it — session id,
+//! base commit, options, team, `plans_mapping`, the gate counters, `tasks.json` — with the
+//! tasks a dead Lead's Implementers held put back to pending (their claim already counted the
+//! attempt) and the tasks that were escalated given a fresh set of attempts (a human has
+//! looked at them); finished tasks are not run again. The retake history comes back from the
+//! timeline's `REVIEW_COMPLETED` events.
+
+use super::drive::{team_for, Ready};
+use super::state::{team_event, RunState};
+use super::{environment, RunError, RunRequest};
+use crate::config::Settings;
+use crate::lock::RepoLock;
+use crate::runtime::Runtime;
+use crate::team::completion::{parse_timeline, TimelineEvent, REVIEW_COMPLETED};
+use crate::team::escalation::RetakeRound;
+use crate::team::plan::source;
+use protocol::{Task, TaskStatus};
+use serde_json::json;
+use std::path::PathBuf;
+
+/// What resuming did to the tasks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Restored {
+    /// Tasks that were in progress, with the Implementer that held them: pending again.
+    pub released: Vec<(u32, String)>,
+    /// Tasks that had failed (escalated to the user): pending again with a fresh set of
+    /// attempts.
+    pub retried: Vec<u32>,
+    /// Tasks already completed: not run again.
+    pub completed: Vec<u32>,
+}
+
+/// Puts `tasks` back in shape for a new team: in progress → pending (the attempt stays
+/// counted), failed → pending with no attempts, completed untouched.
+pub fn reset_tasks(tasks: &mut [Task]) -> Restored {
+    let mut restored = Restored::default();
+    for t in tasks.iter_mut() {
+        match &t.status {
+            TaskStatus::InProgress { claimer } => {
+                restored.released.push((t.id, claimer.clone()));
+                t.status = TaskStatus::Pending;
+            }
+            TaskStatus::Failed => {
+                restored.retried.push(t.id);
+                t.status = TaskStatus::Pending;
+                t.attempts = 0;
+            }
+            TaskStatus::Completed => restored.completed.push(t.id),
+            TaskStatus::Pending => {}
+        }
+    }
+    restored
+}
+
+/// The review rounds a timeline recorded, in order.
+pub fn history(events: &[TimelineEvent]) -> Vec<RetakeRound> {
+    events
+        .iter()
+        .filter(|e| e.event_type == REVIEW_COMPLETED)
+        .filter_map(|e| {
+            let c = &e.content;
+            Some(RetakeRound {
+                round: u32::try_from(c.get("round")?.as_u64()?).ok()?,
+                decision: serde_json::from_value(c.get("decision")?.clone()).ok()?,
+                grade: serde_json::from_value(c.get("grade")?.clone()).ok()?,
+                findings: u32::try_from(c.get("findings")?.as_u64()?).ok()?,
+            })
+        })
+        .collect()
+}
+
+fn refused(message: String) -> RunError {
+    RunError::Refused(message)
+}
+
+/// Restores the interrupted run of `repo`: the request it was started with and the run ready
+/// for its loop.
+pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Ready), RunError> {
+    let state_dir = repo.join(".retake");
+    let state = RunState::new(&state_dir);
+    let lock = RepoLock::acquire(&state_dir).map_err(|e| refused(e.to_string()))?;
+    let path = state.active_path();
+    let active = state.read_active().map_err(|e| {
+        refused(format!(
+            "{}: not a readable run state file ({e}); remove it to start over",
+            path.display()
+        ))
+    })?;
+    let (Some(team), Some(options)) = (active.team.clone(), active.options.clone()) else {
+        // Phase A never finished: there is no team, no task list, nothing to continue.
+        state.clear_active();
+        return Err(refused(format!(
+            "run {} was interrupted before its team started: nothing to continue; start it again with `retake run {}`",
+            active.session_id, active.task_range
+        )));
+    };
+    let (session, mut tasks) = state.read_tasks().map_err(|e| {
+        refused(format!(
+            "{}: cannot restore run {} ({e}); remove {} to start over",
+            state.tasks_path().display(),
+            active.session_id,
+            path.display()
+        ))
+    })?;
+    if session != active.session_id {
+        return Err(refused(format!(
+            "{} belongs to run {session}, not to the interrupted run {}; remove {} to start over",
+            state.tasks_path().display(),
+            active.session_id,
+            path.display()
+        )));
+    }
+    let runtime: Runtime = team.runtime.parse().map_err(refused)?;
+    let executor = settings.executor.spec().ok_or_else(|| {
+        refused("no executor is configured: set [executor] kind and command in retake.toml".into())
+    })?;
+    let plan = source::load(&repo).map_err(|e| refused(e.to_string()))?;
+    let restored = reset_tasks(&mut tasks);
+    let mut lines: Vec<String> = restored
+        .released
+        .iter()
+        .map(|(task, actor)| {
+            team_event(
+                "TASK_RELEASED",
+                json!({"task": task, "actor": actor, "returned": "pending", "reason": "the Lead was interrupted"}),
+            )
+        })
+        .collect();
+    lines.push(team_event(
+        "RUN_RESUMED",
+        json!({
+            "released": restored.released.iter().map(|(t, _)| t).collect::<Vec<_>>(),
+            "retried": restored.retried,
+            "completed": restored.completed,
+        }),
+    ));
+    state
+        .write_tasks(&session, &tasks)
+        .and_then(|()| state.append_timeline(&lines))
+        .map_err(|e| refused(format!("cannot write the run's state: {e}")))?;
+    let rounds = history(&parse_timeline(&state.timeline()));
+    // The run keeps the gate it started with, whatever the configuration says now.
+    settings.team_loop.gate = options.gate.clone();
+    eprintln!(
+        "retake: resuming run {} ({}): {} task(s) done, {} to go{}",
+        active.session_id,
+        active.task_range,
+        restored.completed.len(),
+        tasks.len() - restored.completed.len(),
+        match rounds.len() {
+            0 => String::new(),
+            n => format!(", {n} review round(s) so far"),
+        }
+    );
+    let implementers = team_for(&tasks, options.parallel, None, team.implementer_count);
+    let req = RunRequest {
+        repo: repo.clone(),
+        range: active.task_range.clone(),
+        parallel: options.parallel,
+        no_discuss: options.no_discuss,
+        yes: true,
+        runtime,
+        faults: Default::default(),
+        settings,
+    };
+    let test = environment::test_command(&repo, &req.settings);
+    Ok((
+        req,
+        Ready {
+            active,
+            state,
+            lock: Some(lock),
+            plan,
+            executor,
+            test,
+            tasks,
+            implementers,
+            history: rounds,
+            fresh: false,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::granularity::tests::task;
+    use crate::team::registration::register;
+    use protocol::{Decision, Grade};
+
+    #[test]
+    fn in_progress_tasks_go_back_failed_ones_start_over_and_completed_stay() {
+        let mut tasks = register(&[
+            task("1", "Add a", &["a"], &[]),
+            task("2", "Add b", &["b"], &[]),
+            task("3", "Add c", &["c"], &[]),
+            task("4", "Add d", &["d"], &[]),
+        ])
+        .tasks;
+        tasks[0].status = TaskStatus::Completed;
+        tasks[0].attempts = 2;
+        tasks[1].status = TaskStatus::InProgress {
+            claimer: "implementer-2-r1".into(),
+        };
+        tasks[1].attempts = 2;
+        tasks[2].status = TaskStatus::Failed;
+        tasks[2].attempts = 3;
+        let restored = reset_tasks(&mut tasks);
+        assert_eq!(
+            restored,
+            Restored {
+                released: vec![(2, "implementer-2-r1".to_string())],
+                retried: vec![3],
+                completed: vec![1],
+            }
+        );
+        let shape: Vec<(TaskStatus, u32)> = tasks
+            .iter()
+            .map(|t| (t.status.clone(), t.attempts))
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (TaskStatus::Completed, 2),
+                (TaskStatus::Pending, 2),
+                (TaskStatus::Pending, 0),
+                (TaskStatus::Pending, 0),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_retake_history_comes_back_from_the_timeline() {
+        let text = [
+            team_event("TASK_COMPLETED", json!({"task": 1, "actor": "implementer-1"})),
+            team_event(
+                REVIEW_COMPLETED,
+                json!({"actor": "auditor", "round": 1, "verdict": "NO-GO", "decision": "REQUEST_CHANGES", "grade": "C", "findings": 4}),
+            ),
+            "{torn".to_string(),
+            team_event(
+                REVIEW_COMPLETED,
+                json!({"actor": "auditor", "round": 2, "verdict": "GO", "decision": "APPROVE", "grade": "A", "findings": 0}),
+            ),
+        ]
+        .join("\n");
+        assert_eq!(
+            history(&parse_timeline(&text)),
+            vec![
+                RetakeRound {
+                    round: 1,
+                    decision: Decision::RequestChanges,
+                    grade: Grade::C,
+                    findings: 4
+                },
+                RetakeRound {
+                    round: 2,
+                    decision: Decision::Approve,
+                    grade: Grade::A,
+                    findings: 0
+                },
+            ]
+        );
+    }
+}

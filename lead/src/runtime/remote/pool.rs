@@ -1,0 +1,353 @@
+//! The pool of registered workers: the accept loop on a thread of its own, the handshake that
+//! registers a worker with its role and kind, and the reading of every worker connection —
+//! dropped while the worker waits idle, routed to its review's coordinator once claimed.
+
+use crate::review::coordinator::{Coordinator, Incoming, Lost};
+use crate::review::hub::DISCONNECTED;
+use actix::Addr;
+use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+/// Where a registered worker's messages go.
+#[derive(Clone)]
+pub(super) enum Route {
+    /// Waiting in the pool: heartbeats are dropped.
+    Idle,
+    /// Claimed: messages go to `coordinator` as coming from `instance`.
+    Attached {
+        /// The instance it serves.
+        instance: String,
+        /// Its review.
+        coordinator: Addr<Coordinator>,
+    },
+    /// Dropped by the Lead or disconnected.
+    Gone,
+}
+
+/// One registered worker connection.
+struct Worker {
+    role: String,
+    kind: String,
+    name: String,
+    outbox: Outbox,
+    route: Arc<Mutex<Route>>,
+    reader: JoinHandle<()>,
+}
+
+/// A worker taken out of the pool for one instance.
+pub(crate) struct Claimed {
+    pub(super) role: String,
+    pub(super) kind: String,
+    pub(super) name: String,
+    pub(super) outbox: Outbox,
+    pub(super) route: Arc<Mutex<Route>>,
+    pub(super) reader: JoinHandle<()>,
+}
+
+impl From<Worker> for Claimed {
+    fn from(w: Worker) -> Self {
+        Claimed {
+            role: w.role,
+            kind: w.kind,
+            name: w.name,
+            outbox: w.outbox,
+            route: w.route,
+            reader: w.reader,
+        }
+    }
+}
+
+static SHARED: std::sync::OnceLock<Arc<WorkerPool>> = std::sync::OnceLock::new();
+
+/// The process's pool, started on first use on `listen` with the hex `secret` (required: the
+/// remote runtime authenticates workers it did not start). Later calls return the same pool.
+pub fn shared_pool(
+    listen: &str,
+    secret: Option<&str>,
+    wire: &WireConfig,
+) -> Result<Arc<WorkerPool>, String> {
+    if let Some(pool) = SHARED.get() {
+        return Ok(Arc::clone(pool));
+    }
+    let hex = secret.ok_or(
+        "the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET",
+    )?;
+    let secret = Secret::from_hex(hex).map_err(|e| format!("wire.secret: {e}"))?;
+    let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(|e| e.to_string())?;
+    Ok(Arc::clone(SHARED.get_or_init(|| pool)))
+}
+
+/// The registered workers, shared by every review of the process.
+pub struct WorkerPool {
+    secret: Secret,
+    full_set_wait: Mutex<Option<Duration>>,
+    idle: Mutex<Vec<Worker>>,
+    registered: Notify,
+    listen: SocketAddr,
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding the lock leaves plain data behind, still consistent.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl WorkerPool {
+    /// Listens on `listen` and accepts workers authenticated with `secret`, on a thread of its
+    /// own; fails when the address cannot be bound.
+    pub fn start(listen: &str, secret: Secret, wire: WireConfig) -> std::io::Result<Arc<Self>> {
+        let std_listener = std::net::TcpListener::bind(listen).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot listen on {listen} for workers: {e}"),
+            )
+        })?;
+        std_listener.set_nonblocking(true)?;
+        let pool = Arc::new(WorkerPool {
+            secret: secret.clone(),
+            full_set_wait: Mutex::new(None),
+            idle: Mutex::new(Vec::new()),
+            registered: Notify::new(),
+            listen: std_listener.local_addr()?,
+        });
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("retake-workers")
+            .enable_all()
+            .build()?;
+        let accepting = Arc::clone(&pool);
+        std::thread::Builder::new()
+            .name("retake-worker-pool".into())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    match tokio::net::TcpListener::from_std(std_listener) {
+                        Ok(listener) => accept_loop(listener, secret, wire, accepting).await,
+                        Err(e) => tracing::error!(error = %e, "cannot accept workers"),
+                    }
+                })
+            })?;
+        tracing::info!(listen = %pool.listen, "waiting for workers");
+        Ok(pool)
+    }
+
+    /// The address workers connect to (the bound port when `start` was given port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listen
+    }
+
+    /// The secret workers authenticate with.
+    pub fn secret(&self) -> &Secret {
+        &self.secret
+    }
+
+    /// How many workers wait idle, by `role/kind` (`inspector/quality`, `auditor/`).
+    pub fn idle_counts(&self) -> std::collections::BTreeMap<String, usize> {
+        let mut counts = std::collections::BTreeMap::new();
+        for w in lock(&self.idle).iter() {
+            *counts.entry(format!("{}/{}", w.role, w.kind)).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// How long a review waits for a full set of idle workers before it starts with what is
+    /// there (`None`: the connect timeout). `retake serve` waits longer: its jobs queue for
+    /// workers rather than start half-staffed.
+    pub fn set_full_set_wait(&self, wait: Duration) {
+        *lock(&self.full_set_wait) = Some(wait);
+    }
+
+    /// See [`WorkerPool::set_full_set_wait`].
+    pub fn full_set_wait(&self) -> Option<Duration> {
+        *lock(&self.full_set_wait)
+    }
+
+    /// Takes one idle worker for each `(role, kind)` of `wanted` at once — all of them, so
+    /// that reviews sharing the pool never hold half a set each and wait on one another —
+    /// waiting up to `wait` for a full set; then it takes what there is.
+    pub(crate) async fn reserve(&self, wanted: &[(&str, &str)], wait: Duration) -> Vec<Claimed> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let registered = self.registered.notified();
+            tokio::pin!(registered);
+            registered.as_mut().enable();
+            let timed_out = tokio::time::Instant::now() >= deadline;
+            {
+                let mut idle = lock(&self.idle);
+                let mut picks: Vec<usize> = Vec::new();
+                for (role, kind) in wanted {
+                    let found = idle.iter().enumerate().position(|(i, w)| {
+                        w.role == *role && w.kind == *kind && !picks.contains(&i)
+                    });
+                    if let Some(i) = found {
+                        picks.push(i);
+                    }
+                }
+                if picks.len() == wanted.len() || timed_out {
+                    picks.sort_unstable_by(|a, b| b.cmp(a));
+                    return picks
+                        .into_iter()
+                        .map(|i| Claimed::from(idle.remove(i)))
+                        .collect();
+                }
+            }
+            let _woken = tokio::time::timeout_at(deadline, registered).await;
+        }
+    }
+
+    /// Puts a reserved worker that was not needed back, first in line.
+    pub(super) fn give_back(&self, claimed: Claimed) {
+        if matches!(*lock(&claimed.route), Route::Idle) {
+            lock(&self.idle).insert(
+                0,
+                Worker {
+                    role: claimed.role,
+                    kind: claimed.kind,
+                    name: claimed.name,
+                    outbox: claimed.outbox,
+                    route: claimed.route,
+                    reader: claimed.reader,
+                },
+            );
+            self.registered.notify_waiters();
+        }
+    }
+
+    fn register(&self, worker: Worker) {
+        tracing::info!(
+            name = worker.name,
+            role = worker.role,
+            kind = worker.kind,
+            "worker registered"
+        );
+        lock(&self.idle).push(worker);
+        self.registered.notify_waiters();
+    }
+
+    fn forget(&self, route: &Arc<Mutex<Route>>) {
+        lock(&self.idle).retain(|w| !Arc::ptr_eq(&w.route, route));
+    }
+
+    /// Takes the longest-waiting idle worker of `role`/`kind`, waiting up to `wait` for one to
+    /// register.
+    pub(super) async fn claim(&self, role: &str, kind: &str, wait: Duration) -> Option<Claimed> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let registered = self.registered.notified();
+            tokio::pin!(registered);
+            registered.as_mut().enable();
+            {
+                let mut idle = lock(&self.idle);
+                if let Some(i) = idle.iter().position(|w| w.role == role && w.kind == kind) {
+                    return Some(Claimed::from(idle.remove(i)));
+                }
+            }
+            if tokio::time::timeout_at(deadline, registered).await.is_err() {
+                return None;
+            }
+        }
+    }
+}
+
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    secret: Secret,
+    wire: WireConfig,
+    pool: Arc<WorkerPool>,
+) {
+    loop {
+        match listener.accept().await {
+            Ok((stream, addr)) => {
+                let _nodelay = stream.set_nodelay(true);
+                tracing::debug!(%addr, "worker connection");
+                tokio::spawn(admit(
+                    stream,
+                    secret.clone(),
+                    wire.clone(),
+                    Arc::clone(&pool),
+                ));
+            }
+            Err(e) => tracing::warn!(error = %e, "accept failed"),
+        }
+    }
+}
+
+/// Authenticates one connection and keeps reading it: dropped while idle, routed once claimed.
+async fn admit(
+    stream: tokio::net::TcpStream,
+    secret: Secret,
+    wire: WireConfig,
+    pool: Arc<WorkerPool>,
+) {
+    let (peer, mut reader, writer) = match server_handshake(stream, &secret, &wire).await {
+        Ok(parts) => parts,
+        Err(e) => {
+            tracing::warn!(error = %e, "worker refused");
+            return;
+        }
+    };
+    let (outbox, _writer) = Outbox::spawn(writer);
+    let route = Arc::new(Mutex::new(Route::Idle));
+    let (start_tx, start_rx) = tokio::sync::oneshot::channel::<()>();
+    let reading = {
+        let (route, pool, name) = (Arc::clone(&route), Arc::clone(&pool), peer.name.clone());
+        tokio::spawn(async move {
+            // Registered first, so that an early message cannot race the pool entry.
+            let _registered = start_rx.await;
+            let reason = loop {
+                let env = match reader.recv().await {
+                    Ok(Some(env)) => env,
+                    Ok(None) => break DISCONNECTED.to_string(),
+                    Err(e) => break format!("sent a bad frame ({e})"),
+                };
+                if env.from != name {
+                    break format!(
+                        "claimed to be '{}' on an authenticated connection",
+                        env.from
+                    );
+                }
+                let current = lock(&route).clone();
+                match current {
+                    Route::Idle => {}
+                    Route::Attached {
+                        instance,
+                        coordinator,
+                    } => {
+                        let mut env = env;
+                        env.from = instance.clone();
+                        coordinator.do_send(Incoming {
+                            from: instance,
+                            env,
+                        });
+                    }
+                    Route::Gone => return,
+                }
+            };
+            tracing::debug!(name, reason, "worker connection ended");
+            pool.forget(&route);
+            let previous = std::mem::replace(&mut *lock(&route), Route::Gone);
+            if let Route::Attached {
+                instance,
+                coordinator,
+            } = previous
+            {
+                coordinator.do_send(Lost {
+                    name: instance,
+                    reason,
+                    connection_closed: true,
+                });
+            }
+        })
+    };
+    pool.register(Worker {
+        role: peer.role,
+        kind: peer.kind,
+        name: peer.name,
+        outbox,
+        route,
+        reader: reading,
+    });
+    let _started = start_tx.send(());
+}

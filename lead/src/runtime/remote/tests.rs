@@ -1,0 +1,152 @@
+use super::pool::*;
+use super::*;
+use protocol::wire::{client_handshake_kind, Secret, WireConfig};
+
+/// Connects a worker of `role`/`kind` to `pool` and keeps its connection open until dropped.
+async fn worker(
+    pool: &WorkerPool,
+    secret: &Secret,
+    role: &str,
+    kind: &str,
+    name: &str,
+) -> (protocol::wire::LinkReader, protocol::wire::LinkWriter) {
+    let stream = tokio::net::TcpStream::connect(pool.local_addr())
+        .await
+        .expect("connect");
+    client_handshake_kind(stream, secret, role, kind, name, &WireConfig::default())
+        .await
+        .expect("handshake")
+}
+
+/// Polls until the pool's idle workers are `want` (registration finishes on the pool's thread).
+async fn idle_becomes(pool: &WorkerPool, want: &[(&str, usize)]) {
+    let want: std::collections::BTreeMap<String, usize> =
+        want.iter().map(|(k, n)| (k.to_string(), *n)).collect();
+    for _ in 0..200 {
+        if pool.idle_counts() == want {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(pool.idle_counts(), want);
+}
+
+#[test]
+fn workers_register_by_role_and_kind_and_are_claimed_by_kind() {
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    actix::System::new().block_on(async move {
+        let _quality = worker(&pool, &secret, "inspector", "quality", "q@w1").await;
+        let _auditor = worker(&pool, &secret, "auditor", "", "a@w2").await;
+        idle_becomes(&pool, &[("inspector/quality", 1), ("auditor/", 1)]).await;
+
+        let claimed = pool
+            .claim("inspector", "quality", Duration::from_secs(1))
+            .await
+            .expect("a quality worker");
+        assert_eq!(claimed.name, "q@w1");
+        idle_becomes(&pool, &[("auditor/", 1)]).await;
+        assert!(pool
+            .claim("inspector", "test", Duration::from_millis(100))
+            .await
+            .is_none());
+    });
+}
+
+#[test]
+fn a_claim_waits_for_a_worker_that_registers_later() {
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    actix::System::new().block_on(async move {
+        let waiting = {
+            let pool = Arc::clone(&pool);
+            actix::spawn(async move {
+                pool.claim("inspector", "test", Duration::from_secs(5))
+                    .await
+                    .map(|c| c.name)
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let _late = worker(&pool, &secret, "inspector", "test", "t@late").await;
+        assert_eq!(waiting.await.expect("joined"), Some("t@late".to_string()));
+    });
+}
+
+#[test]
+fn a_worker_that_disconnects_while_idle_leaves_the_pool_and_a_wrong_secret_never_enters() {
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    actix::System::new().block_on(async move {
+        let gone = worker(&pool, &secret, "inspector", "holistic", "h@w").await;
+        idle_becomes(&pool, &[("inspector/holistic", 1)]).await;
+        drop(gone);
+        idle_becomes(&pool, &[]).await;
+
+        let stream = tokio::net::TcpStream::connect(pool.local_addr())
+            .await
+            .expect("connect");
+        let refused = client_handshake_kind(
+            stream,
+            &Secret::generate(),
+            "inspector",
+            "holistic",
+            "intruder",
+            &WireConfig::default(),
+        )
+        .await;
+        assert!(refused.is_err());
+        idle_becomes(&pool, &[]).await;
+    });
+}
+
+#[test]
+fn an_address_in_use_is_a_clear_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let at = taken.local_addr().expect("addr").to_string();
+    let err = WorkerPool::start(&at, Secret::generate(), WireConfig::default())
+        .err()
+        .expect("refused");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("cannot listen on {at} for workers: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_reservation_takes_a_whole_set_or_waits_and_then_takes_what_there_is() {
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    actix::System::new().block_on(async move {
+        let _q = worker(&pool, &secret, "inspector", "quality", "q@1").await;
+        let _a = worker(&pool, &secret, "auditor", "", "a@1").await;
+        idle_becomes(&pool, &[("inspector/quality", 1), ("auditor/", 1)]).await;
+        let set = [("inspector", "quality"), ("auditor", "")];
+
+        let first = pool.reserve(&set, Duration::from_secs(1)).await;
+        let mut names: Vec<&str> = first.iter().map(|c| c.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, vec!["a@1", "q@1"]);
+        idle_becomes(&pool, &[]).await;
+
+        // Half a set registers: the second reservation takes nothing until its deadline,
+        // then the half there is.
+        let _q2 = worker(&pool, &secret, "inspector", "quality", "q@2").await;
+        idle_becomes(&pool, &[("inspector/quality", 1)]).await;
+        let started = tokio::time::Instant::now();
+        let second = pool.reserve(&set, Duration::from_millis(300)).await;
+        assert!(started.elapsed() >= Duration::from_millis(300));
+        let names: Vec<&str> = second.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, vec!["q@2"]);
+
+        // A worker given back is idle again, first in line.
+        for claimed in first {
+            pool.give_back(claimed);
+        }
+        idle_becomes(&pool, &[("inspector/quality", 1), ("auditor/", 1)]).await;
+    });
+}

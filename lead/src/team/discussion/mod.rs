@@ -1,0 +1,156 @@
+//! Phase 0 — the planning discussion (chapter 04.1; `--no-discuss` skips it). A Planner and a
+//! Critic, built in (no planner agent can be configured yet), discuss the selected tasks for at
+//! most [`MAX_ROUNDS`] rounds:
+//!
+//! - the Planner estimates each task's `owns` (paths its text mentions, resolved against the
+//!   repository's files), its dependencies (a task that mentions a file another task creates
+//!   waits for it) and a recommended parallelism (`planner_max_parallel`);
+//! - the Critic red-teams the proposal: tasks without owns, overlapping owns without a
+//!   dependency, oversized tasks, dependency cycles;
+//! - the Planner revises what it can (it takes the dependency the Critic asks for); what it
+//!   cannot (no owns, oversized, a declared cycle) stays open for the user.
+//!
+//! The refined plan is shown and handed to Phase A as reference ([`Discussion::reference`]):
+//! estimated owns and the Planner's dependencies go in, and Phase A's validation still runs on
+//! the result (its V5 repair re-derives the overlap dependencies the Critic asked for).
+//! Everything here is a pure function of the tasks and the repository's file list.
+
+mod critic;
+mod planner;
+mod render;
+#[cfg(test)]
+mod tests;
+
+pub use critic::{critique, Critique, Flag};
+pub use planner::{max_parallel, mentioned_paths, propose, resolve};
+
+use super::granularity::Limits;
+use super::plan::{Plan, PlanTask};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Most rounds of one discussion.
+pub const MAX_ROUNDS: u32 = 3;
+
+/// Why the Planner made a task wait for another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Why {
+    /// The task mentions a file the other task creates.
+    Mentions,
+    /// Both own a path (the Critic's point, taken).
+    Overlap,
+}
+
+/// A dependency the Planner added.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Added {
+    /// The task that waits.
+    pub task: String,
+    /// The task it waits for.
+    pub on: String,
+    /// Why.
+    pub why: Why,
+    /// The path behind it.
+    pub path: String,
+}
+
+/// The Planner's current proposal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposal {
+    /// The tasks with declared and estimated owns and dependencies.
+    pub tasks: Vec<PlanTask>,
+    /// Owns estimated for tasks that declared none: task id → paths.
+    pub estimated_owns: BTreeMap<String, Vec<String>>,
+    /// Dependencies the Planner added, in the order it added them.
+    pub added: Vec<Added>,
+}
+
+/// One round: what the Planner did, and what the Critic said about the result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Round {
+    /// 1-based.
+    pub round: u32,
+    /// The Planner's moves, one line each.
+    pub planner: Vec<String>,
+    /// The Critic's flags on the proposal after those moves.
+    pub critic: Vec<Flag>,
+}
+
+/// How the discussion ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discussion {
+    /// The rounds held (1 to [`MAX_ROUNDS`]).
+    pub rounds: Vec<Round>,
+    /// The refined plan.
+    pub proposal: Proposal,
+    /// The Planner's recommended parallelism.
+    pub planner_max_parallel: u32,
+    /// The Critic's points the Planner could not settle.
+    pub open: Vec<Flag>,
+}
+
+/// Holds the discussion over the selected tasks; `known` are the repository's files.
+pub fn discuss(selection: &[PlanTask], known: &[String], limits: &Limits) -> Discussion {
+    let (mut proposal, mut moves) = propose(selection, known);
+    let mut rounds = Vec::new();
+    let mut open = Vec::new();
+    for round in 1..=MAX_ROUNDS {
+        let critique = critique(&proposal.tasks, limits);
+        rounds.push(Round {
+            round,
+            planner: std::mem::take(&mut moves),
+            critic: critique.flags.clone(),
+        });
+        if round < MAX_ROUNDS {
+            moves = planner::revise(&mut proposal, &critique);
+        }
+        if moves.is_empty() {
+            open = critique.flags;
+            break;
+        }
+    }
+    let planner_max_parallel = max_parallel(&proposal.tasks);
+    Discussion {
+        rounds,
+        proposal,
+        planner_max_parallel,
+        open,
+    }
+}
+
+impl Discussion {
+    /// `plan` with the discussion's outcome for Phase A: estimated owns for the tasks that
+    /// declared none and the dependencies the Planner found in the tasks' text. The overlap
+    /// dependencies the Critic asked for are left to Phase A's V5 repair, which finds the same
+    /// ones and reports them.
+    pub fn reference(&self, plan: &Plan) -> Plan {
+        let mut plan = plan.clone();
+        for task in plan.tasks.iter_mut() {
+            if let Some(owns) = self.proposal.estimated_owns.get(&task.id) {
+                if task.owns.is_empty() {
+                    task.owns = owns.clone();
+                }
+            }
+            for added in &self.proposal.added {
+                if added.why == Why::Mentions
+                    && added.task == task.id
+                    && !task.depends.contains(&added.on)
+                {
+                    task.depends.push(added.on.clone());
+                }
+            }
+        }
+        plan
+    }
+
+    /// The discussion as shown to the user (stderr of a run, part of a dry run's output).
+    pub fn render(&self) -> String {
+        render::terminal(self)
+    }
+
+    /// The discussion as JSON (`--dry-run --format json`, key `discussion`).
+    pub fn to_json(&self) -> serde_json::Value {
+        render::json(self)
+    }
+}

@@ -1,0 +1,120 @@
+//! Phase 0 through the real binary: `retake run --dry-run` holds the planning discussion unless
+//! `--no-discuss` — the Planner's estimated owns and dependencies reach Phase A, its
+//! recommendation bounds (and lifts the default cap of) the team, and the JSON shows it.
+
+use std::path::Path;
+use std::process::Command;
+
+const PLAN: &str = "# Plans\n\n\
+- 1 Add token store cc:TODO\n  - create `src/auth/token.rs`\n\
+- 2 Add login cc:TODO owns: `src/auth/login.rs`\n  - issue a token through src/auth/token.rs\n\
+- 3 Add logout cc:TODO owns: `src/auth/login.rs`\n\
+- 4 Add audit log cc:TODO owns: `src/audit.rs`\n\
+- 5 Add metrics cc:TODO owns: `src/metrics.rs`\n\
+- 6 Add tracing cc:TODO owns: `src/tracing.rs`\n\
+- 7 Add config cc:TODO owns: `src/config.rs`\n";
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(dir.path().join("src/auth")).expect("mkdir");
+    std::fs::write(dir.path().join("src/auth/mod.rs"), "//! Auth.\n").expect("write");
+    std::fs::write(dir.path().join("Plans.md"), PLAN).expect("write");
+    dir
+}
+
+fn dry(dir: &Path, extra: &[&str]) -> (String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .current_dir(dir)
+        .args(["run", "all", "--dry-run"])
+        .args(extra)
+        .output()
+        .expect("run retake");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+#[test]
+fn the_dry_run_json_shows_the_planners_recommendation_and_its_effect() {
+    let dir = repo();
+    let (stdout, _) = dry(dir.path(), &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(
+        (
+            &v["planner_max_parallel"],
+            &v["independent_tasks"],
+            &v["implementers"]
+        ),
+        (
+            &serde_json::json!(5),
+            &serde_json::json!(5),
+            &serde_json::json!(5)
+        ),
+        "levels {{1, 4, 5, 6, 7}}, {{2}}, {{3}}: the planner's bound lifts the cap of 3"
+    );
+    assert_eq!(
+        v["tasks"][0]["owns"],
+        serde_json::json!(["src/auth/token.rs"])
+    );
+    assert_eq!(v["tasks"][1]["blocked_by"], serde_json::json!([1]));
+    assert_eq!(v["tasks"][2]["blocked_by"], serde_json::json!([2]));
+    let d = &v["discussion"];
+    assert_eq!(d["backend"], "builtin");
+    assert_eq!(d["rounds"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        d["rounds"][0]["critic"],
+        serde_json::json!([{"kind": "overlap", "earlier": "2", "later": "3", "path": "src/auth/login.rs"}])
+    );
+    assert_eq!(d["rounds"][1]["critic"], serde_json::json!([]));
+    assert_eq!(d["open"], serde_json::json!([]));
+    assert_eq!(
+        v["validation"],
+        serde_json::json!([{"check": "V5", "level": "repaired", "task": "3",
+            "message": "tasks 2 and 3 both own src/auth/login.rs: 3 now waits for 2 (blocked_by added)"}]),
+        "Phase A still validates the refined plan"
+    );
+    assert!(
+        !dir.path().join(".retake").exists(),
+        "a dry run writes no state"
+    );
+
+    let (stdout, _) = dry(dir.path(), &["--format", "json", "--no-discuss"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(
+        (
+            &v["planner_max_parallel"],
+            &v["independent_tasks"],
+            &v["implementers"]
+        ),
+        (
+            &serde_json::Value::Null,
+            &serde_json::json!(6),
+            &serde_json::json!(3)
+        )
+    );
+    assert_eq!(v["tasks"][0]["owns"], serde_json::json!([]));
+    assert_eq!(v["discussion"], serde_json::Value::Null);
+}
+
+#[test]
+fn the_terminal_dry_run_shows_the_discussion() {
+    let dir = repo();
+    let (stdout, stderr) = dry(dir.path(), &[]);
+    assert_eq!(stderr, "", "a dry run shows its plan on stdout");
+    assert!(
+        stdout.contains(
+            "Phase 0 — planning discussion (built-in Planner and Critic)\n  Round 1\n\
+             \x20   Planner: 1 owns src/auth/token.rs (from its text)\n\
+             \x20   Planner: 2 waits for 1 (it mentions src/auth/token.rs, which 1 creates)\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  Planner's recommendation: at most 5 Implementers in parallel\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("7 tasks (5 independent) with 5 Implementers in parallel.\n"),
+        "{stdout}"
+    );
+}
