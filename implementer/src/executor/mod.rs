@@ -5,8 +5,8 @@
 
 mod agent;
 pub mod builtin;
-pub mod guard;
-pub(crate) mod process;
+// One process runner for every crate: `protocol::exec`.
+pub(crate) use protocol::exec as process;
 mod script;
 
 pub use agent::AgentExecutor;

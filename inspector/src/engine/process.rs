@@ -1,23 +1,13 @@
-//! Running an external command for an Inspector (the test command, git, an agent backend): argv
-//! (no shell), in the repository root, stdout and stderr captured, in its own process group
-//! with the parent-death signal set, and with a timeout that kills the whole group.
-//!
-//! This is the Inspectors' only process code. The pipes are drained by two threads (and stdin
-//! is fed by a third) while the calling thread polls the child, so a chatty command can never
-//! fill a pipe and deadlock.
+//! Running an external command for an Inspector (the test command, git, a linter, an agent
+//! backend) through the one process runner every crate shares, [`protocol::exec`]: argv (no
+//! shell), in the repository root, its own process group under a guard (it dies with the
+//! Inspector), a timeout that kills the whole group. What the Inspectors read is text, so the
+//! output comes back as (lossy) UTF-8.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Output kept per stream; the rest is read and dropped so the child never blocks on a full pipe.
-const MAX_CAPTURE: usize = 8 * 1024 * 1024;
-
-/// How long to wait for the pipes to close after the command exited (a daemon it started may
-/// hold them open forever).
-const PIPE_GRACE: Duration = Duration::from_secs(5);
+pub(crate) use protocol::exec::{Extra, RunError};
 
 /// A command that ran to completion.
 #[derive(Debug)]
@@ -30,28 +20,9 @@ pub(crate) struct Finished {
     pub(crate) stderr: String,
 }
 
-/// A command that did not run to completion.
-#[derive(Debug)]
-pub(crate) enum RunError {
-    /// It could not be started (not found, not executable, empty argv).
-    Spawn(std::io::Error),
-    /// It ran past the timeout; its process group was killed.
-    TimedOut,
-}
-
 /// Runs `argv` in `cwd` with stdin closed, killing its process group after `timeout`.
 pub(crate) fn run(argv: &[String], cwd: &Path, timeout: Duration) -> Result<Finished, RunError> {
     run_with(argv, cwd, timeout, &Extra::default())
-}
-
-/// What a command gets besides its argv: bytes on stdin (then end of file) and extra
-/// environment variables.
-#[derive(Debug, Default)]
-pub(crate) struct Extra {
-    /// Written to the command's stdin on a thread of its own, then stdin is closed.
-    pub(crate) stdin: Option<Vec<u8>>,
-    /// Added to the inherited environment.
-    pub(crate) env: Vec<(String, String)>,
 }
 
 /// Runs `argv` in `cwd` with `extra`, killing its process group after `timeout`.
@@ -61,247 +32,39 @@ pub(crate) fn run_with(
     timeout: Duration,
     extra: &Extra,
 ) -> Result<Finished, RunError> {
-    let Some((program, args)) = argv.split_first() else {
-        return Err(RunError::Spawn(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "empty command",
-        )));
-    };
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .envs(extra.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(cwd)
-        .stdin(if extra.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    isolate(&mut command);
-    let mut child = command.spawn().map_err(RunError::Spawn)?;
-    if let (Some(input), Some(pipe)) = (extra.stdin.clone(), child.stdin.take()) {
-        feed(pipe, input);
-    }
-    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
-    let mut readers = 0;
-    if let Some(out) = child.stdout.take() {
-        drain(out, 0, tx.clone());
-        readers += 1;
-    }
-    if let Some(err) = child.stderr.take() {
-        drain(err, 1, tx.clone());
-        readers += 1;
-    }
-    drop(tx);
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {
-                let now = Instant::now();
-                if now >= deadline {
-                    kill_group(&mut child);
-                    return Err(RunError::TimedOut);
-                }
-                std::thread::sleep((deadline - now).min(Duration::from_millis(20)));
-            }
-            Err(e) => {
-                kill_group(&mut child);
-                return Err(RunError::Spawn(e));
-            }
-        }
-    };
-    let mut streams = [Vec::new(), Vec::new()];
-    let grace_end = Instant::now() + PIPE_GRACE;
-    for _ in 0..readers {
-        let left = grace_end.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok((i, bytes)) => streams[i] = bytes,
-            Err(_) => break,
-        }
-    }
-    let [stdout, stderr] = streams;
+    let done = protocol::exec::run(argv, cwd, timeout, extra)?;
     Ok(Finished {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        code: done.code,
+        stdout: String::from_utf8_lossy(&done.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&done.stderr).into_owned(),
     })
-}
-
-/// Writes `input` to the child's stdin on a thread of its own and closes it, so a command that
-/// reads slowly (or not at all) can never block the caller.
-fn feed(mut pipe: std::process::ChildStdin, input: Vec<u8>) {
-    std::thread::spawn(move || {
-        use std::io::Write;
-        // A command that exits without reading its input closes the pipe: nothing to do then.
-        pipe.write_all(&input).ok();
-    });
-}
-
-/// Reads a pipe to its end on a thread of its own and sends what it kept.
-fn drain(mut pipe: impl Read + Send + 'static, index: usize, tx: mpsc::Sender<(usize, Vec<u8>)>) {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut buf = [0u8; 16 * 1024];
-        loop {
-            match pipe.read(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(n) => {
-                    let room = MAX_CAPTURE.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                }
-            }
-        }
-        // The receiver is gone only when the run was abandoned; the output is not wanted then.
-        tx.send((index, kept)).ok();
-    });
-}
-
-/// Puts the child in a process group of its own (so the timeout can kill everything it
-/// started) and, on Linux, has the kernel kill it if the reviewing thread dies first.
-#[cfg(unix)]
-fn isolate(command: &mut Command) {
-    use std::os::unix::process::CommandExt;
-    command.process_group(0);
-    #[cfg(target_os = "linux")]
-    {
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: the closure runs in the forked child between fork and exec, where only
-        // async-signal-safe calls are allowed. It makes two system calls (prctl, getppid), takes
-        // no locks and allocates nothing (`last_os_error`/`from_raw_os_error` do not allocate).
-        // PDEATHSIG fires when the thread that spawned the child exits; that thread waits for
-        // the child in `run_with`, so it outlives it unless the process dies, which is the point.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(
-                    libc::PR_SET_PDEATHSIG,
-                    libc::SIGKILL as libc::c_ulong,
-                    0,
-                    0,
-                    0,
-                ) != 0
-                {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have died between fork and prctl; no signal would come then.
-                if libc::getppid() != parent {
-                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
-                }
-                Ok(())
-            });
-        }
-    }
-}
-
-#[cfg(not(unix))]
-fn isolate(_command: &mut Command) {}
-
-/// Kills the child's whole process group, then reaps the child.
-fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        // The child leads its own group (`process_group(0)`), so its pid is the group id, and
-        // it has not been reaped yet, so that id cannot have been reused.
-        let pgid = child.id() as libc::pid_t;
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        // Already exited is the only failure, and then there is nothing to kill.
-        child.kill().ok();
-    }
-    // Reaping can only fail if the child was already reaped, which `run_with` never does before.
-    child.wait().ok();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn argv(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| w.to_string()).collect()
-    }
-
     #[test]
-    fn captures_both_streams_and_the_exit_code() {
+    fn output_is_text_and_a_missing_program_is_a_spawn_error() {
         let dir = tempfile::tempdir().expect("tempdir");
+        let argv = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         let done = run(
-            &argv(&["sh", "-c", "echo out; echo err >&2; pwd; exit 3"]),
+            &argv(&["sh", "-c", "printf 'out\\377'; echo err >&2; exit 3"]),
             dir.path(),
             Duration::from_secs(10),
         )
         .expect("ran");
-        assert_eq!(done.code, Some(3));
-        assert!(done.stdout.starts_with("out\n"));
-        assert_eq!(done.stderr, "err\n");
-        let cwd = std::fs::canonicalize(dir.path()).expect("canonical");
-        assert!(done.stdout.contains(&cwd.to_string_lossy().to_string()));
-    }
-
-    #[test]
-    fn feeds_stdin_and_adds_the_environment() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let extra = Extra {
-            stdin: Some(b"prompt text\n".to_vec()),
-            env: vec![("RETAKE_PROCESS_TEST".into(), "seen".into())],
-        };
-        let done = run_with(
-            &argv(&["sh", "-c", "cat; echo \"$RETAKE_PROCESS_TEST\""]),
-            dir.path(),
-            Duration::from_secs(10),
-            &extra,
-        )
-        .expect("ran");
-        assert_eq!(done.stdout, "prompt text\nseen\n");
-        assert_eq!(done.code, Some(0));
-    }
-
-    #[test]
-    fn a_missing_program_is_a_spawn_error() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let err = run(
+        assert_eq!(
+            (done.code, done.stdout.as_str(), done.stderr.as_str()),
+            (Some(3), "out\u{FFFD}", "err\n")
+        );
+        let missing = run(
             &argv(&["retake-no-such-tool"]),
             dir.path(),
             Duration::from_secs(1),
         );
-        assert!(matches!(err, Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound));
-        assert!(matches!(
-            run(&[], dir.path(), Duration::from_secs(1)),
-            Err(RunError::Spawn(_))
-        ));
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn the_timeout_kills_the_whole_group() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let started = Instant::now();
-        // The grandchild `sleep` holds the pipes open: only a group kill ends it.
-        let err = run(
-            &argv(&["sh", "-c", "sleep 30 & echo $! > grandchild; wait"]),
-            dir.path(),
-            Duration::from_millis(300),
+        assert!(
+            matches!(missing, Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound)
         );
-        assert!(matches!(err, Err(RunError::TimedOut)));
-        assert!(started.elapsed() < Duration::from_secs(3));
-        let pid: libc::pid_t = std::fs::read_to_string(dir.path().join("grandchild"))
-            .expect("pid file")
-            .trim()
-            .parse()
-            .expect("pid");
-        // Dead once gone from /proc or a zombie (a container's init may never reap it).
-        let alive = || {
-            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z "))
-        };
-        let gone = (0..100).any(|_| {
-            std::thread::sleep(Duration::from_millis(20));
-            !alive()
-        });
-        assert!(gone, "grandchild {pid} survived the group kill");
     }
 }

@@ -63,7 +63,7 @@ pub fn run(
         .stderr(Stdio::piped());
     // Its own process group under a guard: what it starts (cargo's rustc and test binaries)
     // dies with the Lead too.
-    implementer::executor::guard::guard(&mut cmd);
+    protocol::exec::guard::guard(&mut cmd);
     let mut child = cmd.spawn()?;
     let out = child.stdout.take().map(drain);
     let err = child.stderr.take().map(drain);

@@ -1,10 +1,12 @@
-//! The Implementer's only process code: runs an argv (no shell) in a directory with optional
-//! stdin bytes and extra environment, captures stdout and stderr, puts the child in its own
-//! process group under a guard (`super::guard`: the group dies with this process), and kills
-//! the whole group on timeout.
+//! Running external commands — the test command, git, linters, executors, agent backends — for
+//! every actor and the Lead: an argv (no shell) in a directory with optional stdin bytes and
+//! extra environment, stdout and stderr captured, the child in its own process group under a
+//! guard ([`guard`]: the group dies with this process), and the whole group killed on timeout.
 //!
 //! Pipes are drained by threads of their own (stdin is fed by a third) while the calling
 //! thread polls the child, so a chatty command can never fill a pipe and deadlock.
+
+pub mod guard;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -20,18 +22,18 @@ const PIPE_GRACE: Duration = Duration::from_secs(5);
 
 /// A command that ran to completion.
 #[derive(Debug)]
-pub(crate) struct Finished {
+pub struct Finished {
     /// Its exit code; `None` when a signal ended it.
-    pub(crate) code: Option<i32>,
+    pub code: Option<i32>,
     /// Its standard output (capped).
-    pub(crate) stdout: Vec<u8>,
+    pub stdout: Vec<u8>,
     /// Its standard error (capped).
-    pub(crate) stderr: Vec<u8>,
+    pub stderr: Vec<u8>,
 }
 
 /// A command that did not run to completion.
 #[derive(Debug)]
-pub(crate) enum RunError {
+pub enum RunError {
     /// It could not be started (not found, not executable, empty argv).
     Spawn(std::io::Error),
     /// It ran past the timeout; its process group was killed.
@@ -40,17 +42,17 @@ pub(crate) enum RunError {
 
 /// What a command gets besides its argv.
 #[derive(Debug, Default)]
-pub(crate) struct Extra {
+pub struct Extra {
     /// Written to stdin on a thread of its own, then stdin is closed; `None` closes it at once.
-    pub(crate) stdin: Option<Vec<u8>>,
+    pub stdin: Option<Vec<u8>>,
     /// Added to the inherited environment.
-    pub(crate) env: Vec<(String, String)>,
+    pub env: Vec<(String, String)>,
 }
 
 /// Runs `argv` in `cwd` with `extra`, killing its process group after `timeout`. A relative
 /// program path with a `/` is taken relative to `cwd` (the repository), not to our own
 /// working directory.
-pub(crate) fn run(
+pub fn run(
     argv: &[String],
     cwd: &Path,
     timeout: Duration,
@@ -152,10 +154,10 @@ fn drain(mut pipe: impl Read + Send + 'static, index: usize, tx: mpsc::Sender<(u
 }
 
 /// Puts the child in a process group of its own (so a timeout kills everything it started)
-/// under a guard that kills that group if this process dies first (`super::guard`).
+/// under a guard that kills that group if this process dies first ([`guard`]).
 #[cfg(unix)]
 fn isolate(command: &mut Command) {
-    super::guard::guard(command);
+    guard::guard(command);
 }
 
 #[cfg(not(unix))]
