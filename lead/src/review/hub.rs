@@ -1,20 +1,51 @@
 //! Accepting actors: every connection, TCP or in-memory, is authenticated with the handshake and
-//! then pumped into the coordinator under its authenticated name. A peer that fails the handshake
-//! or sends a bad frame is dropped and logged; the others are not affected.
+//! then pumped into a hub — the review's coordinator, or the team loop's hub — under its
+//! authenticated name. A peer that fails the handshake or sends a bad frame is dropped and
+//! logged; the others are not affected.
 
 use super::coordinator::{Connected, Coordinator, Incoming, Lost};
 use actix::Addr;
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
+use protocol::Envelope;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
 /// The reason given when a peer closes its connection without a word.
 pub const DISCONNECTED: &str = "disconnected";
 
-/// Authenticates `stream` and, if it passes, feeds its messages to the coordinator until it ends.
-pub async fn attach<S>(stream: S, secret: Secret, wire: WireConfig, coordinator: Addr<Coordinator>)
+/// Where an authenticated connection's events go.
+pub trait Hub: Clone + Send + 'static {
+    /// An actor authenticated as `name`; `outbox` reaches it.
+    fn connected(&self, name: String, outbox: Outbox);
+    /// `env` arrived from `name` (its sender checked against the authenticated name).
+    fn incoming(&self, name: String, env: Envelope);
+    /// The connection of `name` ended, for `reason`.
+    fn lost(&self, name: String, reason: String);
+}
+
+impl Hub for Addr<Coordinator> {
+    fn connected(&self, name: String, outbox: Outbox) {
+        self.do_send(Connected { name, outbox });
+    }
+
+    fn incoming(&self, from: String, env: Envelope) {
+        self.do_send(Incoming { from, env });
+    }
+
+    fn lost(&self, name: String, reason: String) {
+        self.do_send(Lost {
+            name,
+            reason,
+            connection_closed: true,
+        });
+    }
+}
+
+/// Authenticates `stream` and, if it passes, feeds its messages to `hub` until it ends.
+pub async fn attach<S, H>(stream: S, secret: Secret, wire: WireConfig, hub: H)
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+    H: Hub,
 {
     let (peer, mut reader, writer) = match server_handshake(stream, &secret, &wire).await {
         Ok(parts) => parts,
@@ -25,16 +56,10 @@ where
     };
     let name = peer.name.clone();
     let (outbox, _writer) = Outbox::spawn(writer);
-    coordinator.do_send(Connected {
-        name: name.clone(),
-        outbox,
-    });
+    hub.connected(name.clone(), outbox);
     let reason = loop {
         match reader.recv().await {
-            Ok(Some(env)) if env.from == name => coordinator.do_send(Incoming {
-                from: name.clone(),
-                env,
-            }),
+            Ok(Some(env)) if env.from == name => hub.incoming(name.clone(), env),
             Ok(Some(env)) => {
                 break format!(
                     "claimed to be '{}' on an authenticated connection",
@@ -46,31 +71,17 @@ where
         }
     };
     tracing::debug!(name, reason, "connection ended");
-    coordinator.do_send(Lost {
-        name,
-        reason,
-        connection_closed: true,
-    });
+    hub.lost(name, reason);
 }
 
 /// Accepts TCP connections forever, each handled on its own task.
-pub async fn accept_loop(
-    listener: TcpListener,
-    secret: Secret,
-    wire: WireConfig,
-    coordinator: Addr<Coordinator>,
-) {
+pub async fn accept_loop<H: Hub>(listener: TcpListener, secret: Secret, wire: WireConfig, hub: H) {
     loop {
         match listener.accept().await {
             Ok((stream, addr)) => {
                 let _nodelay = stream.set_nodelay(true);
                 tracing::debug!(%addr, "connection");
-                actix::spawn(attach(
-                    stream,
-                    secret.clone(),
-                    wire.clone(),
-                    coordinator.clone(),
-                ));
+                actix::spawn(attach(stream, secret.clone(), wire.clone(), hub.clone()));
             }
             Err(e) => tracing::warn!(error = %e, "accept failed"),
         }
