@@ -11,6 +11,11 @@
 # which takes minutes; SEMGREP=0 skips it. Needs hyperfine; ast-grep and semgrep come with
 # `pip install ast-grep-cli semgrep`. Writes the hyperfine results to target/bench/
 # (throughput-*.json, throughput-*.md) and prints the per-actor peak memory of one review.
+#
+# retake is measured cold (no .retake/ at all: every file reviewed, the result cache written)
+# and warm (the result cache of the previous run kept): on the unchanged tree, and with
+# EDITED (default 15) of its Rust files changed before every run (a comment appended; the
+# files are restored when the script ends).
 set -euo pipefail
 
 tree=${1:?usage: deploy/bench/throughput.sh TREE [RUNS]}
@@ -30,7 +35,7 @@ case "$tree" in
 esac
 
 (cd "$repo" && cargo build --release -p retake-lead)
-retake="$repo/target/release/retake"
+retake="${CARGO_TARGET_DIR:-$repo/target}/release/retake"
 
 echo "== machine"
 echo "cpus: $(nproc) ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
@@ -50,16 +55,38 @@ rg --version | head -1
 hyperfine --version
 
 review="$retake review $tree --no-exec --paths '**' --format json"
+# Keep the result cache, drop the rest of the last review's state (journal, verdicts.md).
+keep_cache="find $tree/.retake -mindepth 1 -maxdepth 1 ! -name cache -exec rm -rf {} +"
 sg="ast-grep scan -c $here/ast-grep/sgconfig.yml $tree"
 floor="rg -c -e 'todo!' -e 'unimplemented!' -e '\.unwrap\(\)' -e 'let _ =' -e 'unsafe \{' -e 'static mut' $tree"
 
-# A review leaves .retake/ in the tree (journal, verdicts.md): start each run from none, so
-# every run does the same work.
-echo "== retake vs ast-grep vs rg ($runs runs each, 1 warm-up)"
+# A review leaves .retake/ in the tree (journal, verdicts.md, the result cache): the cold runs
+# start from none, so every run does the same work.
+echo "== retake (cold) vs ast-grep vs rg ($runs runs each, 1 warm-up)"
 hyperfine --warmup 1 --runs "$runs" --ignore-failure \
     --prepare "rm -rf $tree/.retake" \
     --export-json "$out/throughput-tools.json" --export-markdown "$out/throughput-tools.md" \
     -n retake "$review" -n ast-grep "$sg" -n rg "$floor"
+
+# Warm: a re-review with the cache of the previous one, the tree unchanged or with a few
+# files edited (each run edits the same files afresh, so each reviews them again).
+edited=${EDITED:-15}
+saved=$(mktemp -d)
+(cd "$tree" && find . -name '*.rs' -not -path './.git/*' | sort | awk -v n="$edited" \
+    'NR % 97 == 1 && c < n { print; c++ }') >"$saved/list"
+(cd "$tree" && tar cf "$saved/orig.tar" -T "$saved/list")
+restore="tar xf $saved/orig.tar -C $tree"
+trap '$restore; rm -rf "$saved"' EXIT
+edit="$keep_cache; $restore; while read -r f; do echo \"// edited \$(date +%s%N)\" >>\"$tree/\$f\"; done <$saved/list"
+echo "== retake warm: unchanged tree, $(wc -l <"$saved/list") Rust files edited ($runs runs each)"
+rm -rf "$tree/.retake"
+"$retake" review "$tree" --no-exec --paths '**' --format json >/dev/null || true
+hyperfine --runs "$runs" --ignore-failure \
+    --export-json "$out/throughput-warm.json" --export-markdown "$out/throughput-warm.md" \
+    --prepare "$keep_cache" -n retake-warm "$review" \
+    --prepare "$edit" -n retake-warm-edited "$review" \
+    --prepare "true" -n ast-grep "$sg"
+$restore
 
 # --disable-version-check: without network access the check alone waits minutes.
 if [ "${SEMGREP:-1}" != 0 ] && command -v semgrep >/dev/null; then
@@ -80,7 +107,7 @@ print(dict(collections.Counter(json.loads(l)["ruleId"] for l in sys.stdin)))'
 
 echo "== pipeline overhead: an empty scope, local vs inproc ($runs runs each)"
 empty=$(mktemp -d)
-trap 'rm -rf "$empty"' EXIT
+trap '$restore; rm -rf "$saved" "$empty"' EXIT
 hyperfine --warmup 1 --runs "$runs" --ignore-failure \
     --prepare "rm -rf $empty/.retake" \
     --export-json "$out/throughput-overhead.json" --export-markdown "$out/throughput-overhead.md" \

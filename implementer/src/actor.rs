@@ -1,7 +1,8 @@
 //! The thin actix shell of an Implementer: it claims a task from the Lead, carries it out on a
 //! thread of its own (so the heartbeat task keeps running while the executor works), forwards
-//! every timeline event as it happens, reports the result, and claims again. The Lead decides
-//! everything else — which task, when there is nothing left, when to stop.
+//! every timeline event as it happens, reports the result (after the peer notes its change
+//! calls for), and claims again. The Lead decides everything else — which task, when there is
+//! nothing left, when to stop — and hands it the other Implementers' notes with its next task.
 
 use crate::assignment::carry_out;
 use crate::timeline::TimelineEvent;
@@ -66,8 +67,12 @@ impl ImplementerActor {
                         // A closed channel means the actor is gone; the work is moot.
                         let _gone = progress.send(Body::TaskProgress { task, event });
                     };
-                    let body = carry_out(&assignment, &name, &mut forward);
-                    let _gone = tx.send(body);
+                    let carried = carry_out(&assignment, &name, &mut forward);
+                    // Notes first: the Lead routes a note only while the task is the sender's.
+                    for note in carried.notes {
+                        let _gone = tx.send(Body::PeerNote(note));
+                    }
+                    let _gone = tx.send(carried.report);
                 });
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "cannot start the task thread");

@@ -1,16 +1,19 @@
 //! One claimed task, carried out: the Lead's [`TaskAssignment`] becomes the runner's settings,
 //! job and executor, the runner runs, and its result becomes the message the Implementer owes
 //! the Lead — `TaskCompleted` for a PASS, `Escalation` (pattern C) when the iteration limit was
-//! reached, `TaskFailed` when the attempt could not run at all. The conversions are pure; only
-//! [`carry_out`] runs anything (the executor and the checks, through the runner).
+//! reached, `TaskFailed` when the attempt could not run at all — and, for a PASS, the peer notes
+//! its change calls for (pattern D, `peer`). The conversions are pure; only [`carry_out`] runs
+//! anything (the executor and the checks, through the runner).
 
+use crate::change::Snapshot;
 use crate::config::{CheckCommands, LoopConfig};
 use crate::criteria::Issue;
 use crate::evaluator::EvaluatorRegistry;
 use crate::executor::{ExecutorConfig, ExecutorKind};
+use crate::peer::notes_for_change;
 use crate::runner::{LoopResult, TaskJob, TaskRunner};
 use crate::timeline::{EventSink, TimelineEvent};
-use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec, TaskAssignment};
+use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, TaskAssignment};
 use protocol::Body;
 
 /// Most bytes of executor output carried as evidence; the rest is in the timeline.
@@ -124,13 +127,27 @@ fn evidence(output: &str) -> String {
     format!("{}…", &text[..end])
 }
 
+/// What carrying an assignment out yields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Carried {
+    /// The message the Lead is owed.
+    pub report: Body,
+    /// Peer notes for the other Implementers (a PASS only); sent before the report, while the
+    /// task is still the sender's.
+    pub notes: Vec<PeerNote>,
+}
+
 /// Carries the assignment out under `implementer`, sending every timeline event to `events`,
-/// and returns the message for the Lead. Blocks: call it on a thread of its own.
-pub fn carry_out(a: &TaskAssignment, implementer: &str, events: &mut dyn EventSink) -> Body {
-    let failed = |reason: String| Body::TaskFailed {
-        task: a.task.id,
-        attempt: a.attempt,
-        reason,
+/// and returns the message for the Lead with the peer notes of its change. Blocks: call it on
+/// a thread of its own.
+pub fn carry_out(a: &TaskAssignment, implementer: &str, events: &mut dyn EventSink) -> Carried {
+    let failed = |reason: String| Carried {
+        report: Body::TaskFailed {
+            task: a.task.id,
+            attempt: a.attempt,
+            reason,
+        },
+        notes: Vec::new(),
     };
     let mut executor = match executor_config(&a.executor).build() {
         Ok(e) => e,
@@ -139,9 +156,25 @@ pub fn carry_out(a: &TaskAssignment, implementer: &str, events: &mut dyn EventSi
     let config = loop_config(&a.runner);
     let registry = EvaluatorRegistry::with_builtins();
     let runner = TaskRunner::new(&config, &registry);
+    let root = std::path::Path::new(&a.root);
+    // The runner judges against its own baseline; this one is for the notes. A tree that
+    // cannot be read now makes the runner fail the attempt anyway.
+    let baseline = Snapshot::take(root).ok();
     let mut forward = |event: TimelineEvent| events.emit(event);
     match runner.run(&job(a, implementer), executor.as_mut(), &mut forward) {
-        Ok(result) => report(a, &result),
+        Ok(result) => {
+            let report = report(a, &result);
+            let notes = match (&report, baseline) {
+                (Body::TaskCompleted { .. }, Some(before)) => Snapshot::take(root)
+                    .map(|now| notes_for_change(&a.task, &now.changes_since(&before)))
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(error = %e, "cannot read the change for peer notes");
+                        Vec::new()
+                    }),
+                _ => Vec::new(),
+            };
+            Carried { report, notes }
+        }
         Err(e) => failed(e.to_string()),
     }
 }
@@ -204,7 +237,12 @@ mod tests {
                       else printf 'pub fn sub(a: i64, b: i64) -> i64 {\\n    a - b\\n}\\n' > src/sub.rs; echo 'wrote src/sub.rs'; fi";
         let a = assignment(dir.path(), sh(script));
         let mut sink = VecSink::default();
-        let body = carry_out(&a, "implementer-1", &mut sink);
+        let carried = carry_out(&a, "implementer-1", &mut sink);
+        assert!(
+            carried.notes.is_empty(),
+            "src/sub.rs is the task's own file"
+        );
+        let body = carried.report;
         let Body::TaskCompleted {
             task,
             evidence,
@@ -235,7 +273,7 @@ mod tests {
             dir.path(),
             sh("printf 'pub fn sub() {} // TODO\\n' > src/sub.rs; echo Done."),
         );
-        let body = carry_out(&a, "implementer-1", &mut VecSink::default());
+        let body = carry_out(&a, "implementer-1", &mut VecSink::default()).report;
         let Body::Escalation {
             task,
             reason,
@@ -263,12 +301,37 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let a = assignment(dir.path(), Vec::new());
         assert_eq!(
-            carry_out(&a, "implementer-1", &mut VecSink::default()),
+            carry_out(&a, "implementer-1", &mut VecSink::default()).report,
             Body::TaskFailed {
                 task: 1,
                 attempt: 1,
                 reason: "[executor] kind = \"script\" needs `command`, an argv list such as [\"my-agent\", \"--print\"]".into()
             }
+        );
+    }
+
+    #[test]
+    fn a_helper_written_outside_the_owns_becomes_a_peer_note() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("src")).expect("mkdir");
+        let script =
+            "printf 'pub fn sub(a: i64, b: i64) -> i64 {\\n    a - b\\n}\\n' > src/sub.rs; \
+                      printf 'pub fn clamp(x: i64) -> i64 {\\n    x.max(0)\\n}\\n' > src/util.rs; \
+                      echo 'wrote src/sub.rs and src/util.rs'";
+        let a = assignment(dir.path(), sh(script));
+        let carried = carry_out(&a, "implementer-1", &mut VecSink::default());
+        assert!(matches!(
+            carried.report,
+            Body::TaskCompleted { task: 1, .. }
+        ));
+        assert_eq!(
+            carried.notes,
+            [PeerNote {
+                task: 1,
+                kind: protocol::message::PeerNoteKind::UtilityCreated,
+                about: "src/util.rs".into(),
+                text: "new `pub fn clamp(x: i64) -> i64`".into(),
+            }]
         );
     }
 }

@@ -219,6 +219,17 @@ pub struct ChangeSet {
 }
 
 impl ChangeSet {
+    /// Only the changes to files `owns` covers.
+    pub fn within(self, owns: &crate::ownership::Ownership) -> ChangeSet {
+        ChangeSet {
+            files: self
+                .files
+                .into_iter()
+                .filter(|f| owns.contains(&f.path))
+                .collect(),
+        }
+    }
+
     /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()

@@ -8,7 +8,8 @@
 //! The judge, the prompts, the evaluators and the events are pure; `runner` is the thin driver
 //! the Lead's team loop calls, and `executor::process` is the crate's only process code.
 //! `assignment` turns the Lead's `TaskAssignment` into a runner job and its result into the
-//! message the Lead is owed; `actor` is the actix shell (claim, carry out on a thread of its
+//! message the Lead is owed (with `peer`'s notes for the other Implementers when its change
+//! adds a shared helper or changes an API); `actor` is the actix shell (claim, carry out on a thread of its
 //! own, report, claim again) and `runtime` connects it to the Lead.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
@@ -21,6 +22,8 @@ pub mod criteria;
 pub mod evaluator;
 pub mod executor;
 pub mod judge;
+pub mod ownership;
+pub mod peer;
 pub mod prompt;
 pub mod runner;
 pub mod runtime;

@@ -373,6 +373,10 @@ pub struct ReviewArgs {
     /// best-practices).
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
     pub dimensions: Vec<protocol::Dimension>,
+    /// With dimensions (here or `[review] dimensions`): at most N deep-dive iterations of the
+    /// review cycle written to .retake/reviews/<run-id>/ (default 3; 0 aggregates only).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub max_iterations: Option<u32>,
     /// Fault injection.
     #[command(flatten)]
     pub chaos: ChaosArgs,

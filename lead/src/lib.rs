@@ -12,6 +12,7 @@ pub mod journal;
 pub mod lock;
 pub mod output;
 pub mod review;
+pub mod review_cycle;
 pub mod run;
 pub mod runtime;
 pub mod scenario;

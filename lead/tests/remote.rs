@@ -144,6 +144,18 @@ fn remote_workers_give_the_verdict_of_the_local_runtime() {
     assert_eq!(remote["verdict"], local["verdict"]);
     assert_eq!(findings(&remote), findings(&local));
     assert_eq!(remote["coverage"], local["coverage"], "{stderr}");
+    // Reports name their Inspector by its slot, not by the worker's `NAME@HOST-PID`, so the
+    // findings' agents and the notes ("reported by inspector-interface only") read the same.
+    let agents = |r: &Value| -> Vec<Value> {
+        r["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .map(|f| f["agents"].clone())
+            .collect()
+    };
+    assert_eq!(agents(&remote), agents(&local));
+    assert_eq!(remote["notes"], local["notes"]);
 }
 
 #[test]

@@ -46,7 +46,12 @@ fn every_shipped_scenario_is_a_valid_file() {
             names.push(s.name);
         }
     }
-    // Chapter 05's table for the six Inspector kinds and the Auditor: six faults each.
+    // Chapter 05's table for the six Inspector kinds, the Auditor and the Implementer: six
+    // faults each; the Lead: a crash, then `retake resume`.
+    assert!(
+        names.iter().any(|n| n == "lead-crash"),
+        "lead-crash is missing"
+    );
     for actor in [
         "rulebase",
         "interface",
@@ -57,7 +62,7 @@ fn every_shipped_scenario_is_a_valid_file() {
     ]
     .iter()
     .map(|k| format!("inspector-{k}"))
-    .chain(["auditor".to_string()])
+    .chain(["auditor".to_string(), "implementer".to_string()])
     {
         for fault in [
             "crash",
@@ -203,4 +208,42 @@ fn a_short_soak_replays_from_its_seed_and_keeps_the_invariants() {
             "{stdout}"
         );
     }
+}
+
+#[test]
+fn run_scenarios_recover_an_implementer_and_resume_a_killed_lead_and_refuse_the_soak() {
+    let files = ["implementer-stall-output.toml", "lead-crash.toml"].map(shipped);
+    let mut args = vec!["scenario", "run"];
+    args.extend(files.iter().map(|f| f.to_str().expect("utf-8")));
+    let out = retake(&args);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let stall = row(&stdout, "implementer-stall-output");
+    assert!(
+        stall.contains("GO APPROVE exit 0 r:implementer-1=1 done:2/2 commits:1"),
+        "{stall}"
+    );
+    let crash = row(&stdout, "lead-crash");
+    assert!(
+        crash.contains("exit 0 done:2/2 commits:1 lead-killed("),
+        "{crash}"
+    );
+    assert!(crash.ends_with("PASS"), "{crash}");
+    assert!(
+        !shipped("run-fixture/.git").exists() && !shipped("run-fixture/.retake").exists(),
+        "the shipped run fixture is run as a copy"
+    );
+    let soak = retake(&[
+        "scenario",
+        "run",
+        files[1].to_str().expect("utf-8"),
+        "--soak",
+        "1",
+    ]);
+    let err = text(&soak.stderr);
+    assert_eq!(soak.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("lead-crash.toml: --soak checks the invariants of reviews"),
+        "{err}"
+    );
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 mod team;
-pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, TaskAssignment};
+pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
 /// The protocol's major version: peers with a different major are refused.
 pub const PROTOCOL_MAJOR: u16 = 1;
@@ -412,6 +412,9 @@ pub enum Body {
         /// The last REJECT's issues, one per line (`type location: description`).
         unresolved: Vec<String>,
     },
+    /// Implementer → Lead (pattern D): news for the other Implementers, which the Lead journals
+    /// and hands on in their next assignments.
+    PeerNote(PeerNote),
 }
 
 impl Body {
@@ -441,6 +444,7 @@ impl Body {
             Body::TaskCompleted { .. } => "TaskCompleted",
             Body::TaskFailed { .. } => "TaskFailed",
             Body::Escalation { .. } => "Escalation",
+            Body::PeerNote(_) => "PeerNote",
         }
     }
 }

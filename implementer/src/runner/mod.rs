@@ -183,6 +183,9 @@ impl<'a> TaskRunner<'a> {
         result: &mut LoopResult,
     ) -> Result<LoopStatus, RunnerError> {
         let baseline = Snapshot::take(&job.repo)?;
+        // A malformed owns glob owns nothing in particular: then every change is judged.
+        let ownership = crate::ownership::Ownership::new(&job.task.owns)
+            .unwrap_or_else(|_| crate::ownership::Ownership::everything());
         let instructions = evaluator.and_then(|e| e.prompt_instructions(&job.task));
         let parts = PromptParts {
             rules: &job.rules,
@@ -226,7 +229,10 @@ impl<'a> TaskRunner<'a> {
                 Some(retry) => retry,
                 None => {
                     let now = Snapshot::take(&job.repo)?;
-                    let change = now.changes_since(&baseline);
+                    // Only the task's own files are its work to judge: in a team run other
+                    // Implementers change other files of the same tree meanwhile (the
+                    // review at the end sees every change).
+                    let change = now.changes_since(&baseline).within(&ownership);
                     let checks = checks::run_checks(&job.checks, &job.repo);
                     let output = String::from_utf8_lossy(outcome.stdout());
                     let input = EvaluatorInput {

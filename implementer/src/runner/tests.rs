@@ -48,9 +48,14 @@ struct Run {
 }
 
 fn run(config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
+    run_owning(&[], config, template, steps)
+}
+
+fn run_owning(owns: &[&str], config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(dir.path().join("README.md"), "x\n").expect("write");
     let mut task = crate::testing::task("Add add()");
+    task.owns = owns.iter().map(|o| o.to_string()).collect();
     task.description = "Requirements:\n- add two numbers\n".into();
     let mut job = TaskJob::new(task, dir.path());
     job.template = template.map(String::from);
@@ -263,4 +268,30 @@ fn configuration_errors_stop_before_any_event() {
         run(none, None, Vec::new()).result,
         Err(RunnerError::NoIterations)
     ));
+}
+
+#[test]
+fn only_the_task_s_own_files_are_judged() {
+    // Another Implementer's unfinished file (a TODO) lands in the same tree meanwhile.
+    let both: Step = Box::new(|repo: &Path| {
+        std::fs::write(repo.join("lib.rs"), GOOD).expect("write");
+        std::fs::write(repo.join("other.rs"), "// TODO: someone else's work\n").expect("write");
+        ExecOutcome::success("Added add().")
+    });
+    let r = run_owning(&["lib.rs"], quick(), None, vec![both]);
+    assert_eq!(judgments(&r), [Judgment::Pass]);
+
+    // Without owns every change is the task's: the TODO is judged (Q2).
+    let both: Step = Box::new(|repo: &Path| {
+        std::fs::write(repo.join("lib.rs"), GOOD).expect("write");
+        std::fs::write(repo.join("other.rs"), "// TODO: someone else's work\n").expect("write");
+        ExecOutcome::success("Added add().")
+    });
+    let r = run_owning(
+        &[],
+        quick(),
+        None,
+        vec![both, write("other.rs", "\n", "Removed.")],
+    );
+    assert_eq!(judgments(&r)[0], Judgment::Reject);
 }

@@ -96,7 +96,10 @@ impl ResultCache {
     /// (then nothing is cached: a stale entry could hide a changed rule's findings).
     pub(crate) fn open(root: &Path, kind: &str, rules: &[&str]) -> Option<ResultCache> {
         let identity = identity(kind, rules)?;
-        let file = root.join(".retake").join("cache").join(format!("{kind}.bin"));
+        let file = root
+            .join(".retake")
+            .join("cache")
+            .join(format!("{kind}.bin"));
         let entries = std::fs::read(&file)
             .ok()
             .and_then(|bytes| parse(&bytes, identity))
@@ -149,10 +152,10 @@ impl ResultCache {
             return;
         }
         let mut entries = Vec::with_capacity(fresh.len() + self.entries.len());
-        let mut size = HEADER_BYTES;
+        let mut size = HEADER_BYTES + VARINT_BYTES;
         for (path, digest, results) in fresh {
             self.entries.remove(&path);
-            size += path.len() + results.len() + 32;
+            size += entry_bytes(&path, &results);
             if size > self.max_bytes {
                 break;
             }
@@ -165,7 +168,7 @@ impl ResultCache {
         let mut older: Vec<(String, (Digest, Vec<u8>))> = self.entries.into_iter().collect();
         older.sort_by(|a, b| a.0.cmp(&b.0));
         for (path, (digest, results)) in older {
-            size += path.len() + results.len() + 32;
+            size += entry_bytes(&path, &results);
             if size > self.max_bytes {
                 break;
             }
@@ -182,6 +185,14 @@ impl ResultCache {
             tracing::debug!(file = %self.file.display(), "result cache not written: {e}");
         }
     }
+}
+
+/// The most bytes one length or integer takes in the encoding (a varint).
+const VARINT_BYTES: usize = 9;
+
+/// The most bytes an entry takes in the file: its path and results, their lengths, the digest.
+fn entry_bytes(path: &str, results: &[u8]) -> usize {
+    path.len() + results.len() + 4 * VARINT_BYTES
 }
 
 /// Encodes what `check_file` produced for one file, (rule id, sink) per rule, for

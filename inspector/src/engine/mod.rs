@@ -171,7 +171,11 @@ impl Sink {
     /// of the sink). When the engine's file pass has not run on this sink — `check_project`
     /// called on its own, as a rule's unit test does — it runs `rule`'s file pass over `ctx`
     /// first, on this thread, so the rule sees the same facts either way.
-    pub fn kept<T: DeserializeOwned + 'static>(&mut self, ctx: &Context, rule: &dyn Rule) -> Vec<T> {
+    pub fn kept<T: DeserializeOwned + 'static>(
+        &mut self,
+        ctx: &Context,
+        rule: &dyn Rule,
+    ) -> Vec<T> {
         if !self.file_pass_done {
             for file in &ctx.files {
                 if rule.wants(file) {

@@ -48,6 +48,7 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
             .parse::<Runtime>()
             .map_err(|e| fail2(anyhow::anyhow!(e)))?,
     };
+    let cycle = cycle_of(&settings.review.dimensions, args.max_iterations).map_err(fail2)?;
     let scope = scope_of(&args, &repo);
     let request = ReviewRequest {
         repo: repo.clone(),
@@ -65,17 +66,29 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         given: args.answer.clone(),
     };
     if !args.fix {
-        return execute_with(request, &args.output, args.threshold, &answers);
+        return execute_reviewed(
+            request,
+            &args.output,
+            args.threshold,
+            &answers,
+            cycle.as_ref(),
+        )
+        .map(|(code, _)| code);
     }
     if args.consensus > 1 {
         return Err(fail2(anyhow::anyhow!(
             "--fix works on a single review: drop --consensus (or run `retake fix` on one pipeline's folder)"
         )));
     }
-    let (_review_code, journal_dir) =
-        execute_reviewed(request, &args.output, args.threshold, &answers)?;
+    let (_review_code, review_dir) = execute_reviewed(
+        request,
+        &args.output,
+        args.threshold,
+        &answers,
+        cycle.as_ref(),
+    )?;
     // The review's report is printed; the command's outcome is now the fix session's.
-    super::fix::after_review(&journal_dir).map_err(fail2)
+    super::fix::after_review(&review_dir).map_err(fail2)
 }
 
 /// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
@@ -99,15 +112,46 @@ pub fn execute_with(
     threshold: Option<u32>,
     answers: &crate::steering::Answers,
 ) -> Result<u8, Failure> {
-    execute_reviewed(request, output, threshold, answers).map(|(code, _)| code)
+    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    let cycle = cycle_of(&request.settings.review.dimensions, None).map_err(fail2)?;
+    execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(code, _)| code)
 }
 
-/// As [`execute_with`], also returning the review's journal folder.
+/// The review cycle of chapter 4.3 (`crate::review_cycle`): it runs after a review with
+/// dimensions (`--dimensions` or `[review] dimensions`), the dimension view the cycle is
+/// about; `--max-iterations` without dimensions is bad input.
+#[derive(Debug, Clone)]
+struct CycleOptions {
+    dimensions: Vec<protocol::Dimension>,
+    max_iterations: u32,
+}
+
+fn cycle_of(
+    dimensions: &[protocol::Dimension],
+    max_iterations: Option<u32>,
+) -> anyhow::Result<Option<CycleOptions>> {
+    if dimensions.is_empty() {
+        return match max_iterations {
+            Some(_) => Err(anyhow::anyhow!(
+                "--max-iterations applies to the review cycle, which runs with --dimensions (or [review] dimensions)"
+            )),
+            None => Ok(None),
+        };
+    }
+    Ok(Some(CycleOptions {
+        dimensions: dimensions.to_vec(),
+        max_iterations: max_iterations.unwrap_or(crate::review_cycle::DEFAULT_MAX_ITERATIONS),
+    }))
+}
+
+/// As [`execute_with`], also returning the folder a fix works from: the review cycle's
+/// `.retake/reviews/<id>/` when it ran, else the review's journal folder.
 fn execute_reviewed(
     request: ReviewRequest,
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
     answers: &crate::steering::Answers,
+    cycle: Option<&CycleOptions>,
 ) -> Result<(u8, std::path::PathBuf), Failure> {
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
     let repo = request.repo.clone();
@@ -174,6 +218,24 @@ fn execute_reviewed(
             .map_err(|e| fail2(e.into()))?;
     outcome.notes.extend(steering);
     let outcome = &outcome;
+    // After the verdict and before any output, so a folder that cannot be written is exit 2
+    // like an unwritable verdicts.md; the verdict and exit code stay the Auditor's.
+    let written = match cycle {
+        Some(c) => Some(
+            crate::review_cycle::run(&crate::review_cycle::Input {
+                repo: &repo,
+                run_id: &out.run_id,
+                scope: &scope,
+                scope_label: &outcome.scope,
+                verdict: outcome.verdict,
+                findings: &outcome.findings,
+                dimensions: &c.dimensions,
+                max_iterations: c.max_iterations,
+            })
+            .map_err(|e| fail2(e.into()))?,
+        ),
+        None => None,
+    };
     let head = super::head_commit(&repo);
     let expected: Vec<String> = protocol::InspectorKind::ALL
         .iter()
@@ -190,7 +252,13 @@ fn execute_reviewed(
         baseline: None,
     };
     let code = super::emit(&summary, output).map_err(fail2)?;
-    Ok((code, out.journal_dir.clone()))
+    match written {
+        Some(w) => {
+            eprintln!("retake: {}", w.summary());
+            Ok((code, w.dir))
+        }
+        None => Ok((code, out.journal_dir.clone())),
+    }
 }
 
 /// The scope the flags ask for. Without a scope flag, a git repository with uncommitted

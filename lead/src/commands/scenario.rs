@@ -22,6 +22,19 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
         .iter()
         .map(|f| scenario::load(f))
         .collect::<Result<Vec<Scenario>, _>>()?;
+    if let (Some(_), Some(s)) = (args.soak, loaded.iter().find(|s| s.compose.is_some())) {
+        anyhow::bail!(
+            "{}: --soak injects faults through the Lead, which a container scenario's remote \
+             Lead refuses; soak local scenarios",
+            s.file.display()
+        );
+    }
+    if let (Some(_), Some(s)) = (args.soak, loaded.iter().find(|s| s.run.is_some())) {
+        anyhow::bail!(
+            "{}: --soak checks the invariants of reviews; soak review scenarios (review = …)",
+            s.file.display()
+        );
+    }
     let exe = std::env::current_exe().context("cannot find the retake executable")?;
     let soak_seed = args.soak.map(|runs| {
         let seed = args.seed.unwrap_or_else(clock_seed);

@@ -8,6 +8,10 @@
 //! verdict (an interrupted review, reports from elsewhere) every journaled report's findings
 //! are used, merged by fingerprint. Reports only in CPF (`reports/*.cpf` with no `.json`) are
 //! read too; their findings are never auto-fixable, since CPF cannot say so.
+//!
+//! A review cycle's folder (`.retake/reviews/<id>/`, see `crate::review_cycle`) has no verdict:
+//! its `reports/review-cycle.json` holds the Auditor's verified findings with the severities
+//! the deep-dive re-assessed, and is read like any journaled report.
 
 use super::FixError;
 use protocol::cpf::{parse_report, parse_verdict};
@@ -51,7 +55,7 @@ pub fn load(dir: &Path) -> Result<ReviewFindings, FixError> {
         let hint = if dir.join("pipeline-1").is_dir() {
             ": it is a consensus review, pass one of its pipeline-K folders"
         } else {
-            " (a review folder is .retake/runs/<id>/ with reports/*.json or reports/*.cpf)"
+            " (a review folder is .retake/runs/<id>/ or .retake/reviews/<id>/, with reports/*.json or reports/*.cpf)"
         };
         return Err(FixError::BadInput(format!(
             "{} is not a review folder: it has no journaled reports{hint}",
@@ -106,6 +110,11 @@ pub fn load(dir: &Path) -> Result<ReviewFindings, FixError> {
         (
             audited(&merged, &verdict, &review),
             "verdict.cpf".to_string(),
+        )
+    } else if dir.join("review-state.json").is_file() {
+        (
+            merged,
+            "the review cycle's re-assessed findings".to_string(),
         )
     } else {
         (merged, format!("{} journaled reports", names.len()))
@@ -287,7 +296,7 @@ mod tests {
     fn folders_that_are_not_reviews_and_malformed_files_are_bad_input() {
         let tmp = tempfile::tempdir().unwrap();
         let err = load(tmp.path()).unwrap_err().to_string();
-        assert!(err.ends_with("is not a review folder: it has no journaled reports (a review folder is .retake/runs/<id>/ with reports/*.json or reports/*.cpf)"), "{err}");
+        assert!(err.ends_with("is not a review folder: it has no journaled reports (a review folder is .retake/runs/<id>/ or .retake/reviews/<id>/, with reports/*.json or reports/*.cpf)"), "{err}");
         std::fs::create_dir_all(tmp.path().join("pipeline-1")).unwrap();
         assert!(load(tmp.path())
             .unwrap_err()

@@ -6,7 +6,8 @@
 //! under a new name (`inspector-quality-r1`); if the replacement fails too — or the role has used
 //! its restart budget (`max_restarts` in `restart_window`) — the slot gives up: an Inspector
 //! becomes unavailable (partial coverage), the Auditor's work falls to the Lead's derived
-//! verdict. An Auditor past its deadline is first nudged (`OutputVerdictNow`).
+//! verdict; an Implementer's task goes back to the team's board (the hub's part). An Auditor
+//! past its deadline is first nudged (`OutputVerdictNow`). Each role has its own budget.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -18,6 +19,8 @@ pub enum Role {
     Inspector,
     /// The Auditor.
     Auditor,
+    /// An Implementer of a run's team (`implementer-<n>`), with a restart budget of its own.
+    Implementer,
 }
 
 /// Timing and limits.
@@ -294,6 +297,9 @@ impl Supervisor {
                     }
                     Role::Inspector => {
                         Some(("owed its report past the deadline".to_string(), true))
+                    }
+                    Role::Implementer => {
+                        Some(("owed its task result past the deadline".to_string(), true))
                     }
                 },
                 State::Nudged { until } if now > *until => {

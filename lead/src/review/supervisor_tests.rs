@@ -243,3 +243,46 @@ fn journaled_slots_of_a_resumed_run_start_delivered_and_are_not_spawned() {
         Some(State::Delivered)
     );
 }
+
+#[test]
+fn an_overdue_implementer_is_shut_down_and_replaced_on_a_budget_apart_from_inspectors() {
+    let t0 = Instant::now();
+    let actors: Vec<(String, Role)> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|n| (format!("inspector-{n}"), Role::Inspector))
+        .chain((1..=2).map(|n| (format!("implementer-{n}"), Role::Implementer)))
+        .collect();
+    let (mut sup, _) = Supervisor::new(&actors, &[], policy(), t0);
+    for (i, name) in ["inspector-a", "inspector-b", "inspector-c", "inspector-d"]
+        .iter()
+        .enumerate()
+    {
+        sup.lost(name, "crashed", t0 + ms(i as u64));
+    }
+    assert_eq!(
+        sup.degraded(),
+        &[Role::Inspector],
+        "the Inspectors' budget is spent"
+    );
+    sup.connected("implementer-1", t0);
+    sup.working("implementer-1", t0 + ms(200));
+    sup.seen("implementer-1", t0 + ms(250));
+    let actions = sup.tick(t0 + ms(250));
+    assert_eq!(
+        actions,
+        vec![
+            Action::Shutdown {
+                instance: "implementer-1".into()
+            },
+            Action::Spawn {
+                logical: "implementer-1".into(),
+                instance: "implementer-1-r1".into(),
+                spawn_no: 2
+            },
+        ],
+        "an overdue Implementer is still responsive: shut down, then replaced"
+    );
+    assert_eq!(sup.restarts().get("implementer-1"), Some(&1));
+    assert_eq!(sup.restarts().get("implementer-2"), Some(&0));
+    assert_eq!(sup.degraded(), &[Role::Inspector]);
+}

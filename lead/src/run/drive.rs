@@ -6,7 +6,7 @@
 //! while the work tree is still the one the review accepted.
 
 use super::complete::{complete, CompleteInput, Completed};
-use super::hub::{AssignmentBase, HubConfig};
+use super::hub::{AssignmentBase, HubConfig, PhaseBConfig, ReviewContext};
 use super::phase::{run_phase, PhaseInput};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
@@ -120,7 +120,13 @@ impl Team {
         }
     }
 
-    fn phase(&self, req: &RunRequest, session: &str, implementers: u32) -> PhaseInput {
+    fn phase(
+        &self,
+        req: &RunRequest,
+        session: &str,
+        implementers: u32,
+        phase_b: &PhaseBConfig,
+    ) -> PhaseInput {
         PhaseInput {
             hub: HubConfig {
                 session_id: session.to_string(),
@@ -129,6 +135,7 @@ impl Team {
                 policy: self.policy.clone(),
                 task_budget: self.task_budget,
                 grace: self.grace,
+                phase_b: phase_b.clone(),
             },
             runtime: req.runtime,
             wire: self.wire.clone(),
@@ -195,6 +202,14 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
     );
     let gate_kind = gate_kind(&r.active, &settings.team_loop.gate);
     let mut gate_state = GateState::from(r.active.review);
+    let reviews = ReviewContext {
+        repo: req.repo.clone(),
+        settings: settings.clone(),
+        runtime: req.runtime,
+        faults: req.faults.clone(),
+        gate: gate_kind,
+    };
+    let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
     let mut first_phase = true;
     let review = match still_accepted(req, &mut r)? {
         Some(review) => review,
@@ -209,7 +224,7 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
                     "retake run: {pending} task(s) open, {} Implementer(s)",
                     r.implementers
                 );
-                let input = team.phase(req, &session, r.implementers);
+                let input = team.phase(req, &session, r.implementers, &phase_b);
                 let result = run_phase(input, board, r.state.clone()).map_err(|e| {
                     if r.fresh && first_phase && r.history.is_empty() {
                         // The team never started: an early abort leaves nothing to resume.

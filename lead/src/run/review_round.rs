@@ -1,15 +1,19 @@
 //! A review round of Phase B: the full review of everything the run changed (a session against
 //! the run's base commit) through the review pipeline, called in-process, then the gate's
-//! decision. The round's record goes to `review-result.json` and the timeline.
+//! decision. The round's record goes to `review-result.json` and the timeline. Also the scoped
+//! reviews during a team phase (a partial review of finished tasks, the immediate review of a
+//! high-priority one): the same pipeline over the tasks' files (`--paths`), whose findings
+//! become fix tasks by the same path when the gate would ask for changes.
 
 use super::state::{team_event, RunState};
 use crate::config::Settings;
 use crate::review::{self, ReviewRequest};
 use crate::runtime::Runtime;
 use crate::team::fix_tasks::{fix_tasks, to_tasks};
+use crate::team::gate::{self, GateAction, GateKind, GateState};
 use crate::team::review_result::ReviewResult;
 use protocol::chaos::FaultPlan;
-use protocol::{AuditOutcome, DiffFilter, Scope, Task};
+use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
 use std::path::Path;
 
 /// What a review round needs.
@@ -30,14 +34,37 @@ pub struct ReviewInput<'a> {
 /// Runs the review as part of the run: nested, so it keeps the run's lock and leaves the run's
 /// state file alone (a Lead killed mid-review leaves the run resumable, not a review).
 pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, String> {
+    let scope = Scope::Session {
+        base: input.base.to_string(),
+        filter: DiffFilter::default(),
+    };
+    nested_review(input, scope, false).map(|(outcome, _)| outcome)
+}
+
+/// A scoped review during a team phase: the files (paths or globs, as `--paths` takes them)
+/// through the pipeline, running no command — the other Implementers are still changing the
+/// tree, so its tests would judge their half-made work; the per-task Q7 and the full review run
+/// them. The outcome and the review's run id.
+pub fn review_files(
+    input: &ReviewInput<'_>,
+    files: &[String],
+) -> Result<(AuditOutcome, String), String> {
+    let scope = Scope::Module {
+        globs: files.to_vec(),
+    };
+    nested_review(input, scope, true)
+}
+
+fn nested_review(
+    input: &ReviewInput<'_>,
+    scope: Scope,
+    no_exec: bool,
+) -> Result<(AuditOutcome, String), String> {
     let request = ReviewRequest {
         repo: input.repo.to_path_buf(),
-        scope: Scope::Session {
-            base: input.base.to_string(),
-            filter: DiffFilter::default(),
-        },
+        scope,
         runtime: input.runtime,
-        no_exec: false,
+        no_exec,
         settings: input.settings.clone(),
         pipelines: 1,
         faults: input.faults.clone(),
@@ -45,11 +72,12 @@ pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, String> {
         nested: true,
     };
     let out = review::run(request).map_err(|e| format!("the review failed: {e}"))?;
+    let run_id = out.run_id;
     out.pipelines
         .into_iter()
         .flatten()
         .next()
-        .map(|f| f.outcome)
+        .map(|f| (f.outcome, run_id))
         .ok_or_else(|| "the review produced no verdict".to_string())
 }
 
@@ -88,4 +116,106 @@ pub fn record(
 pub fn fix_round(outcome: &AuditOutcome, tasks: &[Task]) -> Vec<Task> {
     let next = tasks.iter().map(|t| t.id).max().unwrap_or(0) + 1;
     to_tasks(&fix_tasks(&outcome.findings), next)
+}
+
+/// The fix tasks of a scoped review, when the gate would ask for changes (`gate` judges the
+/// outcome from fresh counters: a scoped review counts no retake); each waits for every
+/// unfinished task that owns its file, so a fix never races the task still writing it. Any
+/// other decision makes none: the full review at the end reviews these files again and its
+/// gate decides.
+pub fn scoped_fixes(gate: GateKind, outcome: &AuditOutcome, tasks: &[Task]) -> Vec<Task> {
+    let (_, action) = gate::step(
+        gate,
+        GateState::default(),
+        outcome.verdict,
+        outcome.decision,
+        false,
+    );
+    if action != GateAction::Fix {
+        return Vec::new();
+    }
+    let mut fixes = fix_round(outcome, tasks);
+    for fix in &mut fixes {
+        fix.blocked_by = tasks
+            .iter()
+            .filter(|t| !matches!(t.status, TaskStatus::Completed | TaskStatus::Failed))
+            .filter(|t| fix.owns.iter().any(|f| t.owns.iter().any(|o| covers(o, f))))
+            .map(|t| t.id)
+            .collect();
+    }
+    fixes
+}
+
+/// Whether an `owns` entry (a path or a folder) covers `path`.
+pub fn covers(owned: &str, path: &str) -> bool {
+    let owned = owned.trim_start_matches("./").trim_end_matches('/');
+    let path = path.trim_start_matches("./");
+    owned == path
+        || path
+            .strip_prefix(owned)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::fix_tasks::tests::finding;
+    use crate::team::granularity::tests::task;
+    use crate::team::registration::register;
+    use protocol::{Decision, Finding, Grade, Severity, Verdict};
+
+    fn outcome(verdict: Verdict, findings: Vec<Finding>) -> AuditOutcome {
+        AuditOutcome {
+            verdict,
+            scope: "module:src/t1.rs,src/lib.rs".into(),
+            answered: 6,
+            expected: 6,
+            decision: Decision::Approve,
+            grade: Grade::A,
+            findings,
+            removed: Vec::new(),
+            resolved: Vec::new(),
+            spec_feedback: Vec::new(),
+            steering: Vec::new(),
+            notes: Vec::new(),
+            roadmap_advisory: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_scoped_no_go_makes_fix_tasks_that_wait_for_the_files_owners() {
+        let mut tasks = register(&[
+            task("1", "Add t1", &["src/t1.rs", "src/lib.rs"], &[]),
+            task("2", "Add t2", &["src/t2.rs", "src/lib.rs"], &[]),
+            task("3", "Add t3", &["src/t3.rs"], &[]),
+        ])
+        .tasks;
+        tasks[0].status = TaskStatus::Completed;
+        let findings = vec![
+            finding("src/lib.rs", 3, Severity::Critical, "unsafe", "bad", false),
+            finding("src/t1.rs", 1, Severity::High, "swallowed", "bad", false),
+        ];
+        let no_go = outcome(Verdict::NoGo, findings);
+        let fixes = scoped_fixes(GateKind::Sdd, &no_go, &tasks);
+        let seen: Vec<(u32, Vec<String>, Vec<u32>)> = fixes
+            .iter()
+            .map(|t| (t.id, t.owns.clone(), t.blocked_by.clone()))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (4, vec!["src/lib.rs".to_string()], vec![2]),
+                (5, vec!["src/t1.rs".to_string()], vec![])
+            ],
+            "lib.rs waits for task 2, which still owns it"
+        );
+        let go = outcome(Verdict::Go, no_go.findings.clone());
+        assert!(scoped_fixes(GateKind::Sdd, &go, &tasks).is_empty());
+        assert!(
+            scoped_fixes(GateKind::Breezing, &no_go, &tasks).is_empty(),
+            "breezing reads the decision: APPROVE"
+        );
+        assert!(covers("src/", "src/a.rs") && covers("./src/a.rs", "src/a.rs"));
+        assert!(!covers("src/a.rs", "src/a.rs.bak"));
+    }
 }

@@ -1,13 +1,15 @@
 //! A run's state under `.retake/state/`: `active.json` (what the run is, written first — Step 0 —
 //! and completed in Phase A), `tasks.json` (the source of truth for task status),
 //! `timeline.jsonl` (the Implementers' task-runner events and the team's own events, one JSON
-//! line each) and `review-result.json` (after every review decision). The Lead is the only
+//! line each), `signals.jsonl` (Phase B's signals, kept across sessions: each line names its
+//! session) and `review-result.json` (after every review decision). The Lead is the only
 //! writer; whole files are written atomically, the timeline is appended a line at a time with
 //! a sync (a torn last line is skipped by its readers).
 
 use crate::journal::write_atomic;
 use crate::team::gate::GateState;
 use crate::team::review_result::ReviewResult;
+use crate::team::signals::{parse_signals, Signal};
 use protocol::{Decision, Grade, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -154,6 +156,26 @@ impl RunState {
         self.dir.join("review-result.json")
     }
 
+    /// `signals.jsonl`.
+    pub fn signals_path(&self) -> PathBuf {
+        self.dir.join("signals.jsonl")
+    }
+
+    /// Every signal in `signals.jsonl`, of any session (none when there is no file).
+    pub fn signals(&self) -> Vec<Signal> {
+        parse_signals(&std::fs::read_to_string(self.signals_path()).unwrap_or_default())
+    }
+
+    /// Appends signals to `signals.jsonl` and syncs them.
+    pub fn append_signals(&self, signals: &[Signal]) -> std::io::Result<()> {
+        let lines = signals
+            .iter()
+            .map(serde_json::to_string)
+            .collect::<Result<Vec<String>, _>>()
+            .map_err(std::io::Error::other)?;
+        append_lines(&self.signals_path(), &lines)
+    }
+
     /// The kind of the state file present (`run`, `review`), if there is one.
     pub fn active_kind(&self) -> Option<String> {
         let text = std::fs::read_to_string(self.active_path()).ok()?;
@@ -211,18 +233,7 @@ impl RunState {
 
     /// Appends lines (without newlines) to `timeline.jsonl` and syncs them.
     pub fn append_timeline(&self, lines: &[String]) -> std::io::Result<()> {
-        std::fs::create_dir_all(&self.dir)?;
-        let mut text = String::new();
-        for line in lines {
-            text.push_str(line.trim_end());
-            text.push('\n');
-        }
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(self.timeline_path())?;
-        file.write_all(text.as_bytes())?;
-        file.sync_data()
+        append_lines(&self.timeline_path(), lines)
     }
 
     /// The timeline's text (empty when there is none).
@@ -243,6 +254,24 @@ impl RunState {
             let _removed = std::fs::remove_file(self.dir.join(name));
         }
     }
+}
+
+/// Appends lines (without newlines) to a JSON-lines file, creating its folder, and syncs.
+fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_data()
 }
 
 fn write_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {

@@ -22,6 +22,9 @@ pub struct Observed {
     pub leftovers: Vec<Leftover>,
     /// The last line it wrote to standard error (its error, when it failed).
     pub stderr_tail: String,
+    /// What went wrong around the review rather than in it (a container scenario's stack did
+    /// not start or heal, an action could not be done); each is a failed check.
+    pub problems: Vec<String>,
 }
 
 impl Observed {
@@ -105,7 +108,7 @@ impl Observed {
 /// Every failed check of `expect` against `got`, in the order of the `[expect]` table; empty
 /// when the scenario passes.
 pub fn check(expect: &Expect, got: &Observed) -> Vec<String> {
-    let mut failed = Vec::new();
+    let mut failed = got.problems.clone();
     let limit = expect.max_seconds();
     if got.timed_out {
         failed.push(format!("did not finish within {} s: killed", limit * 2.0));
@@ -169,6 +172,7 @@ pub fn check(expect: &Expect, got: &Observed) -> Vec<String> {
             ));
         }
     }
+    failed.extend(super::run_check::check(expect, got));
     with_common(failed, expect, got)
 }
 
@@ -182,11 +186,7 @@ fn with_common(mut failed: Vec<String>, expect: &Expect, got: &Observed) -> Vec<
     }
     if expect.no_leftovers && !got.leftovers.is_empty() {
         let list: Vec<String> = got.leftovers.iter().map(ToString::to_string).collect();
-        failed.push(format!(
-            "{} process(es) left over: {}",
-            list.len(),
-            list.join(", ")
-        ));
+        failed.push(format!("{} left over: {}", list.len(), list.join(", ")));
     }
     failed
 }
@@ -209,6 +209,7 @@ pub fn expected_summary(e: &Expect) -> String {
     }
     // Absent notes stay out of the column (it would double in width); a failure names them.
     parts.extend(e.notes.iter().map(|n| format!("+{n}")));
+    parts.extend(super::run_check::expected_parts(e));
     if parts.is_empty() {
         "-".into()
     } else {
@@ -237,6 +238,7 @@ pub fn got_summary(o: &Observed) -> String {
             .iter()
             .map(|n| format!("+{}", n.split('|').next().unwrap_or(n))),
     );
+    parts.extend(super::run_check::got_parts(o));
     parts.join(" ")
 }
 
@@ -300,10 +302,16 @@ mod tests {
             ..Expect::default()
         };
         let mut got = observed(partial());
-        got.leftovers = vec![Leftover {
-            pid: 42,
-            command: "retake actor auditor".into(),
-        }];
+        got.leftovers = vec![
+            Leftover::Process {
+                pid: 42,
+                command: "retake actor auditor".into(),
+            },
+            Leftover::Docker {
+                kind: "volume",
+                id: "p_state".into(),
+            },
+        ];
         let failed = check(&expect, &got);
         assert_eq!(
             failed,
@@ -315,7 +323,7 @@ mod tests {
                 "qualifier 'partial coverage (4/6)' missing (qualifiers: [\"partial coverage (5/6)\"])".into(),
                 "journaled report inspector-holistic missing (journal: [\"inspector-quality\", \"inspector-test\"])".into(),
                 "took 2.5 s, more than max_seconds = 2".into(),
-                "1 process(es) left over: pid 42 (retake actor auditor)".into(),
+                "2 left over: pid 42 (retake actor auditor), volume p_state".into(),
             ]
         );
     }

@@ -26,8 +26,13 @@ pub struct Scenario {
     pub args: Vec<String>,
     /// Fault specs in their text form (`inspector-quality#1:crash-at=inspect`).
     pub faults: Vec<String>,
-    /// Configuration as `RETAKE__SECTION__KEY` environment variables.
+    /// Configuration as `RETAKE__SECTION__KEY` environment variables (of the Lead's service
+    /// in a container scenario).
     pub env: Vec<(String, String)>,
+    /// The Compose stack of a container scenario (`runtime = "compose"`).
+    pub compose: Option<super::compose::Stack>,
+    /// A run scenario's range and Lead crash (`run = …`: `retake run`, not `retake review`).
+    pub run: Option<super::run_kind::RunSpec>,
     /// What must come out.
     pub expect: Expect,
 }
@@ -61,6 +66,18 @@ pub struct Expect {
     /// No process carrying the scenario's tag may outlive the review (default true).
     #[serde(default = "yes")]
     pub no_leftovers: bool,
+    /// A run: tasks completed in `tasks.json`.
+    pub tasks_done: Option<u32>,
+    /// A run: commits on top of the repository's first commit.
+    pub commits: Option<u32>,
+    /// A run: timeline events that must occur in this order (`TYPE[:TASK[:ACTOR]]`).
+    #[serde(default)]
+    pub events: Vec<String>,
+    /// A run: text that must appear in its report (standard output).
+    #[serde(default)]
+    pub report: Vec<String>,
+    /// A run: whether `.retake/state/active.json` is left for `retake resume`.
+    pub state_file: Option<bool>,
 }
 
 impl Default for Expect {
@@ -76,6 +93,11 @@ impl Default for Expect {
             reports: Vec::new(),
             max_seconds: None,
             no_leftovers: true,
+            tasks_done: None,
+            commits: None,
+            events: Vec::new(),
+            report: Vec::new(),
+            state_file: None,
         }
     }
 }
@@ -100,11 +122,14 @@ struct Raw {
     name: String,
     #[serde(default = "local")]
     runtime: String,
-    review: RawReview,
+    review: Option<RawReview>,
+    run: Option<super::run_kind::RawRun>,
+    lead_crash: Option<super::run_kind::RawLeadCrash>,
     #[serde(default)]
     faults: Vec<String>,
     #[serde(default)]
     config: toml::Table,
+    compose: Option<super::compose::RawStack>,
     #[serde(default)]
     expect: Expect,
 }
@@ -141,28 +166,60 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
     if raw.name.trim().is_empty() {
         return Err(bad("name: must not be empty".into()));
     }
-    let runtime = raw.runtime.parse::<Runtime>().map_err(|_| {
-        bad(format!(
-            "runtime = '{}': expected local or inproc",
-            raw.runtime
-        ))
-    })?;
     let base = file.parent().unwrap_or_else(|| Path::new("."));
-    let repo = base.join(&raw.review.repo);
+    // `compose`: the review is a job of `retake serve` in a Compose stack (the remote runtime).
+    let (runtime, compose) = match (raw.runtime.as_str(), raw.compose) {
+        ("compose", Some(stack)) => (
+            Runtime::Remote,
+            Some(super::compose::stack(stack, base).map_err(bad)?),
+        ),
+        ("compose", None) => {
+            return Err(bad(
+                "runtime = 'compose' needs a [compose] table (files, scale, actions)".into(),
+            ))
+        }
+        ("local" | "inproc", None) => (raw.runtime.parse::<Runtime>().map_err(bad)?, None),
+        ("local" | "inproc", Some(_)) => {
+            return Err(bad(format!(
+                "[compose]: only a runtime = 'compose' scenario has a stack, not '{}'",
+                raw.runtime
+            )))
+        }
+        (other, _) => {
+            return Err(bad(format!(
+                "runtime = '{other}': expected local, inproc or compose"
+            )))
+        }
+    };
+    if compose.is_some() && !raw.faults.is_empty() {
+        return Err(bad(
+            "faults: the Lead of the remote runtime refuses fault plans; put `--fault` on a \
+             worker's command in a compose override file"
+                .into(),
+        ));
+    }
+    // `review = …`, or `run = …` for a `retake run` of the team loop (`run_kind`).
+    let review = raw.review.map(|r| (r.repo, r.args));
+    let target = super::run_kind::target(review, raw.run, raw.lead_crash).map_err(bad)?;
+    if compose.is_some() && target.run.is_some() {
+        return Err(bad("run: a container scenario runs a review".into()));
+    }
+    let key = target.key();
+    let repo = base.join(&target.repo);
     let repo = std::fs::canonicalize(&repo)
         .ok()
         .filter(|p| p.is_dir())
         .ok_or_else(|| {
             bad(format!(
-                "review.repo = '{}': no such directory",
+                "{key}.repo = '{}': no such directory",
                 repo.display()
             ))
         })?;
-    for arg in &raw.review.args {
+    for arg in &target.args {
         let flag = arg.split('=').next().unwrap_or(arg);
-        if RESERVED_ARGS.contains(&flag) {
+        if RESERVED_ARGS.contains(&flag) || target.reserved(flag) {
             return Err(bad(format!(
-                "review.args: '{arg}' is set by the runner (runtime = …, faults = […])"
+                "{key}.args: '{arg}' is set by the runner (runtime = …, faults = […])"
             )));
         }
     }
@@ -173,14 +230,17 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
     }
     let env = config_env(&raw.config).map_err(bad)?;
     check_expect(&raw.expect).map_err(bad)?;
+    super::run_kind::check_expect(&raw.expect, target.run.is_some()).map_err(bad)?;
     Ok(Scenario {
         name: raw.name,
         file: file.to_path_buf(),
         runtime,
         repo,
-        args: raw.review.args,
+        args: target.args,
         faults: raw.faults,
         env,
+        compose,
+        run: target.run,
         expect: raw.expect,
     })
 }
@@ -352,6 +412,14 @@ max_seconds = 20
                 "config.\"deadline\": expected SECTION.KEY",
             ),
             ("runtime = \"cloud\"\n", "runtime = 'cloud'"),
+            (
+                "runtime = \"remote\"\n",
+                "expected local, inproc or compose",
+            ),
+            (
+                "runtime = \"compose\"\n",
+                "runtime = 'compose' needs a [compose] table",
+            ),
             (
                 "[expect]\ndecision = \"MERGE\"\n",
                 "expect.decision = 'MERGE'",

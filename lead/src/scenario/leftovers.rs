@@ -1,6 +1,7 @@
 //! Leftover processes: every process a scenario starts inherits a unique tag in its environment
 //! (children inherit it from the review, grandchildren from them), so "no process left over"
-//! means no process whose `/proc/<pid>/environ` carries the tag.
+//! means no process whose `/proc/<pid>/environ` carries the tag. A container scenario's
+//! leftovers are the Docker objects still labelled with its Compose project.
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -8,18 +9,31 @@ use std::time::{Duration, Instant};
 /// The environment variable that carries a run's tag.
 pub const TAG_ENV: &str = "RETAKE_SCENARIO_TAG";
 
-/// A process that outlived its run.
+/// Something that outlived its run.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Leftover {
-    /// Its process id.
-    pub pid: u32,
-    /// Its command line, for the message.
-    pub command: String,
+pub enum Leftover {
+    /// A process carrying the run's tag.
+    Process {
+        /// Its process id.
+        pid: u32,
+        /// Its command line, for the message.
+        command: String,
+    },
+    /// A container, network or volume of the run's Compose project.
+    Docker {
+        /// `container`, `network` or `volume`.
+        kind: &'static str,
+        /// Its id.
+        id: String,
+    },
 }
 
 impl fmt::Display for Leftover {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "pid {} ({})", self.pid, self.command)
+        match self {
+            Leftover::Process { pid, command } => write!(f, "pid {pid} ({command})"),
+            Leftover::Docker { kind, id } => write!(f, "{kind} {id}"),
+        }
     }
 }
 
@@ -57,10 +71,13 @@ pub fn tagged(tag: &str) -> Vec<Leftover> {
                 .map(|a| String::from_utf8_lossy(a).into_owned())
                 .collect::<Vec<_>>()
                 .join(" ");
-            found.push(Leftover { pid, command });
+            found.push(Leftover::Process { pid, command });
         }
     }
-    found.sort_by_key(|l| l.pid);
+    found.sort_by_key(|l| match l {
+        Leftover::Process { pid, .. } => *pid,
+        Leftover::Docker { .. } => 0,
+    });
     found
 }
 
@@ -76,10 +93,13 @@ pub fn wait_gone(tag: &str, within: Duration) -> Vec<Leftover> {
     }
 }
 
-/// Kills leftovers so one failing scenario does not burden the next.
+/// Kills leftover processes so one failing scenario does not burden the next.
 pub fn kill(leftovers: &[Leftover]) {
     for l in leftovers {
-        let Ok(pid) = libc::pid_t::try_from(l.pid) else {
+        let Leftover::Process { pid, .. } = l else {
+            continue;
+        };
+        let Ok(pid) = libc::pid_t::try_from(*pid) else {
             continue;
         };
         // SAFETY: kill(2) takes plain integers; the pid was just read from /proc and carries
@@ -118,9 +138,13 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
             found = tagged(&tag);
         }
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].pid, child.id());
-        assert_eq!(found[0].command, "sleep 30");
+        assert_eq!(
+            found,
+            vec![Leftover::Process {
+                pid: child.id(),
+                command: "sleep 30".into()
+            }]
+        );
         kill(&found);
         child.wait().expect("reap");
         assert_eq!(wait_gone(&tag, Duration::from_millis(300)), Vec::new());

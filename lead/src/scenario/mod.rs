@@ -3,13 +3,20 @@
 //! reports, time, and that no process outlives the review.
 //!
 //! The checks are pure functions over what a run left behind (`check`); the process work —
-//! copying, spawning, timing, looking for leftovers — is in `runner` and `leftovers`.
+//! copying, spawning, timing, looking for leftovers — is in `runner` and `leftovers`, and for
+//! container scenarios (a job of `retake serve` in a Compose stack) in `compose`. Run scenarios
+//! (`retake run` of the team loop, and its Lead killed and resumed) are `run_kind`'s.
 
 pub mod check;
+pub mod compose;
 pub mod file;
+pub mod lead_crash;
 pub mod leftovers;
 pub mod prng;
 pub mod report;
+pub mod run_check;
+pub mod run_exec;
+pub mod run_kind;
 pub mod runner;
 pub mod soak;
 
@@ -27,6 +34,12 @@ pub enum ScenarioError {
         /// The scenario file.
         file: PathBuf,
         /// What is wrong, naming the key.
+        message: String,
+    },
+    /// What a scenario needs is not on this machine (Docker Compose for a container scenario).
+    #[error("{message}")]
+    Environment {
+        /// What is missing and how to provide it.
         message: String,
     },
     /// Local I/O failed while preparing or running a scenario.

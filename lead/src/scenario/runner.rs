@@ -24,8 +24,16 @@ pub struct Execution {
     pub kept: Option<PathBuf>,
 }
 
-/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome.
+/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome; a container
+/// scenario runs in its Compose stack instead (`compose::execute`), a run scenario through
+/// `retake run` (`run_exec::execute`).
 pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
+    if let Some(stack) = &scenario.compose {
+        return super::compose::execute(scenario, stack, keep);
+    }
+    if let Some(run) = &scenario.run {
+        return super::run_exec::execute(scenario, run, exe, keep);
+    }
     let tmp = tempfile::Builder::new()
         .prefix("retake-scenario-")
         .tempdir()
@@ -108,12 +116,14 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
             .unwrap_or("")
             .trim()
             .to_string(),
+        problems: Vec::new(),
     };
     let kept = keep.then(|| tmp.keep());
     Ok(Execution { observed, kept })
 }
 
-fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
+/// Reads a child's pipe to its end on a thread of its own.
+pub(super) fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
     std::thread::spawn(move || {
         let mut buf = Vec::new();
         if let Some(mut p) = pipe {
@@ -124,7 +134,8 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<V
     })
 }
 
-fn kill_group(pid: u32) {
+/// Kills the process group `pid` leads (the command and everything under it).
+pub(super) fn kill_group(pid: u32) {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return;
     };

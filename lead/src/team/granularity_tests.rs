@@ -11,6 +11,7 @@ pub(crate) fn task(id: &str, title: &str, owns: &[&str], depends: &[&str]) -> Pl
         owns: owns.iter().map(|s| s.to_string()).collect(),
         depends: depends.iter().map(|s| s.to_string()).collect(),
         marker: Marker::Todo,
+        high_priority: false,
         file: "Plans.md".into(),
         line: 1,
     }

@@ -1,12 +1,14 @@
-//! Phase B's message patterns, as plain types whose shape carries the rules (the wire messages
-//! that carry them come later, in `protocol`):
+//! Phase B's message patterns, as plain types whose shape carries the rules (on the wire: B as
+//! `TaskAssigned` of a fix task, C as `Escalation`, D as `PeerNote`, handed on inside the
+//! recipients' next `TaskAssigned`; A has no wire form yet — the review pipeline asks no
+//! questions):
 //!
 //! | pattern | message | from → to | rule |
 //! |---|---|---|---|
 //! | A | `Question` / `Answer` | Reviewer ↔ Implementer | direct (routed and journaled by the Lead), no code change |
 //! | B | `FixInstruction` | Lead → Implementer | code changes only ever arrive as Lead tasks |
 //! | C | `Escalation` | Implementer → Lead | after 3 failed attempts |
-//! | D | `PeerNote` | Implementer → Implementer | information only: it holds no task, so it cannot ask for a change |
+//! | D | `PeerNote` | Implementer → Implementer | information only: it carries no work, so it cannot ask for a change |
 
 use protocol::Task;
 use std::fmt;
@@ -35,38 +37,7 @@ impl fmt::Display for Role {
     }
 }
 
-/// What a peer note tells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PeerNoteKind {
-    /// A shared utility or helper now exists.
-    UtilityCreated,
-    /// An API other tasks use changed.
-    ApiChanged,
-    /// A constraint or pitfall others should know.
-    Constraint,
-}
-
-impl PeerNoteKind {
-    /// The text form (`utility-created`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PeerNoteKind::UtilityCreated => "utility-created",
-            PeerNoteKind::ApiChanged => "api-changed",
-            PeerNoteKind::Constraint => "constraint",
-        }
-    }
-}
-
-/// Pattern D's note: what changed and where — no task, no request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PeerNote {
-    /// What kind of news.
-    pub kind: PeerNoteKind,
-    /// The file or API it is about (`src/utils/auth.rs`).
-    pub about: String,
-    /// The news (`extract_auth_token() added`).
-    pub text: String,
-}
+pub use protocol::message::{PeerNote, PeerNoteKind};
 
 /// A team message of one of the four patterns.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,23 +136,10 @@ pub fn check_route(from: &Role, to: &Role, msg: &TeamMessage) -> Result<Pattern,
     })
 }
 
-/// The received notes as a section of the next executor prompt (empty without notes).
-pub fn notes_for_prompt(notes: &[(String, PeerNote)]) -> String {
-    if notes.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from(
-        "Notes from other Implementers (information only: do not change their files for them):\n",
-    );
-    for (from, n) in notes {
-        out.push_str(&format!(
-            "- {from} ({}) {}: {}\n",
-            n.kind.as_str(),
-            n.about,
-            n.text
-        ));
-    }
-    out
+/// The notes an Implementer receives, as the lines of its next executor prompt's "Notes from
+/// other Implementers" section (`implementer-1 (utility-created) src/util.rs: …`).
+pub fn note_lines(notes: &[(String, PeerNote)]) -> Vec<String> {
+    notes.iter().map(|(from, n)| n.prompt_line(from)).collect()
 }
 
 /// What the Lead does with an escalated task.
@@ -222,6 +180,7 @@ mod tests {
 
     fn note() -> TeamMessage {
         TeamMessage::PeerNote(PeerNote {
+            task: 1,
             kind: PeerNoteKind::UtilityCreated,
             about: "src/utils/auth.rs".into(),
             text: "extract_auth_token() added".into(),
@@ -281,11 +240,10 @@ mod tests {
         let TeamMessage::PeerNote(n) = note() else {
             unreachable!()
         };
-        assert_eq!(notes_for_prompt(&[]), "");
+        assert!(note_lines(&[]).is_empty());
         assert_eq!(
-            notes_for_prompt(&[("implementer-1".into(), n)]),
-            "Notes from other Implementers (information only: do not change their files for them):\n\
-             - implementer-1 (utility-created) src/utils/auth.rs: extract_auth_token() added\n"
+            note_lines(&[("implementer-1".into(), n)]),
+            ["implementer-1 (utility-created) src/utils/auth.rs: extract_auth_token() added"]
         );
     }
 

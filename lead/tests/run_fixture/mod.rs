@@ -120,6 +120,18 @@ pub fn fixture_with(
     extra_config: &str,
     files: &[(&str, &str)],
 ) -> std::path::PathBuf {
+    fixture_custom(root, PLAN, &agent_script(root, agent), extra_config, files)
+}
+
+/// The crate with `plan` as Plans.md, `script` as the agent and more files (path, text) in the
+/// first commit (a file of the crate's own, such as `src/lib.rs`, replaces it).
+pub fn fixture_custom(
+    root: &Path,
+    plan: &str,
+    script: &str,
+    extra_config: &str,
+    files: &[(&str, &str)],
+) -> std::path::PathBuf {
     let repo = root.join("repo");
     for (path, text) in files {
         let path = repo.join(path);
@@ -127,7 +139,12 @@ pub fn fixture_with(
         std::fs::write(path, text).expect("write");
     }
     std::fs::create_dir_all(repo.join("src")).expect("mkdir");
-    let write = |path: &str, text: &str| std::fs::write(repo.join(path), text).expect("write");
+    let given = |path: &str| files.iter().any(|(p, _)| *p == path);
+    let write = |path: &str, text: &str| {
+        if !given(path) {
+            std::fs::write(repo.join(path), text).expect("write")
+        }
+    };
     write(
         "Cargo.toml",
         "[package]\nname = \"calc\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n\n[workspace]\n",
@@ -141,9 +158,10 @@ pub fn fixture_with(
         "//! Addition.\n\n/// The sum of two numbers.\npub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n",
     );
     write(".gitignore", "/target\n/Cargo.lock\n");
-    write("Plans.md", PLAN);
-    let script = root.join("agent.sh");
-    std::fs::write(&script, agent_script(root, agent)).expect("write agent");
+    write("Plans.md", plan);
+    let script_path = root.join("agent.sh");
+    std::fs::write(&script_path, script).expect("write agent");
+    let script = script_path;
     write(
         "retake.toml",
         &format!(

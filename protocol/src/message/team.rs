@@ -86,6 +86,54 @@ pub struct TaskAssignment {
     pub template: Option<String>,
 }
 
+/// What a peer note tells (pattern D). Append-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PeerNoteKind {
+    /// A shared utility or helper now exists.
+    UtilityCreated,
+    /// An API other tasks use changed.
+    ApiChanged,
+    /// A constraint or pitfall others should know.
+    Constraint,
+}
+
+impl PeerNoteKind {
+    /// The text form (`utility-created`, `api-changed`, `constraint`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PeerNoteKind::UtilityCreated => "utility-created",
+            PeerNoteKind::ApiChanged => "api-changed",
+            PeerNoteKind::Constraint => "constraint",
+        }
+    }
+}
+
+/// Implementer → Lead → the other Implementers (pattern D): news about the sender's change.
+/// It holds no task to carry out, so it cannot ask anyone for a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerNote {
+    /// The task whose change it reports.
+    pub task: u32,
+    /// What kind of news.
+    pub kind: PeerNoteKind,
+    /// The file it is about (`src/utils/auth.rs`).
+    pub about: String,
+    /// The news (`new pub fn extract_auth_token(token: &str) -> Option<Claims>`).
+    pub text: String,
+}
+
+impl PeerNote {
+    /// The note as one line of a recipient's executor prompt, naming its sender.
+    pub fn prompt_line(&self, from: &str) -> String {
+        format!(
+            "{from} ({}) {}: {}",
+            self.kind.as_str(),
+            self.about,
+            self.text
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,6 +209,12 @@ mod tests {
                 attempts: 3,
                 unresolved: vec!["incomplete src/mul.rs:4: TODO left".into()],
             },
+            Body::PeerNote(PeerNote {
+                task: 2,
+                kind: PeerNoteKind::UtilityCreated,
+                about: "src/util.rs".into(),
+                text: "new pub fn clamp(x: i64) -> i64".into(),
+            }),
         ];
         let names: Vec<&str> = bodies.iter().map(Body::name).collect();
         assert_eq!(
@@ -172,7 +226,8 @@ mod tests {
                 "TaskProgress",
                 "TaskCompleted",
                 "TaskFailed",
-                "Escalation"
+                "Escalation",
+                "PeerNote"
             ]
         );
         for body in bodies {
@@ -181,5 +236,15 @@ mod tests {
             assert_eq!(decode(&bytes, 1 << 20).expect("decode"), env);
         }
         assert_eq!(ExecutorMode::Builtin.as_str(), "builtin");
+        let note = PeerNote {
+            task: 1,
+            kind: PeerNoteKind::ApiChanged,
+            about: "src/a.rs".into(),
+            text: "pub fn a(x: u8) now pub fn a(x: u16)".into(),
+        };
+        assert_eq!(
+            note.prompt_line("implementer-1"),
+            "implementer-1 (api-changed) src/a.rs: pub fn a(x: u8) now pub fn a(x: u16)"
+        );
     }
 }

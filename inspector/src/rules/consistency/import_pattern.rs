@@ -33,7 +33,9 @@ static META: RuleMeta = RuleMeta {
 pub(crate) struct ImportPattern;
 
 /// One import-style question: (minority wording, majority wording).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 enum Style {
     Glob,
     Named,

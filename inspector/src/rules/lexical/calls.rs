@@ -85,6 +85,18 @@ pub(crate) fn logs_on(code: &str, lang: Language) -> bool {
     }
 }
 
+/// Whether `text` can hold a line [`logs_on`] accepts: such a call's `name!` or `.name(` is
+/// in the line's code, and a line's code is its text with literals blanked to `""` and
+/// comments to spaces, so it is in the text too. A file without one is not lexed to learn that.
+pub(crate) fn may_log(text: &str, lang: Language) -> bool {
+    match lang {
+        Language::Rust => ["info!", "warn!", "error!", "debug!", "trace!"]
+            .iter()
+            .any(|m| text.contains(m)),
+        _ => LOG_METHODS.iter().any(|m| text.contains(&format!(".{m}("))),
+    }
+}
+
 /// The print call on a line of code, if any.
 pub(crate) fn print_on(code: &str, lang: Language) -> Option<&'static str> {
     match lang {
@@ -140,5 +152,19 @@ mod tests {
         assert!(env_read_on("let p = std::env::var(\"\")?;", Language::Rust));
         assert!(!env_read_on("let v = env!(\"\");", Language::Rust));
         assert!(env_read_on("url = os.environ[\"\"]", Language::Python));
+    }
+
+    #[test]
+    fn may_log_holds_for_every_file_with_a_logging_line() {
+        let rust = "fn f() {\n    log::warn!(\"x\");\n}\n";
+        assert!(may_log(rust, Language::Rust));
+        assert!(rust.lines().any(|l| logs_on(l, Language::Rust)));
+        assert!(!may_log(
+            "fn f() { warn(x); }\n// info! in a comment is text\n",
+            Language::Go
+        ));
+        assert!(!may_log("fn warn() {}\n", Language::Rust));
+        assert!(may_log("logger.exception(e)\n", Language::Python));
+        assert!(!may_log("logger = get_logger()\n", Language::Python));
     }
 }

@@ -72,6 +72,17 @@ impl<'a> LexLine<'a> {
         })
     }
 
+    /// Whether the line holds code: [`LexLine::code`] is not blank (a literal counts). The
+    /// same answer as `code().trim().is_empty()` negated, without building the string — the
+    /// line-counting rules ask it of every line.
+    pub(crate) fn has_code(&self) -> bool {
+        self.segs.iter().any(|seg| match seg {
+            Seg::Code(c) => !c.trim().is_empty(),
+            Seg::Str(_) => true,
+            Seg::Comment(_) => false,
+        })
+    }
+
     /// Whether the line holds a comment.
     pub(crate) fn has_comment(&self) -> bool {
         self.comments().next().is_some()
@@ -313,6 +324,23 @@ mod tests {
         );
         assert_eq!(kinds(&lines[2]), vec!["D[ doc]"]);
         assert_eq!(lines[0].code(), "let s = \"\";  ");
+    }
+
+    #[test]
+    fn has_code_is_a_non_blank_code_string() {
+        let text =
+            "  \n// only a comment\n\"lit\" // and a comment\n  x /* c */\n/* open\nstill */   \n";
+        let lines = lex(text, Language::Rust);
+        let has: Vec<bool> = lines.iter().map(LexLine::has_code).collect();
+        assert_eq!(has, vec![false, false, true, true, false, false]);
+        for line in &lines {
+            assert_eq!(
+                line.has_code(),
+                !line.code().trim().is_empty(),
+                "{}",
+                line.text
+            );
+        }
     }
 
     #[test]

@@ -83,9 +83,8 @@ impl Rule for CommentedOutCode {
 
 /// Ranges (start, end exclusive) of consecutive lines that hold only a non-doc line comment.
 fn comment_runs(lines: &[LexLine<'_>]) -> Vec<(usize, usize)> {
-    let only_comment = |l: &LexLine<'_>| {
-        l.code().trim().is_empty() && l.has_comment() && l.comments().all(|c| !c.doc)
-    };
+    let only_comment =
+        |l: &LexLine<'_>| !l.has_code() && l.has_comment() && l.comments().all(|c| !c.doc);
     let mut runs = Vec::new();
     let mut i = 0;
     while i < lines.len() {

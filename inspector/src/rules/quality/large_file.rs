@@ -46,7 +46,7 @@ impl Rule for LargeFile {
         let tests = TestCode::of(file);
         let code = lex(&file.text, lang)
             .iter()
-            .filter(|l| !l.code().trim().is_empty() && !tests.contains(l.number))
+            .filter(|l| l.has_code() && !tests.contains(l.number))
             .count();
         if code > MAX_LINES {
             out.hit(

@@ -6,8 +6,8 @@ use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::functions;
 use crate::rules::lexical::{lex, LexLine};
 use crate::rules::test_code::TestCode;
+use proc_macro2::Span;
 use protocol::{Dimension, Location, Severity};
-use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 /// The most lines of code a function may have.
@@ -46,19 +46,30 @@ impl Rule for LongFunction {
         let Some(lang) = file.language else {
             return;
         };
-        let lines = lex(&file.text, lang);
-        let spans: Vec<(String, u32, u32)> = if lang == Language::Rust {
+        let (lines, spans): (Vec<LexLine<'_>>, Vec<(String, u32, u32)>) = if lang == Language::Rust
+        {
             let Some(Ok(ast)) = file.rust_ast() else {
                 return;
             };
             let mut finder = RustFns(Vec::new());
             finder.visit_file(ast);
-            finder.0
+            // A function cannot have more lines of code than lines: most files are done
+            // here, without scanning their text.
+            if !finder
+                .0
+                .iter()
+                .any(|(_, start, end)| span_lines(*start, *end) > MAX_LINES)
+            {
+                return;
+            }
+            (lex(&file.text, lang), finder.0)
         } else {
-            functions(&lines, lang)
+            let lines = lex(&file.text, lang);
+            let spans = functions(&lines, lang)
                 .into_iter()
                 .map(|f| (f.name, f.start, f.end))
-                .collect()
+                .collect();
+            (lines, spans)
         };
         let tests = (lang == Language::Rust).then(|| TestCode::of(file));
         for (name, start, end) in spans {
@@ -84,13 +95,18 @@ impl Rule for LongFunction {
     }
 }
 
+/// How many lines `start..=end` spans (what [`code_lines`] takes).
+fn span_lines(start: u32, end: u32) -> usize {
+    (end + 1).saturating_sub(start) as usize
+}
+
 /// Lines from `start` to `end` (1-based, inclusive) that hold code.
 pub(crate) fn code_lines(lines: &[LexLine<'_>], start: u32, end: u32) -> usize {
     lines
         .iter()
         .skip(start.saturating_sub(1) as usize)
-        .take((end + 1).saturating_sub(start) as usize)
-        .filter(|l| !l.code().trim().is_empty())
+        .take(span_lines(start, end))
+        .filter(|l| l.has_code())
         .count()
 }
 
@@ -98,30 +114,65 @@ pub(crate) fn code_lines(lines: &[LexLine<'_>], start: u32, end: u32) -> usize {
 struct RustFns(Vec<(String, u32, u32)>);
 
 impl RustFns {
-    fn push(&mut self, name: &syn::Ident, node: &impl Spanned) {
-        let span = node.span();
-        self.0.push((
-            name.to_string(),
-            span.start().line as u32,
-            span.end().line as u32,
-        ));
+    fn push(&mut self, name: &syn::Ident, first: Span, body: &syn::Block) {
+        let (start, end) = fn_lines(first, body);
+        self.0.push((name.to_string(), start, end));
     }
+}
+
+/// The first and last line of a function as [`syn::spanned::Spanned::span`] gives them — its
+/// first token joined to its last, the body's braces — without printing the whole function
+/// back to tokens to learn it (the rule asks it of every function of every file).
+fn fn_lines(first: Span, body: &syn::Block) -> (u32, u32) {
+    let end = body.brace_token.span.join().end().line;
+    (first.start().line as u32, end as u32)
+}
+
+/// The span of a function's first token, in the order syn prints a function: its first outer
+/// attribute (doc comments included), its visibility, `default`, then the signature's
+/// `const`, `async`, `unsafe`, `extern` and `fn`.
+fn first_token(
+    attrs: &[syn::Attribute],
+    vis: Option<&syn::Visibility>,
+    defaultness: Option<Span>,
+    sig: &syn::Signature,
+) -> Span {
+    let attr = attrs
+        .iter()
+        .find(|a| matches!(a.style, syn::AttrStyle::Outer))
+        .map(|a| a.pound_token.span);
+    let vis = match vis {
+        Some(syn::Visibility::Public(p)) => Some(p.span),
+        Some(syn::Visibility::Restricted(r)) => Some(r.pub_token.span),
+        _ => None,
+    };
+    attr.or(vis)
+        .or(defaultness)
+        .or(sig.constness.map(|t| t.span))
+        .or(sig.asyncness.map(|t| t.span))
+        .or(sig.unsafety.map(|t| t.span))
+        .or(sig.abi.as_ref().map(|a| a.extern_token.span))
+        .unwrap_or(sig.fn_token.span)
 }
 
 impl<'ast> Visit<'ast> for RustFns {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.push(&f.sig.ident, f);
+        let first = first_token(&f.attrs, Some(&f.vis), None, &f.sig);
+        self.push(&f.sig.ident, first, &f.block);
         visit::visit_item_fn(self, f);
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.push(&f.sig.ident, f);
+        let default = f.defaultness.map(|d| d.span);
+        let first = first_token(&f.attrs, Some(&f.vis), default, &f.sig);
+        self.push(&f.sig.ident, first, &f.block);
         visit::visit_impl_item_fn(self, f);
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        if f.default.is_some() {
-            self.push(&f.sig.ident, f);
+        if let Some(body) = &f.default {
+            let first = first_token(&f.attrs, None, None, &f.sig);
+            self.push(&f.sig.ident, first, body);
         }
         visit::visit_trait_item_fn(self, f);
     }
@@ -131,6 +182,93 @@ impl<'ast> Visit<'ast> for RustFns {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use syn::spanned::Spanned;
+
+    /// (first, last) line of every function with a body, through `Spanned::span`.
+    struct SpannedFns(Vec<(u32, u32)>);
+
+    impl SpannedFns {
+        fn push(&mut self, node: &impl Spanned) {
+            let span = node.span();
+            self.0
+                .push((span.start().line as u32, span.end().line as u32));
+        }
+    }
+
+    impl<'ast> Visit<'ast> for SpannedFns {
+        fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+            self.push(f);
+            visit::visit_item_fn(self, f);
+        }
+        fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+            self.push(f);
+            visit::visit_impl_item_fn(self, f);
+        }
+        fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+            if f.default.is_some() {
+                self.push(f);
+            }
+            visit::visit_trait_item_fn(self, f);
+        }
+    }
+
+    #[test]
+    fn function_lines_are_the_ones_spanned_gives() {
+        let text = "\
+/// Doc.
+///
+/// More doc.
+#[inline]
+pub(crate) async unsafe fn a() {
+    #![allow(unused)]
+    fn nested() {}
+}
+
+fn b() {}
+
+#[cfg(test)]
+mod m {
+    pub fn c(
+        x: u8,
+    ) -> u8
+    where
+        u8: Copy,
+    {
+        x
+    }
+}
+
+trait T {
+    /// Default body.
+    fn d(&self) {
+        let _ = 1;
+    }
+    fn e(&self);
+}
+
+impl T for () {
+    #[doc = \"x\"]
+    fn d(&self) {}
+    pub const extern \"C\" fn f() {}
+    unsafe fn g() {}
+}
+
+impl<A> T for A {
+    default fn d(&self) {
+    }
+}
+extern \"C\" fn h() {}
+";
+        let ast = syn::parse_file(text).expect("parses");
+        let mut fast = RustFns(Vec::new());
+        fast.visit_file(&ast);
+        let mut spanned = SpannedFns(Vec::new());
+        spanned.visit_file(&ast);
+        let fast: Vec<(u32, u32)> = fast.0.iter().map(|(_, s, e)| (*s, *e)).collect();
+        assert_eq!(fast, spanned.0);
+        assert_eq!(fast.len(), 10);
+        assert_eq!(fast[0], (1, 8));
+    }
 
     fn body(n: usize, stmt: &str) -> String {
         (0..n).map(|i| stmt.replace('N', &i.to_string())).collect()

@@ -181,7 +181,7 @@ fn find_marker(line: &LexLine<'_>, lang: Language) -> Option<String> {
 /// Whether line `i` is a comment-only line right after another one: an ellipsis that goes on
 /// from a comment (`// (0, 1)` / `// (2, 3)` / `// ...`) is prose, not an omission.
 fn continues_comment(lines: &[LexLine<'_>], i: usize) -> bool {
-    let comment_only = |l: &LexLine<'_>| l.has_comment() && l.code().trim().is_empty();
+    let comment_only = |l: &LexLine<'_>| l.has_comment() && !l.has_code();
     let above = i.checked_sub(1).and_then(|j| lines.get(j));
     lines.get(i).is_some_and(comment_only) && above.is_some_and(comment_only)
 }

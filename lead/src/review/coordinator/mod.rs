@@ -136,6 +136,8 @@ impl Coordinator {
                     }
                 }
             }
+            // A review has no Implementers: only a run's team hub supervises them.
+            Role::Implementer => {}
         }
     }
 
@@ -194,6 +196,7 @@ impl Coordinator {
             let role = match role {
                 Role::Inspector => "inspector",
                 Role::Auditor => "auditor",
+                Role::Implementer => "implementer",
             };
             outcome.notes.push(format!(
                 "DEGRADED:{role}|restart limit reached ({} in {} s)",

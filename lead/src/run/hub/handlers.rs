@@ -1,7 +1,7 @@
 //! The team hub's actix side: starting the team and ticking the supervisor, and the handlers of
 //! connections, envelopes, losses and the final stop.
 
-use super::{Connected, Incoming, Lost, StopHub, TeamHub, IDLE_HORIZON};
+use super::{attempts, Connected, Incoming, Lost, StopHub, TeamHub, IDLE_HORIZON};
 use crate::run::board::Escalated;
 use crate::run::state::team_event;
 use actix::prelude::*;
@@ -62,7 +62,21 @@ impl Handler<Incoming> for TeamHub {
         }
         self.supervisor.seen(&from, Instant::now());
         match msg.env.body {
-            Body::ClaimTask => self.claim(&from),
+            Body::ClaimTask => {
+                let held = self
+                    .board
+                    .as_ref()
+                    .and_then(|b| attempts::held_by(b, &from));
+                match held {
+                    // Its result never came (swallowed, or lost on the way): it is replaced
+                    // like any Implementer that does not deliver, and the task goes back.
+                    Some(task) => ctx.notify(Lost {
+                        name: from.clone(),
+                        reason: format!("asked for more work without reporting task {task}"),
+                    }),
+                    None => self.claim(&from),
+                }
+            }
             Body::TaskProgress { event, .. } => {
                 if serde_json::from_str::<serde_json::Value>(&event).is_ok() {
                     self.events(&[event]);
@@ -80,6 +94,7 @@ impl Handler<Incoming> for TeamHub {
                         json!({"task": task, "actor": from, "history": history}),
                     )]);
                     self.persist();
+                    self.completed(task, ctx);
                 }
             }
             Body::TaskFailed { task, reason, .. } => {
@@ -105,6 +120,7 @@ impl Handler<Incoming> for TeamHub {
                 };
                 self.give_back(&from, true, record);
             }
+            Body::PeerNote(note) => self.peer_note(&from, note),
             Body::Goodbye => ctx.notify(Lost {
                 name: from,
                 reason: "said goodbye".into(),

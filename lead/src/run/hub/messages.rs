@@ -37,6 +37,8 @@ pub struct HubConfig {
     pub task_budget: Duration,
     /// Grace of `Shutdown`.
     pub grace: Duration,
+    /// Signals, scoped reviews and high-priority tasks.
+    pub phase_b: super::PhaseBConfig,
 }
 
 /// How a team phase ended.

@@ -3,8 +3,9 @@
 //! their timeline events and the team's own events, persists `tasks.json` after every change,
 //! and supervises them with the review's supervision core: a dead, silent or overdue
 //! Implementer is killed, its task goes back to pending (the attempt counted) and it is
-//! re-spawned once within the restart limit. When nothing is left to claim it shuts the team
-//! down and hands the board back.
+//! re-spawned once within the restart limit. When nothing is left to claim (and no scoped
+//! review is under way) it shuts the team down and hands the board back. Signals, scoped
+//! reviews and peer notes are `phase_b`'s.
 
 use super::board::{Board, Escalated, Returned};
 use super::spawner::TeamSpawner;
@@ -20,9 +21,15 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
+mod attempts;
 mod handlers;
 mod messages;
+mod phase_b;
 pub use messages::{AssignmentBase, Connected, HubConfig, Incoming, Lost, PhaseResult, StopHub};
+pub use phase_b::{
+    after_completion, files_of, PhaseBConfig, ReviewContext, ScopedReview, ScopedReviewDone,
+    Trigger,
+};
 
 /// How long an Implementer waits before asking again when nothing is claimable yet.
 const RETRY_CLAIM_MS: u64 = 250;
@@ -39,6 +46,8 @@ pub struct TeamHub {
     pending_spawns: Vec<Action>,
     outboxes: HashMap<String, Outbox>,
     done: Option<oneshot::Sender<PhaseResult>>,
+    phase_b: phase_b::PhaseB,
+    attempts: attempts::Attempts,
 }
 
 impl TeamHub {
@@ -51,12 +60,11 @@ impl TeamHub {
         done: oneshot::Sender<PhaseResult>,
     ) -> TeamHub {
         let actors: Vec<(String, Role)> = (1..=config.implementers.max(1))
-            // The supervision core's Inspector role is the one whose overdue output means a
-            // shutdown and a re-spawn — what an overdue Implementer needs too.
-            .map(|n| (format!("implementer-{n}"), Role::Inspector))
+            .map(|n| (format!("implementer-{n}"), Role::Implementer))
             .collect();
         let (supervisor, spawns) =
             Supervisor::new(&actors, &[], config.policy.clone(), Instant::now());
+        let phase_b = phase_b::PhaseB::new(config.phase_b.clone(), state.signals());
         TeamHub {
             config,
             board: Some(board),
@@ -66,6 +74,8 @@ impl TeamHub {
             pending_spawns: spawns,
             outboxes: HashMap::new(),
             done: Some(done),
+            phase_b,
+            attempts: attempts::Attempts::default(),
         }
     }
 
@@ -112,6 +122,12 @@ impl TeamHub {
                     instance,
                     spawn_no,
                 } => {
+                    if spawn_no > 1 {
+                        self.events(&[team_event(
+                            "IMPLEMENTER_RESPAWNED",
+                            json!({"actor": instance, "slot": logical, "spawn": spawn_no}),
+                        )]);
+                    }
                     let hub = ctx.address();
                     let spawned = match self.spawner.as_mut() {
                         Some(s) => s.spawn(&logical, &instance, spawn_no, hub),
@@ -157,6 +173,11 @@ impl TeamHub {
         if released.is_empty() {
             return;
         }
+        for (task, back) in &released {
+            if *back == Returned::Pending {
+                self.attempts.lost(*task);
+            }
+        }
         let lines: Vec<String> = released
             .iter()
             .map(|(task, back)| {
@@ -186,6 +207,16 @@ impl TeamHub {
                     return;
                 };
                 let attempt = task.attempts;
+                let root = std::path::Path::new(&self.config.base.root);
+                let restored = self.attempts.claimed(root, &task);
+                if !restored.is_empty() {
+                    self.events(&[team_event(
+                        "TASK_RESTORED",
+                        json!({"task": id, "actor": from, "files": restored}),
+                    )]);
+                }
+                let peer_notes = self.phase_b.notes_for(from);
+                let notes = peer_notes.len();
                 let base = &self.config.base;
                 let assignment = TaskAssignment {
                     task,
@@ -194,12 +225,12 @@ impl TeamHub {
                     executor: base.executor.clone(),
                     runner: base.runner.clone(),
                     rules: base.rules.clone(),
-                    peer_notes: Vec::new(),
+                    peer_notes,
                     template: None,
                 };
                 self.events(&[team_event(
                     "TASK_CLAIMED",
-                    json!({"task": id, "actor": from, "attempt": attempt}),
+                    json!({"task": id, "actor": from, "attempt": attempt, "peer_notes": notes}),
                 )]);
                 self.persist();
                 let deadline = Instant::now() + self.config.task_budget;
@@ -212,12 +243,16 @@ impl TeamHub {
                     retry_after_ms: Some(RETRY_CLAIM_MS),
                 },
             ),
-            ClaimOutcome::AllDone | ClaimOutcome::Stuck(_) => self.send(
-                from,
-                Body::NoTaskAvailable {
-                    retry_after_ms: None,
-                },
-            ),
+            ClaimOutcome::AllDone | ClaimOutcome::Stuck(_) => {
+                // A scoped review under way may still add fix tasks: ask again then.
+                let retry = self.phase_b.busy().then_some(RETRY_CLAIM_MS);
+                self.send(
+                    from,
+                    Body::NoTaskAvailable {
+                        retry_after_ms: retry,
+                    },
+                )
+            }
         }
     }
 
@@ -246,6 +281,9 @@ impl TeamHub {
     }
 
     fn maybe_finish(&mut self, _ctx: &mut Context<Self>) {
+        if self.phase_b.busy() {
+            return;
+        }
         let live = self.live();
         let Some(board) = self.board.as_mut() else {
             return;

@@ -6,6 +6,7 @@ use crate::review::coordinator::{Coordinator, Incoming, Lost};
 use crate::review::hub::DISCONNECTED;
 use actix::Addr;
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
+use protocol::Body;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -251,6 +252,23 @@ impl WorkerPool {
     }
 }
 
+/// Names what a worker wrote under its own name (`inspector-quality@HOST-PID`: its report and
+/// its findings' agents) after the instance it serves, as a local child names it, so that the
+/// review's report, notes ("reported by inspector-quality only") and journal read the same in
+/// every runtime.
+pub(super) fn as_instance(body: &mut Body, worker: &str, instance: &str) {
+    if let Body::InspectorReport(report) = body {
+        if report.inspector == worker {
+            report.inspector = instance.to_string();
+        }
+        for agent in report.findings.iter_mut().flat_map(|f| f.agents.iter_mut()) {
+            if agent == worker {
+                *agent = instance.to_string();
+            }
+        }
+    }
+}
+
 async fn accept_loop(
     listener: tokio::net::TcpListener,
     secret: Secret,
@@ -317,6 +335,7 @@ async fn admit(
                     } => {
                         let mut env = env;
                         env.from = instance.clone();
+                        as_instance(&mut env.body, &name, &instance);
                         coordinator.do_send(Incoming {
                             from: instance,
                             env,

@@ -150,3 +150,51 @@ fn a_reservation_takes_a_whole_set_or_waits_and_then_takes_what_there_is() {
         idle_becomes(&pool, &[("inspector/quality", 1), ("auditor/", 1)]).await;
     });
 }
+
+#[test]
+fn a_workers_report_is_named_after_the_instance_it_serves() {
+    use protocol::{Coverage, Finding, InspectorReport, Location, Severity};
+    let worker = "inspector-quality@3f2a1b0c9d8e-7";
+    let finding = |agents: &[&str]| Finding {
+        agents: agents.iter().map(|a| a.to_string()).collect(),
+        ..Finding::new(
+            worker,
+            "quality/todo-marker",
+            "todo",
+            Severity::Medium,
+            Location {
+                path: "src/lib.rs".into(),
+                line: Some(3),
+                ..Location::default()
+            },
+            "a TODO",
+            "todo",
+        )
+    };
+    let mut body = protocol::Body::InspectorReport(InspectorReport {
+        review: "r1".into(),
+        inspector: worker.into(),
+        kind: Some(protocol::InspectorKind::Quality),
+        scope: "repository".into(),
+        findings: vec![finding(&[worker]), finding(&["quality-agent", worker])],
+        notes: Vec::new(),
+        claims: Vec::new(),
+        coverage: Coverage::default(),
+    });
+    pool::as_instance(&mut body, worker, "inspector-quality-r1");
+    let protocol::Body::InspectorReport(report) = body else {
+        panic!("still a report")
+    };
+    assert_eq!(report.inspector, "inspector-quality-r1");
+    let agents: Vec<Vec<String>> = report.findings.iter().map(|f| f.agents.clone()).collect();
+    assert_eq!(
+        agents,
+        vec![
+            vec!["inspector-quality-r1".to_string()],
+            vec![
+                "quality-agent".to_string(),
+                "inspector-quality-r1".to_string()
+            ],
+        ]
+    );
+}

@@ -70,6 +70,9 @@ pub struct PlanTask {
     pub depends: Vec<String>,
     /// Progress marker.
     pub marker: Marker,
+    /// Marked high-priority (`[high]` on its Plans.md line, `priority: high` in tasks.yaml):
+    /// the Lead reviews it as soon as it is complete.
+    pub high_priority: bool,
     /// The file the task is written in (repository-relative).
     pub file: String,
     /// 1-based line of the task's marker line (or `id:` entry).

@@ -2,7 +2,8 @@
 //! An optional number (`4.1`) may open its subject; `owns:` (backticked paths) and `depends:`
 //! (ids) may follow on the same line or in its body; the body is everything under it — for a
 //! heading, up to the next heading of the same or a higher level; for a list item, its indented
-//! lines. Fenced code is never read as tasks.
+//! lines. Fenced code is never read as tasks. `[high]` on the task's line (any case) marks it
+//! high-priority: the Lead reviews it as soon as it is complete.
 
 use super::{check_ids, Marker, Plan, PlanError, PlanFormat, PlanTask};
 
@@ -33,6 +34,7 @@ pub fn parse_plans_md(text: &str, file: &str) -> Result<Plan, PlanError> {
                 owns: head.owns,
                 depends: head.depends,
                 marker: marker.0,
+                high_priority: head.high_priority,
                 file: file.to_string(),
                 line: index as u32 + 1,
             });
@@ -176,11 +178,16 @@ struct Head {
     title: String,
     owns: Vec<String>,
     depends: Vec<String>,
+    high_priority: bool,
 }
+
+/// The high-priority tag of a task line.
+const HIGH: &str = "[high]";
 
 fn parse_head(rest: &str) -> Head {
     let without_marker = remove_marker(rest);
-    let without_comments = remove_comments(&without_marker);
+    let (without_tag, high_priority) = remove_high_tag(&without_marker);
+    let without_comments = remove_comments(&without_tag);
     let parts = annotations(strip_checkbox(&without_comments));
     let (number, title) = split_number(parts.before);
     Head {
@@ -188,7 +195,22 @@ fn parse_head(rest: &str) -> Head {
         title: clean_title(title),
         owns: parts.owns,
         depends: parts.depends,
+        high_priority,
     }
+}
+
+/// The text without its `[high]` tags (any case), and whether it had one.
+fn remove_high_tag(text: &str) -> (String, bool) {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(found) = lower[from..].find(HIGH) {
+        out.push_str(&text[from..from + found]);
+        from += found + HIGH.len();
+    }
+    out.push_str(&text[from..]);
+    let tagged = from > 0;
+    (out, tagged)
 }
 
 /// The text with the marker and whatever wraps it (`<!-- -->`, backticks, brackets) removed.

@@ -140,3 +140,24 @@ fn duplicate_ids_and_unknown_dependencies_name_the_lines() {
         "Plans.md:1: task 1 depends on 7, which is not a task of the plan"
     );
 }
+
+#[test]
+fn a_high_tag_marks_the_task_and_leaves_the_title() {
+    let plan = parse_plans_md(
+        "- [ ] 1 Add login `cc:TODO` [HIGH] owns: `src/login.rs`\n- [ ] 2 Add logout `cc:TODO`\n",
+        "Plans.md",
+    )
+    .unwrap();
+    let seen: Vec<(&str, bool, &[String])> = plan
+        .tasks
+        .iter()
+        .map(|t| (t.title.as_str(), t.high_priority, t.owns.as_slice()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("Add login", true, &["src/login.rs".to_string()][..]),
+            ("Add logout", false, &[][..])
+        ]
+    );
+}

@@ -1,6 +1,8 @@
 //! A plan from `specs/<feature>/tasks.yaml` (`tasks: [{id, title, done, files, depends_on}]`,
 //! read by the Inspectors' own parser so both sides agree on the format). With several
-//! features, ids are qualified as `<feature>/<id>` so that they stay unique.
+//! features, ids are qualified as `<feature>/<id>` so that they stay unique. `priority: high` in
+//! a task's entry marks it high-priority (the shared parser does not read it: it is found
+//! between the task's `id:` line and the next task's).
 
 use super::{check_ids, Marker, Plan, PlanError, PlanFormat, PlanTask};
 use inspector::spec::TaskList;
@@ -30,7 +32,13 @@ pub fn parse_tasks_yaml(features: &[FeatureTasks]) -> Result<Plan, PlanError> {
                 raw.to_string()
             }
         };
-        for t in &list.tasks {
+        let starts: Vec<u32> = list
+            .tasks
+            .iter()
+            .map(|t| item_start(&f.text, t.line))
+            .collect();
+        for (i, t) in list.tasks.iter().enumerate() {
+            let end = starts.get(i + 1).copied().unwrap_or(u32::MAX);
             tasks.push(PlanTask {
                 id: id(&t.id),
                 numbered: true,
@@ -40,6 +48,7 @@ pub fn parse_tasks_yaml(features: &[FeatureTasks]) -> Result<Plan, PlanError> {
                 owns: t.files.clone(),
                 depends: t.depends_on.iter().map(|d| id(d)).collect(),
                 marker: if t.done { Marker::Done } else { Marker::Todo },
+                high_priority: high_priority(&f.text, starts[i], end),
                 file: file.clone(),
                 line: t.line,
             });
@@ -57,6 +66,35 @@ pub fn parse_tasks_yaml(features: &[FeatureTasks]) -> Result<Plan, PlanError> {
         files,
         tasks,
     })
+}
+
+/// The 1-based line where the list item holding the `id:` line `id_line` opens (`- `).
+fn item_start(text: &str, id_line: u32) -> u32 {
+    let lines: Vec<&str> = text.lines().collect();
+    (1..=id_line)
+        .rev()
+        .find(|n| {
+            lines
+                .get(*n as usize - 1)
+                .is_some_and(|l| l.trim_start().starts_with("- "))
+        })
+        .unwrap_or(id_line)
+}
+
+/// Whether lines `from..end` (1-based, `end` excluded) hold `priority: high`.
+fn high_priority(text: &str, from: u32, end: u32) -> bool {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| (i as u32 + 1, line))
+        .filter(|(n, _)| *n >= from && *n < end)
+        .any(|(_, line)| {
+            let entry = line.trim().trim_start_matches("- ").trim();
+            entry.strip_prefix("priority:").is_some_and(|v| {
+                v.trim()
+                    .trim_matches(|c| c == '"' || c == '\'')
+                    .eq_ignore_ascii_case("high")
+            })
+        })
 }
 
 /// The id a task has inside its own tasks.yaml (the qualification removed), as
@@ -103,6 +141,22 @@ mod tests {
         assert_eq!(plan.tasks[1].marker, Marker::Done);
         assert_eq!(plan.tasks[1].depends, vec!["1"]);
         assert_eq!(plan.tasks[1].line, 5);
+        assert!(!plan.tasks[0].high_priority);
+    }
+
+    #[test]
+    fn priority_high_marks_a_task() {
+        let plan = parse_tasks_yaml(&[feature(
+            "auth",
+            "tasks:\n  - id: 1\n    title: Login\n    priority: high\n  - id: 2\n    title: Session\n    priority: low\n  - priority: \"HIGH\"\n    id: 3\n    title: Logout\n",
+        )])
+        .unwrap();
+        let high: Vec<bool> = plan.tasks.iter().map(|t| t.high_priority).collect();
+        assert_eq!(
+            high,
+            [true, false, true],
+            "task 3's tag sits above its id line"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 mod secrets;
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::calls::{logs_on, print_on};
+use crate::rules::lexical::calls::{logs_on, may_log, print_on};
 use crate::rules::lexical::lex;
 use crate::rules::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
@@ -190,6 +190,9 @@ fn same_family(language: Option<Language>, lang: Language) -> bool {
 
 /// Whether a file calls a logging framework outside its test code.
 fn logs_outside_tests(file: &SourceFile, lang: Language) -> bool {
+    if !may_log(&file.text, lang) {
+        return false;
+    }
     let mut tests = LazyTestCode::new(file);
     lex(&file.text, lang)
         .iter()

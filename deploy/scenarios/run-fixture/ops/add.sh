@@ -1,0 +1,4 @@
+# The sum of two numbers.
+add() {
+    echo $(($1 + $2))
+}

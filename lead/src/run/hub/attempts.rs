@@ -1,0 +1,159 @@
+//! A lost Implementer's attempt leaves nothing behind. The hub notes what a task's owned files
+//! held when an attempt was claimed; when the Implementer is lost mid-attempt (dead, hung, or
+//! asking for more work without reporting the task it holds), the next claim of the task first
+//! puts those files back. Without that, a lost attempt that had finished its change — its
+//! result swallowed or garbled on the way — leaves the retry nothing to change, and the judge
+//! rejects it for showing no change of its own (Q5); a half-made change would be judged as the
+//! retry's work.
+//!
+//! Only owned paths that name files are kept (folders and globs cannot be without walking the
+//! tree), and only paths inside the repository.
+
+use super::Board;
+use implementer::Expectations;
+use protocol::{Task, TaskStatus};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Component, Path};
+
+/// An owned file as an attempt found it: its bytes, or `None` when it did not exist.
+type Before = Vec<(String, Option<Vec<u8>>)>;
+
+/// The owned files of each claimed task, and the tasks whose last attempt was lost.
+#[derive(Debug, Default)]
+pub(super) struct Attempts {
+    before: HashMap<u32, Before>,
+    interrupted: BTreeSet<u32>,
+}
+
+impl Attempts {
+    /// `task` is being claimed in the repository at `root`: puts its owned files back as the
+    /// lost attempt found them, when its last attempt was lost, and notes them for this
+    /// attempt. Returns the files put back.
+    pub(super) fn claimed(&mut self, root: &Path, task: &Task) -> Vec<String> {
+        let mut restored = Vec::new();
+        if self.interrupted.remove(&task.id) {
+            for (path, content) in self.before.get(&task.id).into_iter().flatten() {
+                match put_back(&root.join(path), content.as_deref()) {
+                    Ok(true) => restored.push(path.clone()),
+                    Ok(false) => {}
+                    Err(e) => tracing::warn!(path, error = %e, "cannot put an owned file back"),
+                }
+            }
+        }
+        let files = Expectations::from_task(task).expected_files;
+        let before = files
+            .into_iter()
+            .filter(|p| inside(p))
+            .filter_map(|p| {
+                let content = match std::fs::read(root.join(&p)) {
+                    Ok(bytes) => Some(bytes),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                    // Unreadable (a folder, no permission): not ours to put back later.
+                    Err(_) => return None,
+                };
+                Some((p, content))
+            })
+            .collect();
+        self.before.insert(task.id, before);
+        restored
+    }
+
+    /// The attempt at `task` was lost with its Implementer; its next claim starts afresh.
+    pub(super) fn lost(&mut self, task: u32) {
+        self.interrupted.insert(task);
+    }
+}
+
+/// The task `who` holds, if any: an Implementer that asks for work while holding one has lost
+/// that task's result (it never reported it).
+pub(super) fn held_by(board: &Board, who: &str) -> Option<u32> {
+    board.tasks.iter().find_map(|t| match &t.status {
+        TaskStatus::InProgress { claimer } if claimer == who => Some(t.id),
+        _ => None,
+    })
+}
+
+/// A relative path that stays inside the repository (no root, no `..`).
+fn inside(path: &str) -> bool {
+    Path::new(path)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// Makes `path` hold `content` (`None`: not exist); true when it had to change.
+fn put_back(path: &Path, content: Option<&[u8]>) -> std::io::Result<bool> {
+    let now = match std::fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if now.as_deref() == content {
+        return Ok(false);
+    }
+    match content {
+        Some(bytes) => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(path, bytes)?;
+        }
+        None => std::fs::remove_file(path)?,
+    }
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::team::granularity::tests::task;
+    use crate::team::registration::register;
+
+    fn one_task(owns: &[&str]) -> Task {
+        register(&[task("1", "Add sub", owns, &[])]).tasks.remove(0)
+    }
+
+    #[test]
+    fn a_lost_attempts_files_are_put_back_at_the_next_claim_only() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        std::fs::write(root.join("calc.sh"), "base\n").expect("write");
+        let t = one_task(&["ops/sub.sh", "calc.sh", "ops/", "../outside", "src/*.rs"]);
+        let mut attempts = Attempts::default();
+        let work = || {
+            std::fs::create_dir_all(root.join("ops")).expect("mkdir");
+            std::fs::write(root.join("ops/sub.sh"), "sub\n").expect("write");
+            std::fs::write(root.join("calc.sh"), "base\nsub\n").expect("write");
+        };
+        assert_eq!(attempts.claimed(root, &t), Vec::<String>::new());
+        work();
+        attempts.lost(1);
+        assert_eq!(
+            attempts.claimed(root, &t),
+            vec!["ops/sub.sh".to_string(), "calc.sh".to_string()]
+        );
+        assert!(!root.join("ops/sub.sh").exists());
+        let calc = || std::fs::read_to_string(root.join("calc.sh")).expect("read");
+        assert_eq!(calc(), "base\n", "as the lost attempt found it");
+        work();
+        // An attempt given back by the judge keeps its work for the next one.
+        assert_eq!(attempts.claimed(root, &t), Vec::<String>::new());
+        assert_eq!(calc(), "base\nsub\n");
+    }
+
+    #[test]
+    fn only_files_inside_the_repository_are_kept() {
+        assert!(inside("ops/sub.sh") && inside("./calc.sh"));
+        assert!(!inside("../outside") && !inside("/etc/passwd"));
+    }
+
+    #[test]
+    fn the_holder_of_a_task_is_found_on_the_board() {
+        let mut t = one_task(&["calc.sh"]);
+        t.status = TaskStatus::InProgress {
+            claimer: "implementer-1".into(),
+        };
+        let board = Board::new(vec![t], 3);
+        assert_eq!(held_by(&board, "implementer-1"), Some(1));
+        assert_eq!(held_by(&board, "implementer-2"), None);
+    }
+}

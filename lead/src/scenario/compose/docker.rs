@@ -1,0 +1,197 @@
+//! The Compose and Docker command lines a container scenario drives: one project per scenario
+//! (`-p NAME`), brought up, acted on container by container, and taken down with its volumes;
+//! then whatever still carries the project's label is a leftover.
+
+use crate::scenario::leftovers::Leftover;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// The environment variable that names the Compose command (`docker compose`, `docker-compose`);
+/// unset, `docker compose` when the plugin answers, else `docker-compose`.
+pub const COMPOSE_ENV: &str = "RETAKE_COMPOSE";
+
+/// The Compose command line to use, or why there is none.
+pub fn compose_program() -> Result<Vec<String>, String> {
+    if let Some(text) = std::env::var(COMPOSE_ENV)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+    {
+        return Ok(text.split_whitespace().map(str::to_string).collect());
+    }
+    for candidate in [&["docker", "compose"][..], &["docker-compose"][..]] {
+        let answered = Command::new(candidate[0])
+            .args(&candidate[1..])
+            .arg("version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if answered {
+            return Ok(candidate.iter().map(|s| s.to_string()).collect());
+        }
+    }
+    Err(format!(
+        "container scenarios need Docker Compose: neither `docker compose` nor `docker-compose` \
+         answers (or set {COMPOSE_ENV})"
+    ))
+}
+
+/// One Compose project: its command, name, files and the variables its files read.
+#[derive(Debug, Clone)]
+pub struct Compose {
+    /// `docker compose` or `docker-compose`.
+    pub program: Vec<String>,
+    /// The project name (containers, networks and volumes carry it).
+    pub project: String,
+    /// `-f` files, the base first.
+    pub files: Vec<PathBuf>,
+    /// Variables for the files' `${…}` (`RETAKE_REPO`, `RETAKE_SECRET`, …).
+    pub env: Vec<(String, String)>,
+}
+
+/// The label Compose puts on everything of a project.
+const PROJECT_LABEL: &str = "com.docker.compose.project";
+
+impl Compose {
+    /// Runs `compose -p P -f F… ARGS`; its standard output, or its standard error's last lines.
+    pub fn run(&self, args: &[&str]) -> Result<String, String> {
+        let mut cmd = Command::new(&self.program[0]);
+        cmd.args(&self.program[1..]).args(["-p", &self.project]);
+        for file in &self.files {
+            cmd.arg("-f").arg(file);
+        }
+        cmd.args(args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::null());
+        output(
+            cmd,
+            &format!("{} {}", self.program.join(" "), args.join(" ")),
+        )
+    }
+
+    /// `up -d` with the replicas of `scale`.
+    pub fn up(&self, scale: &[(String, u32)]) -> Result<(), String> {
+        let mut args: Vec<String> = vec!["up".into(), "-d".into()];
+        for (service, n) in scale {
+            args.push("--scale".into());
+            args.push(format!("{service}={n}"));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        self.run(&args).map(drop)
+    }
+
+    /// The running containers of `service` (full ids), or of every service when `None`.
+    pub fn containers(&self, service: Option<&str>) -> Result<Vec<String>, String> {
+        let mut args = vec!["ps", "-q"];
+        args.extend(service);
+        Ok(self
+            .run(&args)?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// `down` with the project's volumes and orphans, containers given `grace_secs` to stop.
+    pub fn down(&self, grace_secs: u32) -> Result<(), String> {
+        let grace = grace_secs.to_string();
+        self.run(&["down", "-v", "--remove-orphans", "-t", &grace])
+            .map(drop)
+    }
+
+    /// The name Compose gives the project's network `key`.
+    pub fn network(&self, key: &str) -> String {
+        format!("{}_{key}", self.project)
+    }
+
+    /// Containers, networks and volumes still labelled with the project.
+    pub fn leftovers(&self) -> Vec<Leftover> {
+        let filter = format!("label={PROJECT_LABEL}={}", self.project);
+        let mut left = Vec::new();
+        for (kind, args) in [
+            ("container", vec!["ps", "-aq", "--filter", &filter]),
+            ("network", vec!["network", "ls", "-q", "--filter", &filter]),
+            ("volume", vec!["volume", "ls", "-q", "--filter", &filter]),
+        ] {
+            // A listing that fails (the daemon went away) shows nothing: the CI script's own
+            // sweep still removes what the project left.
+            for id in docker(&args).unwrap_or_default().split_whitespace() {
+                left.push(Leftover::Docker {
+                    kind,
+                    id: id.to_string(),
+                });
+            }
+        }
+        left
+    }
+}
+
+/// Runs `docker ARGS`; its standard output, or its standard error's last lines.
+pub(super) fn docker(args: &[&str]) -> Result<String, String> {
+    let mut cmd = Command::new("docker");
+    cmd.args(args).stdin(Stdio::null());
+    output(cmd, &format!("docker {}", args.join(" ")))
+}
+
+/// Everything a container wrote (`docker logs`: its standard output, then its standard error,
+/// where the Lead's tracing goes).
+pub(super) fn logs(container: &str) -> Result<String, String> {
+    let out = Command::new("docker")
+        .args(["logs", container])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("docker logs {container}: cannot run it: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "docker logs {container}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ok(text)
+}
+
+/// Removes leftovers by force (containers first: they hold the networks and volumes).
+pub(super) fn remove(leftovers: &[Leftover]) {
+    for kind in ["container", "network", "volume"] {
+        let ids: Vec<&str> = leftovers
+            .iter()
+            .filter_map(|l| match l {
+                Leftover::Docker { kind: k, id } if *k == kind => Some(id.as_str()),
+                _ => None,
+            })
+            .collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let mut args = match kind {
+            "container" => vec!["rm", "-f", "-v"],
+            "network" => vec!["network", "rm"],
+            _ => vec!["volume", "rm", "-f"],
+        };
+        args.extend(ids);
+        // Best effort: what cannot be removed was already reported as left over.
+        let _removed = docker(&args);
+    }
+}
+
+fn output(mut cmd: Command, what: &str) -> Result<String, String> {
+    let out = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|e| format!("{what}: cannot run it: {e}"))?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let tail: Vec<&str> = stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .rev()
+        .take(3)
+        .collect();
+    let tail: Vec<&str> = tail.into_iter().rev().collect();
+    Err(format!("{what}: {} ({})", tail.join(" / "), out.status))
+}

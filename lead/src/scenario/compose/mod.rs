@@ -1,0 +1,223 @@
+//! Container scenarios (chapter 06): a review job submitted to `retake serve` running in a
+//! Docker Compose stack, with containers killed, paused, cut off or restarted at chosen moments,
+//! checked against the same `[expect]` table as a local scenario.
+//!
+//! A scenario file with `runtime = "compose"` carries a `[compose]` table: the compose files (the
+//! shipped `deploy/compose.yaml` and overrides), replicas per service, and the timed actions.
+//! This module is the table and its checks; `docker` wraps the Compose and Docker command lines,
+//! `logs` reads the Lead's log (which worker serves which instance), `run` runs one scenario.
+
+mod api;
+mod docker;
+mod logs;
+mod run;
+
+pub use docker::{compose_program, Compose, COMPOSE_ENV};
+pub use logs::{claims, worker_host, Claim};
+pub use run::{execute, PROJECT_ENV};
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The stack a container scenario runs in and what happens to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stack {
+    /// Compose files, the base first (absolute paths).
+    pub files: Vec<PathBuf>,
+    /// Replicas of a service (`up --scale SERVICE=N`); absent services run one.
+    pub scale: BTreeMap<String, u32>,
+    /// The actions, done one after another, each at its trigger.
+    pub actions: Vec<Action>,
+    /// Instance → how many times the Lead claimed a worker for it over the whole job (from its
+    /// log): a resumed review must not re-run a journaled Inspector.
+    pub claims: BTreeMap<String, u32>,
+    /// After the review: unpause, reconnect, restart what was killed, and require every worker
+    /// to be registered with the Lead again (the stack is whole).
+    pub heal: bool,
+}
+
+/// One timed action on a container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Action {
+    /// What starts its clock.
+    pub when: Trigger,
+    /// How long after the trigger it happens.
+    pub after: Duration,
+    /// What is done.
+    pub verb: Verb,
+    /// The compose service whose container it is done to.
+    pub service: String,
+    /// The compose network of `disconnect`/`connect`.
+    pub network: String,
+}
+
+/// What starts an action's clock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trigger {
+    /// The job was submitted.
+    Submitted,
+    /// The Lead logged that a worker was claimed for this instance (`inspector-quality`); the
+    /// action is done to that worker's container when it belongs to the service.
+    Claimed(String),
+}
+
+/// What an action does to a container (the `docker` command of the same name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
+    /// `docker kill`: SIGKILL; Docker's restart policy does not restart it (a manual stop).
+    Kill,
+    /// SIGKILL to the container's first process from the host, as the kernel's OOM killer would
+    /// do it: the container dies on its own, so its restart policy starts it again.
+    Crash,
+    /// `docker pause`: frozen, a real hang; its connections stay open.
+    Pause,
+    /// `docker unpause`.
+    Unpause,
+    /// `docker network disconnect`: cut off, connections silently dead.
+    Disconnect,
+    /// `docker network connect`.
+    Connect,
+    /// `docker restart`: SIGTERM, then started again.
+    Restart,
+}
+
+impl Verb {
+    /// The action's name in a scenario file (`kill`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Kill => "kill",
+            Verb::Crash => "crash",
+            Verb::Pause => "pause",
+            Verb::Unpause => "unpause",
+            Verb::Disconnect => "disconnect",
+            Verb::Connect => "connect",
+            Verb::Restart => "restart",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Verb> {
+        [
+            Verb::Kill,
+            Verb::Crash,
+            Verb::Pause,
+            Verb::Unpause,
+            Verb::Disconnect,
+            Verb::Connect,
+            Verb::Restart,
+        ]
+        .into_iter()
+        .find(|v| v.as_str() == text)
+    }
+}
+
+/// Where the Lead's service sees the reviewed repository: deploy/compose.yaml mounts
+/// `RETAKE_REPO` there.
+pub const REPO_IN_STACK: &str = "/repo";
+
+/// The `[compose]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawStack {
+    files: Vec<PathBuf>,
+    #[serde(default)]
+    scale: BTreeMap<String, u32>,
+    #[serde(default)]
+    actions: Vec<RawAction>,
+    #[serde(default)]
+    claims: BTreeMap<String, u32>,
+    #[serde(default = "yes")]
+    heal: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAction {
+    #[serde(default = "submitted")]
+    when: String,
+    #[serde(default)]
+    after_ms: u64,
+    #[serde(rename = "do")]
+    verb: String,
+    service: String,
+    #[serde(default = "private_network")]
+    network: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn submitted() -> String {
+    "submitted".into()
+}
+
+fn private_network() -> String {
+    "retake".into()
+}
+
+/// Checks the `[compose]` table; `base` anchors relative file paths (the scenario's folder).
+/// Errors name the key.
+pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
+    if raw.files.is_empty() {
+        return Err("compose.files: name at least the base compose file".into());
+    }
+    let mut files = Vec::new();
+    for (i, file) in raw.files.iter().enumerate() {
+        let path = base.join(file);
+        let path = std::fs::canonicalize(&path)
+            .ok()
+            .filter(|p| p.is_file())
+            .ok_or_else(|| format!("compose.files[{i}] = '{}': no such file", path.display()))?;
+        files.push(path);
+    }
+    if let Some((service, _)) = raw.scale.iter().find(|(_, n)| **n == 0) {
+        return Err(format!(
+            "compose.scale.{service} = 0: a scenario's service runs at least once"
+        ));
+    }
+    let mut actions = Vec::new();
+    for (i, a) in raw.actions.into_iter().enumerate() {
+        let key = format!("compose.actions[{i}]");
+        let verb = Verb::parse(&a.verb).ok_or_else(|| {
+            format!(
+                "{key}.do = '{}': expected kill, crash, pause, unpause, disconnect, connect or \
+                 restart",
+                a.verb
+            )
+        })?;
+        let when = match a.when.as_str() {
+            "submitted" => Trigger::Submitted,
+            other => match other.strip_prefix("claimed:") {
+                Some(instance) if !instance.is_empty() => Trigger::Claimed(instance.to_string()),
+                _ => {
+                    return Err(format!(
+                        "{key}.when = '{other}': expected submitted or claimed:INSTANCE \
+                         (claimed:inspector-quality)"
+                    ))
+                }
+            },
+        };
+        if a.service.trim().is_empty() {
+            return Err(format!("{key}.service: must name a compose service"));
+        }
+        actions.push(Action {
+            when,
+            after: Duration::from_millis(a.after_ms),
+            verb,
+            service: a.service,
+            network: a.network,
+        });
+    }
+    Ok(Stack {
+        files,
+        scale: raw.scale,
+        actions,
+        claims: raw.claims,
+        heal: raw.heal,
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+use super::*;
+use crate::runtime::Runtime;
+use crate::scenario::file::parse;
+
+/// A scenario folder with a repository and a compose file, as the shipped ones are laid out.
+fn folder() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir(dir.path().join("repo")).expect("mkdir");
+    std::fs::write(dir.path().join("compose.yaml"), "services: {}\n").expect("write");
+    dir
+}
+
+const HEAD: &str =
+    "name = \"c\"\nruntime = \"compose\"\nreview = { repo = \"repo\", args = [\"--no-exec\"] }\n";
+
+#[test]
+fn a_container_scenario_reads_its_stack_and_actions() {
+    let dir = folder();
+    let text = format!(
+        "{HEAD}config = {{ \"supervision.connect_timeout_ms\" = 3000 }}\n\
+         [compose]\nfiles = [\"compose.yaml\"]\nscale = {{ auditor = 2 }}\n\
+         claims = {{ auditor = 1, auditor-r1 = 1 }}\n\
+         [[compose.actions]]\nwhen = \"claimed:auditor\"\nafter_ms = 2000\ndo = \"kill\"\nservice = \"auditor\"\n\
+         [[compose.actions]]\ndo = \"disconnect\"\nservice = \"inspector-test\"\n\
+         [expect]\nverdict = \"GO\"\nrestarts = {{ auditor = 1 }}\n"
+    );
+    let s = parse(&text, &dir.path().join("c.toml")).expect("valid");
+    assert_eq!(s.runtime, Runtime::Remote);
+    assert_eq!(
+        s.env,
+        vec![(
+            "RETAKE__SUPERVISION__CONNECT_TIMEOUT_MS".to_string(),
+            "3000".to_string()
+        )]
+    );
+    let stack = s.compose.expect("a stack");
+    assert_eq!(
+        stack.files,
+        vec![std::fs::canonicalize(dir.path().join("compose.yaml")).expect("canonical")]
+    );
+    assert_eq!(stack.scale.get("auditor"), Some(&2));
+    assert_eq!(stack.claims.get("auditor-r1"), Some(&1));
+    assert!(stack.heal);
+    assert_eq!(
+        stack.actions,
+        vec![
+            Action {
+                when: Trigger::Claimed("auditor".into()),
+                after: Duration::from_millis(2000),
+                verb: Verb::Kill,
+                service: "auditor".into(),
+                network: "retake".into(),
+            },
+            Action {
+                when: Trigger::Submitted,
+                after: Duration::ZERO,
+                verb: Verb::Disconnect,
+                service: "inspector-test".into(),
+                network: "retake".into(),
+            },
+        ]
+    );
+}
+
+#[test]
+fn mistakes_in_the_stack_name_the_key() {
+    let dir = folder();
+    let action = "[[compose.actions]]\ndo = \"kill\"\nservice = \"lead\"\n";
+    let cases = [
+        (
+            "[compose]\nfiles = [\"nope.yaml\"]\n".to_string(),
+            "compose.files[0] = '",
+        ),
+        (
+            "[compose]\nfiles = []\n".to_string(),
+            "compose.files: name at least",
+        ),
+        (
+            "[compose]\nfiles = [\"compose.yaml\"]\nscale = { auditor = 0 }\n".to_string(),
+            "compose.scale.auditor = 0",
+        ),
+        (
+            format!(
+                "[compose]\nfiles = [\"compose.yaml\"]\n{}",
+                action.replace("kill", "freeze")
+            ),
+            "compose.actions[0].do = 'freeze'",
+        ),
+        (
+            format!(
+                "[compose]\nfiles = [\"compose.yaml\"]\n{}",
+                action.replace("do =", "when = \"claimed:\"\ndo =")
+            ),
+            "compose.actions[0].when = 'claimed:'",
+        ),
+        (
+            "[compose]\nfiles = [\"compose.yaml\"]\nwait = 3\n".to_string(),
+            "unknown field `wait`",
+        ),
+        (
+            "faults = [\"auditor:stall-output\"]\n[compose]\nfiles = [\"compose.yaml\"]\n"
+                .to_string(),
+            "faults: the Lead of the remote runtime refuses fault plans",
+        ),
+    ];
+    for (tail, wanted) in cases {
+        let err = parse(&format!("{HEAD}{tail}"), &dir.path().join("c.toml"))
+            .expect_err(&tail)
+            .to_string();
+        assert!(
+            err.contains("c.toml") && err.contains(wanted),
+            "{tail}: {err}"
+        );
+    }
+    let local =
+        "name = \"l\"\nreview = { repo = \"repo\" }\n[compose]\nfiles = [\"compose.yaml\"]\n";
+    let err = parse(local, &dir.path().join("l.toml")).expect_err("local with a stack");
+    assert!(
+        err.to_string()
+            .contains("[compose]: only a runtime = 'compose' scenario has a stack"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/scenarios/containers");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("deploy/scenarios/containers") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let s = crate::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(s.compose.is_some(), "{} runs in a stack", s.name);
+            assert_eq!(
+                Some(s.name.as_str()),
+                path.file_stem().and_then(|n| n.to_str())
+            );
+            names.push(s.name);
+        }
+    }
+    names.sort();
+    // Chapter 06: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
+    // Lead restarted.
+    assert_eq!(
+        names,
+        vec![
+            "container-auditor-killed",
+            "container-inspector-crashed",
+            "container-inspector-disconnected",
+            "container-inspector-killed",
+            "container-inspector-paused",
+            "container-lead-restarted",
+        ]
+    );
+}

@@ -1,0 +1,292 @@
+//! Running a run scenario for real: copy the repository, make the copy a git work tree with one
+//! commit (a shipped fixture is kept git-less), start `retake run RANGE --runtime R [--chaos
+//! --fault F…] ARGS` in it with the scenario's tag — killing its Lead on the scenario's trigger
+//! and finishing with `retake resume COPY` (`lead_crash`) — then read what the run left behind
+//! (`run_check`) and look for processes that outlived it.
+
+use super::check::Observed;
+use super::lead_crash::{self, Watch, HOLD_ENV};
+use super::leftovers::{self, TAG_ENV};
+use super::run_check::{self, RunFacts};
+use super::run_kind::RunSpec;
+use super::runner::{copy_tree, drain, journal_listing, kill_group, Execution};
+use super::{io, Scenario, ScenarioError};
+use crate::runtime::Runtime;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long processes get to vanish after the run (or the resume) exits.
+const LEFTOVER_GRACE: Duration = Duration::from_millis(300);
+
+/// The identity of the fixture's first commit and of the run's own commit in the copy.
+const IDENTITY: [(&str, &str); 3] = [
+    ("user.name", "retake scenario"),
+    ("user.email", "scenario@retake.invalid"),
+    ("commit.gpgsign", "false"),
+];
+
+/// How one command ended.
+struct Ended {
+    status: Option<ExitStatus>,
+    timed_out: bool,
+    /// Killed by the scenario's trigger (the Lead crash), not by the time bound.
+    triggered: bool,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `scenario` (a run) with `exe` and observes the outcome.
+pub fn execute(
+    scenario: &Scenario,
+    run: &RunSpec,
+    exe: &Path,
+    keep: bool,
+) -> Result<Execution, ScenarioError> {
+    let tmp = tempfile::Builder::new()
+        .prefix("retake-scenario-")
+        .tempdir()
+        .map_err(io("cannot create a temporary folder"))?;
+    let name = scenario
+        .repo
+        .file_name()
+        .map_or_else(|| "repo".into(), |n| n.to_os_string());
+    let copy = tmp.path().join(name);
+    copy_tree(&scenario.repo, &copy).map_err(io(format!(
+        "cannot copy {} for the scenario",
+        scenario.repo.display()
+    )))?;
+    let base = work_tree(&copy)?;
+    let tag = format!(
+        "{}-{}",
+        std::process::id(),
+        hex::encode(rand::random::<[u8; 8]>())
+    );
+    let hold = tmp.path().join("hold");
+    let command = |args: &[&str]| {
+        let mut cmd = Command::new(exe);
+        cmd.args(args)
+            .current_dir(&copy)
+            .envs(scenario.env.iter().map(|(k, v)| (k, v)))
+            .env(TAG_ENV, &tag)
+            .env(HOLD_ENV, &hold)
+            .env("NO_COLOR", "1");
+        cmd
+    };
+    let mut first = command(&["run", &run.range]);
+    first.args(["--runtime", Runtime::name(scenario.runtime)]);
+    if !scenario.faults.is_empty() {
+        first.arg("--chaos");
+        for fault in &scenario.faults {
+            first.args(["--fault", fault]);
+        }
+    }
+    first.args(&scenario.args);
+    let started = Instant::now();
+    let until = started + Duration::from_secs_f64(scenario.expect.max_seconds() * 2.0);
+    let mut problems = Vec::new();
+    let mut killed_with = None;
+    let ended = match &run.lead_crash {
+        None => run_until(first, until, || false)?,
+        Some(crash) => {
+            lead_crash::hold(&hold).map_err(io("cannot write the hold file"))?;
+            let mut watch = Watch::new(crash, &copy, started);
+            let ended = run_until(first, until, || {
+                let due = watch.due(Instant::now());
+                if due {
+                    killed_with = Some(leftovers::tagged(&tag).len());
+                }
+                due
+            })?;
+            if ended.triggered {
+                problems.extend(lead_crash::orphans(&tag, scenario.expect.no_leftovers));
+                // Only now: an executor that outlived its Lead must not go on meanwhile.
+                let _gone = std::fs::remove_file(&hold);
+                let copy_arg = copy.display().to_string();
+                run_until(command(&["resume", &copy_arg]), until, || false)?
+            } else {
+                problems.push(if ended.timed_out {
+                    format!(
+                        "its Lead was never killed: {} did not come",
+                        watch.describe()
+                    )
+                } else {
+                    format!(
+                        "the run ended ({}) before its Lead was to be killed ({})",
+                        status_text(ended.status),
+                        watch.describe()
+                    )
+                });
+                ended
+            }
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let left = leftovers::wait_gone(&tag, LEFTOVER_GRACE);
+    leftovers::kill(&left);
+    let facts = RunFacts {
+        timeline: read(&copy.join(".retake/state/timeline.jsonl")),
+        tasks: read(&copy.join(".retake/state/tasks.json")),
+        commits: commits_since(&copy, &base),
+        state_file: copy.join(".retake/state/active.json").is_file(),
+        report: ended.stdout,
+        killed_with,
+    };
+    let observed = Observed {
+        exit_code: if ended.timed_out {
+            None
+        } else {
+            ended.status.and_then(|s| s.code())
+        },
+        timed_out: ended.timed_out,
+        json: Some(run_check::summary(&facts)),
+        journal: journal_listing(&copy, None),
+        seconds,
+        leftovers: left,
+        stderr_tail: ended
+            .stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        problems,
+    };
+    let kept = keep.then(|| tmp.keep());
+    Ok(Execution { observed, kept })
+}
+
+/// Runs `cmd` in a process group of its own until it exits; past `until` its whole group is
+/// killed (`timed_out`); when `trigger` says so first, the process alone is (`triggered`).
+fn run_until(
+    mut cmd: Command,
+    until: Instant,
+    mut trigger: impl FnMut() -> bool,
+) -> Result<Ended, ScenarioError> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    let mut child = cmd.spawn().map_err(io("cannot start retake"))?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let (mut timed_out, mut triggered) = (false, false);
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(io("cannot wait for retake"))? {
+            break status;
+        }
+        if Instant::now() >= until {
+            timed_out = true;
+            kill_group(child.id());
+            break child.wait().map_err(io("cannot reap retake"))?;
+        }
+        if trigger() {
+            triggered = true;
+            lead_crash::kill_lead(child.id());
+            break child.wait().map_err(io("cannot reap the killed Lead"))?;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    Ok(Ended {
+        status: Some(status),
+        timed_out,
+        triggered,
+        stdout: text(stdout.join().unwrap_or_default()),
+        stderr: text(stderr.join().unwrap_or_default()),
+    })
+}
+
+fn status_text(status: Option<ExitStatus>) -> String {
+    match status.and_then(|s| s.code()) {
+        Some(code) => format!("exit {code}"),
+        None => "killed by a signal".into(),
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+/// Makes `copy` a git work tree with a commit, when it is not one (a shipped fixture is kept
+/// without `.git`), with an identity for the run's own commit; returns its HEAD.
+fn work_tree(copy: &Path) -> Result<String, ScenarioError> {
+    let fresh = !copy.join(".git").exists();
+    if fresh {
+        git(copy, &["init", "-q"])?;
+    }
+    for (key, value) in IDENTITY {
+        git(copy, &["config", key, value])?;
+    }
+    if fresh {
+        git(copy, &["add", "-A"])?;
+        git(
+            copy,
+            &["commit", "-q", "-m", "chore: the scenario's fixture"],
+        )?;
+    }
+    Ok(git(copy, &["rev-parse", "HEAD"])?.trim().to_string())
+}
+
+fn commits_since(repo: &Path, base: &str) -> u32 {
+    git(repo, &["rev-list", "--count", &format!("{base}..HEAD")])
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn git(repo: &Path, args: &[&str]) -> Result<String, ScenarioError> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| ScenarioError::Environment {
+            message: format!("run scenarios need git: cannot start it ({e})"),
+        })?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(ScenarioError::Environment {
+            message: format!(
+                "git {} in {}: {}",
+                args.join(" "),
+                repo.display(),
+                err.lines().last().unwrap_or("failed")
+            ),
+        });
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_git_less_copy_becomes_a_work_tree_with_one_commit_and_an_identity() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("Plans.md"), "# Plans\n").expect("write");
+        let head = work_tree(dir.path()).expect("git");
+        assert_eq!(head.len(), 40, "{head}");
+        assert_eq!(commits_since(dir.path(), &head), 0);
+        assert_eq!(
+            git(dir.path(), &["config", "user.email"])
+                .expect("config")
+                .trim(),
+            "scenario@retake.invalid"
+        );
+        std::fs::write(dir.path().join("a.txt"), "a\n").expect("write");
+        git(dir.path(), &["add", "-A"]).expect("add");
+        git(dir.path(), &["commit", "-q", "-m", "feat: a"]).expect("commit");
+        assert_eq!(commits_since(dir.path(), &head), 1);
+        assert_eq!(
+            work_tree(dir.path()).expect("again").len(),
+            40,
+            "an existing tree is kept"
+        );
+        assert_eq!(commits_since(dir.path(), &head), 1);
+    }
+}
