@@ -166,7 +166,3 @@ fn apply_in_scope(
     Ok(report)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-}
