@@ -165,4 +165,3 @@ fn apply_in_scope(
     }
     Ok(report)
 }
-
