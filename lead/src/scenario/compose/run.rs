@@ -76,6 +76,10 @@ pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Executi
     };
     eprintln!("  [{}] compose project {}", scenario.name, compose.project);
     run.in_stack(scenario, stack, &scale);
+    if let Some(log) = run.lead.as_deref().and_then(|lead| logs(lead).ok()) {
+        // Beside the reviewed copy, for `--keep`: what the Lead did, claim by claim.
+        let _written = std::fs::write(tmp.path().join("lead.log"), log);
+    }
     let down_started = Instant::now();
     if let Err(e) = compose.down(5) {
         run.problem(format!("the stack did not come down: {e}"));
@@ -243,6 +247,7 @@ impl Run<'_> {
                 ))
             }
         };
+        let started = Instant::now();
         let short: String = target.chars().take(12).collect();
         eprintln!(
             "  {at:.1} s: {} {} ({short}{})",
@@ -274,7 +279,10 @@ impl Run<'_> {
             }),
             Verb::Restart => docker(&["restart", "-t", "5", &target]),
         }
-        .map(drop)
+        .map(drop)?;
+        // A busy machine can make `docker` slow: when it acted shows whether the window held.
+        eprintln!("  {:.1} s: done", at + started.elapsed().as_secs_f64());
+        Ok(())
     }
 
     /// Reads what the finished job left: exit code, report, journal.
