@@ -117,16 +117,23 @@ pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Rea
     })?;
     let plan = source::load(&repo).map_err(|e| refused(e.to_string()))?;
     let restored = reset_tasks(&mut tasks);
-    let mut lines: Vec<String> = restored
-        .released
-        .iter()
-        .map(|(task, actor)| {
-            team_event(
-                "TASK_RELEASED",
-                json!({"task": task, "actor": actor, "returned": "pending", "reason": "the Lead was interrupted"}),
-            )
-        })
-        .collect();
+    let store = state.dir().join(super::hub::ATTEMPTS);
+    let mut lines: Vec<String> = Vec::new();
+    for (task, actor) in &restored.released {
+        lines.push(team_event(
+            "TASK_RELEASED",
+            json!({"task": task, "actor": actor, "returned": "pending", "reason": "the Lead was interrupted"}),
+        ));
+        // The interrupted attempt may have written its change already: its retry starts from
+        // what the attempt found, or the judge would see no change of its own (Q5).
+        let files = super::hub::attempts::restore_interrupted(&store, &repo, *task);
+        if !files.is_empty() {
+            lines.push(team_event(
+                "TASK_RESTORED",
+                json!({"task": task, "files": files, "reason": "the Lead was interrupted"}),
+            ));
+        }
+    }
     lines.push(team_event(
         "RUN_RESUMED",
         json!({

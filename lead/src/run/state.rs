@@ -247,12 +247,14 @@ impl RunState {
         let _removed = std::fs::remove_file(self.active_path());
     }
 
-    /// Phase C's cleanup: `active.json`, `review-result.json` and `signals.jsonl` go;
+    /// Phase C's cleanup: `active.json`, `review-result.json`, `signals.jsonl` and the attempt
+    /// records go;
     /// `tasks.json` and `timeline.jsonl` stay as the record of the finished run.
     pub fn clean_up(&self) {
         for name in ["active.json", "review-result.json", "signals.jsonl"] {
             let _removed = std::fs::remove_file(self.dir.join(name));
         }
+        let _removed = std::fs::remove_dir_all(self.dir.join(super::hub::ATTEMPTS));
     }
 }
 

@@ -8,12 +8,16 @@
 //!
 //! Only owned paths that name files are kept (folders and globs cannot be without walking the
 //! tree), and only paths inside the repository.
+//!
+//! What a claim found is also written to `.retake/state/attempts/<task>.json`, so that a run
+//! resumed after the Lead itself died puts the interrupted attempts' files back the same way
+//! ([`restore_interrupted`]) before anyone claims them again.
 
 use super::Board;
 use implementer::Expectations;
 use protocol::{Task, TaskStatus};
 use std::collections::{BTreeSet, HashMap};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
 /// An owned file as an attempt found it: its bytes, or `None` when it did not exist.
 type Before = Vec<(String, Option<Vec<u8>>)>;
@@ -23,9 +27,47 @@ type Before = Vec<(String, Option<Vec<u8>>)>;
 pub(super) struct Attempts {
     before: HashMap<u32, Before>,
     interrupted: BTreeSet<u32>,
+    /// Where each claim's files are persisted (`None`: in memory only).
+    store: Option<PathBuf>,
+}
+
+/// The persisted form of a claim's files: path → hex bytes, or `null` when it did not exist.
+type Stored = Vec<(String, Option<String>)>;
+
+/// Puts back the files the interrupted attempt at `task` found when it was claimed, as
+/// persisted in `store` by a Lead that has since died; returns the files put back. Nothing
+/// persisted (or unreadable) puts nothing back.
+pub(crate) fn restore_interrupted(store: &Path, root: &Path, task: u32) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(store.join(format!("{task}.json"))) else {
+        return Vec::new();
+    };
+    let Ok(stored) = serde_json::from_str::<Stored>(&text) else {
+        tracing::warn!(task, "unreadable attempt record: nothing put back");
+        return Vec::new();
+    };
+    let mut restored = Vec::new();
+    for (path, content) in stored.into_iter().filter(|(p, _)| inside(p)) {
+        let Ok(content) = content.map(hex::decode).transpose() else {
+            continue;
+        };
+        match put_back(&root.join(&path), content.as_deref()) {
+            Ok(true) => restored.push(path),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(path, error = %e, "cannot put an owned file back"),
+        }
+    }
+    restored
 }
 
 impl Attempts {
+    /// Attempts persisted under `store` (`.retake/state/attempts`).
+    pub(super) fn persisted(store: PathBuf) -> Attempts {
+        Attempts {
+            store: Some(store),
+            ..Attempts::default()
+        }
+    }
+
     /// `task` is being claimed in the repository at `root`: puts its owned files back as the
     /// lost attempt found them, when its last attempt was lost, and notes them for this
     /// attempt. Returns the files put back.
@@ -53,7 +95,22 @@ impl Attempts {
                 };
                 Some((p, content))
             })
-            .collect();
+            .collect::<Before>();
+        if let Some(store) = &self.store {
+            let stored: Stored = before
+                .iter()
+                .map(|(p, c)| (p.clone(), c.as_ref().map(hex::encode)))
+                .collect();
+            let written = serde_json::to_vec(&stored)
+                .map_err(std::io::Error::other)
+                .and_then(|bytes| {
+                    std::fs::create_dir_all(store)?;
+                    crate::journal::write_atomic(&store.join(format!("{}.json", task.id)), &bytes)
+                });
+            if let Err(e) = written {
+                tracing::warn!(task = task.id, error = %e, "cannot persist the attempt's files");
+            }
+        }
         self.before.insert(task.id, before);
         restored
     }
@@ -105,6 +162,33 @@ fn put_back(path: &Path, content: Option<&[u8]>) -> std::io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dead_lead_s_attempt_is_put_back_from_its_record() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let store = root.join(".retake/state/attempts");
+        std::fs::write(root.join("calc.sh"), "base\n").expect("write");
+        let t = one_task(&["calc.sh", "ops/sub.sh"]);
+        let mut attempts = Attempts::persisted(store.clone());
+        assert!(attempts.claimed(root, &t).is_empty());
+        // The executor wrote its change, then the Lead died: a new Lead knows only the record.
+        std::fs::write(root.join("calc.sh"), "base\nsub\n").expect("write");
+        std::fs::create_dir_all(root.join("ops")).expect("mkdir");
+        std::fs::write(root.join("ops/sub.sh"), "sub\n").expect("write");
+        drop(attempts);
+        let mut back = restore_interrupted(&store, root, t.id);
+        back.sort();
+        assert_eq!(back, vec!["calc.sh".to_string(), "ops/sub.sh".to_string()]);
+        assert_eq!(
+            std::fs::read_to_string(root.join("calc.sh")).expect("read"),
+            "base\n"
+        );
+        assert!(!root.join("ops/sub.sh").exists());
+        assert!(restore_interrupted(&store, root, 99).is_empty());
+        std::fs::write(store.join("7.json"), "not json").expect("write");
+        assert!(restore_interrupted(&store, root, 7).is_empty());
+    }
     use crate::team::granularity::tests::task;
     use crate::team::registration::register;
 

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-mod attempts;
+pub(crate) mod attempts;
 mod handlers;
 mod messages;
 mod phase_b;
@@ -35,6 +35,9 @@ pub use phase_b::{
 const RETRY_CLAIM_MS: u64 = 250;
 /// An idle Implementer owes nothing: its output deadline is pushed this far out.
 const IDLE_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// Where the claims' files are persisted, in the run's state folder.
+pub const ATTEMPTS: &str = "attempts";
 
 /// The team hub actor.
 pub struct TeamHub {
@@ -65,6 +68,7 @@ impl TeamHub {
         let (supervisor, spawns) =
             Supervisor::new(&actors, &[], config.policy.clone(), Instant::now());
         let phase_b = phase_b::PhaseB::new(config.phase_b.clone(), state.signals());
+        let attempts = attempts::Attempts::persisted(state.dir().join(ATTEMPTS));
         TeamHub {
             config,
             board: Some(board),
@@ -75,7 +79,7 @@ impl TeamHub {
             outboxes: HashMap::new(),
             done: Some(done),
             phase_b,
-            attempts: attempts::Attempts::default(),
+            attempts,
         }
     }
 
