@@ -3,7 +3,7 @@
 //! retake history of the reviews so far, in the shape of the review escalation report.
 
 use super::board::Escalated;
-use crate::team::escalation::RetakeRound;
+use crate::team::escalation::{cell, history_and_next_step, RetakeRound};
 use protocol::Task;
 
 /// The escalation report for tasks the team gave up on.
@@ -47,26 +47,8 @@ pub fn task_escalation_report(
             out.push_str(&format!("| {} | {task} | {} |\n", i + 1, cell(issue)));
         }
     }
-    out.push_str("\n## Retake history\n\n");
-    if history.is_empty() {
-        out.push_str("(no review round completed)\n");
-    } else {
-        out.push_str(
-            "| Round | Decision | Grade | Findings |\n|-------|----------|-------|----------|\n",
-        );
-        for r in history {
-            out.push_str(&format!(
-                "| {} | {} | {} | {} |\n",
-                r.round, r.decision, r.grade, r.findings
-            ));
-        }
-    }
-    out.push_str("\nFix these by hand, then continue with `retake resume`.\n");
+    history_and_next_step(&mut out, history);
     out
-}
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }
 
 #[cfg(test)]

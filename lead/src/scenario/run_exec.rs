@@ -9,7 +9,7 @@ use super::lead_crash::{self, Watch, HOLD_ENV};
 use super::leftovers::{self, TAG_ENV};
 use super::run_check::{self, RunFacts};
 use super::run_kind::RunSpec;
-use super::runner::{copy_tree, drain, journal_listing, kill_group, Execution};
+use super::runner::{drain, fresh_copy, journal_listing, kill_group, Execution};
 use super::{io, Scenario, ScenarioError};
 use crate::runtime::Runtime;
 use std::os::unix::process::CommandExt;
@@ -44,25 +44,8 @@ pub fn execute(
     exe: &Path,
     keep: bool,
 ) -> Result<Execution, ScenarioError> {
-    let tmp = tempfile::Builder::new()
-        .prefix("retake-scenario-")
-        .tempdir()
-        .map_err(io("cannot create a temporary folder"))?;
-    let name = scenario
-        .repo
-        .file_name()
-        .map_or_else(|| "repo".into(), |n| n.to_os_string());
-    let copy = tmp.path().join(name);
-    copy_tree(&scenario.repo, &copy).map_err(io(format!(
-        "cannot copy {} for the scenario",
-        scenario.repo.display()
-    )))?;
+    let (tmp, copy, tag) = fresh_copy(scenario)?;
     let base = work_tree(&copy)?;
-    let tag = format!(
-        "{}-{}",
-        std::process::id(),
-        hex::encode(rand::random::<[u8; 8]>())
-    );
     let hold = tmp.path().join("hold");
     let command = |args: &[&str]| {
         let mut cmd = Command::new(exe);

@@ -24,16 +24,11 @@ pub struct Execution {
     pub kept: Option<PathBuf>,
 }
 
-/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome; a container
-/// scenario runs in its Compose stack instead (`compose::execute`), a run scenario through
-/// `retake run` (`run_exec::execute`).
-pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
-    if let Some(stack) = &scenario.compose {
-        return super::compose::execute(scenario, stack, keep);
-    }
-    if let Some(run) = &scenario.run {
-        return super::run_exec::execute(scenario, run, exe, keep);
-    }
+/// A fresh copy of the scenario's repository (without `target/` and `.retake/`) in a
+/// temporary folder, and a unique tag for the processes of its run.
+pub(super) fn fresh_copy(
+    scenario: &Scenario,
+) -> Result<(tempfile::TempDir, std::path::PathBuf, String), ScenarioError> {
     let tmp = tempfile::Builder::new()
         .prefix("retake-scenario-")
         .tempdir()
@@ -52,6 +47,20 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
         std::process::id(),
         hex::encode(rand::random::<[u8; 8]>())
     );
+    Ok((tmp, copy, tag))
+}
+
+/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome; a container
+/// scenario runs in its Compose stack instead (`compose::execute`), a run scenario through
+/// `retake run` (`run_exec::execute`).
+pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
+    if let Some(stack) = &scenario.compose {
+        return super::compose::execute(scenario, stack, keep);
+    }
+    if let Some(run) = &scenario.run {
+        return super::run_exec::execute(scenario, run, exe, keep);
+    }
+    let (tmp, copy, tag) = fresh_copy(scenario)?;
     let mut cmd = Command::new(exe);
     cmd.arg("review").arg(&copy).args([
         "--runtime",

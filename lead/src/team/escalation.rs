@@ -62,6 +62,12 @@ pub fn escalation_report(
             ));
         }
     }
+    history_and_next_step(&mut out, history);
+    out
+}
+
+/// The reports' closing part: the retake history table and what the person does next.
+pub(crate) fn history_and_next_step(out: &mut String, history: &[RetakeRound]) {
     out.push_str("\n## Retake history\n\n");
     if history.is_empty() {
         out.push_str("(no review round completed)\n");
@@ -77,7 +83,6 @@ pub fn escalation_report(
         }
     }
     out.push_str("\nFix these by hand, then continue with `retake resume`.\n");
-    out
 }
 
 /// The manual-intervention report of a REJECT: the Critical findings.
@@ -138,7 +143,8 @@ pub fn failure_type(category: &str) -> Option<&'static str> {
     }
 }
 
-fn cell(text: &str) -> String {
+/// Text safe in one Markdown table cell.
+pub(crate) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
