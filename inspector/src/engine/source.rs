@@ -3,7 +3,11 @@
 //! syn's trees are neither `Send` nor `Sync` (proc-macro2 uses `Rc`), so a `SourceFile` lives
 //! on the thread that reviews it: the file pass gives each worker its own (`file_pass.rs`).
 
+use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
+
+use crate::rules::lexical::cached::{lines_as, LexedText};
+use crate::rules::lexical::LexLine;
 
 /// Languages the rules know.
 #[derive(
@@ -70,6 +74,8 @@ pub struct SourceFile {
     /// Whether a rule of this file reads the full tree, so the item-level one would be a
     /// second parse (set by the file pass).
     full_tree_wanted: Cell<bool>,
+    /// The lines lexed as the file's language, built on first use.
+    lexed: OnceCell<LexedText>,
 }
 
 impl SourceFile {
@@ -83,7 +89,17 @@ impl SourceFile {
             ast: OnceCell::new(),
             items: OnceCell::new(),
             full_tree_wanted: Cell::new(false),
+            lexed: OnceCell::new(),
         }
+    }
+
+    /// The file's lines split into code, literal and comment segments as `lang` reads them:
+    /// lexed once per file for its own language and shared by every rule that asks; another
+    /// language (a rule reading the file as something else) is lexed afresh.
+    pub(crate) fn lexed(&self, lang: Language) -> Cow<'_, [LexLine<'_>]> {
+        let own = self.language.unwrap_or(lang);
+        let cached = self.lexed.get_or_init(|| LexedText::of(&self.text, own));
+        lines_as(cached, own, &self.text, lang)
     }
 
     /// The Rust syntax tree, parsed on first use and shared by every rule after that;

@@ -10,7 +10,7 @@ mod test;
 
 #[cfg(test)]
 mod fixture;
-mod lexical;
+pub(crate) mod lexical;
 mod library_code;
 mod line_hits;
 mod macro_calls;

@@ -10,7 +10,6 @@
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::functions::functions;
-use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -115,7 +114,7 @@ fn bodies(file: &SourceFile) -> Vec<(String, u32, String)> {
             .filter(|(_, line, _)| !tests.contains(*line))
             .collect();
     }
-    let lines = lex(&file.text, lang);
+    let lines = file.lexed(lang);
     functions(&lines, lang)
         .into_iter()
         .filter_map(|f| {

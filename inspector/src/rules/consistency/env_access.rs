@@ -10,7 +10,6 @@
 use super::module::{is_config_path, library_modules};
 use crate::engine::{Context, Language};
 use crate::rules::lexical::calls::env_read_on;
-use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_file;
 use crate::rules::line_hits::LazyTestCode;
 use std::collections::BTreeMap;
@@ -52,7 +51,7 @@ pub(crate) fn env_reads(ctx: &Context) -> BTreeMap<String, (String, u32, usize)>
             continue;
         }
         let mut tests = LazyTestCode::new(file);
-        for line in lex(&file.text, lang) {
+        for line in file.lexed(lang).iter() {
             if !env_read_on(&line.code(), lang)
                 || !names_literal(line.text)
                 || reads_platform(line.text)

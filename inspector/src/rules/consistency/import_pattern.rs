@@ -14,7 +14,6 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};
@@ -235,7 +234,7 @@ fn python_styles(file: &SourceFile) -> Vec<(Style, u32, String)> {
         .unwrap_or_default()
         .to_string();
     let mut out = Vec::new();
-    for line in lex(&file.text, Language::Python) {
+    for line in file.lexed(Language::Python).iter() {
         let code = line.code();
         let t = code.trim();
         let Some(rest) = t.strip_prefix("from ") else {
@@ -259,7 +258,7 @@ fn python_styles(file: &SourceFile) -> Vec<(Style, u32, String)> {
 fn js_styles(file: &SourceFile) -> Vec<(Style, u32, String)> {
     let lang = file.language.unwrap_or(Language::JavaScript);
     let mut out = Vec::new();
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         let code = line.code();
         let t = code.trim();
         if t.contains("require(") && !t.contains(".require(") {

@@ -10,7 +10,6 @@
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::lex;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use proc_macro2::{TokenStream, TokenTree};
@@ -195,7 +194,7 @@ fn is_pub(vis: &syn::Visibility) -> bool {
 /// Python: (name, line, shown signature, parameter names) of top-level `def`s on one line.
 fn python_sigs(file: &SourceFile) -> Vec<FileSig> {
     let mut out = Vec::new();
-    for line in lex(&file.text, Language::Python) {
+    for line in file.lexed(Language::Python).iter() {
         let code = line.code();
         let Some(rest) = code
             .strip_prefix("def ")

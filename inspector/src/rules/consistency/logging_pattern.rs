@@ -15,7 +15,6 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::calls::{logs_on, print_on};
-use crate::rules::lexical::lex;
 use crate::rules::library_code::{binary_crates, crate_root, is_library_path};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
@@ -157,7 +156,7 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     }
     let mut found = Vec::new();
     let mut tests = LazyTestCode::new(file);
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
         }

@@ -9,7 +9,7 @@
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 use crate::rules::library_code::is_library_path;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};
@@ -201,7 +201,7 @@ fn collect(items: &[syn::Item], file: &SourceFile, out: &mut Vec<Shape>) {
 
 /// TypeScript interfaces / object types and Go struct types, read line by line.
 fn text_shapes(file: &SourceFile, lang: Language) -> Vec<Shape> {
-    let lines = lex(&file.text, lang);
+    let lines = file.lexed(lang);
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();

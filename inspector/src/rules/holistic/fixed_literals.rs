@@ -3,7 +3,7 @@
 //! `default_value = ..`: a documented, overridable choice) and test code.
 
 use crate::engine::SourceFile;
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::lexical::Seg;
 use crate::rules::line_hits::LazyTestCode;
 
 /// (line, what `pick` makes of it) for every string literal of `file` that `pick` accepts,
@@ -17,7 +17,7 @@ pub(super) fn fixed_literals<'f, T>(
     };
     let mut tests = LazyTestCode::new(file);
     let mut found = Vec::new();
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         if line.code().to_ascii_lowercase().contains("default") {
             continue;
         }

@@ -8,7 +8,7 @@
 //! Test code is exempt: its unsafe code exercises the library's, whose comments count.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{comments_at, lex, LexLine};
+use crate::rules::lexical::{comments_at, LexLine};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -45,7 +45,7 @@ impl Rule for UnsafeWithoutSafety {
         if finder.found.is_empty() {
             return;
         }
-        let lines = lex(&file.text, Language::Rust);
+        let lines = file.lexed(Language::Rust);
         let tests = TestCode::of(file);
         for site in finder.found {
             let justified =

@@ -8,6 +8,7 @@
 //! tokenizer and never fails: unterminated constructs simply end at the end of the file.
 
 pub(crate) mod args;
+pub(crate) mod cached;
 pub(crate) mod calls;
 mod delimiters;
 pub(crate) mod functions;

@@ -9,7 +9,7 @@
 //! a `TODO:`-style label).
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 use protocol::{Dimension, Location, Severity};
 
 /// The fewest consecutive code-like comment lines that make a block.
@@ -51,7 +51,7 @@ impl Rule for CommentedOutCode {
         let Some(lang) = file.language else {
             return;
         };
-        let lines = lex(&file.text, lang);
+        let lines = file.lexed(lang);
         for (start, end) in comment_runs(&lines) {
             let bodies: Vec<(u32, &str)> = lines[start..end]
                 .iter()

@@ -5,7 +5,6 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::{functions, max_control_depth};
-use crate::rules::lexical::lex;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};
@@ -52,7 +51,7 @@ impl Rule for DeepNesting {
             finder.visit_file(ast);
             finder.found
         } else {
-            let lines = lex(&file.text, lang);
+            let lines = file.lexed(lang);
             functions(&lines, lang)
                 .into_iter()
                 .filter_map(|f| {

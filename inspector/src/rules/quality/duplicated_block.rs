@@ -10,7 +10,7 @@
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::consistency::module::module_of;
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::lexical::Seg;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::hash_map::DefaultHasher;
@@ -146,7 +146,7 @@ fn normalise(file: &SourceFile) -> Norm {
     };
     let tests = (lang == Language::Rust && file.text.contains("test")).then(|| TestCode::of(file));
     let mut out = Vec::new();
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         if tests.as_ref().is_some_and(|t| t.contains(line.number)) {
             continue;
         }

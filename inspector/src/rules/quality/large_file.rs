@@ -3,7 +3,6 @@
 //! deserves a file named after it.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::lex;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -44,7 +43,8 @@ impl Rule for LargeFile {
             return;
         };
         let tests = TestCode::of(file);
-        let code = lex(&file.text, lang)
+        let code = file
+            .lexed(lang)
             .iter()
             .filter(|l| l.has_code() && !tests.contains(l.number))
             .count();

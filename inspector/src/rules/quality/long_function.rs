@@ -2,9 +2,11 @@
 //! comment-only lines not counted). A function that long does several things; its parts deserve
 //! names. Test code is exempt (table-driven tests are long by design).
 
+use std::borrow::Cow;
+
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::functions::functions;
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 use crate::rules::test_code::TestCode;
 use proc_macro2::Span;
 use protocol::{Dimension, Location, Severity};
@@ -12,6 +14,9 @@ use syn::visit::{self, Visit};
 
 /// The most lines of code a function may have.
 pub(crate) const MAX_LINES: usize = 80;
+
+/// Functions by name, first and last line.
+type Spans = Vec<(String, u32, u32)>;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/long-function",
@@ -46,8 +51,7 @@ impl Rule for LongFunction {
         let Some(lang) = file.language else {
             return;
         };
-        let (lines, spans): (Vec<LexLine<'_>>, Vec<(String, u32, u32)>) = if lang == Language::Rust
-        {
+        let (lines, spans): (Cow<'_, [LexLine<'_>]>, Spans) = if lang == Language::Rust {
             let Some(Ok(ast)) = file.rust_ast() else {
                 return;
             };
@@ -62,9 +66,9 @@ impl Rule for LongFunction {
             {
                 return;
             }
-            (lex(&file.text, lang), finder.0)
+            (file.lexed(lang), finder.0)
         } else {
-            let lines = lex(&file.text, lang);
+            let lines = file.lexed(lang);
             let spans = functions(&lines, lang)
                 .into_iter()
                 .map(|f| (f.name, f.start, f.end))

@@ -11,7 +11,7 @@
 //! that parses it can only be a macro token); in Python it is `Ellipsis` and never flagged.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, Comment, LexLine};
+use crate::rules::lexical::{Comment, LexLine};
 use protocol::{Dimension, Location, Severity};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -93,7 +93,7 @@ impl Rule for OmissionMarker {
         let Some(lang) = file.language else {
             return;
         };
-        let lines = lex(&file.text, lang);
+        let lines = file.lexed(lang);
         let candidates: Vec<(usize, String)> = lines
             .iter()
             .enumerate()

@@ -4,7 +4,7 @@
 //! upper-case whole words (`todo list` in prose is not a marker), and doc comments count too.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{find_word, lex};
+use crate::rules::lexical::find_word;
 use protocol::{Dimension, Location, Severity};
 
 /// The markers, matched as upper-case whole words.
@@ -43,7 +43,7 @@ impl Rule for TodoMarker {
         let Some(lang) = file.language else {
             return;
         };
-        for line in lex(&file.text, lang) {
+        for line in file.lexed(lang).iter() {
             let found = line.comments().find_map(|c| {
                 MARKERS
                     .iter()

@@ -10,7 +10,7 @@
 //! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{comments_at, lex};
+use crate::rules::lexical::comments_at;
 use crate::rules::library_code::is_library_path;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -69,7 +69,7 @@ impl Rule for UnwrapInLibrary {
         }
         let tests = TestCode::of(file);
         let lines: Vec<&str> = file.lines().collect();
-        let lexed = lex(&file.text, Language::Rust);
+        let lexed = file.lexed(Language::Rust);
         let justified = |line: u32| {
             comments_at(&lexed, line).iter().any(|c| {
                 let body = c.body.to_lowercase();

@@ -11,7 +11,7 @@
 //! Only test code is read.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -99,7 +99,7 @@ fn mockall(
     files: &RepositoryFiles<'_>,
     arity: &mut BTreeMap<String, Option<bool>>,
 ) -> Found {
-    let lines = lex(&file.text, Language::Rust);
+    let lines = file.lexed(Language::Rust);
     // Built only for a candidate: most `.expect_` in non-test code are parser methods.
     let mut tests: Option<TestCode> = None;
     let mut out = Vec::new();
@@ -184,7 +184,7 @@ fn takes_arguments(files: &RepositoryFiles<'_>, name: &str) -> Option<bool> {
 
 fn python(file: &SourceFile) -> Found {
     let mut out = Vec::new();
-    for line in lex(&file.text, Language::Python) {
+    for line in file.lexed(Language::Python).iter() {
         let code = line.code();
         let t = code.trim();
         let (mock, call) = if let Some(at) = ["assert_called()", "assert_called_once()"]
@@ -223,7 +223,10 @@ fn python(file: &SourceFile) -> Found {
 
 fn jest(file: &SourceFile) -> Found {
     let mut out = Vec::new();
-    for line in lex(&file.text, file.language.unwrap_or(Language::JavaScript)) {
+    for line in file
+        .lexed(file.language.unwrap_or(Language::JavaScript))
+        .iter()
+    {
         let code = line.code();
         for matcher in [
             ".toHaveBeenCalled()",
@@ -265,7 +268,7 @@ fn jest(file: &SourceFile) -> Found {
 
 fn gomock(file: &SourceFile) -> Found {
     let mut out = Vec::new();
-    for line in lex(&file.text, Language::Go) {
+    for line in file.lexed(Language::Go).iter() {
         let code = line.code();
         let Some(at) = code.find(".EXPECT().") else {
             continue;

@@ -10,9 +10,8 @@
 //! (`password: "Password"`, a form label; `token = "acme-dev-token"`, a self-describing
 //! placeholder) or says it is a sample (`example`, `dummy`, `fake`, `your`, ...).
 
-use crate::engine::Language;
 use crate::rules::lexical::names::{is_credential_name, split_words};
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::lexical::{LexLine, Seg};
 
 /// A credential-named key with a literal value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,9 +28,9 @@ pub(super) struct Assignment {
 const WRAPPERS: [&str; 4] = ["String::from", "Some", "str", "String"];
 
 /// Credential assignments in source code, read from comment- and string-aware lines.
-pub(super) fn in_code(text: &str, lang: Language) -> Vec<Assignment> {
+pub(super) fn in_code(lines: &[LexLine<'_>]) -> Vec<Assignment> {
     let mut out = Vec::new();
-    for line in lex(text, lang) {
+    for line in lines {
         for (k, seg) in line.segs.iter().enumerate() {
             let (Seg::Str(literal), Some(Seg::Code(before))) =
                 (seg, k.checked_sub(1).map(|p| line.segs[p]))

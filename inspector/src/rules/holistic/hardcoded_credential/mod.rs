@@ -93,7 +93,7 @@ impl Rule for HardcodedCredential {
         }
         let found = match lang {
             Language::Config => assignments::in_config(&file.text),
-            _ => assignments::in_code(&file.text, lang),
+            _ => assignments::in_code(&file.lexed(lang)),
         };
         if found.is_empty() {
             return;

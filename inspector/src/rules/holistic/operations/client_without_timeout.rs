@@ -14,7 +14,7 @@
 //! Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -51,7 +51,7 @@ impl Rule for ClientWithoutTimeout {
         let Some(lang) = file.language else {
             return;
         };
-        let lines = lex(&file.text, lang);
+        let lines = file.lexed(lang);
         let found = match lang {
             Language::Rust => rust(&lines, &file.text),
             Language::Python => python(&lines),

@@ -7,7 +7,7 @@
 //! `bin/`, `scripts/`), Python `if __name__ == "__main__":` blocks and test code are exempt.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{find_word, lex};
+use crate::rules::lexical::find_word;
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
@@ -74,7 +74,7 @@ fn exits(file: &SourceFile, lang: Language) -> Vec<Hit> {
     // Whether a bare `exit(` can be `std::process::exit`: once per file, not per line.
     let imported = lang == Language::Rust
         && (file.text.contains("use std::process::exit") || file.text.contains("process::{exit"));
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
         }

@@ -8,7 +8,6 @@
 //! flagged; test code (self-signed local servers) is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::lex;
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -109,7 +108,7 @@ impl Rule for TlsDisabled {
         };
         let fam = family(lang);
         let mut tests = LazyTestCode::new(file);
-        for line in lex(&file.text, lang) {
+        for line in file.lexed(lang).iter() {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
             let Some((_, pattern, what)) = PATTERNS
                 .iter()

@@ -5,7 +5,6 @@
 //! with no password nearby, is not flagged. Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::lex;
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -69,7 +68,7 @@ impl Rule for WeakPasswordHash {
         let Some(lang) = file.language else {
             return;
         };
-        let lexed = lex(&file.text, lang);
+        let lexed = file.lexed(lang);
         let lower: Vec<String> = lexed
             .iter()
             .map(|l| l.code().to_ascii_lowercase())

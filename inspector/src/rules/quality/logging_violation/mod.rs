@@ -14,7 +14,6 @@ mod secrets;
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::calls::{logs_on, may_log, print_on};
-use crate::rules::lexical::lex;
 use crate::rules::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
@@ -194,7 +193,7 @@ fn logs_outside_tests(file: &SourceFile, lang: Language) -> bool {
         return false;
     }
     let mut tests = LazyTestCode::new(file);
-    lex(&file.text, lang)
+    file.lexed(lang)
         .iter()
         .any(|l| logs_on(&l.code(), lang) && !tests.contains(l.number))
 }
@@ -212,7 +211,7 @@ fn first_print(file: &SourceFile, lang: Language) -> Option<(u32, String, usize)
     let tests = TestCode::of(file);
     let mut first = None;
     let mut count = 0;
-    for line in lex(&file.text, lang) {
+    for line in file.lexed(lang).iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
         }

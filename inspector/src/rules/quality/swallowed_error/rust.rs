@@ -7,7 +7,6 @@
 
 use super::Swallow;
 use crate::engine::SourceFile;
-use crate::rules::lexical::lex;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use syn::spanned::Spanned;
@@ -82,7 +81,7 @@ pub(super) fn find(file: &SourceFile) -> Vec<Swallow> {
         return Vec::new();
     }
     let tests = TestCode::of(file);
-    let lexed = lex(&file.text, crate::engine::Language::Rust);
+    let lexed = file.lexed(crate::engine::Language::Rust);
     let commented = |from: u32, to: u32| {
         lexed
             .iter()

@@ -13,11 +13,11 @@
 use super::args::{always_true, call_args};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::{is_ident, lex, LexLine};
+use crate::rules::lexical::{is_ident, LexLine};
 
 /// The weak assertions of a Rust file.
 pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
-    let lines = lex(&file.text, Language::Rust);
+    let lines = file.lexed(Language::Rust);
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
     let mut helpers = Helpers::of(&codes);
     let mut out = Vec::new();

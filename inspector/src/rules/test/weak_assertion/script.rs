@@ -7,11 +7,11 @@ use super::args::{always_true, call_args, split_args};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::functions::functions;
-use crate::rules::lexical::{lex, LexLine};
+use crate::rules::lexical::LexLine;
 
 /// The weak assertions of a Python, Go, TypeScript or JavaScript test file.
 pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
-    let lines = lex(&file.text, lang);
+    let lines = file.lexed(lang);
     let tests: Vec<(String, usize, usize)> = match lang {
         Language::Python | Language::Go => {
             let prefix = if lang == Language::Go { "Test" } else { "test" };
