@@ -205,7 +205,18 @@ fn review_files(pass: &Pass<'_>) -> Done {
                 done.fresh.push((index, Digest::of(text), encoded));
             }
         }
+        drop(file);
+        release_spans();
     }
+}
+
+/// Forgets the source text proc-macro2 keeps for every file tokenised on this thread (a copy
+/// of the text and a table of its line starts, kept for the thread's lifetime so spans can
+/// report lines): once a file's tree is dropped nothing reads them, and on a large tree they
+/// grew each parsing thread by the whole tree's text. Only the file pass calls this, between
+/// files; no syntax tree or span outlives its file there (kept facts and hits are plain data).
+fn release_spans() {
+    proc_macro2::extra::invalidate_current_thread_spans();
 }
 
 #[cfg(test)]
