@@ -11,9 +11,16 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};
+
+/// Methods that acquire a blocking lock's guard (a bare call: only the first, parking_lot's).
+const ACQUIRE: [&str; 6] = ["lock", "read", "write", "try_lock", "try_read", "try_write"];
+
+/// The words of an await point: `.await`, then the macros that await their arguments.
+const AWAIT_WORDS: [&str; 4] = ["await", "join", "try_join", "select"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/lock-across-await",
@@ -32,12 +39,17 @@ impl Rule for LockAcrossAwait {
         &META
     }
 
+    /// In code order: `async`, a lock acquisition, an await point.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && file.text.contains("async")
-            && [".lock()", ".read()", ".write()", ".try_lock()"]
-                .iter()
-                .any(|m| file.text.contains(m))
+            && code_has(
+                file,
+                &[
+                    Needle::Word(&["async"]),
+                    Needle::Method(&ACQUIRE),
+                    Needle::Word(&AWAIT_WORDS),
+                ],
+            )
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -162,14 +174,11 @@ fn blocking_lock(expr: &syn::Expr) -> Option<String> {
     };
     let (acquire, allowed): (&syn::ExprMethodCall, &[&str]) = if unwrapped {
         match &*call.receiver {
-            syn::Expr::MethodCall(inner) => (
-                inner,
-                &["lock", "read", "write", "try_lock", "try_read", "try_write"],
-            ),
+            syn::Expr::MethodCall(inner) => (inner, &ACQUIRE),
             _ => return None,
         }
     } else {
-        (call, &["lock"])
+        (call, &ACQUIRE[..1])
     };
     let name = acquire.method.to_string();
     (acquire.args.is_empty() && allowed.contains(&name.as_str()))
@@ -236,10 +245,7 @@ impl<'ast> Visit<'ast> for Awaits {
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         if let Some(last) = mac.path.segments.last() {
-            if matches!(
-                last.ident.to_string().as_str(),
-                "join" | "try_join" | "select"
-            ) {
+            if AWAIT_WORDS[1..].contains(&last.ident.to_string().as_str()) {
                 self.lines.push(last.ident.span().start().line as u32);
             }
         }
@@ -251,6 +257,7 @@ impl<'ast> Visit<'ast> for Awaits {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_a_std_guard_alive_at_an_await() {
@@ -268,5 +275,17 @@ mod tests {
     fn quiet_on_async_locks_dropped_or_scoped_guards_and_sync_fns() {
         let text = "async fn a(m: &tokio::sync::Mutex<u8>) {\n    let g = m.lock().await;\n    io().await;\n}\nasync fn b(m: &std::sync::Mutex<u8>) {\n    let g = m.lock().unwrap();\n    let v = *g;\n    drop(g);\n    io().await;\n}\nasync fn c(m: &std::sync::Mutex<u8>) {\n    let v = {\n        let g = m.lock().unwrap();\n        *g\n    };\n    io().await;\n    let n = m.lock().unwrap().clone();\n    io().await;\n}\nfn d(m: &std::sync::Mutex<u8>) {\n    let g = m.lock().unwrap();\n    let f = async { io().await };\n}\n";
         assert!(hits(&LockAcrossAwait, "src/svc.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_async_then_a_lock_then_an_await_in_code() {
+        let held =
+            "async fn f(m: &Mutex<u8>) {\n    let g = m.lock().unwrap();\n    tick().await;\n}\n";
+        assert!(wanted(&LockAcrossAwait, held));
+        let out_of_order = "fn f(m: &Mutex<u8>) {\n    let g = m.lock().unwrap();\n}\nasync fn g() {\n    tick().await;\n}\n";
+        assert!(!wanted(&LockAcrossAwait, out_of_order));
+        let commented =
+            "// async: m.lock() then .await\nfn f() {\n    log(\"async .lock() .await\");\n}\n";
+        assert!(!wanted(&LockAcrossAwait, commented));
     }
 }

@@ -12,6 +12,7 @@ mod lock_across_await;
 mod operations;
 mod panic_in_library;
 mod performance;
+mod prefilter;
 mod security;
 mod static_mut;
 mod syntax;

@@ -2,6 +2,7 @@
 //! takes the decision to abort away from the program that uses it.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::library_code::is_library_path;
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
@@ -24,10 +25,11 @@ impl Rule for PanicInLibrary {
         &META
     }
 
+    /// A library file invoking `panic!` in code.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && file.text.contains("panic!")
             && is_library_path(&file.rel_path)
+            && code_has(file, &[Needle::Macro(&["panic"])])
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -49,6 +51,7 @@ impl Rule for PanicInLibrary {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_panic_in_library_code() {
@@ -70,5 +73,15 @@ mod tests {
         assert!(hits(&PanicInLibrary, "build.rs", text).is_empty());
         let lib = "pub fn a() {}\n#[test]\nfn t() { panic!(\"expected\"); }\nfn should_panic_not() { std::panic::catch_unwind(|| ()); }\n";
         assert!(hits(&PanicInLibrary, "src/lib.rs", lib).is_empty());
+    }
+
+    #[test]
+    fn wants_panic_invoked_in_code() {
+        assert!(wanted(
+            &PanicInLibrary,
+            "fn f() {\n    panic!(\"bad\");\n}\n"
+        ));
+        let mentioned = "/// Never panics (no `panic!`).\n#[should_panic]\nfn f() {\n    std::panic::catch_unwind(g);\n    log(\"panic!\");\n}\n";
+        assert!(!wanted(&PanicInLibrary, mentioned));
     }
 }

@@ -4,6 +4,7 @@
 //! Test code is not exempt: tests run in parallel threads.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
@@ -25,8 +26,9 @@ impl Rule for StaticMut {
         &META
     }
 
+    /// The keywords `static mut` in code.
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language == Some(Language::Rust) && file.text.contains("static mut")
+        file.language == Some(Language::Rust) && code_has(file, &[Needle::Pair("static", "mut")])
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -67,6 +69,7 @@ impl<'ast> Visit<'ast> for Finder {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_static_mut_items_also_inside_functions() {
@@ -85,5 +88,13 @@ mod tests {
     fn quiet_on_immutable_statics_atomics_and_mentions() {
         let text = "static COUNTER: AtomicU32 = AtomicU32::new(0);\n// no static mut here\nconst DOC: &str = \"static mut X\";\nfn f(x: &'static mut u8) {}\n";
         assert!(hits(&StaticMut, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_static_mut_in_code() {
+        assert!(wanted(&StaticMut, "static mut COUNT: u32 = 0;\n"));
+        let not_an_item =
+            "// static mut X\nfn f(x: &'static mut u8) -> &'static str {\n    \"static mut\"\n}\n";
+        assert!(!wanted(&StaticMut, not_an_item));
     }
 }

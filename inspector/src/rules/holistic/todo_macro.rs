@@ -2,9 +2,13 @@
 //! panics the moment it is reached, shipped as if it were done.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use protocol::{Dimension, Severity};
+
+/// The macros flagged.
+const NAMES: [&str; 2] = ["todo", "unimplemented"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/todo-macro",
@@ -23,14 +27,15 @@ impl Rule for TodoMacro {
         &META
     }
 
+    /// A non-test file invoking one of [`NAMES`] in code.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && (file.text.contains("todo!") || file.text.contains("unimplemented!"))
             && !file.is_test_file()
+            && code_has(file, &[Needle::Macro(&NAMES)])
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        for call in macro_calls_outside_tests(file, &["todo", "unimplemented"]) {
+        for call in macro_calls_outside_tests(file, &NAMES) {
             out.hit(
                 line_hit(
                     file,
@@ -51,6 +56,7 @@ impl Rule for TodoMacro {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_todo_and_unimplemented() {
@@ -75,5 +81,12 @@ mod tests {
         let text = "// todo!() would panic\npub fn a() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    fn stub() -> u8 { todo!() }\n}\n";
         assert!(hits(&TodoMacro, "src/lib.rs", text).is_empty());
         assert!(hits(&TodoMacro, "tests/it.rs", "fn s() { todo!() }\n").is_empty());
+    }
+
+    #[test]
+    fn wants_the_macros_invoked_in_code() {
+        assert!(wanted(&TodoMacro, "fn f() {\n    todo!()\n}\n"));
+        let mentioned = "/// Not `unimplemented!()`.\nfn f() {\n    // todo!()\n    let todo = \"todo!()\";\n}\n";
+        assert!(!wanted(&TodoMacro, mentioned));
     }
 }

@@ -8,6 +8,7 @@
 //! Test code is exempt: its unsafe code exercises the library's, whose comments count.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::lexical::{comments_at, LexLine};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -32,8 +33,9 @@ impl Rule for UnsafeWithoutSafety {
         &META
     }
 
+    /// The keyword `unsafe` in code.
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language == Some(Language::Rust) && file.text.contains("unsafe")
+        file.language == Some(Language::Rust) && code_has(file, &[Needle::Word(&["unsafe"])])
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -191,6 +193,7 @@ fn has_safety_comment(lines: &[LexLine<'_>], line: u32) -> bool {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_undocumented_unsafe_blocks_fns_and_impls() {
@@ -225,5 +228,15 @@ mod tests {
     fn quiet_when_a_safety_comment_or_doc_section_is_there() {
         let text = "fn read(p: *const u8) -> u8 {\n    // SAFETY: `p` comes from a live Box, never null.\n    let v = unsafe { *p };\n    let w = unsafe { *p }; // SAFETY: as above\n    v + w\n}\n/// Frees it.\n///\n/// # Safety\n/// `p` must come from `alloc`.\npub unsafe fn free(p: *mut u8) {}\n// SAFETY: the handle is only used behind a Mutex.\n#[allow(unused)]\nunsafe impl Send for Handle {}\nfn call() {\n    // SAFETY: ffi::len has no preconditions.\n    let n = compute(\n        unsafe { ffi::len() },\n    );\n}\nconst S: &str = \"unsafe { }\";\n#[cfg(test)]\nmod tests {\n    fn t() { let v = unsafe { *P }; }\n}\n";
         assert!(hits(&UnsafeWithoutSafety, "src/ffi.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_the_unsafe_keyword_in_code() {
+        assert!(wanted(
+            &UnsafeWithoutSafety,
+            "fn f(p: *const u8) -> u8 {\n    unsafe { *p }\n}\n"
+        ));
+        let mentioned = "#![forbid(unsafe_code)]\n/// No unsafe here.\nfn f() {\n    log(\"unsafe\"); // unsafe\n}\n";
+        assert!(!wanted(&UnsafeWithoutSafety, mentioned));
     }
 }

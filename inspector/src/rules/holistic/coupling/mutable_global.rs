@@ -9,6 +9,7 @@
 //! `thread_local!` (per thread, not shared), and test code.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use quote::ToTokens;
@@ -34,10 +35,10 @@ impl Rule for MutableGlobal {
         &META
     }
 
+    /// In code order: the keyword `static` (not the lifetime), then a [`MUTABLE`] type name.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && file.text.contains("static")
-            && MUTABLE.iter().any(|m| file.text.contains(m))
+            && code_has(file, &[Needle::Word(&["static"]), Needle::Word(&MUTABLE)])
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -148,6 +149,7 @@ impl<'ast> Visit<'ast> for Finder {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_statics_with_interior_mutability() {
@@ -166,5 +168,17 @@ mod tests {
     fn quiet_on_atomics_set_once_values_unit_locks_and_thread_locals() {
         let text = "static NEXT_ID: AtomicU64 = AtomicU64::new(0);\nstatic CONFIG: OnceLock<Config> = OnceLock::new();\nstatic ENV_LOCK: Mutex<()> = Mutex::new(());\nthread_local! {\n    static BUF: RefCell<String> = RefCell::new(String::new());\n}\n#[cfg(test)]\nmod tests {\n    static SEEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());\n}\n";
         assert!(hits(&MutableGlobal, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_the_static_keyword_then_a_mutable_type_in_code() {
+        assert!(wanted(
+            &MutableGlobal,
+            "static CACHE: Mutex<Vec<u8>> = Mutex::new(Vec::new());\n"
+        ));
+        let lifetime = "fn f(m: &'static Mutex<u8>) {}\n";
+        assert!(!wanted(&MutableGlobal, lifetime));
+        let commented = "// static CACHE: Mutex<u8>\nconst S: &str = \"static RefCell\";\n";
+        assert!(!wanted(&MutableGlobal, commented));
     }
 }

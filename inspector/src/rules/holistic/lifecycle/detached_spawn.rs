@@ -6,6 +6,7 @@
 //! over a collection are. Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{any_token_in_loops, LoopKind, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -22,6 +23,9 @@ const SPAWNS: [&str; 7] = [
     "actix_rt::spawn",
     "async_std::task::spawn",
 ];
+
+/// The last segments of the [`SPAWNS`], after a `::` (a bare `spawn(..)` is not one of them).
+const SPAWN: Needle<'static> = Needle::PathTail(&["spawn", "spawn_blocking", "spawn_local"]);
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/detached-spawn-in-loop",
@@ -40,10 +44,14 @@ impl Rule for DetachedSpawn {
         &META
     }
 
+    /// Code with the end of a spawn path ([`SPAWN`]) inside a `for` loop.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && file.text.contains("spawn")
-            && file.text.contains("for ")
+            && Needle::Word(&["for"]).in_text(file)
+            && SPAWN.in_text(file)
+            && any_token_in_loops(file, |t, loops| {
+                loops.count(LoopKind::For) > 0 && SPAWN.matches(t)
+            })
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -137,6 +145,7 @@ impl<'ast> Visit<'ast> for Finder {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_dropped_handles_in_for_loops() {
@@ -154,5 +163,26 @@ mod tests {
     fn quiet_on_kept_handles_joinsets_and_accept_loops() {
         let text = "async fn a(users: Vec<User>, listener: TcpListener) {\n    let mut handles = Vec::new();\n    for u in users {\n        handles.push(tokio::spawn(send(u)));\n    }\n    let mut set = JoinSet::new();\n    for u in more {\n        set.spawn(send(u));\n        let h = tokio::spawn(x());\n        h.await;\n    }\n    loop {\n        let (s, _) = listener.accept().await?;\n        tokio::spawn(serve(s));\n    }\n}\n";
         assert!(hits(&DetachedSpawn, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_a_spawn_path_inside_a_for_loop() {
+        let in_loop = "fn f(jobs: Vec<Job>) {\n    for job in jobs {\n        tokio::spawn(run(job));\n    }\n}\n";
+        assert!(wanted(&DetachedSpawn, in_loop));
+        let outside = "fn f(jobs: Vec<Job>) {\n    // for job in jobs { tokio::spawn(run(job)); }\n    for job in jobs {\n        spawn(run(job));\n    }\n    let h = std::thread::spawn(g);\n}\n";
+        assert!(!wanted(&DetachedSpawn, outside));
+    }
+
+    #[test]
+    fn spawn_names_the_last_segment_of_every_spawn_path() {
+        let Needle::PathTail(names) = SPAWN else {
+            panic!("SPAWN is a list of path tails");
+        };
+        for path in SPAWNS {
+            assert!(
+                names.contains(&path.rsplit("::").next().unwrap_or(path)),
+                "{path}"
+            );
+        }
     }
 }

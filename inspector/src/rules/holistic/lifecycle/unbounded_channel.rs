@@ -7,6 +7,7 @@
 
 use super::loops::visit_counting_long_loops;
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{any_token_in_loops, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -41,9 +42,19 @@ impl Rule for UnboundedChannel {
         &META
     }
 
+    /// Code that names an unbounded constructor ([`MADE`]) and sends inside a loop that may
+    /// never end.
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language == Some(Language::Rust)
-            && (file.text.contains("unbounded") || file.text.contains("channel()"))
+        let fed = Needle::Method(&SENDS);
+        if file.language != Some(Language::Rust) || !MADE.in_text(file) || !fed.in_text(file) {
+            return false;
+        }
+        let (mut made, mut sent) = (false, false);
+        any_token_in_loops(file, |t, loops| {
+            made |= MADE.matches(t);
+            sent |= loops.endless_marked(fed.matches(t));
+            made && sent
+        })
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -139,6 +150,12 @@ impl<'ast> Visit<'ast> for Made {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
+/// The last segments of the [`UNBOUNDED`] constructors.
+const MADE: Needle<'static> = Needle::Word(&["unbounded_channel", "channel", "unbounded"]);
+
+/// Methods that feed a channel.
+const SENDS: [&str; 3] = ["send", "unbounded_send", "try_send"];
+
 /// The first `sender.send(..)` inside a long-running loop.
 struct Sends<'s> {
     sender: &'s str,
@@ -152,10 +169,7 @@ impl<'ast> Visit<'ast> for Sends<'_> {
     }
 
     fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-        let sends = matches!(
-            m.method.to_string().as_str(),
-            "send" | "unbounded_send" | "try_send"
-        );
+        let sends = SENDS.contains(&m.method.to_string().as_str());
         let ours = matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident(self.sender));
         if self.long_loops > 0 && sends && ours && self.found.is_none() {
             self.found = Some(line(m.method.span()));
@@ -174,6 +188,7 @@ impl<'ast> Visit<'ast> for Sends<'_> {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_when_a_long_running_loop_feeds_an_unbounded_channel() {
@@ -191,5 +206,28 @@ mod tests {
     fn quiet_on_bounded_channels_and_finite_loops() {
         let text = "async fn a(items: Vec<u8>, mut s: Stream) {\n    let (tx, rx) = tokio::sync::mpsc::channel(64);\n    while let Some(x) = s.next().await {\n        tx.send(x).await.ok();\n    }\n    let (t2, r2) = std::sync::mpsc::channel();\n    for i in items {\n        t2.send(i).ok();\n    }\n    let (t3, r3) = mpsc::unbounded_channel();\n    loop {\n        if t3.send(1).is_err() {\n            break;\n        }\n    }\n}\n";
         assert!(hits(&UnboundedChannel, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_an_unbounded_constructor_and_a_send_in_a_loop_that_may_not_end() {
+        let fed = "async fn f(mut rx: Rx) {\n    let (tx, out) = mpsc::unbounded_channel();\n    while let Some(m) = rx.recv().await {\n        tx.send(m);\n    }\n}\n";
+        assert!(wanted(&UnboundedChannel, fed));
+        let finite = "fn f(xs: &[u8]) {\n    let (tx, rx) = mpsc::channel();\n    for x in xs {\n        tx.send(*x);\n    }\n}\n";
+        assert!(!wanted(&UnboundedChannel, finite));
+        let commented = "// let (tx, rx) = unbounded();\nfn f() {\n    loop {\n        tx.send(\"unbounded\");\n    }\n}\n";
+        assert!(!wanted(&UnboundedChannel, commented));
+    }
+
+    #[test]
+    fn made_names_the_last_segment_of_every_constructor() {
+        let Needle::Word(names) = MADE else {
+            panic!("MADE is a list of words");
+        };
+        for path in UNBOUNDED {
+            assert!(
+                names.contains(&path.rsplit("::").next().unwrap_or(path)),
+                "{path}"
+            );
+        }
     }
 }

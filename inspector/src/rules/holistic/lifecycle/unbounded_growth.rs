@@ -9,6 +9,7 @@
 
 use super::loops::visit_counting_long_loops;
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{any_token_in_loops, Needle, Window};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -74,10 +75,12 @@ impl Rule for UnboundedGrowth {
         &META
     }
 
+    /// Code that grows a local inside a loop that may never end.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && (file.text.contains("loop") || file.text.contains("while let"))
-            && file.text.contains(".push")
+            && Needle::Method(&GROW).in_text(file)
+            && Needle::Word(&["loop", "while", "incoming"]).in_text(file)
+            && any_token_in_loops(file, |t, loops| loops.endless_marked(grows_a_local(t)))
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -101,6 +104,14 @@ impl Rule for UnboundedGrowth {
             );
         }
     }
+}
+
+/// Whether a code token is the method name of a [`GROW`] call on a plain name (`v.push`, not
+/// `self.v.push` nor `a::v.push`), as [`Uses`] counts growth.
+fn grows_a_local(t: &Window<'_>) -> bool {
+    Needle::Method(&GROW).matches(t)
+        && t.word_back(2).is_some()
+        && !(t.punct_back(3, b'.') || t.punct_back(3, b':'))
 }
 
 /// (line made, name, line grown) per function.
@@ -214,6 +225,7 @@ impl<'ast> Visit<'ast> for Uses<'_> {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_a_sequence_that_only_grows_in_an_endless_loop() {
@@ -233,5 +245,15 @@ mod tests {
         assert!(hits(&UnboundedGrowth, "src/a.rs", text).is_empty());
         let iterator = "fn unescape(raw: &str) -> String {\n    let mut out = String::new();\n    let mut chars = raw.chars();\n    while let Some(c) = chars.next() {\n        out.push(c);\n    }\n    out\n}\n";
         assert!(hits(&UnboundedGrowth, "src/a.rs", iterator).is_empty());
+    }
+
+    #[test]
+    fn wants_a_local_grown_in_a_loop_that_may_not_end() {
+        let endless = "fn f(src: &Source) {\n    let mut log = Vec::new();\n    loop {\n        log.push(src.read());\n    }\n}\n";
+        assert!(wanted(&UnboundedGrowth, endless));
+        let finite = "fn f(xs: &[u8]) {\n    let mut out = Vec::new();\n    for x in xs {\n        out.push(*x);\n    }\n    while let Some(c) = it.next() {\n        out.push(c);\n    }\n    loop {\n        self.out.push(1);\n    }\n}\n";
+        assert!(!wanted(&UnboundedGrowth, finite));
+        let commented = "// loop { log.push(x) }\nfn f() {\n    let mut log = Vec::new();\n    log.push(\"loop {\");\n}\n";
+        assert!(!wanted(&UnboundedGrowth, commented));
     }
 }

@@ -10,6 +10,7 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::lexical::functions::{functions, indent_of};
 use crate::rules::lexical::lex;
@@ -37,6 +38,12 @@ const FS: [&str; 14] = [
     "read_link",
 ];
 
+/// Words one of which each blocking call names: a path's last segment (`sleep`, `block_on`),
+/// its `fs`, `File` or `reqwest` segment, or the method.
+const BLOCKING_WORDS: [&str; 9] = [
+    "sleep", "block_on", "fs", "File", "reqwest", "recv", "join", "output", "status",
+];
+
 static META: RuleMeta = RuleMeta {
     id: "holistic/blocking-in-async",
     category: "performance",
@@ -56,7 +63,11 @@ impl Rule for BlockingInAsync {
 
     fn wants(&self, file: &SourceFile) -> bool {
         match file.language {
-            Some(Language::Rust) => file.text.contains("async"),
+            // Async code, then a blocking call's word after the first `async`.
+            Some(Language::Rust) => code_has(
+                file,
+                &[Needle::Word(&["async"]), Needle::Word(&BLOCKING_WORDS)],
+            ),
             Some(Language::Python) => file.text.contains("async def") && !file.is_test_file(),
             _ => false,
         }
@@ -247,6 +258,7 @@ fn python(text: &str) -> Vec<(u32, String)> {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_blocking_calls_in_async_code() {
@@ -274,5 +286,15 @@ mod tests {
         assert!(hits(&BlockingInAsync, "src/a.rs", rust).is_empty());
         let py = "async def handler(req):\n    await asyncio.sleep(1)\n    def sync_part():\n        time.sleep(1)\n    return await loop.run_in_executor(None, sync_part)\n";
         assert!(hits(&BlockingInAsync, "app/h.py", py).is_empty());
+    }
+
+    #[test]
+    fn wants_a_blocking_word_after_async_in_code() {
+        let blocking = "async fn f() {\n    std::thread::sleep(D);\n}\n";
+        assert!(wanted(&BlockingInAsync, blocking));
+        let before = "fn f() {\n    std::thread::sleep(D);\n}\nasync fn g() {}\n";
+        assert!(!wanted(&BlockingInAsync, before));
+        let commented = "/// An async wrapper: never calls thread::sleep.\nfn f() {\n    log(\"async fs::read\");\n}\n";
+        assert!(!wanted(&BlockingInAsync, commented));
     }
 }

@@ -8,6 +8,7 @@
 //! collections are ordinary joins and are not flagged. Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{any_token_in_loops, LoopKind, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
@@ -16,6 +17,13 @@ use syn::visit::{self, Visit};
 
 /// Methods that allocate a copy.
 const ALLOCATING: [&str; 4] = ["clone", "to_string", "to_owned", "to_vec"];
+
+/// The allocations [`Alloc`] finds, as tokens: an [`ALLOCATING`] method, `format!`, `String::`.
+const ALLOCATIONS: [Needle<'static>; 3] = [
+    Needle::Method(&ALLOCATING),
+    Needle::Macro(&["format"]),
+    Needle::PathHead(&["String"]),
+];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/clone-in-hot-loop",
@@ -34,13 +42,14 @@ impl Rule for CloneInHotLoop {
         &META
     }
 
+    /// Code with an allocation's tokens inside a `for` loop inside another one.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && file.text.matches("for ").count() >= 2
-            && (ALLOCATING
-                .iter()
-                .any(|m| file.text.contains(&format!(".{m}()")))
-                || file.text.contains("format!"))
+            && Needle::Word(&["for"]).in_text(file)
+            && ALLOCATIONS.iter().any(|n| n.in_text(file))
+            && any_token_in_loops(file, |t, loops| {
+                loops.count(LoopKind::For) >= 2 && ALLOCATIONS.iter().any(|n| n.matches(t))
+            })
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -164,6 +173,7 @@ impl<'ast> Visit<'ast> for Finder {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::holistic::prefilter::wanted;
 
     #[test]
     fn fires_on_allocations_in_pairwise_loops() {
@@ -181,5 +191,17 @@ mod tests {
     fn quiet_on_joins_of_different_collections_and_single_loops() {
         let text = "fn join(orders: &[Order], users: &[User]) {\n    for o in orders {\n        for u in users {\n            let n = u.name.clone();\n        }\n        let s = o.id.to_string();\n    }\n    for u in users {\n        let n = u.name.clone();\n    }\n}\n";
         assert!(hits(&CloneInHotLoop, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn wants_an_allocation_inside_nested_for_loops_in_code() {
+        let nested = "fn f(xs: &[X]) {\n    for a in xs {\n        for b in xs {\n            let n = b.name.clone();\n        }\n    }\n}\n";
+        assert!(wanted(&CloneInHotLoop, nested));
+        let sequential = "fn f(xs: &[X]) {\n    for a in xs {\n        let n = a.name.clone();\n    }\n    for b in xs {\n        let n = b.name.clone();\n    }\n}\n";
+        assert!(!wanted(&CloneInHotLoop, sequential));
+        let outside = "fn f(xs: &[X]) {\n    for a in xs {\n        let n = a.name.clone();\n        for b in xs {\n            check(a, b);\n        }\n    }\n}\n";
+        assert!(!wanted(&CloneInHotLoop, outside));
+        let commented = "// for a in xs { for b in xs { b.clone() } }\nimpl Tr for S {\n    fn f(xs: &[X]) {\n        for a in xs {\n            let s = \"for b in xs { format!() }\";\n        }\n    }\n}\n";
+        assert!(!wanted(&CloneInHotLoop, commented));
     }
 }
