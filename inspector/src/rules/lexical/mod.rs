@@ -13,12 +13,10 @@ pub(crate) mod calls;
 mod delimiters;
 pub(crate) mod functions;
 pub(crate) mod names;
+mod scanner;
+mod search;
 
-use crate::engine::Language;
-use delimiters::{
-    block_end, line_comment_marker, regex_len, regex_may_start, rust_char_len, string_end,
-    string_open,
-};
+pub(crate) use scanner::lex;
 
 /// One piece of a line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,161 +88,6 @@ impl<'a> LexLine<'a> {
     }
 }
 
-/// Where the scanner is when a line ends inside a construct.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
-    Code,
-    /// Inside a block comment of this nesting depth.
-    Block {
-        depth: u32,
-        doc: bool,
-    },
-    /// Inside a string closed by `close` (escapes honoured unless `raw`).
-    Str {
-        close: &'static str,
-        raw: bool,
-    },
-}
-
-/// Splits `text` into lines of segments for `lang`. Configuration files have no comment or
-/// string syntax here (every line is code): their formats differ too much to share one.
-pub(crate) fn lex(text: &str, lang: Language) -> Vec<LexLine<'_>> {
-    let mut state = State::Code;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let mut segs = Vec::new();
-        state = lex_line(line, lang, state, &mut segs);
-        out.push(LexLine {
-            number: i as u32 + 1,
-            text: line,
-            segs,
-        });
-    }
-    out
-}
-
-fn lex_line<'a>(line: &'a str, lang: Language, mut state: State, segs: &mut Vec<Seg<'a>>) -> State {
-    let b = line.as_bytes();
-    let mut i = 0;
-    let mut start = 0;
-    let push_code = |segs: &mut Vec<Seg<'a>>, from: usize, to: usize| {
-        if to > from {
-            segs.push(Seg::Code(&line[from..to]));
-        }
-    };
-    while i < b.len() {
-        match state {
-            State::Block { depth, doc } => {
-                let (end, depth_left) = block_end(b, i, depth, lang == Language::Rust);
-                let body_end = if depth_left == 0 { end - 2 } else { end };
-                segs.push(Seg::Comment(Comment {
-                    body: &line[i..body_end],
-                    doc,
-                }));
-                i = end;
-                start = i;
-                state = if depth_left == 0 {
-                    State::Code
-                } else {
-                    State::Block {
-                        depth: depth_left,
-                        doc,
-                    }
-                };
-            }
-            State::Str { close, raw } => {
-                let end = string_end(b, i, close, raw);
-                segs.push(Seg::Str(&line[start..end.unwrap_or(b.len())]));
-                match end {
-                    Some(e) => {
-                        i = e;
-                        start = i;
-                        state = State::Code;
-                    }
-                    None => return keep_string(lang, close, raw),
-                }
-            }
-            State::Code => {
-                let rest = &b[i..];
-                let hash_comment = matches!(lang, Language::Python);
-                let slash_comments = matches!(
-                    lang,
-                    Language::Rust | Language::TypeScript | Language::JavaScript | Language::Go
-                );
-                if (hash_comment && rest[0] == b'#') || (slash_comments && rest.starts_with(b"//"))
-                {
-                    push_code(segs, start, i);
-                    let (skip, doc) = line_comment_marker(rest, lang);
-                    segs.push(Seg::Comment(Comment {
-                        body: &line[i + skip..],
-                        doc,
-                    }));
-                    return State::Code;
-                }
-                if slash_comments && rest.starts_with(b"/*") {
-                    push_code(segs, start, i);
-                    let doc = (rest.starts_with(b"/**") && !rest.starts_with(b"/**/")
-                        || rest.starts_with(b"/*!"))
-                        && !rest.starts_with(b"/***");
-                    let skip = if doc { 3 } else { 2 };
-                    state = State::Block { depth: 1, doc };
-                    i += skip;
-                    start = i;
-                    continue;
-                }
-                if let Some((open_len, close, raw)) = string_open(b, i, lang) {
-                    push_code(segs, start, i);
-                    start = i;
-                    i += open_len;
-                    state = State::Str { close, raw };
-                    continue;
-                }
-                if lang == Language::Rust && rest[0] == b'\'' {
-                    if let Some(len) = rust_char_len(rest) {
-                        push_code(segs, start, i);
-                        segs.push(Seg::Str(&line[i..i + len]));
-                        i += len;
-                        start = i;
-                        continue;
-                    }
-                }
-                if matches!(lang, Language::JavaScript | Language::TypeScript)
-                    && rest[0] == b'/'
-                    && regex_may_start(&b[..i])
-                {
-                    if let Some(len) = regex_len(rest) {
-                        push_code(segs, start, i);
-                        segs.push(Seg::Str(&line[i..i + len]));
-                        i += len;
-                        start = i;
-                        continue;
-                    }
-                }
-                i += 1;
-            }
-        }
-    }
-    if state == State::Code {
-        push_code(segs, start, b.len());
-    }
-    state
-}
-
-/// The state after a line that ends inside a string: only multi-line kinds carry over.
-fn keep_string(lang: Language, close: &'static str, raw: bool) -> State {
-    let multi_line = match lang {
-        Language::Rust => true,
-        Language::Python => close.len() == 3,
-        Language::JavaScript | Language::TypeScript | Language::Go => close == "`",
-        Language::Config => false,
-    };
-    if multi_line {
-        State::Str { close, raw }
-    } else {
-        State::Code
-    }
-}
-
 /// The comments that annotate 1-based `line`: those on the line itself, then those of the
 /// comment lines just above it, nearest first. Attribute lines (`#[..]`) in between are skipped;
 /// a blank or code line ends the block.
@@ -291,6 +134,7 @@ pub(crate) fn find_word(text: &str, word: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Language;
 
     fn kinds(line: &LexLine<'_>) -> Vec<String> {
         line.segs
@@ -325,6 +169,50 @@ mod tests {
         );
         assert_eq!(kinds(&lines[2]), vec!["D[ doc]"]);
         assert_eq!(lines[0].code(), "let s = \"\";  ");
+    }
+
+    #[test]
+    fn raw_strings_close_on_their_own_hash_count() {
+        let text = "let a = r#####\"x \"#### // y\"#####; // z\nlet b = br##\"\"#\"##.len();\n";
+        let lines = lex(text, Language::Rust);
+        assert_eq!(
+            kinds(&lines[0]),
+            vec![
+                "C[let a = ]",
+                "S[r#####\"x \"#### // y\"#####]",
+                "C[; ]",
+                "K[ z]"
+            ]
+        );
+        assert_eq!(
+            kinds(&lines[1]),
+            vec!["C[let b = b]", "S[r##\"\"#\"##]", "C[.len();]"]
+        );
+    }
+
+    #[test]
+    fn lines_split_like_std() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\r\nb\r\n",
+            "a\r\n\r\nb\rc\r",
+            "\r",
+            "\r\r\n\n\r",
+            "é\n日本\r\n'x'",
+        ] {
+            let want: Vec<(u32, &str)> = (1..).zip(text.lines()).collect();
+            for lang in [Language::Rust, Language::Python, Language::Config] {
+                let got: Vec<(u32, &str)> =
+                    lex(text, lang).iter().map(|l| (l.number, l.text)).collect();
+                assert_eq!(got, want, "{text:?} as {lang:?}");
+            }
+        }
+        let lines = lex("a // b\r\nx\r", Language::Rust);
+        assert_eq!(kinds(&lines[0]), vec!["C[a ]", "K[ b]"]);
+        assert_eq!(kinds(&lines[1]), vec!["C[x\r]"]);
     }
 
     #[test]
