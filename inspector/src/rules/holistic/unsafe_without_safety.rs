@@ -87,15 +87,21 @@ struct Site {
 #[derive(Default)]
 struct Finder {
     found: Vec<Site>,
-    /// Start lines of the statements being visited, innermost last.
-    statements: Vec<u32>,
+    /// The sites (indexes into `found`) whose innermost enclosing statement is still being
+    /// visited: its first line becomes their last anchor when its visit ends (a statement's span
+    /// joins all its tokens, so it is worked out only for statements holding a site).
+    waiting: Vec<usize>,
+    /// How many statements are being visited.
+    depth: usize,
     owner: String,
 }
 
 impl Finder {
     fn site(&mut self, kind: &'static str, line: u32, start: u32, documented: bool) {
-        let mut anchors = vec![line, start];
-        anchors.extend(self.statements.last().copied());
+        let anchors = vec![line, start];
+        if self.depth > 0 {
+            self.waiting.push(self.found.len());
+        }
         self.found.push(Site {
             kind,
             line,
@@ -105,9 +111,11 @@ impl Finder {
         });
     }
 
-    fn function(&mut self, sig: &syn::Signature, attrs: &[syn::Attribute], start: u32) {
+    /// A function's site if it is `unsafe`; `item` is the whole function, for its first line.
+    fn function(&mut self, sig: &syn::Signature, attrs: &[syn::Attribute], item: &impl Spanned) {
         if let Some(token) = sig.unsafety {
             let line = token.span.start().line as u32;
+            let start = item.span().start().line as u32;
             self.site("fn", line, start, has_safety_doc(attrs));
         }
     }
@@ -121,9 +129,16 @@ impl Finder {
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
-        self.statements.push(stmt.span().start().line as u32);
+        let mark = self.waiting.len();
+        self.depth += 1;
         visit::visit_stmt(self, stmt);
-        self.statements.pop();
+        self.depth -= 1;
+        if self.waiting.len() > mark {
+            let line = stmt.span().start().line as u32;
+            for site in self.waiting.drain(mark..) {
+                self.found[site].anchors.push(line);
+            }
+        }
     }
 
     fn visit_expr_unsafe(&mut self, e: &'ast syn::ExprUnsafe) {
@@ -133,17 +148,17 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.function(&f.sig, &f.attrs, f.span().start().line as u32);
+        self.function(&f.sig, &f.attrs, f);
         self.owned(f.sig.ident.to_string(), |v| visit::visit_item_fn(v, f));
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.function(&f.sig, &f.attrs, f.span().start().line as u32);
+        self.function(&f.sig, &f.attrs, f);
         self.owned(f.sig.ident.to_string(), |v| visit::visit_impl_item_fn(v, f));
     }
 
     fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
-        self.function(&f.sig, &f.attrs, f.span().start().line as u32);
+        self.function(&f.sig, &f.attrs, f);
         self.owned(f.sig.ident.to_string(), |v| {
             visit::visit_trait_item_fn(v, f)
         });

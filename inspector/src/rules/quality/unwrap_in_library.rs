@@ -103,17 +103,29 @@ impl Rule for UnwrapInLibrary {
 
 #[derive(Default)]
 struct Finder {
-    /// (line, method name, first line of the enclosing statement) of each call.
+    /// (line, method name, first line of the enclosing statement, or the call's own line
+    /// outside statements) of each call.
     found: Vec<(u32, String, u32)>,
-    /// First lines of the statements being visited, innermost last.
-    statements: Vec<u32>,
+    /// The calls (indexes into `found`) whose innermost enclosing statement is still being
+    /// visited: they get its first line when its visit ends (a statement's span joins all its
+    /// tokens, so it is worked out only for statements holding a call).
+    waiting: Vec<usize>,
+    /// How many statements are being visited.
+    depth: usize,
 }
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
-        self.statements.push(stmt.span().start().line as u32);
+        let mark = self.waiting.len();
+        self.depth += 1;
         visit::visit_stmt(self, stmt);
-        self.statements.pop();
+        self.depth -= 1;
+        if self.waiting.len() > mark {
+            let line = stmt.span().start().line as u32;
+            for call in self.waiting.drain(mark..) {
+                self.found[call].2 = line;
+            }
+        }
     }
 
     fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
@@ -127,8 +139,10 @@ impl<'ast> Visit<'ast> for Finder {
         };
         if flagged {
             let line = call.method.span().start().line as u32;
-            let statement = self.statements.last().copied().unwrap_or(line);
-            self.found.push((line, name, statement));
+            if self.depth > 0 {
+                self.waiting.push(self.found.len());
+            }
+            self.found.push((line, name, line));
         }
         visit::visit_expr_method_call(self, call);
     }
@@ -172,6 +186,16 @@ mod tests {
                 (5, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn the_innermost_statement_is_the_one_a_comment_must_justify() {
+        let text = "pub fn f(items: &[&str]) -> Vec<u8> {\n    // Cannot fail: every item was checked.\n    items\n        .iter()\n        .map(|i| {\n            let n = i.parse::<u8>().unwrap();\n            n\n        })\n        .collect()\n}\npub fn g(i: &str) -> u8 {\n    // Cannot fail: checked above.\n    let n = i\n        .parse::<u8>()\n        .unwrap();\n    n\n}\n";
+        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/a.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![6]);
     }
 
     #[test]

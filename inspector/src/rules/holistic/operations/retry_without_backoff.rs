@@ -10,6 +10,7 @@
 //! `wait`, `tick`). Either is enough to stay quiet. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::lexical::functions::{indent_of, python_block_end};
 use crate::rules::lexical::lex;
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
@@ -41,7 +42,10 @@ impl Rule for RetryWithoutBackoff {
 
     fn wants(&self, file: &SourceFile) -> bool {
         match file.language {
-            Some(Language::Rust) => file.text.contains("loop") && file.text.contains("Ok"),
+            // The tree walk flags `loop` expressions only.
+            Some(Language::Rust) => {
+                file.text.contains("Ok") && code_has(file, &[Needle::Word(&["loop"])])
+            }
             Some(Language::Python) => {
                 file.text.contains("while True") && file.text.contains("except")
             }
@@ -339,5 +343,14 @@ mod tests {
         assert!(hits(&RetryWithoutBackoff, "src/a.rs", rust).is_empty());
         let py = "def connect():\n    while True:\n        try:\n            return db.connect()\n        except ConnectionError:\n            time.sleep(1)\n";
         assert!(hits(&RetryWithoutBackoff, "app/db.py", py).is_empty());
+    }
+
+    #[test]
+    fn rust_files_without_a_loop_in_code_are_not_parsed() {
+        use crate::rules::holistic::prefilter::wanted;
+        assert!(wanted(&RetryWithoutBackoff, "fn f() {\n    loop {\n        if let Ok(v) = g() {\n            break v;\n        }\n    }\n}\n"));
+        let mentioned =
+            "// We loop until Ok.\nfn f() -> Result<()> {\n    log(\"loop\");\n    Ok(())\n}\n";
+        assert!(!wanted(&RetryWithoutBackoff, mentioned));
     }
 }

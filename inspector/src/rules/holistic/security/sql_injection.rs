@@ -10,6 +10,7 @@
 //! Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line};
 use crate::rules::lexical::args::{call_args, is_built, literal_text, Arg};
 use crate::rules::lexical::{lex, LexLine, Seg};
@@ -20,8 +21,10 @@ use std::collections::BTreeSet;
 use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
 
-/// Methods that run SQL given as their first argument.
-const QUERY_METHODS: [&str; 15] = [
+/// The names of the calls that run SQL given as their first argument: every one but the last
+/// is a method ([`QUERY_METHODS`]); a function path may end in `query`, `query_as`,
+/// `query_scalar` or the last, `sql_query` (diesel).
+const QUERY_NAMES: [&str; 16] = [
     "query",
     "query_as",
     "query_scalar",
@@ -37,7 +40,14 @@ const QUERY_METHODS: [&str; 15] = [
     "simple_query",
     "executemany",
     "raw",
+    "sql_query",
 ];
+
+/// Methods that run SQL given as their first argument.
+const QUERY_METHODS: &[&str] = match QUERY_NAMES.split_last() {
+    Some((_, methods)) => methods,
+    None => &[],
+};
 
 /// Go's query methods.
 const GO_METHODS: [&str; 6] = [
@@ -96,6 +106,8 @@ impl Rule for SqlInjection {
             .iter()
             .any(|k| file.text.contains(k))
             && !file.is_test_file()
+            // Rust is read from the tree alone: a query call must be in the code.
+            && (file.language != Some(Language::Rust) || code_has(file, &[Needle::Word(&QUERY_NAMES)]))
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -334,5 +346,14 @@ mod tests {
         assert!(hits(&SqlInjection, "app/db.py", py).is_empty());
         let go = "package db\n\nfunc F(id string) {\n\tdb.Query(\"SELECT * FROM t WHERE id = $1\", id)\n}\n";
         assert!(hits(&SqlInjection, "db/db.go", go).is_empty());
+    }
+
+    #[test]
+    fn rust_files_without_a_query_call_in_code_are_not_parsed() {
+        use crate::rules::holistic::prefilter::wanted;
+        let called = "fn f(c: &Conn, id: &str) {\n    diesel::sql_query(format!(\"DELETE FROM t WHERE id = {id}\"));\n}\n";
+        assert!(wanted(&SqlInjection, called));
+        let mentioned = "/// Runs `execute` on the SELECT below.\nfn f() -> &'static str {\n    \"SELECT 1; execute\"\n}\n";
+        assert!(!wanted(&SqlInjection, mentioned));
     }
 }
