@@ -14,7 +14,7 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::calls::{logs_on, print_on};
+use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
 use crate::rules::library_code::{binary_crates, crate_root, is_library_path};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
@@ -159,6 +159,9 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     for line in file.lexed(lang).iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
+        }
+        if !may_call_on(line.text, lang) {
+            continue;
         }
         let code = line.code();
         let logs = logs_on(&code, lang);

@@ -73,6 +73,13 @@ fn is_logger(receiver: &str, lang: Language) -> bool {
         || (lang == Language::Python && r == "logging")
 }
 
+/// Whether a line's text can hold a call [`logs_on`] or [`print_on`] accepts: each is a macro
+/// (`name!`) in Rust and has a `(` in other languages, and the line's code is its text with
+/// literals blanked and comments removed. Lines without one are not worth building the code of.
+pub(crate) fn may_call_on(text: &str, lang: Language) -> bool {
+    text.contains(if lang == Language::Rust { '!' } else { '(' })
+}
+
 /// Whether a line of code calls a logging framework.
 pub(crate) fn logs_on(code: &str, lang: Language) -> bool {
     match lang {
@@ -152,6 +159,25 @@ mod tests {
         assert!(env_read_on("let p = std::env::var(\"\")?;", Language::Rust));
         assert!(!env_read_on("let v = env!(\"\");", Language::Rust));
         assert!(env_read_on("url = os.environ[\"\"]", Language::Python));
+    }
+
+    #[test]
+    fn may_call_on_holds_for_every_line_with_a_log_or_print_call() {
+        for (line, lang) in [
+            ("log::warn!(\"x\");", Language::Rust),
+            ("eprintln!(\"{e}\");", Language::Rust),
+            ("logger.info(\"x\")", Language::Python),
+            ("print (x)", Language::Python),
+            ("console.log(x);", Language::TypeScript),
+        ] {
+            assert!(
+                logs_on(line, lang) || print_on(line, lang).is_some(),
+                "{line}"
+            );
+            assert!(may_call_on(line, lang), "{line}");
+        }
+        assert!(!may_call_on("logger := log.Default", Language::Go));
+        assert!(!may_call_on("info(x) // is not a macro", Language::Rust));
     }
 
     #[test]

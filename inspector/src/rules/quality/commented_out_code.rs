@@ -124,15 +124,18 @@ fn code_block(bodies: &[(u32, &str)], lang: Language) -> Option<(u32, u32)> {
 /// The longest window of at least [`MIN_LINES`] lines that parses as Rust and ends like code.
 fn rust_block(bodies: &[(u32, &str)]) -> Option<(u32, u32)> {
     let n = bodies.len();
+    // How many of the first `i` lines end like code, and how many read as prose: each window's
+    // counts are then two subtractions.
+    let (mut code_ends, mut prose) = (vec![0; n + 1], vec![0; n + 1]);
+    for (i, (_, b)) in bodies.iter().enumerate() {
+        code_ends[i + 1] = code_ends[i] + usize::from(b.ends_with([';', '{', '}', ',', ')']));
+        prose[i + 1] = prose[i] + usize::from(is_prose(b));
+    }
     for start in 0..n.saturating_sub(MIN_LINES - 1) {
         // Long runs are licence headers or prose; a window of 40 lines is enough to tell.
         for end in (start + MIN_LINES..=n.min(start + 40)).rev() {
             let window = &bodies[start..end];
-            let code_ends = window
-                .iter()
-                .filter(|(_, b)| b.ends_with([';', '{', '}', ',', ')']))
-                .count();
-            if code_ends * 2 < window.len() || window.iter().any(|(_, b)| is_prose(b)) {
+            if (code_ends[end] - code_ends[start]) * 2 < window.len() || prose[end] > prose[start] {
                 continue;
             }
             let joined: Vec<&str> = window.iter().map(|(_, b)| *b).collect();

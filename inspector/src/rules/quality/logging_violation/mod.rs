@@ -13,7 +13,7 @@
 mod secrets;
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::calls::{logs_on, may_log, print_on};
+use crate::rules::lexical::calls::{logs_on, may_call_on, may_log, print_on};
 use crate::rules::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
@@ -195,7 +195,7 @@ fn logs_outside_tests(file: &SourceFile, lang: Language) -> bool {
     let mut tests = LazyTestCode::new(file);
     file.lexed(lang)
         .iter()
-        .any(|l| logs_on(&l.code(), lang) && !tests.contains(l.number))
+        .any(|l| may_call_on(l.text, lang) && logs_on(&l.code(), lang) && !tests.contains(l.number))
 }
 
 /// The first print of a library file outside test code and `__main__` blocks, with the count.
@@ -214,6 +214,9 @@ fn first_print(file: &SourceFile, lang: Language) -> Option<(u32, String, usize)
     for line in file.lexed(lang).iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
+        }
+        if !may_call_on(line.text, lang) {
+            continue;
         }
         if let Some(call) = print_on(&line.code(), lang) {
             if tests.contains(line.number) {
