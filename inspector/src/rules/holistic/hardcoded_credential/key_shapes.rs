@@ -17,6 +17,22 @@ pub(super) fn find(line: &str, next: Option<&str>) -> Option<&'static str> {
     None
 }
 
+/// Whether `text` holds the start of some key shape: every shape [`find`] reads starts with one
+/// of these, so a text (a line or a whole file) without any holds no key.
+pub(super) fn may_hold(text: &str) -> bool {
+    const STARTS: [&str; 8] = [
+        "AKIA",
+        "ASIA",
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "-----BEGIN ",
+    ];
+    STARTS.iter().any(|s| text.contains(s))
+}
+
 /// `AKIA`/`ASIA` + 16 upper-case letters or digits, as a whole word; AWS's documentation
 /// placeholders (ending in `EXAMPLE`) excepted.
 fn has_aws_key_id(line: &str) -> bool {
@@ -101,6 +117,10 @@ mod tests {
             find(&pem, Some(&"MIIEow".repeat(8))),
             Some("a PEM private key")
         );
+        for line in [aws.as_str(), gh.as_str(), pem.as_str()] {
+            assert!(may_hold(line), "{line}");
+        }
+        assert!(!may_hold("let akia = \"ghp\"; // BEGIN"));
         let inline = format!(
             "\"-----BEGIN {}\\nMIIEvQIBADANBgkqhkiG9w0\"",
             "PRIVATE KEY-----"
