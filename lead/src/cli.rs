@@ -136,8 +136,9 @@ pub enum Command {
     },
     /// Write a commented retake.toml and the agent prompt templates into a repository.
     Init(InitArgs),
-    /// Show the state of the current run (not yet available).
-    Status(NotYet),
+    /// Show what is in progress in a repository (a review or a run of the team loop, whether its
+    /// Lead is alive, its tasks and journaled reports) and the last review's outcome.
+    Status(StatusArgs),
     /// Serve the Lead as a long-lived service: remote-runtime workers register with it and
     /// review jobs are submitted over HTTP (POST /reviews, GET /reviews/ID/result).
     Serve(ServeArgs),
@@ -205,12 +206,12 @@ pub struct ConfigShowArgs {
     pub chaos: bool,
 }
 
-/// Output format of `retake config show`.
+/// Output format of `retake config show` and `retake status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ConfigFormat {
-    /// `key = value  # source` lines.
+    /// Lines for people (`config show`: `key = value  # source`).
     Text,
-    /// One JSON object: repository, files, keys with value, source and origin.
+    /// One JSON object (`config show`: repository, files, keys with value, source and origin).
     Json,
 }
 
@@ -265,12 +266,14 @@ pub struct RunArgs {
     pub chaos: ChaosArgs,
 }
 
-/// Arguments of a command that a later release builds.
+/// `retake status`
 #[derive(Debug, Args)]
-pub struct NotYet {
-    /// Ignored.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    pub rest: Vec<String>,
+pub struct StatusArgs {
+    /// The repository (default: the current directory).
+    pub path: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
+    pub format: ConfigFormat,
 }
 
 /// `retake actor ROLE …`

@@ -44,16 +44,25 @@ pub fn main() -> u8 {
         Command::Run(args) => commands::run::run(args).map_err(|e| (2, e)),
         Command::Fix(args) => commands::fix::run(args).map_err(|e| (2, e)),
         Command::Serve(args) => commands::serve::run(args).map_err(|e| (2, e)),
-        Command::Status(_) => Err((
-            2,
-            anyhow::anyhow!("this command is not yet available in this build"),
-        )),
+        Command::Status(args) => commands::status::run(args).map_err(|e| (2, e)),
     };
     match result {
         Ok(code) => code,
+        // The reader of our output went away (`retake rules | head`): like a Unix tool killed by
+        // SIGPIPE, stop quietly with 128 + 13 — not a clean exit, and not a message about it.
+        Err((_, e)) if is_broken_pipe(&e) => 141,
         Err((code, e)) => {
             eprintln!("retake: error: {e:#}");
             code
         }
     }
+}
+
+/// Whether an error comes from writing to a pipe whose reader has closed it.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -91,6 +91,11 @@ impl Drop for RepoLock {
     }
 }
 
+/// The pid of the live Lead holding `state_dir/lock`, if one does (`retake status`).
+pub fn holder(state_dir: &Path) -> Option<u32> {
+    live_owner(&std::fs::read_to_string(state_dir.join("lock")).ok()?)
+}
+
 /// The owner's pid when the lock's owner is still the same live process.
 fn live_owner(text: &str) -> Option<u32> {
     let mut parts = text.split_whitespace();
@@ -100,13 +105,17 @@ fn live_owner(text: &str) -> Option<u32> {
     (started == 0 || now_started == started).then_some(pid)
 }
 
-/// A process's start time (clock ticks since boot, field 22 of /proc/PID/stat), which tells a
-/// live owner from a reused pid.
+/// A live process's start time (clock ticks since boot, field 22 of /proc/PID/stat), which
+/// tells a live owner from a reused pid. A zombie (a Lead killed but not yet reaped by its
+/// parent) has none: it holds nothing.
 fn start_time(pid: u32) -> Option<u64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The command name (field 2) may contain spaces and parentheses; fields resume after the last ')'.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    rest.split_whitespace().nth(19)?.parse().ok()
+    let mut fields = stat[stat.rfind(')')? + 1..].split_whitespace();
+    if matches!(fields.next()?, "Z" | "X" | "x") {
+        return None;
+    }
+    fields.nth(18)?.parse().ok()
 }
 
 #[cfg(test)]
@@ -116,7 +125,9 @@ mod tests {
     #[test]
     fn a_live_lock_is_respected_and_a_stale_one_taken_over() {
         let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(holder(dir.path()), None, "no lock file");
         let held = RepoLock::acquire(dir.path()).expect("first");
+        assert_eq!(holder(dir.path()), Some(std::process::id()));
         let err = RepoLock::acquire(dir.path()).expect_err("second");
         assert!(
             matches!(err, LockError::Held { pid, .. } if pid == std::process::id()),
@@ -130,9 +141,27 @@ mod tests {
             format!("{} 1\n", std::process::id()),
         )
         .expect("write");
+        assert_eq!(holder(dir.path()), None, "a reused pid holds nothing");
         let taken = RepoLock::acquire(dir.path()).expect("the pid was reused: stale");
         drop(taken);
         std::fs::write(dir.path().join("lock"), "4194999 0\n").expect("write");
         RepoLock::acquire(dir.path()).expect("dead pid: stale");
+    }
+
+    #[test]
+    fn a_killed_lead_not_yet_reaped_holds_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut child = std::process::Command::new("true").spawn().expect("spawn");
+        let stat = format!("/proc/{}/stat", child.id());
+        // Not waited for: once it exits it stays a zombie of this process.
+        let zombie = (0..500).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::fs::read_to_string(&stat).is_ok_and(|s| s.contains(") Z "))
+        });
+        assert!(zombie, "the child became a zombie");
+        std::fs::write(dir.path().join("lock"), format!("{} 0\n", child.id())).expect("write");
+        assert_eq!(holder(dir.path()), None);
+        RepoLock::acquire(dir.path()).expect("a zombie's lock is stale");
+        child.wait().expect("reap");
     }
 }

@@ -12,6 +12,7 @@ pub mod rules;
 pub mod run;
 pub mod scenario;
 pub mod serve;
+pub mod status;
 
 use crate::cli::{Format, OutputArgs};
 use crate::output::baseline::{self, Baseline};
