@@ -258,6 +258,16 @@ impl Settings {
             sev.parse::<protocol::Severity>()
                 .map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
         }
+        // A misspelt id would otherwise disable or re-rate nothing, silently.
+        let catalog = inspector::rules::catalog();
+        let known = |id: &str| catalog.iter().any(|(_, meta)| meta.id == id);
+        let listed = self.rules.disable.iter().map(|id| ("rules.disable", id));
+        let rated = self.rules.severity.keys().map(|id| ("rules.severity", id));
+        if let Some((key, id)) = listed.chain(rated).find(|(_, id)| !known(id)) {
+            return Err(format!(
+                "{key}: no rule '{id}' (`retake rules` lists the rule ids)"
+            ));
+        }
         if self.supervision.heartbeat_interval_ms == 0 || self.supervision.suspect_after == 0 {
             return Err(
                 "supervision.heartbeat_interval_ms and suspect_after must be positive".into(),
@@ -353,5 +363,19 @@ mod tests {
             ("holistic/panic-in-library", Some(protocol::Severity::Low))
         );
         assert!(!o[1].enabled);
+        for (toml, named) in [
+            (
+                "[rules]\ndisable = [\"quality/todo-markers\"]\n",
+                "rules.disable: no rule 'quality/todo-markers'",
+            ),
+            (
+                "[rules]\nseverity = { \"panic-in-library\" = \"L\" }\n",
+                "rules.severity: no rule 'panic-in-library'",
+            ),
+        ] {
+            std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
+            let err = load(dir.path()).expect_err("unknown rule").to_string();
+            assert!(err.contains(named), "{err}");
+        }
     }
 }

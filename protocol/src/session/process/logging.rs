@@ -19,12 +19,35 @@ const DEFAULT_FILTER: &str = "warn";
 pub fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_FILTER));
+    let ansi = colored(
+        std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        std::env::var_os("NO_COLOR").is_some(),
+    );
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(ansi)
         .with_writer(std::io::stderr);
     // `try_init` fails only when a subscriber is already installed, which is then kept.
     let _kept = match format {
         LogFormat::Json => builder.json().try_init(),
         LogFormat::Text => builder.try_init(),
     };
+}
+
+/// Whether log lines carry colour: only on a terminal, and never under `NO_COLOR` — a CI log or a
+/// file gets plain text.
+fn colored(stderr_is_terminal: bool, no_color: bool) -> bool {
+    stderr_is_terminal && !no_color
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colored;
+
+    #[test]
+    fn colour_only_on_a_terminal_without_no_color() {
+        assert!(colored(true, false));
+        assert!(!colored(false, false), "a file or pipe gets plain text");
+        assert!(!colored(true, true), "NO_COLOR wins on a terminal");
+    }
 }
