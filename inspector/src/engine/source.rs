@@ -160,19 +160,36 @@ impl SourceFile {
         is_test_path(&self.rel_path)
     }
 
+    /// Whether the file is test data: an input a test reads, not code the build compiles.
+    pub fn is_test_data(&self) -> bool {
+        is_test_data_path(&self.rel_path)
+    }
+
     /// The file's lines, 1-based numbering left to the caller (`enumerate() + 1`).
     pub fn lines(&self) -> impl Iterator<Item = &str> {
         self.text.lines()
     }
 }
 
-/// Whether a repository-relative path is test code by naming convention alone.
-pub fn is_test_path(path: &str) -> bool {
-    let in_test_dir = path
-        .split('/')
+/// Whether a repository-relative path lies in a test-data folder (`testdata`, Go's convention,
+/// which the go tool never builds; `test_data` or `test-data`): inputs that tests read, often
+/// broken on purpose, like a parser's invalid-syntax cases.
+pub(crate) fn is_test_data_path(path: &str) -> bool {
+    path.split('/')
         .rev()
         .skip(1)
-        .any(|dir| matches!(dir, "tests" | "test" | "__tests__" | "testdata"));
+        .any(|dir| matches!(dir, "testdata" | "test_data" | "test-data"))
+}
+
+/// Whether a repository-relative path is test code by naming convention alone (test data
+/// included).
+pub fn is_test_path(path: &str) -> bool {
+    let in_test_dir = is_test_data_path(path)
+        || path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|dir| matches!(dir, "tests" | "test" | "__tests__"));
     let name = path.rsplit('/').next().unwrap_or(path);
     in_test_dir
         || name.ends_with("_test.go")
@@ -198,6 +215,15 @@ mod tests {
         assert!(is_test_path("src/a.spec.ts"));
         assert!(!is_test_path("src/testing.rs"));
         assert!(!is_test_path("tests"));
+        assert!(is_test_path("crates/parser/test_data/err/0001.rs"));
+        assert!(is_test_data_path("crates/parser/test_data/err/0001.rs"));
+        assert!(is_test_data_path("pkg/testdata/bad.go"));
+        assert!(is_test_data_path("fixtures/test-data/x.rs"));
+        assert!(!is_test_data_path("tests/api.rs"), "test code, not data");
+        assert!(
+            !is_test_data_path("src/test_data.rs"),
+            "a file, not a folder"
+        );
     }
 
     /// Whether `f`'s first function has its body kept as tokens (the item-level tree).
