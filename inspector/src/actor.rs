@@ -5,13 +5,16 @@
 //! the Lead sees a failed Inspector and never a fake clean result.
 
 use crate::backend::{self, BackendError};
-use crate::engine::{Context as ReviewContext, ContextError};
+use crate::engine::{Context as ReviewContext, ContextError, Progress};
 use actix::prelude::*;
 use protocol::chaos::Phase;
 use protocol::message::InspectRequest;
 use protocol::session::Session;
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
 use std::path::Path;
+
+/// How often the review's progress is copied into the heartbeat status.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Stack of the thread that runs a review.
 const REVIEW_STACK_BYTES: usize = 256 * 1024 * 1024;
@@ -54,8 +57,10 @@ pub fn review(
     kind: InspectorKind,
     name: &str,
     req: &InspectRequest,
+    progress: &Progress,
 ) -> Result<InspectorReport, ReviewError> {
-    let ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
+    let mut ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
+    ctx.progress = progress.clone();
     Ok(backend::review(kind, &ctx, name, &req.review)?)
 }
 
@@ -69,9 +74,9 @@ impl Handler<Incoming> for InspectorActor {
         };
         let session = self.session.clone();
         let kind = self.kind;
-        session
-            .status
-            .set(Phase::Inspect.as_str(), &req.scope.label());
+        let scope = req.scope.label();
+        session.status.set(Phase::Inspect.as_str(), &scope);
+        let progress = Progress::default();
         let work = async move {
             let name = session.name.clone();
             let report_to = req.report_to.clone();
@@ -81,15 +86,30 @@ impl Handler<Incoming> for InspectorActor {
             let spawned = std::thread::Builder::new()
                 .name(format!("{name}-review"))
                 .stack_size(REVIEW_STACK_BYTES)
-                .spawn(move || {
-                    let _receiver_gone = tx.send(review(kind, &name, &req));
+                .spawn({
+                    let progress = progress.clone();
+                    move || {
+                        let _receiver_gone = tx.send(review(kind, &name, &req, &progress));
+                    }
                 });
             if let Err(e) = spawned {
                 tracing::error!(error = %e, "cannot start the review thread");
                 let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
                 return;
             }
-            match rx.await {
+            // The heartbeat carries the rules' progress: the Lead extends the report deadline of
+            // an Inspector whose progress moves (chapter 05's "idle but no output" is no progress).
+            let mut rx = std::pin::pin!(rx);
+            let mut tick = tokio::time::interval(PROGRESS_EVERY);
+            let outcome = loop {
+                tokio::select! {
+                    outcome = &mut rx => break outcome,
+                    _ = tick.tick() => {
+                        session.status.progress(&format!("{scope} {}", progress.text()));
+                    }
+                }
+            };
+            match outcome {
                 Ok(Ok(report)) => {
                     session.status.set(
                         Phase::Report.as_str(),

@@ -107,7 +107,7 @@ pub struct SupervisionSettings {
     /// one machine than `heartbeat_interval_ms`, which remote actors use).
     pub local_heartbeat_interval_ms: u64,
     /// How long a static Inspector has for its report, seconds (the test Inspector also gets
-    /// `test.timeout_secs`).
+    /// `test.timeout_secs`), counted again from each heartbeat whose progress moved.
     pub inspect_deadline_secs: u64,
     /// How long the Auditor has for its verdict after every report is in, milliseconds.
     pub audit_deadline_ms: u64,

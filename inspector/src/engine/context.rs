@@ -4,6 +4,7 @@
 use super::decisions::{Decisions, DecisionsError};
 use super::diff::Changes;
 use super::git::{session_changes, GitError};
+use super::progress::Progress;
 use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
 use super::walk::walk;
@@ -53,6 +54,8 @@ pub struct Context {
     pub changes: Option<Changes>,
     /// Accepted false positives from `.retake/decisions.yaml`.
     pub decisions: Decisions,
+    /// How far the rules have got (read by the actor's heartbeat).
+    pub progress: Progress,
 }
 
 impl Context {
@@ -80,6 +83,7 @@ impl Context {
             specs,
             changes,
             decisions,
+            progress: Progress::default(),
         })
     }
 
@@ -94,6 +98,7 @@ impl Context {
             specs,
             changes: None,
             decisions: Decisions::default(),
+            progress: Progress::default(),
         }
     }
 

@@ -11,7 +11,7 @@
 //! rules' stored results stand in for a new pass over it (`cache.rs`).
 
 use super::cache::{encode_results, Digest, ResultCache};
-use super::{Context, Rule, Sink, SourceFile, TreeUse};
+use super::{Context, Progress, Rule, Sink, SourceFile, TreeUse};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stack of each worker: syn recurses deeply on generated or heavily nested code, and a
@@ -45,6 +45,7 @@ struct Pass<'a> {
     files: &'a [(&'a str, &'a str)],
     next: AtomicUsize,
     cache: Option<&'a ResultCache>,
+    progress: &'a Progress,
 }
 
 /// Runs every rule's [`Rule::check_file`] over the files of `ctx` it wants and returns one
@@ -77,6 +78,7 @@ fn run_with(
         files: &files,
         next: AtomicUsize::new(0),
         cache: cache.as_ref(),
+        progress: &ctx.progress,
     };
     let Done {
         mut produced,
@@ -161,6 +163,7 @@ fn review_files(pass: &Pass<'_>) -> Done {
         let Some((path, text)) = pass.files.get(index) else {
             return done;
         };
+        pass.progress.advance();
         let held = pass.cache.filter(|c| c.holds(path));
         if let Some(stored) = held.and_then(|c| c.lookup(path, Digest::of(text))) {
             for (id, sink) in stored {

@@ -42,11 +42,13 @@ pub(crate) fn collect(
     } else {
         None
     };
+    ctx.progress.begin(ctx.files.len() + rules.len());
     let mut sinks: Vec<Sink> = run_file_rules(&rules, ctx, cache);
     let file_pass = started.elapsed();
     for (rule, sink) in rules.iter().zip(sinks.iter_mut()) {
         let project_started = std::time::Instant::now();
         rule.check_project(ctx, sink);
+        ctx.progress.advance();
         tracing::trace!(
             rule = rule.meta().id,
             ms = project_started.elapsed().as_millis() as u64,

@@ -86,6 +86,8 @@ pub struct Slot {
     pub state: State,
     /// Last sign of life.
     pub last_seen: Instant,
+    /// The progress text of the instance's last heartbeat at work.
+    pub progress: String,
 }
 
 /// What the coordinator must do.
@@ -157,6 +159,7 @@ impl Supervisor {
                     State::Starting { since: now }
                 },
                 last_seen: now,
+                progress: String::new(),
             })
             .collect();
         let actions = slots
@@ -225,6 +228,23 @@ impl Supervisor {
     pub fn seen(&mut self, instance: &str, now: Instant) {
         if let Some(slot) = self.slot_mut(instance) {
             slot.last_seen = now;
+        }
+    }
+
+    /// An Inspector at work reported `progress`: when it moved since its last heartbeat, the
+    /// report is owed no earlier than `extend_to`. A long review that keeps moving is not
+    /// unresponsive; one whose progress stands still is held to its deadline (chapter 05's
+    /// "idle but no output").
+    pub fn progressed(&mut self, instance: &str, progress: &str, extend_to: Instant) {
+        let Some(slot) = self.slot_mut(instance) else {
+            return;
+        };
+        if slot.role != Role::Inspector || slot.progress == progress {
+            return;
+        }
+        slot.progress = progress.to_string();
+        if let State::Working { deadline } = &mut slot.state {
+            *deadline = (*deadline).max(extend_to);
         }
     }
 
@@ -338,6 +358,7 @@ impl Supervisor {
             slot.instance = format!("{}-r{}", slot.logical, slot.spawn_no - 1);
             slot.state = State::Starting { since: now };
             slot.last_seen = now;
+            slot.progress.clear();
             tracing::info!(
                 failed = old,
                 replacement = slot.instance,

@@ -116,6 +116,55 @@ fn silence_past_suspect_after_shuts_down_and_replaces() {
 }
 
 #[test]
+fn an_inspector_whose_progress_moves_keeps_working_past_its_first_deadline() {
+    let t0 = Instant::now();
+    let mut sup = two(t0);
+    sup.connected("inspector-quality", t0);
+    sup.connected("auditor", t0);
+    sup.working("inspector-quality", t0 + ms(200));
+    // Progress moved: the report is owed no earlier than 350 ms.
+    sup.progressed("inspector-quality", "module:** 10/1600", t0 + ms(350));
+    // An extension never shortens the deadline.
+    sup.progressed("inspector-quality", "module:** 11/1600", t0 + ms(100));
+    for t in [250, 300] {
+        sup.seen("inspector-quality", t0 + ms(t));
+        sup.seen("auditor", t0 + ms(t));
+        assert_eq!(sup.tick(t0 + ms(t)), vec![], "at {t} ms");
+    }
+    // The same progress again does not extend it: standing still is "idle but no output".
+    sup.progressed("inspector-quality", "module:** 11/1600", t0 + ms(600));
+    sup.seen("inspector-quality", t0 + ms(360));
+    sup.seen("auditor", t0 + ms(360));
+    let actions = sup.tick(t0 + ms(360));
+    assert_eq!(
+        actions[0],
+        Action::Shutdown {
+            instance: "inspector-quality".into()
+        }
+    );
+    // The replacement starts with no progress seen: its first heartbeat counts as moving.
+    assert_eq!(
+        sup.by_logical("inspector-quality").expect("slot").progress,
+        ""
+    );
+}
+
+#[test]
+fn progress_moves_no_auditor_deadline() {
+    let t0 = Instant::now();
+    let mut sup = two(t0);
+    sup.connected("auditor", t0);
+    sup.working("auditor", t0 + ms(200));
+    sup.progressed("auditor", "3/6", t0 + ms(900));
+    assert_eq!(
+        sup.by_logical("auditor").expect("slot").state,
+        State::Working {
+            deadline: t0 + ms(200)
+        }
+    );
+}
+
+#[test]
 fn an_inspector_past_its_deadline_is_replaced_even_while_heartbeating() {
     let t0 = Instant::now();
     let mut sup = two(t0);

@@ -52,6 +52,13 @@ impl Status {
         s.progress = progress.to_string();
     }
 
+    /// Updates the progress text within the current phase (no phase is entered, so no injected
+    /// fault strikes).
+    pub fn progress(&self, progress: &str) {
+        let mut s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        s.progress = progress.to_string();
+    }
+
     /// Since when the actor has been busy (ms since the epoch), `None` while idle.
     pub(super) fn busy_since_ms(&self) -> Option<u64> {
         self.inner
@@ -92,6 +99,12 @@ mod tests {
         };
         assert_eq!((phase.as_str(), progress.as_str()), ("inspect", "3/10"));
         let since = busy_since_ms.expect("busy");
+        status.progress("7/10");
+        assert!(matches!(
+            status.heartbeat(),
+            Body::Heartbeat { phase, progress, busy_since_ms: Some(s) }
+                if phase == "inspect" && progress == "7/10" && s == since
+        ));
         status.set("report", "");
         assert!(
             matches!(status.heartbeat(), Body::Heartbeat { busy_since_ms: Some(s), .. } if s == since)

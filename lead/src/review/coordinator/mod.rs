@@ -10,6 +10,7 @@ use crate::journal::Journal;
 use crate::output::progress::DELIVERED;
 use crate::runtime::{ActorSpec, Spawner};
 use actix::prelude::*;
+use protocol::chaos::Phase;
 use protocol::message::{AuditRequest, LEAD};
 use protocol::wire::Outbox;
 use protocol::{AuditOutcome, Body, Envelope, InspectorReport};
@@ -141,6 +142,14 @@ impl Coordinator {
         }
     }
 
+    /// An Inspector's heartbeat at work: its report deadline moves with its progress.
+    fn on_progress(&mut self, instance: &str, progress: &str) {
+        if let Some(logical) = self.sup.slot(instance).map(|s| s.logical.clone()) {
+            let extend_to = Instant::now() + self.plan.inspect_deadline(&logical);
+            self.sup.progressed(instance, progress, extend_to);
+        }
+    }
+
     fn on_report(&mut self, from: &str, mut report: InspectorReport, ctx: &mut Context<Self>) {
         let Some(slot) = self
             .sup
@@ -266,7 +275,12 @@ impl Handler<Incoming> for Coordinator {
                 phase,
                 progress,
                 busy_since_ms,
-            } => self.show(&msg.from, &phase, &progress, busy_since_ms),
+            } => {
+                if phase == Phase::Inspect.as_str() {
+                    self.on_progress(&msg.from, &progress);
+                }
+                self.show(&msg.from, &phase, &progress, busy_since_ms)
+            }
             Body::ShutdownAck => {}
             Body::InspectorReport(report) => {
                 self.show(&msg.from, DELIVERED, "", None);
