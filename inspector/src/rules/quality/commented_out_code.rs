@@ -58,7 +58,7 @@ impl Rule for CommentedOutCode {
                 .filter_map(|l| l.comments().next().map(|c| (l.number, c.body.trim())))
                 .filter(|(_, b)| !b.is_empty())
                 .collect();
-            if let Some((first, last)) = code_block(&bodies, lang) {
+            for (first, last) in unfenced(&bodies).filter_map(|part| code_block(part, lang)) {
                 let mut location = Location::at(&file.rel_path, first);
                 location.end_line = Some(last);
                 let head = bodies
@@ -79,6 +79,28 @@ impl Rule for CommentedOutCode {
             }
         }
     }
+}
+
+/// The parts of a comment run outside Markdown code fences: a fenced block (```` ``` ```` …
+/// ```` ``` ````, or to the run's end when left open) is an example the comment shows, like a
+/// doc comment's, not code taken out of use.
+fn unfenced<'a, 'b>(bodies: &'a [(u32, &'b str)]) -> impl Iterator<Item = &'a [(u32, &'b str)]> {
+    let mut in_fence = false;
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (i, (_, body)) in bodies.iter().enumerate() {
+        if body.starts_with("```") {
+            if !in_fence {
+                parts.push(&bodies[start..i]);
+            }
+            in_fence = !in_fence;
+            start = i + 1;
+        }
+    }
+    if !in_fence {
+        parts.push(&bodies[start..]);
+    }
+    parts.into_iter()
 }
 
 /// Ranges (start, end exclusive) of consecutive lines that hold only a non-doc line comment.
@@ -269,6 +291,25 @@ mod tests {
         let js =
             "// const user = await load(id);\n// user.name = name;\n// await save(user);\nrun();\n";
         assert_eq!(hits(&CommentedOutCode, "web/a.js", js).len(), 1);
+    }
+
+    #[test]
+    fn quiet_on_examples_in_code_fences_but_not_around_them() {
+        let fenced = "// Assist: remove_else_branches\n//\n// ```\n// fn main() {\n//     if true {\n//         let _ = 2;\n//     }\n// }\n// ```\nfn a() {}\n";
+        assert!(hits(&CommentedOutCode, "src/a.rs", fenced).is_empty());
+        let open = "// ```\n// let a = 1;\n// let b = 2;\n// let c = 3;\nfn a() {}\n";
+        assert!(
+            hits(&CommentedOutCode, "src/a.rs", open).is_empty(),
+            "an open fence runs to the end"
+        );
+        let after = "// ```\n// x\n// ```\n// let total = items.iter().sum();\n// if total > 10 {\n//     apply_discount(&mut order);\n// }\nfn a() {}\n";
+        assert_eq!(
+            hits(&CommentedOutCode, "src/a.rs", after),
+            vec![(
+                4,
+                "4 lines of commented-out code, from `let total = items.iter().sum();`".to_string()
+            )]
+        );
     }
 
     #[test]
