@@ -2,7 +2,8 @@
 //! example, benchmark, script or test. Panicking, printing and `anyhow` are normal in those;
 //! in a library they are decisions the caller should get to make.
 
-use crate::engine::{is_test_path, Context, Language, SourceFile};
+use crate::engine::{is_test_path, Context, Language, Sink, SourceFile};
+use std::collections::HashMap;
 
 /// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
 /// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
@@ -78,6 +79,26 @@ pub(crate) fn binary_crates(ctx: &Context) -> Vec<String> {
     roots.sort();
     roots.dedup();
     roots
+}
+
+/// Drops the hits that lie in Rust crates which build only programs: a crate root (`xtask/`)
+/// whose `src/main.rs` or `src/bin/` exists on disk and whose `src/lib.rs` does not. Every module
+/// of such a crate is the program's own code, where failing loudly is the program's decision,
+/// not a library's imposed on its callers. Read from disk, not from the scope, so that a session
+/// review of one changed module judges its crate the same way.
+pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
+    let mut program_only: HashMap<String, bool> = HashMap::new();
+    out.hits.retain(|hit| {
+        let Some(root) = crate_root(&hit.location.path) else {
+            return true;
+        };
+        let program = program_only.entry(root.to_string()).or_insert_with(|| {
+            let src = ctx.root.join(root).join("src");
+            (src.join("main.rs").is_file() || src.join("bin").is_dir())
+                && !src.join("lib.rs").is_file()
+        });
+        !*program
+    });
 }
 
 /// Whether `path` lies in one of the `binary_crates`.

@@ -24,3 +24,32 @@ pub(crate) fn project_hits(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(Stri
         .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
         .collect()
 }
+
+/// The hits of `rule` over `files` (path, text) written to a temporary repository: the file pass
+/// on every file the rule wants, then the project pass, as (path, line or 0), sorted.
+pub(crate) fn hits_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(String, u32)> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (path, text) in files {
+        let at = dir.path().join(path);
+        std::fs::create_dir_all(at.parent().expect("parent")).expect("mkdir");
+        std::fs::write(at, text).expect("write");
+    }
+    let ctx = Context::from_files(
+        dir.path(),
+        files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
+        crate::spec::Specs::default(),
+    );
+    let mut sink = Sink::default();
+    for file in ctx.files.iter().filter(|f| rule.wants(f)) {
+        rule.check_file(file, &mut sink);
+    }
+    sink.file_pass_done();
+    rule.check_project(&ctx, &mut sink);
+    let mut found: Vec<(String, u32)> = sink
+        .hits
+        .into_iter()
+        .map(|h| (h.location.path, h.location.line.unwrap_or(0)))
+        .collect();
+    found.sort();
+    found
+}

@@ -1,9 +1,9 @@
 //! `holistic/panic-in-library`: `panic!` in library code outside tests. A library that panics
 //! takes the decision to abort away from the program that uses it.
 
-use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use protocol::{Dimension, Severity};
@@ -32,6 +32,10 @@ impl Rule for PanicInLibrary {
             && code_has(file, &[Needle::Macro(&["panic"])])
     }
 
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        drop_hits_in_program_crates(ctx, out);
+    }
+
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
         for call in macro_calls_outside_tests(file, &["panic"]) {
             out.hit(
@@ -52,6 +56,30 @@ mod tests {
     use super::*;
     use crate::rules::fixture::hits;
     use crate::rules::holistic::prefilter::wanted;
+
+    #[test]
+    fn quiet_in_crates_that_build_only_a_program() {
+        let body = "pub fn load() {\n    panic!(\"no config\");\n}\n";
+        let found = crate::rules::project_fixture::hits_on_disk(
+            &PanicInLibrary,
+            &[
+                ("xtask/src/main.rs", "mod dist;\nfn main() {}\n"),
+                ("xtask/src/dist.rs", body),
+                ("tool/src/main.rs", "fn main() {}\n"),
+                ("tool/src/lib.rs", ""),
+                ("tool/src/load.rs", body),
+                ("src/load.rs", body),
+            ],
+        );
+        assert_eq!(
+            found,
+            vec![
+                ("src/load.rs".to_string(), 2),
+                ("tool/src/load.rs".to_string(), 2)
+            ],
+            "a program-only crate is quiet; a crate with a library, or the root library, is not"
+        );
+    }
 
     #[test]
     fn fires_on_panic_in_library_code() {

@@ -9,9 +9,9 @@
 //! A provably infallible call with a comment saying why (on its line or just above it or its
 //! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -56,6 +56,10 @@ impl Rule for UnwrapInLibrary {
         file.language == Some(Language::Rust)
             && (file.text.contains(".unwrap()") || file.text.contains(".expect("))
             && is_library_path(&file.rel_path)
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        drop_hits_in_program_crates(ctx, out);
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -174,6 +178,30 @@ fn is_message(arg: &syn::Expr) -> bool {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+
+    #[test]
+    fn quiet_in_crates_that_build_only_a_program() {
+        let body = "pub fn load() -> String {\n    std::fs::read_to_string(\"x\").unwrap()\n}\n";
+        let found = crate::rules::project_fixture::hits_on_disk(
+            &UnwrapInLibrary,
+            &[
+                ("xtask/src/main.rs", "mod dist;\nfn main() {}\n"),
+                ("xtask/src/dist.rs", body),
+                ("tool/src/main.rs", "fn main() {}\n"),
+                ("tool/src/lib.rs", ""),
+                ("tool/src/load.rs", body),
+                ("src/load.rs", body),
+            ],
+        );
+        assert_eq!(
+            found,
+            vec![
+                ("src/load.rs".to_string(), 2),
+                ("tool/src/load.rs".to_string(), 2)
+            ],
+            "a program-only crate is quiet; a crate with a library, or the root library, is not"
+        );
+    }
 
     #[test]
     fn fires_on_unwrap_and_expect_in_library_code() {
