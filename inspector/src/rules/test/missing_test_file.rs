@@ -82,12 +82,12 @@ fn needs_tests(file: &SourceFile) -> bool {
     !structural && !outside_crate && is_library_file(file) && defines_functions(&file.text, lang)
 }
 
-/// Whether a path lies in a folder of test data (`fixtures/`, `test_data/`).
+/// Whether a path lies in a folder of fixtures (test data proper, `test_data/`, is test code).
 fn is_fixture_path(path: &str) -> bool {
     path.split('/')
         .rev()
         .skip(1)
-        .any(|d| matches!(d, "fixtures" | "fixture" | "test_data" | "test-data"))
+        .any(|d| matches!(d, "fixtures" | "fixture"))
 }
 
 /// The repository's test files, by what each convention looks for.
@@ -115,6 +115,8 @@ impl TestIndex {
                 continue;
             };
             if path.ends_with(".rs") && (prefix.is_empty() || prefix.ends_with('/')) {
+                // A `tests/` folder inside `src/` (`crates/hir-ty/src/tests/`) is its crate's.
+                let prefix = crate_root(path).unwrap_or(prefix);
                 index.add_rust_tests(files, prefix, path);
             }
         }
@@ -279,6 +281,12 @@ mod tests {
             (
                 "cli/tests/cli.rs",
                 "#[test]\nfn t() { cli::parse_args(); }\n",
+            ),
+            // A test folder inside the crate's src/ (rust-analyzer's `hir-ty/src/tests/`).
+            ("ty/src/infer/coerce.rs", "pub fn unify() {}\n"),
+            (
+                "ty/src/tests/coercion.rs",
+                "#[test]\nfn reborrow() { check(\"let x: &u8 = coerce(&mut 1);\"); }\n",
             ),
         ]);
         let sink = project(&MissingTestFile, &context(&dir));
