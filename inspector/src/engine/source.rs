@@ -47,6 +47,13 @@ impl Language {
         })
     }
 
+    /// Whether code in the two languages can share a module: the same language, or TypeScript
+    /// and JavaScript.
+    pub fn same_family(self, other: Language) -> bool {
+        let js = |l: Language| matches!(l, Language::TypeScript | Language::JavaScript);
+        self == other || (js(self) && js(other))
+    }
+
     /// The name `retake rules` prints.
     pub fn as_str(self) -> &'static str {
         match self {

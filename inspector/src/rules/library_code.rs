@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 /// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
 /// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
-/// `examples/`, `benches/`, `scripts/` or `bin/`; tests are what [`is_test_path`] says.
+/// `examples/`, `benches/`, `scripts/`, `bin/` or a hidden folder (`.github/`); tests are what
+/// [`is_test_path`] says.
 pub(crate) fn is_library_path(path: &str) -> bool {
     if is_test_path(path) {
         return false;
@@ -16,9 +17,10 @@ pub(crate) fn is_library_path(path: &str) -> bool {
     let Some((name, dirs)) = parts.split_last() else {
         return false;
     };
+    // Hidden folders (`.github/`, `.cargo/`, `.devcontainer/`) hold CI and editor tooling.
     let tooling_dir = dirs
         .iter()
-        .any(|d| matches!(*d, "examples" | "benches" | "scripts" | "bin"));
+        .any(|d| d.starts_with('.') || matches!(*d, "examples" | "benches" | "scripts" | "bin"));
     let in_src = dirs.contains(&"src");
     let binary = (*name == "main.rs" && dirs.last() == Some(&"src"))
         || matches!(*name, "__main__.py" | "setup.py" | "conftest.py")
@@ -123,6 +125,7 @@ mod tests {
             "tests/it.rs",
             "pkg/__main__.py",
             "scripts/release.py",
+            ".github/actions/github-release/main.js",
         ] {
             assert!(!is_library_path(path), "{path}");
         }

@@ -8,7 +8,7 @@
 //! not counted (see `env_access.rs`). Without a configuration module, scattered reads are the
 //! holistic Inspector's `env-read-everywhere`. One finding per module, at its first read.
 
-use super::env_access::{config_modules, env_reads};
+use super::env_access::{config_modules, configs_for, env_reads};
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Dimension, Location, Severity};
@@ -50,11 +50,12 @@ impl Rule for ConfigAccess {
             return;
         }
         let config_names: Vec<&str> = configs.iter().map(|(m, _)| m.as_str()).collect();
-        let files: Vec<&str> = configs.iter().map(|(_, f)| f.as_str()).collect();
         for (module, (path, line, count)) in env_reads(ctx) {
-            if config_names.contains(&module.as_str()) {
+            let usable = configs_for(&configs, &path);
+            if config_names.contains(&module.as_str()) || usable.is_empty() {
                 continue;
             }
+            let files: Vec<&str> = usable.iter().map(|(_, f)| f.as_str()).collect();
             out.hit(
                 Hit::new(
                     Location::at(&path, line),
@@ -126,5 +127,28 @@ mod tests {
         assert!(platform.hits.is_empty());
         let one = run(&[("src/lib.rs", "pub fn h() { std::env::var(\"X\"); }\n")]);
         assert_eq!(one.notes, vec![NOTHING_TO_COMPARE.to_string()]);
+    }
+
+    #[test]
+    fn a_config_module_only_serves_its_own_language_family() {
+        let sink = run(&[
+            ("core/src/config.rs", "pub struct Config;\n"),
+            ("web/app.js", "const url = process.env.API_URL;\n"),
+            ("web/ui.ts", "export const key = process.env.UI_KEY;\n"),
+            ("web/config.ts", "export const config = {};\n"),
+            ("tools/release.js", "const token = process.env.TOKEN;\n"),
+            (
+                "mail/src/lib.rs",
+                "pub fn h() { std::env::var(\"SMTP\"); }\n",
+            ),
+        ]);
+        let found: Vec<String> = sink.hits.into_iter().map(|h| h.description).collect();
+        assert_eq!(
+            found,
+            vec![
+                "module `mail` reads environment variables directly (1 read) instead of through `core/src/config.rs`".to_string(),
+                "module `tools` reads environment variables directly (1 read) instead of through `web/config.ts`".to_string(),
+            ]
+        );
     }
 }

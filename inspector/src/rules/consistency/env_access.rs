@@ -118,9 +118,19 @@ pub(crate) fn config_modules(ctx: &Context) -> Vec<(String, String)> {
     out
 }
 
-/// Whether the project has a configuration module in its library code.
-pub(crate) fn has_config_module(ctx: &Context) -> bool {
-    !config_modules(ctx).is_empty()
+/// The configuration modules (module, file) that code at `path` could read through: those in
+/// its language family (a JavaScript action cannot use a Rust `config.rs`).
+pub(crate) fn configs_for<'a>(
+    configs: &'a [(String, String)],
+    path: &str,
+) -> Vec<&'a (String, String)> {
+    let Some(lang) = Language::of(path) else {
+        return Vec::new();
+    };
+    configs
+        .iter()
+        .filter(|(_, file)| Language::of(file).is_some_and(|l| l.same_family(lang)))
+        .collect()
 }
 
 #[cfg(test)]

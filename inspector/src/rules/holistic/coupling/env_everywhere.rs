@@ -9,7 +9,7 @@
 //! `config-access` finding instead. One finding per module, at its first read.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::consistency::env_access::{env_reads, has_config_module};
+use crate::rules::consistency::env_access::{config_modules, configs_for, env_reads};
 use crate::rules::consistency::module::list;
 use protocol::{Dimension, Location, Severity};
 
@@ -45,8 +45,12 @@ impl Rule for EnvReadEverywhere {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        let reads = env_reads(ctx);
-        if has_config_module(ctx) || reads.len() < MIN_MODULES {
+        let configs = config_modules(ctx);
+        let mut reads = env_reads(ctx);
+        // Modules with a configuration module of their language to read through are
+        // `consistency/config-access`'s case.
+        reads.retain(|_, (path, _, _)| configs_for(&configs, path).is_empty());
+        if reads.len() < MIN_MODULES {
             return;
         }
         let modules: Vec<&str> = reads.keys().map(String::as_str).collect();
@@ -114,6 +118,14 @@ mod tests {
             ("billing/charge.py", "import os\nK = os.getenv('K')\n"),
         ]);
         assert!(with_config.is_empty());
+        // A Rust configuration module serves no Python module: theirs is still this rule's case.
+        let other_language = run(&[
+            ("core/src/config.rs", "pub struct Config;\n"),
+            ("db/conn.py", "import os\nURL = os.environ[\"DB_URL\"]\n"),
+            ("mail/send.py", "import os\nH = os.getenv(\"SMTP_HOST\")\n"),
+            ("billing/charge.py", "import os\nK = os.getenv('STRIPE')\n"),
+        ]);
+        assert_eq!(other_language.len(), 3, "{other_language:?}");
         let binaries = run(&[
             (
                 "src/main.rs",

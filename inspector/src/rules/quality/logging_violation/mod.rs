@@ -183,8 +183,7 @@ fn secrets_in(file: &SourceFile, out: &mut Sink) {
 
 /// TypeScript and JavaScript count as one language for "the project logs".
 fn same_family(language: Option<Language>, lang: Language) -> bool {
-    let js = |l: Language| matches!(l, Language::TypeScript | Language::JavaScript);
-    language.is_some_and(|l| l == lang || (js(l) && js(lang)))
+    language.is_some_and(|l| l.same_family(lang))
 }
 
 /// Whether a file calls a logging framework outside its test code.
