@@ -1,7 +1,7 @@
 //! Walking the repository once: `.gitignore` respected (ripgrep's `ignore` crate), and every file
-//! that is not reviewed (too large, binary, generated) listed with its reason.
+//! that is not reviewed (test data, too large, binary, generated) listed with its reason.
 
-use super::source::{Language, SourceFile};
+use super::source::{is_test_data_path, Language, SourceFile};
 use ignore::WalkBuilder;
 use protocol::Skipped;
 use std::path::Path;
@@ -52,6 +52,10 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
         if Language::of(&rel).is_none() || !in_scope(&rel) {
+            continue;
+        }
+        if is_test_data_path(&rel) {
+            out.skipped.push(skip(&rel, "test data".to_string()));
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
@@ -113,6 +117,7 @@ mod tests {
         write("src/lib.rs", b"pub fn a() {}\n");
         write("ignored/x.rs", b"fn x() {}\n");
         write("src/gen.rs", b"// @generated\n");
+        write("parser/test_data/err/0001.rs", b"fn f( {\n");
         write("src/blob.rs", b"\0\0\0");
         write("src/big.py", &[b'x'; 64]);
         write("README.md", b"# readme\n");
@@ -128,6 +133,7 @@ mod tests {
         assert_eq!(
             skipped,
             vec![
+                ("parser/test_data/err/0001.rs", "test data"),
                 ("src/big.py", "too large (64 bytes > 32)"),
                 ("src/blob.rs", "binary"),
                 ("src/gen.rs", "generated"),

@@ -87,10 +87,7 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
     }
     // Every Inspector walks the same scope, so one report's skipped list stands for all.
     if let Some(r) = s.reports.values().find(|r| !r.coverage.skipped.is_empty()) {
-        let _ = writeln!(out, "  skipped files:");
-        for k in &r.coverage.skipped {
-            let _ = writeln!(out, "    {} ({})", k.path, k.reason);
-        }
+        out.push_str(&skipped_files(&r.coverage.skipped));
     }
     let notes: Vec<&String> = o
         .notes
@@ -104,4 +101,61 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
         }
     }
     out
+}
+
+/// How many skipped files the terminal report names one by one.
+const SKIPPED_SHOWN: usize = 10;
+
+/// The skipped files: their count by reason, the first [`SKIPPED_SHOWN`] by name, and how many
+/// more the machine-readable formats list.
+fn skipped_files(skipped: &[protocol::Skipped]) -> String {
+    let mut by_reason: Vec<(&str, usize)> = Vec::new();
+    for k in skipped {
+        match by_reason.iter_mut().find(|(r, _)| *r == k.reason) {
+            Some((_, n)) => *n += 1,
+            None => by_reason.push((&k.reason, 1)),
+        }
+    }
+    let counts: Vec<String> = by_reason.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let mut out = format!(
+        "  skipped files: {} ({})\n",
+        skipped.len(),
+        counts.join(", ")
+    );
+    for k in skipped.iter().take(SKIPPED_SHOWN) {
+        out += &format!("    {} ({})\n", k.path, k.reason);
+    }
+    if skipped.len() > SKIPPED_SHOWN {
+        out += &format!(
+            "    … and {} more (--format json lists them all)\n",
+            skipped.len() - SKIPPED_SHOWN
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::Skipped;
+
+    #[test]
+    fn skipped_files_are_counted_by_reason_and_listed_up_to_ten() {
+        let skip = |path: String, reason: &str| Skipped {
+            path,
+            reason: reason.into(),
+        };
+        let mut skipped: Vec<Skipped> = (0..11)
+            .map(|i| skip(format!("t/test_data/{i:02}.rs"), "test data"))
+            .collect();
+        skipped.push(skip("gen.rs".into(), "generated"));
+        let text = skipped_files(&skipped);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "  skipped files: 12 (test data 11, generated 1)");
+        assert_eq!(lines[1], "    t/test_data/00.rs (test data)");
+        assert_eq!(lines.len(), 12);
+        assert_eq!(lines[11], "    … and 2 more (--format json lists them all)");
+        let one = skipped_files(&[skip("big.bin".into(), "binary")]);
+        assert_eq!(one, "  skipped files: 1 (binary 1)\n    big.bin (binary)\n");
+    }
 }
