@@ -235,6 +235,7 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
     });
     v.chars().count() >= 4
         && !v.contains(char::is_whitespace)
+        && !is_version(v)
         && !env_name
         && !placeholder
         && !names_itself
@@ -242,9 +243,55 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         && !setting
 }
 
+/// A version or version requirement (`^9.0.0`, `~1.2`, `>=2.0.1-rc.1`, `1.x`): a dependency
+/// named like a credential (`jsonwebtoken`, `secret-manager`) pinned in a manifest. Without an
+/// operator it needs a dot, so a digits-only password (`"1234"`) still counts.
+fn is_version(v: &str) -> bool {
+    let core = v.trim_start_matches(['^', '~', '=', '>', '<', 'v']);
+    let operator = core.len() < v.len();
+    let (release, suffix) = match core.find(['-', '+']) {
+        Some(at) => (&core[..at], &core[at + 1..]),
+        None => (core, ""),
+    };
+    let parts: Vec<&str> = release.split('.').collect();
+    let numeric = parts[0].chars().next().is_some_and(|c| c.is_ascii_digit())
+        && parts.iter().all(|p| {
+            !p.is_empty() && (p.chars().all(|c| c.is_ascii_digit()) || *p == "x" || *p == "*")
+        });
+    let suffix_ok = suffix
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'));
+    numeric && suffix_ok && (operator || parts.len() >= 2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn versions_are_not_secrets_but_digit_passwords_are() {
+        for v in [
+            "^9.0.0",
+            "~1.2",
+            ">=2.0.1-rc.1",
+            "1.x",
+            "9.0.0",
+            "=0.4.12+build.5",
+        ] {
+            assert!(is_version(v), "{v}");
+            assert!(!is_literal_secret(v, "jsonwebtoken"), "{v}");
+        }
+        for v in ["1234", "hunter2!", "sk_live_51Hx", "^abc", "1..2"] {
+            assert!(!is_version(v), "{v}");
+        }
+        assert!(is_literal_secret("1234", "password"));
+        let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
+        let found: Vec<(u32, String)> = in_config(manifest)
+            .into_iter()
+            .map(|a| (a.line, a.key))
+            .collect();
+        assert_eq!(found, vec![(5, "token".to_string())]);
+    }
 
     #[test]
     fn keys_before_literals() {

@@ -19,6 +19,19 @@ use protocol::{Dimension, Severity};
 use quote::ToTokens;
 use syn::visit::{self, Visit};
 
+/// Macros that leave the loop (`bail!`/`ensure!` return an error; the others panic).
+const LEAVING_MACROS: [&str; 6] = [
+    "bail",
+    "ensure",
+    "panic",
+    "unreachable",
+    "todo",
+    "unimplemented",
+];
+
+/// Methods that take the next item of a sequence: a loop matching on them walks the sequence.
+const TAKES: [&str; 6] = ["next", "next_back", "peek", "pop", "pop_front", "pop_back"];
+
 /// Words in a call's name that mean it waits before the next attempt.
 const PAUSES: [&str; 5] = ["sleep", "delay", "backoff", "wait", "tick"];
 
@@ -129,8 +142,11 @@ impl Shape {
 impl<'ast> Visit<'ast> for Shape {
     fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
         self.visit_expr(&m.expr);
+        // `match chars.next()`: taking the next item, not trying an operation again.
+        let takes_next =
+            matches!(&*m.expr, syn::Expr::MethodCall(c) if TAKES.iter().any(|t| c.method == t));
         for arm in &m.arms {
-            if is_success_pat(&arm.pat) && arm.guard.is_none() {
+            if is_success_pat(&arm.pat) && arm.guard.is_none() && !takes_next {
                 self.success(|v| v.visit_expr(&arm.body));
             } else {
                 self.visit_arm(arm);
@@ -204,6 +220,15 @@ impl<'ast> Visit<'ast> for Shape {
     }
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        // `bail!` returns and a panic leaves too: the loop does not spin on that path.
+        if mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| LEAVING_MACROS.iter().any(|m| s.ident == m))
+        {
+            self.exit();
+        }
         visit_macro_args(self, mac);
     }
 
@@ -341,6 +366,9 @@ mod tests {
     fn quiet_with_a_pause_a_bound_or_no_retry_shape() {
         let rust = "async fn a(addr: &str) -> Result<TcpStream> {\n    let mut attempt = 0;\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return Ok(s),\n            Err(e) if attempt >= 5 => return Err(e),\n            Err(_) => attempt += 1,\n        }\n    }\n}\nasync fn b(addr: &str) -> TcpStream {\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return s,\n            Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,\n        }\n    }\n}\nfn c(rx: Receiver<u8>) {\n    loop {\n        match rx.recv() {\n            Ok(m) => handle(m),\n            Err(_) => break,\n        }\n    }\n}\n";
         assert!(hits(&RetryWithoutBackoff, "src/a.rs", rust).is_empty());
+        // A lexer reading to a closing quote; a retry whose failure path bails out.
+        let walks = "fn lit(chars: &mut Chars) -> Result<String> {\n    let mut buf = String::new();\n    loop {\n        match chars.next() {\n            None => bail!(\"unclosed literal\"),\n            Some('\\'') => break,\n            Some(c) => buf.push(c),\n        }\n    }\n    Ok(buf)\n}\nfn d(addr: &str) -> Result<TcpStream> {\n    loop {\n        match TcpStream::connect(addr) {\n            Ok(s) => return Ok(s),\n            Err(e) if fatal(&e) => bail!(\"gave up: {e}\"),\n            Err(_) => continue,\n        }\n    }\n}\n";
+        assert!(hits(&RetryWithoutBackoff, "src/b.rs", walks).is_empty());
         let py = "def connect():\n    while True:\n        try:\n            return db.connect()\n        except ConnectionError:\n            time.sleep(1)\n";
         assert!(hits(&RetryWithoutBackoff, "app/db.py", py).is_empty());
     }
