@@ -53,8 +53,9 @@ pub(crate) fn functions(lines: &[LexLine<'_>], lang: Language) -> Vec<FnSpan> {
 /// ones not.
 pub(crate) fn python_block_end(lines: &[LexLine<'_>], header: usize) -> usize {
     let base = indent_of(lines[header].text);
-    let mut end = header;
-    for (i, line) in lines.iter().enumerate().skip(header + 1) {
+    let header_end = python_header_end(lines, header);
+    let mut end = header_end;
+    for (i, line) in lines.iter().enumerate().skip(header_end + 1) {
         if line.code().trim().is_empty() {
             continue;
         }
@@ -64,6 +65,25 @@ pub(crate) fn python_block_end(lines: &[LexLine<'_>], header: usize) -> usize {
         end = i;
     }
     end
+}
+
+/// The last line index of a header that starts at `header`: a `def f(` whose parameters run on
+/// to `) -> None:` lines below ends where its brackets close.
+fn python_header_end(lines: &[LexLine<'_>], header: usize) -> usize {
+    let mut depth = 0i32;
+    for (i, line) in lines.iter().enumerate().skip(header) {
+        for c in line.code().bytes() {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            return i;
+        }
+    }
+    header
 }
 
 fn python_functions(lines: &[LexLine<'_>]) -> Vec<FnSpan> {
@@ -196,7 +216,9 @@ fn body_end(codes: &[String], header: usize) -> Option<usize> {
                 }
                 b'>' if k > 0 && bytes[k - 1] == b'=' && parens == 0 => seen_params = true,
                 b';' if !open && parens == 0 => return None,
-                b'{' if parens == 0 && (open || seen_params) => {
+                // Once the body is open every brace counts, a composite literal's inside a
+                // call (`f(&T{A: 1})`) too.
+                b'{' if open || (parens == 0 && seen_params) => {
                     open = true;
                     depth += 1;
                 }
@@ -291,6 +313,14 @@ mod tests {
             vec![("a".to_string(), 1, 6), ("b".to_string(), 9, 10)]
         );
         assert_eq!(max_control_depth(&lines[..6], Language::Python), (2, 3));
+        // Parameters on lines of their own, the closing bracket back at the def's indent.
+        let wrapped = "def test_options(\n    app: Flask, client: Client\n) -> None:\n    rv = client.options()\n    assert rv.ok\n\nx = 1\n";
+        let lines = lex(wrapped, Language::Python);
+        let spans: Vec<(String, u32, u32)> = functions(&lines, Language::Python)
+            .into_iter()
+            .map(|f| (f.name, f.start, f.end))
+            .collect();
+        assert_eq!(spans, vec![("test_options".to_string(), 1, 5)]);
     }
 
     #[test]
@@ -303,6 +333,14 @@ mod tests {
             .collect();
         assert_eq!(spans, vec![("Get".to_string(), 1, 6)]);
         assert_eq!(max_control_depth(&lines[..6], Language::Go), (1, 2));
+        // A composite literal inside a call does not close the function.
+        let literal = "func TestGroup(t *testing.T) {\n\troot.AddGroup(&Group{ID: \"g\"})\n\tif err != nil {\n\t\tt.Errorf(\"%v\", err)\n\t}\n}\n";
+        let lines = lex(literal, Language::Go);
+        let spans: Vec<(String, u32, u32)> = functions(&lines, Language::Go)
+            .into_iter()
+            .map(|f| (f.name, f.start, f.end))
+            .collect();
+        assert_eq!(spans, vec![("TestGroup".to_string(), 1, 6)]);
         let js = "export async function load({ id }) {\n  return id;\n}\nconst f = (a) => {\n  if (a) { return 1; }\n};\nclass K {\n  run(x) {\n    return x;\n  }\n}\n";
         let lines = lex(js, Language::JavaScript);
         let names: Vec<(String, u32, u32)> = functions(&lines, Language::JavaScript)

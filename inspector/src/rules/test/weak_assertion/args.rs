@@ -1,6 +1,8 @@
 //! Reading an assertion's arguments from its raw text (literals kept, so `f("a")` and `f("b")`
 //! stay different): the top-level arguments of a call, and whether a condition is always true.
 
+use crate::rules::lexical::is_ident;
+
 /// `cond` is a constant truth or compares an expression with itself.
 pub(super) fn always_true(cond: &str, eq: &str, constants: &[&str]) -> bool {
     let cond = cond.trim();
@@ -59,6 +61,42 @@ pub(super) fn split_args(text: &str) -> Vec<&str> {
     }
     out.push(text[start..].trim());
     out
+}
+
+/// The identifier that ends at byte `end` of `code`.
+pub(super) fn ident_before(code: &str, end: usize) -> &str {
+    let b = code.as_bytes();
+    let mut start = end;
+    while start > 0 && is_ident(b[start - 1]) {
+        start -= 1;
+    }
+    &code[start..end]
+}
+
+/// Whether a name reads as a checking helper: a word of it (snake_case or camelCase) starts with
+/// assert, check, verify or expect (`do_check`, `check_assist`, `expectSuccess`).
+pub(super) fn checking_name(name: &str) -> bool {
+    let mut words: Vec<String> = Vec::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c == '_' {
+            prev_lower = false;
+            words.push(String::new());
+            continue;
+        }
+        if c.is_ascii_uppercase() && prev_lower || words.is_empty() {
+            words.push(String::new());
+        }
+        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        if let Some(w) = words.last_mut() {
+            w.push(c.to_ascii_lowercase());
+        }
+    }
+    words.iter().any(|w| {
+        ["assert", "check", "verify", "expect"]
+            .iter()
+            .any(|p| w.starts_with(p))
+    })
 }
 
 #[cfg(test)]

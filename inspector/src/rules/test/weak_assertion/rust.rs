@@ -10,7 +10,7 @@
 //! expectation (`.expect_x()` — mockall verifies it on drop), or a method that asserts or fails
 //! on the wrong variant (`.assert_eq(..)`, `.unwrap_err()`, `.expect_err(..)`).
 
-use super::args::{always_true, call_args};
+use super::args::{always_true, call_args, checking_name, ident_before};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::{is_ident, LexLine};
@@ -101,16 +101,6 @@ fn body_end(codes: &[String], header: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// The identifier that ends at byte `end` of `code`.
-fn ident_before(code: &str, end: usize) -> &str {
-    let b = code.as_bytes();
-    let mut start = end;
-    while start > 0 && is_ident(b[start - 1]) {
-        start -= 1;
-    }
-    &code[start..end]
 }
 
 fn is_assert_macro(name: &str) -> bool {
@@ -220,15 +210,6 @@ impl<'c> Helpers<'c> {
         self.defs[k].3 = Some(asserts);
         asserts
     }
-}
-
-/// Whether a name reads as a checking helper: a word starting with assert, check, verify, expect.
-fn checking_name(name: &str) -> bool {
-    name.split('_').any(|w| {
-        ["assert", "check", "verify", "expect"]
-            .iter()
-            .any(|p| w.starts_with(p))
-    })
 }
 
 /// Whether line `k` holds an `assert!`/`assert_eq!` (or `debug_` form) that cannot fail; its

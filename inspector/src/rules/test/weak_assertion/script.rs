@@ -3,44 +3,142 @@
 //! `assert True`, `assert x == x`, `self.assertEqual(a, a)`, `assert.True(t, true)`,
 //! `assert.Equal(t, x, x)`, `expect(true).toBe(true)`, `expect(x).toEqual(x)`.
 
-use super::args::{always_true, call_args, split_args};
+use super::args::{always_true, call_args, checking_name, ident_before, split_args};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::functions::functions;
+use crate::rules::lexical::functions::{functions, indent_of};
 use crate::rules::lexical::LexLine;
 
 /// The weak assertions of a Python, Go, TypeScript or JavaScript test file.
 pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     let lines = file.lexed(lang);
     let tests: Vec<(String, usize, usize)> = match lang {
+        // pytest never collects from conftest.py: its `test_*` functions are fixtures.
+        Language::Python if file.rel_path.ends_with("conftest.py") => Vec::new(),
         Language::Python | Language::Go => {
             let prefix = if lang == Language::Go { "Test" } else { "test" };
             functions(&lines, lang)
                 .into_iter()
                 .filter(|f| f.name.starts_with(prefix))
                 .map(|f| (f.name, f.start as usize - 1, f.end as usize - 1))
+                .filter(|(_, start, _)| lang == Language::Go || collected(&lines, *start))
                 .collect()
         }
         _ => js_tests(&lines),
     };
+    let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
+    let mut helpers = Helpers::of(&lines, &codes, lang);
     let mut out = Vec::new();
     for (name, start, end) in tests {
-        let mut asserts = 0;
-        for line in &lines[start..=end.min(lines.len() - 1)] {
-            let code = line.code();
-            if asserts_on(&code, lang) {
-                asserts += 1;
-                if tautology(line.text.trim(), lang) {
-                    out.push(Weak::tautology(&name, line.number, line.text.trim()));
-                }
+        let end = end.min(lines.len() - 1);
+        for line in &lines[start..=end] {
+            if asserts_on(&codes[line.number as usize - 1], lang)
+                && tautology(line.text.trim(), lang)
+            {
+                out.push(Weak::tautology(&name, line.number, line.text.trim()));
             }
         }
-        if asserts == 0 {
+        if !helpers.range_asserts(start, end, 0) {
             out.push(Weak::no_assertion(&name, lines[start].number));
         }
     }
     out.sort_by_key(|w| w.line);
     out
+}
+
+/// How deep helpers calling helpers are followed.
+const HELPER_DEPTH: usize = 3;
+
+/// The file's own functions by name, judged on demand (only those a test calls) and
+/// remembered: one asserts when its body does, directly or through another helper.
+struct Helpers<'c> {
+    codes: &'c [String],
+    lang: Language,
+    /// (name, first line index, last line index, judgement once made).
+    defs: Vec<(String, usize, usize, Option<bool>)>,
+}
+
+impl<'c> Helpers<'c> {
+    fn of(lines: &[LexLine<'_>], codes: &'c [String], lang: Language) -> Helpers<'c> {
+        let defs = functions(lines, lang)
+            .into_iter()
+            .map(|f| (f.name, f.start as usize - 1, f.end as usize - 1, None))
+            .collect();
+        Helpers { codes, lang, defs }
+    }
+
+    /// Whether lines `start..=end` assert: an assertion, a call of a checking helper (a word of
+    /// its name starts with assert, check, verify or expect), a Go call handed the test's `t`
+    /// (it can fail the test), or a call of one of the file's functions that asserts.
+    fn range_asserts(&mut self, start: usize, end: usize, depth: usize) -> bool {
+        let codes = self.codes;
+        let mut called: Vec<&'c str> = Vec::new();
+        for code in &codes[start..=end.min(codes.len() - 1)] {
+            if asserts_on(code, self.lang) || (self.lang == Language::Go && hands_over_t(code)) {
+                return true;
+            }
+            for (at, _) in code.match_indices('(') {
+                let name = ident_before(code, at);
+                if name.is_empty() {
+                    continue;
+                }
+                let before = code[..at - name.len()].trim_end();
+                let method = before.ends_with('.');
+                // `def test_check_x(` declares the test; it calls nothing.
+                let declared = ["def", "func", "function"]
+                    .iter()
+                    .any(|d| before.ends_with(d));
+                if declared {
+                    continue;
+                }
+                if !method && checking_name(name) {
+                    return true;
+                }
+                called.push(name);
+            }
+        }
+        depth < HELPER_DEPTH
+            && called
+                .into_iter()
+                .any(|name| self.helper_asserts(name, depth + 1))
+    }
+
+    fn helper_asserts(&mut self, name: &str, depth: usize) -> bool {
+        let Some(k) = self.defs.iter().position(|d| d.0 == name) else {
+            return false;
+        };
+        let (_, start, end, known) = self.defs[k];
+        if let Some(known) = known {
+            return known;
+        }
+        // Assume no while judging, so recursion through itself ends.
+        self.defs[k].3 = Some(false);
+        let asserts = self.range_asserts(start, end, depth);
+        self.defs[k].3 = Some(asserts);
+        asserts
+    }
+}
+
+/// Whether a Go line hands the test's `t` to a call (`check(t, got)`, `helper(t)`) or runs a
+/// subtest (`t.Run(name, tc.test)`), which gets a `t` of its own.
+fn hands_over_t(code: &str) -> bool {
+    ["(t)", "(t,", ", t)", ", t,", "t.Run("]
+        .iter()
+        .any(|p| code.contains(p))
+}
+
+/// Whether the Python `def` at line index `at` is one pytest collects: at module level or a
+/// method of a class, not a function nested in another (a view `def test():` inside a test).
+fn collected(lines: &[LexLine<'_>], at: usize) -> bool {
+    let indent = indent_of(lines[at].text);
+    if indent == 0 {
+        return true;
+    }
+    lines[..at]
+        .iter()
+        .rev()
+        .find(|l| !l.code().trim().is_empty() && indent_of(l.text) < indent)
+        .is_some_and(|parent| parent.code().trim_start().starts_with("class "))
 }
 
 /// Whether a line of code asserts something.
@@ -172,6 +270,28 @@ mod tests {
                 (11, "test `test_eq` asserts something that cannot fail: `self.assertEqual(a.b, a.b)`".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn helpers_that_check_count_as_assertions() {
+        let go = "package cmd\n\nfunc TestValid(t *testing.T) {\n\tout, err := run(\"a\")\n\texpectSuccess(out, err, t)\n}\n\nfunc TestHelp(t *testing.T) {\n\tout := help(root)\n\tcontains(t, out, \"Usage\")\n}\n\nfunc TestCheckFlags(t *testing.T) {\n\tparse(\"--x\")\n}\n\nfunc TestCalledAs(t *testing.T) {\n\tfor name, tc := range cases {\n\t\tt.Run(name, tc.test)\n\t}\n}\n";
+        let no_assertion = |name: &str| {
+            format!("test `{name}` has no assertion: it passes whatever the code does")
+        };
+        assert_eq!(
+            weak("cmd/args_test.go", go),
+            vec![(13, no_assertion("TestCheckFlags"))]
+        );
+        let py = "def common_test(app):\n    c = app.test_client()\n    assert c.get('/').data == b'GET'\n\ndef test_view(app):\n    app.add_url_rule('/', view_func=v)\n    common_test(app)\n\ndef test_options(\n    app: Flask, client: Client\n) -> None:\n    rv = client.options()\n    assert rv.headers['X'] == 'x'\n\ndef test_smoke(app):\n    setup(app)\n\ndef test_routes(app, client):\n    @app.route('/')\n    def test():\n        return 'x'\n    assert client.get('/').data == b'x'\n\nclass TestViews:\n    def test_get(self, client):\n        client.get('/')\n";
+        assert_eq!(
+            weak("tests/test_views.py", py),
+            vec![
+                (15, no_assertion("test_smoke")),
+                (25, no_assertion("test_get"))
+            ]
+        );
+        let fixtures = "import pytest\n\n@pytest.fixture\ndef test_apps(monkeypatch):\n    monkeypatch.syspath_prepend('x')\n";
+        assert!(weak("tests/conftest.py", fixtures).is_empty());
     }
 
     #[test]
