@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 /// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
 /// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
-/// `examples/`, `benches/`, `scripts/`, `bin/` or a hidden folder (`.github/`); tests are what
-/// [`is_test_path`] says.
+/// `examples/`, `benches/`, `scripts/`, `bin/`, `docs/` or a hidden folder (`.github/`); tests
+/// are what [`is_test_path`] says.
 pub(crate) fn is_library_path(path: &str) -> bool {
     if is_test_path(path) {
         return false;
@@ -17,10 +17,11 @@ pub(crate) fn is_library_path(path: &str) -> bool {
     let Some((name, dirs)) = parts.split_last() else {
         return false;
     };
-    // Hidden folders (`.github/`, `.cargo/`, `.devcontainer/`) hold CI and editor tooling.
-    let tooling_dir = dirs
-        .iter()
-        .any(|d| d.starts_with('.') || matches!(*d, "examples" | "benches" | "scripts" | "bin"));
+    // Hidden folders (`.github/`, `.cargo/`, `.devcontainer/`) hold CI and editor tooling;
+    // `docs/` a documentation site and its build configuration (Sphinx's `conf.py`).
+    let tooling_dir = dirs.iter().any(|d| {
+        d.starts_with('.') || matches!(*d, "examples" | "benches" | "scripts" | "bin" | "docs")
+    });
     let in_src = dirs.contains(&"src");
     let binary = (*name == "main.rs" && dirs.last() == Some(&"src"))
         || matches!(*name, "__main__.py" | "setup.py" | "conftest.py")
@@ -126,6 +127,7 @@ mod tests {
             "pkg/__main__.py",
             "scripts/release.py",
             ".github/actions/github-release/main.js",
+            "docs/conf.py",
         ] {
             assert!(!is_library_path(path), "{path}");
         }
@@ -134,6 +136,7 @@ mod tests {
             "src/engine/main.rs",
             "src/build.rs",
             "app/views.py",
+            "doc/util.go",
         ] {
             assert!(is_library_path(path), "{path}");
         }
