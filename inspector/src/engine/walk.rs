@@ -1,5 +1,6 @@
 //! Walking the repository once: `.gitignore` respected (ripgrep's `ignore` crate), and every file
-//! that is not reviewed (test data, too large, binary, generated) listed with its reason.
+//! that is not reviewed (test data, vendored, build output, too large, binary, generated) listed
+//! with its reason.
 
 use super::source::{is_test_data_path, Language, SourceFile};
 use ignore::WalkBuilder;
@@ -25,6 +26,20 @@ const GENERATED_MARKERS: [&str; 5] = [
     "generated code",
     "automatically generated",
 ];
+
+/// Why a path holds no source of this repository, by where it lies: third-party code checked in
+/// (`vendor/`, `node_modules/`) or build output (a `dist/` folder, a minified or bundled script).
+fn not_source(path: &str) -> Option<&'static str> {
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let dirs: Vec<&str> = dirs.split('/').collect();
+    if dirs.iter().any(|d| matches!(*d, "vendor" | "node_modules")) {
+        return Some("vendored");
+    }
+    let bundled = [".min.js", ".min.mjs", ".min.cjs", ".bundle.js"]
+        .iter()
+        .any(|ext| name.ends_with(ext));
+    (dirs.contains(&"dist") || bundled).then_some("build output")
+}
 
 /// Whether a file's first lines mark it as generated.
 fn is_generated(text: &str) -> bool {
@@ -56,6 +71,10 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         }
         if is_test_data_path(&rel) {
             out.skipped.push(skip(&rel, "test data".to_string()));
+            continue;
+        }
+        if let Some(reason) = not_source(&rel) {
+            out.skipped.push(skip(&rel, reason.to_string()));
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
@@ -118,6 +137,9 @@ mod tests {
         write("ignored/x.rs", b"fn x() {}\n");
         write("src/gen.rs", b"// @generated\n");
         write("parser/test_data/err/0001.rs", b"fn f( {\n");
+        write("dist/esm/axios.js", b"var a = 1;\n");
+        write("web/app.min.js", b"var a=1;\n");
+        write("vendor/lib/x.go", b"package x\n");
         write("src/blob.rs", b"\0\0\0");
         write("src/big.py", &[b'x'; 64]);
         write("README.md", b"# readme\n");
@@ -133,10 +155,13 @@ mod tests {
         assert_eq!(
             skipped,
             vec![
+                ("dist/esm/axios.js", "build output"),
                 ("parser/test_data/err/0001.rs", "test data"),
                 ("src/big.py", "too large (64 bytes > 32)"),
                 ("src/blob.rs", "binary"),
                 ("src/gen.rs", "generated"),
+                ("vendor/lib/x.go", "vendored"),
+                ("web/app.min.js", "build output"),
             ]
         );
         let only_py = walk(root, 1024, &|p| p.ends_with(".py"));

@@ -239,10 +239,13 @@ fn jest(file: &SourceFile) -> Found {
             let Some(open) = code[..at].rfind("expect(") else {
                 continue;
             };
-            let mock = code[open + "expect(".len()..at]
-                .trim_end_matches(')')
-                .trim()
-                .to_string();
+            let between = &code[open + "expect(".len()..at];
+            // `expect(m).not.toHaveBeenCalled()` asserts the call never happened: nothing to
+            // check the arguments of.
+            if between.ends_with(".not") {
+                continue;
+            }
+            let mock = between.trim_end_matches(')').trim().to_string();
             let checks_args = [
                 ".toHaveBeenCalledWith(",
                 ".toBeCalledWith(",
@@ -251,7 +254,9 @@ fn jest(file: &SourceFile) -> Found {
             ]
             .iter()
             .any(|c| file.text.contains(&format!("expect({mock}){c}")))
-                || file.text.contains(&format!("{mock}.mock.calls"));
+                || file.text.contains(&format!("{mock}.mock.calls"))
+                // jasmine: `spy.calls.first().args`, `spy.calls.argsFor(0)`.
+                || file.text.contains(&format!("{mock}.calls."));
             if mock.is_empty() || checks_args {
                 continue;
             }
@@ -348,6 +353,7 @@ mod tests {
             ("tests/signup.rs", "#[test]\nfn signs_up() {\n    let mut repo = MockRepo::new();\n    repo.expect_save()\n        .withf(|u| u.name == \"ann\")\n        .returning(|_| Ok(()));\n    repo.expect_load().returning(|| None);\n}\n"),
             ("tests/test_signup.py", "def test_signup(mocker):\n    repo.save.assert_called_once()\n    repo.save.assert_called_with('ann')\n"),
             ("web/signup.test.ts", "it('saves', () => {\n  expect(repo.save).toHaveBeenCalled();\n  expect(repo.save).toHaveBeenCalledWith('ann');\n});\n"),
+            ("web/settle.spec.js", "it('rejects', () => {\n  expect(resolve).not.toHaveBeenCalled();\n  expect(reject).toHaveBeenCalled();\n  const reason = reject.calls.first().args[0];\n  expect(reason.message).toBe('failed');\n});\n"),
             ("signup/signup_test.go", "func TestSignup(t *testing.T) {\n\trepo.EXPECT().Save(gomock.Any(), \"ann\").Return(nil)\n\trepo.EXPECT().Close()\n}\n"),
             ("src/lib.rs", "pub fn f(o: Option<u8>) -> u8 { o.expect_none() }\n"),
         ]);
