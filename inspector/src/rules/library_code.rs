@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 /// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
 /// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
-/// `examples/`, `benches/`, `scripts/`, `bin/`, `docs/` or a hidden folder (`.github/`); tests
-/// are what [`is_test_path`] says.
+/// `examples/`, `benches/` (`bench/`, `benchmarks/`), `scripts/`, `bin/`, `docs/` or a hidden
+/// folder (`.github/`); tests are what [`is_test_path`] says.
 pub(crate) fn is_library_path(path: &str) -> bool {
     if is_test_path(path) {
         return false;
@@ -20,7 +20,11 @@ pub(crate) fn is_library_path(path: &str) -> bool {
     // Hidden folders (`.github/`, `.cargo/`, `.devcontainer/`) hold CI and editor tooling;
     // `docs/` a documentation site and its build configuration (Sphinx's `conf.py`).
     let tooling_dir = dirs.iter().any(|d| {
-        d.starts_with('.') || matches!(*d, "examples" | "benches" | "scripts" | "bin" | "docs")
+        d.starts_with('.')
+            || matches!(
+                *d,
+                "examples" | "benches" | "bench" | "benchmarks" | "scripts" | "bin" | "docs"
+            )
     });
     let in_src = dirs.contains(&"src");
     let binary = (*name == "main.rs" && dirs.last() == Some(&"src"))
@@ -128,6 +132,7 @@ mod tests {
             "scripts/release.py",
             ".github/actions/github-release/main.js",
             "docs/conf.py",
+            "packages/zod/src/v3/benchmarks/index.ts",
         ] {
             assert!(!is_library_path(path), "{path}");
         }

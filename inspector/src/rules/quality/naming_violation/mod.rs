@@ -116,12 +116,13 @@ mod tests {
                 (4, "type `user_row` is not MixedCaps".to_string()),
             ]
         );
-        let ts = "export class userStore {}\nfunction load_users() {}\nfunction loadUsers() {}\nconst MAX_USERS = 3;\n";
+        let ts = "export class userStore {}\nfunction load_users() {}\nfunction loadUsers() {}\nconst MAX_USERS = 3;\nexport interface $ZodCatchDef {}\ninterface _$ZodTypeInternals {}\ninterface $zodLower {}\n";
         assert_eq!(
             hits(&NamingViolation, "web/store.ts", ts),
             vec![
                 (1, "class `userStore` is not PascalCase".to_string()),
                 (2, "function `load_users` is not camelCase".to_string()),
+                (7, "interface `$zodLower` is not PascalCase".to_string()),
             ]
         );
         assert!(hits(

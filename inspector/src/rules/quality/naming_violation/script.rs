@@ -113,7 +113,8 @@ fn declared(t: &str, lang: Language) -> Option<(&'static str, String)> {
 
 /// Whether `name` follows its language's convention for `kind`, and the convention's name.
 fn judge(kind: &str, name: &str, lang: Language) -> (bool, &'static str) {
-    let bare = name.trim_matches('_');
+    // `_private` and TypeScript's `$Internal` prefixes are markers, not part of the case.
+    let bare = name.trim_matches(['_', '$']);
     let starts_upper = bare.starts_with(|c: char| c.is_uppercase());
     let inner_underscore = bare.contains('_');
     match (lang, kind) {

@@ -163,7 +163,8 @@ fn asserts_on(code: &str, lang: Language) -> bool {
             "require.",
             "Expect(",
         ]),
-        _ => any(&["expect(", "expect.", "assert", ".should"]),
+        // `expectTypeOf<T>().toEqualTypeOf<U>()` asserts at compile time (vitest).
+        _ => any(&["expect(", "expect.", "expectTypeOf", "assert", ".should"]),
     }
 }
 
@@ -304,7 +305,7 @@ mod tests {
                 (8, "test `TestTotal` asserts something that cannot fail: `assert.Equal(t, Total(c), Total(c))`".to_string()),
             ]
         );
-        let jest = "describe('cart', () => {\n  it('adds', () => {\n    expect(true).toBe(true);\n  });\n  test('sums', () => {\n    expect(sum([1, 2])).toBe(3);\n  });\n  it('renders', () => {\n    render(<Cart />);\n  });\n});\n";
+        let jest = "describe('cart', () => {\n  it('adds', () => {\n    expect(true).toBe(true);\n  });\n  test('sums', () => {\n    expect(sum([1, 2])).toBe(3);\n  });\n  it('renders', () => {\n    render(<Cart />);\n  });\n  test('infers', () => {\n    expectTypeOf<z.infer<typeof s>>().toEqualTypeOf<string>();\n  });\n});\n";
         assert_eq!(
             weak("web/cart.test.tsx", jest),
             vec![
