@@ -167,11 +167,6 @@ impl SourceFile {
         is_test_path(&self.rel_path)
     }
 
-    /// Whether the file is test data: an input a test reads, not code the build compiles.
-    pub fn is_test_data(&self) -> bool {
-        is_test_data_path(&self.rel_path)
-    }
-
     /// The file's lines, 1-based numbering left to the caller (`enumerate() + 1`).
     pub fn lines(&self) -> impl Iterator<Item = &str> {
         self.text.lines()

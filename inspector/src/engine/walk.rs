@@ -27,9 +27,13 @@ const GENERATED_MARKERS: [&str; 5] = [
     "automatically generated",
 ];
 
-/// Why a path holds no source of this repository, by where it lies: third-party code checked in
-/// (`vendor/`, `node_modules/`) or build output (a `dist/` folder, a minified or bundled script).
+/// Why a path holds no source of this repository, by where it lies: test data (inputs tests
+/// read, often broken on purpose), third-party code checked in (`vendor/`, `node_modules/`) or
+/// build output (a `dist/` folder, a minified or bundled script).
 fn not_source(path: &str) -> Option<&'static str> {
+    if is_test_data_path(path) {
+        return Some("test data");
+    }
     let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
     let dirs: Vec<&str> = dirs.split('/').collect();
     if dirs.iter().any(|d| matches!(*d, "vendor" | "node_modules")) {
@@ -67,10 +71,6 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         };
         let rel = rel.to_string_lossy().replace('\\', "/");
         if Language::of(&rel).is_none() || !in_scope(&rel) {
-            continue;
-        }
-        if is_test_data_path(&rel) {
-            out.skipped.push(skip(&rel, "test data".to_string()));
             continue;
         }
         if let Some(reason) = not_source(&rel) {

@@ -116,6 +116,42 @@ pub(crate) fn in_binary_crate(path: &str, binary_crates: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::project_fixture::hits_on_disk;
+    use protocol::InspectorKind;
+
+    #[test]
+    fn library_rules_are_quiet_in_crates_that_build_only_a_program() {
+        let unwrap = "pub fn load() -> String {\n    std::fs::read_to_string(\"x\").unwrap()\n}\n";
+        let panic = "pub fn load() {\n    panic!(\"no config\");\n}\n";
+        let cases = [
+            (InspectorKind::Quality, "quality/unwrap-in-library", unwrap),
+            (InspectorKind::Holistic, "holistic/panic-in-library", panic),
+        ];
+        for (kind, id, body) in cases {
+            let rules = crate::rules::for_kind(kind);
+            let rule = rules
+                .iter()
+                .find(|r| r.meta().id == id)
+                .expect("in the catalog");
+            let found = hits_on_disk(
+                rule.as_ref(),
+                &[
+                    ("xtask/src/main.rs", "mod dist;\nfn main() {}\n"),
+                    ("xtask/src/dist.rs", body),
+                    ("tool/src/main.rs", "fn main() {}\n"),
+                    ("tool/src/lib.rs", ""),
+                    ("tool/src/load.rs", body),
+                    ("src/load.rs", body),
+                ],
+            );
+            assert_eq!(
+                found,
+                vec![("src/load.rs".to_string(), 2), ("tool/src/load.rs".to_string(), 2)],
+                "{}: a program-only crate is quiet; a crate with a library, or the root library, is not",
+                id
+            );
+        }
+    }
 
     #[test]
     fn binaries_tooling_and_tests_are_not_library_code() {

@@ -5,6 +5,7 @@
 //! file, so a damaged state is never shown as "nothing in progress".
 
 use crate::cli::{ConfigFormat, StatusArgs};
+use crate::journal::Journal;
 use crate::run::{ActiveRun, RunState};
 use crate::state::{ActiveReview, StateError};
 use crate::team::review_result::ReviewResult;
@@ -95,9 +96,8 @@ pub fn gather(repo: &Path) -> anyhow::Result<Status> {
                 .read_active()
                 .with_context(unreadable(run_state.active_path()))?;
             let tasks = match run_state.read_tasks() {
-                Ok((_, tasks)) => tasks,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-                Err(e) => return Err(e).with_context(unreadable(run_state.tasks_path())),
+                read => read.with_context(unreadable(run_state.tasks_path()))?.1,
             };
             Some(Active::Run {
                 run: Box::new(run),
@@ -111,19 +111,17 @@ pub fn gather(repo: &Path) -> anyhow::Result<Status> {
         _ => newest_run(&runs)?,
     };
     let journal = match run_id {
-        Some(id) if runs.join(&id).is_dir() => Some(journal_status(&runs.join(&id), id)?),
+        Some(id) if runs.join(&id).is_dir() => Some(journal_status(&state_dir, id)?),
         _ => None,
     };
-    let last_review = match std::fs::read(run_state.review_result_path()) {
-        Ok(bytes) => Some(serde_json::from_slice(&bytes).with_context(|| {
-            format!(
-                "{}: not a retake review result",
-                run_state.review_result_path().display()
-            )
-        })?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e).context(run_state.review_result_path().display().to_string()),
-    };
+    let result_path = run_state.review_result_path();
+    let last_review =
+        match optional(std::fs::read(&result_path), &result_path)? {
+            Some(bytes) => Some(serde_json::from_slice(&bytes).with_context(|| {
+                format!("{}: not a retake review result", result_path.display())
+            })?),
+            None => None,
+        };
     Ok(Status {
         repository: repo.display().to_string(),
         lead_pid: crate::lock::holder(&state_dir),
@@ -135,10 +133,8 @@ pub fn gather(repo: &Path) -> anyhow::Result<Status> {
 
 /// The newest run folder (run ids begin with their UTC start time, so they sort by age).
 fn newest_run(runs: &Path) -> anyhow::Result<Option<String>> {
-    let entries = match std::fs::read_dir(runs) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).context(runs.display().to_string()),
+    let Some(entries) = optional(std::fs::read_dir(runs), runs)? else {
+        return Ok(None);
     };
     let mut newest: Option<String> = None;
     for entry in entries {
@@ -153,25 +149,36 @@ fn newest_run(runs: &Path) -> anyhow::Result<Option<String>> {
     Ok(newest)
 }
 
-/// The reports and verdict journaled in one run folder.
-fn journal_status(dir: &Path, run_id: String) -> anyhow::Result<JournalStatus> {
-    let mut reports = complete_reports(dir, "")?;
-    for entry in std::fs::read_dir(dir).with_context(|| dir.display().to_string())? {
+/// The reports and verdict journaled in one run folder (`pipeline-K/` journals of a consensus
+/// run included): the complete reports as `Journal::reports` reads them, and the verdict.
+fn journal_status(state_dir: &Path, run_id: String) -> anyhow::Result<JournalStatus> {
+    let dir = state_dir.join("runs").join(&run_id);
+    let mut journals = vec![(String::new(), run_id.clone())];
+    for entry in std::fs::read_dir(&dir).with_context(|| dir.display().to_string())? {
         let name = entry?.file_name().to_string_lossy().into_owned();
         if name.starts_with("pipeline-") {
-            reports.extend(complete_reports(&dir.join(&name), &format!("{name}/"))?);
+            journals.push((format!("{name}/"), format!("{run_id}/{name}")));
         }
+    }
+    let mut reports = Vec::new();
+    for (prefix, id) in journals {
+        let journaled = match Journal::open(state_dir, &id) {
+            Ok(journal) => journal.reports(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => Err(e),
+        };
+        let names = journaled.with_context(|| format!("the journal of run {id}"))?;
+        reports.extend(names.into_keys().map(|name| format!("{prefix}{name}")));
     }
     reports.sort();
     let verdict_path = dir.join("verdict.cpf");
-    let (verdict, notes) = match std::fs::read_to_string(&verdict_path) {
-        Ok(text) => {
+    let (verdict, notes) = match optional(std::fs::read_to_string(&verdict_path), &verdict_path)? {
+        Some(text) => {
             let cpf = protocol::cpf::parse_verdict(&text)
                 .with_context(|| format!("{}: not a verdict", verdict_path.display()))?;
             (Some(cpf.verdict.to_string()), cpf.notes)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (None, Vec::new()),
-        Err(e) => return Err(e).context(verdict_path.display().to_string()),
+        None => (None, Vec::new()),
     };
     Ok(JournalStatus {
         run_id,
@@ -181,24 +188,14 @@ fn journal_status(dir: &Path, run_id: String) -> anyhow::Result<JournalStatus> {
     })
 }
 
-/// The names of the complete reports in `dir/reports/` (a report's JSON is written last).
-fn complete_reports(dir: &Path, prefix: &str) -> anyhow::Result<Vec<String>> {
-    let reports = dir.join("reports");
-    let entries = match std::fs::read_dir(&reports) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).context(reports.display().to_string()),
-    };
-    let mut names = Vec::new();
-    for entry in entries {
-        let path = entry.with_context(|| reports.display().to_string())?.path();
-        if path.extension().is_some_and(|x| x == "json") {
-            if let Some(stem) = path.file_stem() {
-                names.push(format!("{prefix}{}", stem.to_string_lossy()));
-            }
-        }
+/// A read of `path` that may find nothing there: `None` when it does not exist, an error naming
+/// the path for anything else.
+fn optional<T>(read: std::io::Result<T>, path: &Path) -> anyhow::Result<Option<T>> {
+    match read {
+        Ok(value) => Ok(Some(value)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).context(path.display().to_string()),
     }
-    Ok(names)
 }
 
 /// The status as lines for people.
@@ -243,16 +240,15 @@ pub fn render(status: &Status) -> String {
     }
     if let Some(j) = &status.journal {
         let verdict = j.verdict.as_deref().unwrap_or("no verdict yet");
+        let names = if j.reports.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", j.reports.join(", "))
+        };
         out += &format!(
-            "journal      .retake/runs/{}: {} report(s){}{}, {verdict}\n",
+            "journal      .retake/runs/{}: {} report(s){names}, {verdict}\n",
             j.run_id,
             j.reports.len(),
-            if j.reports.is_empty() { "" } else { " " },
-            if j.reports.is_empty() {
-                String::new()
-            } else {
-                format!("({})", j.reports.join(", "))
-            },
         );
         for note in j.notes.iter().take(SHOWN_NOTES) {
             out += &format!("             note {note}\n");

@@ -19,10 +19,18 @@ fn review(run_id: &str) -> ActiveReview {
 }
 
 fn journal_report(repo: &Path, run_id: &str, name: &str) {
-    let dir = repo.join(".retake/runs").join(run_id).join("reports");
-    std::fs::create_dir_all(&dir).expect("mkdir");
-    std::fs::write(dir.join(format!("{name}.cpf")), "").expect("cpf");
-    std::fs::write(dir.join(format!("{name}.json")), "{}").expect("json");
+    let journal = Journal::create(&repo.join(".retake"), run_id).expect("journal");
+    let report = protocol::InspectorReport {
+        review: run_id.into(),
+        inspector: name.into(),
+        kind: None,
+        scope: "repository".into(),
+        findings: vec![],
+        notes: vec![],
+        claims: vec![],
+        coverage: protocol::Coverage::default(),
+    };
+    journal.report(name, &report).expect("report");
 }
 
 fn task(id: u32, subject: &str, status: TaskStatus) -> Task {

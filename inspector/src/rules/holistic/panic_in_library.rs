@@ -58,30 +58,6 @@ mod tests {
     use crate::rules::holistic::prefilter::wanted;
 
     #[test]
-    fn quiet_in_crates_that_build_only_a_program() {
-        let body = "pub fn load() {\n    panic!(\"no config\");\n}\n";
-        let found = crate::rules::project_fixture::hits_on_disk(
-            &PanicInLibrary,
-            &[
-                ("xtask/src/main.rs", "mod dist;\nfn main() {}\n"),
-                ("xtask/src/dist.rs", body),
-                ("tool/src/main.rs", "fn main() {}\n"),
-                ("tool/src/lib.rs", ""),
-                ("tool/src/load.rs", body),
-                ("src/load.rs", body),
-            ],
-        );
-        assert_eq!(
-            found,
-            vec![
-                ("src/load.rs".to_string(), 2),
-                ("tool/src/load.rs".to_string(), 2)
-            ],
-            "a program-only crate is quiet; a crate with a library, or the root library, is not"
-        );
-    }
-
-    #[test]
     fn fires_on_panic_in_library_code() {
         let text = "pub fn get(i: usize) -> u8 {\n    if i > 3 {\n        panic!(\"index {i} out of range\");\n    }\n    0\n}\n";
         assert_eq!(

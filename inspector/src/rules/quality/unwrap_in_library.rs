@@ -180,30 +180,6 @@ mod tests {
     use crate::rules::fixture::hits;
 
     #[test]
-    fn quiet_in_crates_that_build_only_a_program() {
-        let body = "pub fn load() -> String {\n    std::fs::read_to_string(\"x\").unwrap()\n}\n";
-        let found = crate::rules::project_fixture::hits_on_disk(
-            &UnwrapInLibrary,
-            &[
-                ("xtask/src/main.rs", "mod dist;\nfn main() {}\n"),
-                ("xtask/src/dist.rs", body),
-                ("tool/src/main.rs", "fn main() {}\n"),
-                ("tool/src/lib.rs", ""),
-                ("tool/src/load.rs", body),
-                ("src/load.rs", body),
-            ],
-        );
-        assert_eq!(
-            found,
-            vec![
-                ("src/load.rs".to_string(), 2),
-                ("tool/src/load.rs".to_string(), 2)
-            ],
-            "a program-only crate is quiet; a crate with a library, or the root library, is not"
-        );
-    }
-
-    #[test]
     fn fires_on_unwrap_and_expect_in_library_code() {
         let text = "pub fn port(s: &str) -> u16 {\n    let n = s.parse::<u16>()\n        .unwrap();\n    let m: u16 = env(\"P\").expect(\"P is set\");\n    println!(\"{}\", opt.unwrap());\n    n + m\n}\n";
         assert_eq!(

@@ -4,6 +4,7 @@
 //! string-aware (`rust.rs`, `script.rs`): no file is parsed into a syntax tree for this.
 
 mod args;
+mod helpers;
 mod rust;
 mod script;
 

@@ -11,6 +11,7 @@
 //! on the wrong variant (`.assert_eq(..)`, `.unwrap_err()`, `.expect_err(..)`).
 
 use super::args::{always_true, call_args, checking_name, ident_before};
+use super::helpers::{Facts, Helpers};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::{is_ident, LexLine};
@@ -19,7 +20,7 @@ use crate::rules::lexical::{is_ident, LexLine};
 pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
     let lines = file.lexed(Language::Rust);
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
-    let mut helpers = Helpers::of(&codes);
+    let mut helpers = Helpers::new(&codes, helper_defs(&codes), facts);
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -110,106 +111,53 @@ fn is_assert_macro(name: &str) -> bool {
         || matches!(name, "panic" | "unreachable")
 }
 
-/// What one line of code does that matters here: whether it asserts by itself, and the names
-/// it calls (functions, methods, macros) — which assert when they are the file's own helpers.
-struct Facts<'c> {
-    direct: bool,
-    calls: Vec<&'c str>,
+/// What one Rust line does: `name!(`, `name! {`, `name(`, `name::<T>(`, `.name(` calls, and
+/// whether it asserts by itself.
+fn facts(code: &str) -> Facts<'_> {
+    let b = code.as_bytes();
+    let mut facts = Facts {
+        direct: [".expect_", ".unwrap_err(", ".expect_err(", ".assert"]
+            .iter()
+            .any(|m| code.contains(m)),
+        calls: Vec::new(),
+    };
+    let ends = code
+        .match_indices(['(', '!'])
+        .map(|(at, _)| at)
+        .chain(code.match_indices("::<").map(|(at, _)| at));
+    for at in ends {
+        let is_macro = b[at] == b'!';
+        if is_macro && !code[at + 1..].trim_start().starts_with(['(', '[', '{']) {
+            continue;
+        }
+        let name = ident_before(code, at);
+        if name.is_empty() {
+            continue;
+        }
+        let start = at - name.len();
+        let method = start > 0 && b[start - 1] == b'.';
+        facts.direct |= (is_macro && is_assert_macro(name)) || (!method && checking_name(name));
+        facts.calls.push(name);
+    }
+    facts
 }
 
-impl<'c> Facts<'c> {
-    fn of(code: &'c str) -> Facts<'c> {
-        let b = code.as_bytes();
-        let mut facts = Facts {
-            direct: [".expect_", ".unwrap_err(", ".expect_err(", ".assert"]
-                .iter()
-                .any(|m| code.contains(m)),
-            calls: Vec::new(),
+/// The file's functions and `macro_rules!`: (name, first line index, last line index).
+fn helper_defs(codes: &[String]) -> Vec<(String, usize, usize)> {
+    let mut defs = Vec::new();
+    for (k, code) in codes.iter().enumerate() {
+        let name = match code.find("macro_rules!") {
+            Some(at) => Some(code[at + "macro_rules!".len()..].trim_start()),
+            None => code.find("fn ").map(|at| code[at + 3..].trim_start()),
         };
-        // `name!(`, `name! {`, `name(`, `name::<T>(`, `.name(`.
-        let ends = code
-            .match_indices(['(', '!'])
-            .map(|(at, _)| at)
-            .chain(code.match_indices("::<").map(|(at, _)| at));
-        for at in ends {
-            let is_macro = b[at] == b'!';
-            if is_macro && !code[at + 1..].trim_start().starts_with(['(', '[', '{']) {
-                continue;
-            }
-            let name = ident_before(code, at);
-            if name.is_empty() {
-                continue;
-            }
-            let start = at - name.len();
-            let method = start > 0 && b[start - 1] == b'.';
-            facts.direct |= (is_macro && is_assert_macro(name)) || (!method && checking_name(name));
-            facts.calls.push(name);
-        }
-        facts
-    }
-}
-
-/// The file's functions and `macro_rules!` by name, judged on demand (only those a test calls)
-/// and remembered: one asserts when its body does, directly or through another helper.
-struct Helpers<'c> {
-    codes: &'c [String],
-    /// (name, first line, last line, judgement once made).
-    defs: Vec<(&'c str, usize, usize, Option<bool>)>,
-}
-
-/// How deep helpers calling helpers are followed.
-const HELPER_DEPTH: usize = 3;
-
-impl<'c> Helpers<'c> {
-    fn of(codes: &'c [String]) -> Helpers<'c> {
-        let mut defs = Vec::new();
-        for (k, code) in codes.iter().enumerate() {
-            let name = match code.find("macro_rules!") {
-                Some(at) => Some(code[at + "macro_rules!".len()..].trim_start()),
-                None => code.find("fn ").map(|at| code[at + 3..].trim_start()),
-            };
-            let Some(name) = name.map(|n| &n[..n.bytes().take_while(|c| is_ident(*c)).count()])
-            else {
-                continue;
-            };
-            if let (false, Some(end)) = (name.is_empty(), body_end(codes, k)) {
-                defs.push((name, k, end, None));
-            }
-        }
-        Helpers { codes, defs }
-    }
-
-    /// Whether lines `start..=end` assert, following calls of the file's helpers.
-    fn range_asserts(&mut self, start: usize, end: usize, depth: usize) -> bool {
-        let codes = self.codes;
-        let mut called: Vec<&'c str> = Vec::new();
-        for code in &codes[start..=end] {
-            let facts = Facts::of(code);
-            if facts.direct {
-                return true;
-            }
-            called.extend(facts.calls);
-        }
-        depth < HELPER_DEPTH
-            && called
-                .into_iter()
-                .any(|name| self.helper_asserts(name, depth + 1))
-    }
-
-    fn helper_asserts(&mut self, name: &str, depth: usize) -> bool {
-        let Some(k) = self.defs.iter().position(|d| d.0 == name) else {
-            return false;
+        let Some(name) = name.map(|n| &n[..n.bytes().take_while(|c| is_ident(*c)).count()]) else {
+            continue;
         };
-        let (_, start, end, known) = self.defs[k];
-        if let Some(known) = known {
-            return known;
+        if let (false, Some(end)) = (name.is_empty(), body_end(codes, k)) {
+            defs.push((name.to_string(), k, end));
         }
-        // Assume no while judging, so recursion through itself ends.
-        self.defs[k].3 = Some(false);
-        let asserts = self.range_asserts(start, end, depth);
-        self.defs[k].3 = Some(asserts);
-        asserts
     }
+    defs
 }
 
 /// Whether line `k` holds an `assert!`/`assert_eq!` (or `debug_` form) that cannot fail; its

@@ -4,6 +4,7 @@
 //! `assert.Equal(t, x, x)`, `expect(true).toBe(true)`, `expect(x).toEqual(x)`.
 
 use super::args::{always_true, call_args, checking_name, ident_before, split_args};
+use super::helpers::{Facts, Helpers};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::functions::{functions, indent_of};
@@ -27,7 +28,11 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
         _ => js_tests(&lines),
     };
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
-    let mut helpers = Helpers::of(&lines, &codes, lang);
+    let defs = functions(&lines, lang)
+        .into_iter()
+        .map(|f| (f.name, f.start as usize - 1, f.end as usize - 1))
+        .collect();
+    let mut helpers = Helpers::new(&codes, defs, |code| facts(code, lang));
     let mut out = Vec::new();
     for (name, start, end) in tests {
         let end = end.min(lines.len() - 1);
@@ -46,77 +51,29 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     out
 }
 
-/// How deep helpers calling helpers are followed.
-const HELPER_DEPTH: usize = 3;
-
-/// The file's own functions by name, judged on demand (only those a test calls) and
-/// remembered: one asserts when its body does, directly or through another helper.
-struct Helpers<'c> {
-    codes: &'c [String],
-    lang: Language,
-    /// (name, first line index, last line index, judgement once made).
-    defs: Vec<(String, usize, usize, Option<bool>)>,
-}
-
-impl<'c> Helpers<'c> {
-    fn of(lines: &[LexLine<'_>], codes: &'c [String], lang: Language) -> Helpers<'c> {
-        let defs = functions(lines, lang)
-            .into_iter()
-            .map(|f| (f.name, f.start as usize - 1, f.end as usize - 1, None))
-            .collect();
-        Helpers { codes, lang, defs }
-    }
-
-    /// Whether lines `start..=end` assert: an assertion, a call of a checking helper (a word of
-    /// its name starts with assert, check, verify or expect), a Go call handed the test's `t`
-    /// (it can fail the test), or a call of one of the file's functions that asserts.
-    fn range_asserts(&mut self, start: usize, end: usize, depth: usize) -> bool {
-        let codes = self.codes;
-        let mut called: Vec<&'c str> = Vec::new();
-        for code in &codes[start..=end.min(codes.len() - 1)] {
-            if asserts_on(code, self.lang) || (self.lang == Language::Go && hands_over_t(code)) {
-                return true;
-            }
-            for (at, _) in code.match_indices('(') {
-                let name = ident_before(code, at);
-                if name.is_empty() {
-                    continue;
-                }
-                let before = code[..at - name.len()].trim_end();
-                let method = before.ends_with('.');
-                // `def test_check_x(` declares the test; it calls nothing.
-                let declared = ["def", "func", "function"]
-                    .iter()
-                    .any(|d| before.ends_with(d));
-                if declared {
-                    continue;
-                }
-                if !method && checking_name(name) {
-                    return true;
-                }
-                called.push(name);
-            }
+/// What one line of a Python, Go, TypeScript or JavaScript test does: an assertion, a call of
+/// a checking helper (a word of its name starts with assert, check, verify or expect), or a Go
+/// call handed the test's `t` (it can fail the test) assert by themselves; the other calls are
+/// followed into the file's own functions.
+fn facts(code: &str, lang: Language) -> Facts<'_> {
+    let mut facts = Facts {
+        direct: asserts_on(code, lang) || (lang == Language::Go && hands_over_t(code)),
+        calls: Vec::new(),
+    };
+    for (at, _) in code.match_indices('(') {
+        let name = ident_before(code, at);
+        let before = code[..at - name.len()].trim_end();
+        // `def test_check_x(` declares the test; it calls nothing.
+        let declared = ["def", "func", "function"]
+            .iter()
+            .any(|d| before.ends_with(d));
+        if name.is_empty() || declared {
+            continue;
         }
-        depth < HELPER_DEPTH
-            && called
-                .into_iter()
-                .any(|name| self.helper_asserts(name, depth + 1))
+        facts.direct |= !before.ends_with('.') && checking_name(name);
+        facts.calls.push(name);
     }
-
-    fn helper_asserts(&mut self, name: &str, depth: usize) -> bool {
-        let Some(k) = self.defs.iter().position(|d| d.0 == name) else {
-            return false;
-        };
-        let (_, start, end, known) = self.defs[k];
-        if let Some(known) = known {
-            return known;
-        }
-        // Assume no while judging, so recursion through itself ends.
-        self.defs[k].3 = Some(false);
-        let asserts = self.range_asserts(start, end, depth);
-        self.defs[k].3 = Some(asserts);
-        asserts
-    }
+    facts
 }
 
 /// Whether a Go line hands the test's `t` to a call (`check(t, got)`, `helper(t)`) or runs a
