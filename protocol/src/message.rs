@@ -132,6 +132,10 @@ pub struct InspectOptions {
     /// Reuse and store per-file rule results under the repository's `.retake/cache/`
     /// (`[inspector] cache`, `--no-cache`); off unless the Lead turns it on.
     pub cache: bool,
+    /// The commit whose repository-level files (`.retake/decisions.yaml`, `steering/`) the
+    /// Inspector reads, so that the change under review cannot configure its own gate; `None`
+    /// reads the work tree (no committed history, or `--trust-repo-config`).
+    pub repo_files_rev: Option<String>,
 }
 
 impl Default for InspectOptions {
@@ -148,6 +152,7 @@ impl Default for InspectOptions {
             coverage_command: None,
             linters: Vec::new(),
             cache: false,
+            repo_files_rev: None,
         }
     }
 }

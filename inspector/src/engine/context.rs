@@ -67,7 +67,7 @@ impl Context {
         options: &InspectOptions,
     ) -> Result<Context, ContextError> {
         let specs = Specs::load(root)?;
-        let decisions = Decisions::load(root)?;
+        let decisions = Decisions::load_at(root, options.repo_files_rev.as_deref())?;
         let changes = match scope {
             Scope::Session { base, .. } => Some(session_changes(root, base)?),
             _ => None,

@@ -54,6 +54,22 @@ impl Decisions {
         Decisions::parse(&text)
     }
 
+    /// Reads `.retake/decisions.yaml` as committed at `rev` when one is given (the review's
+    /// trusted revision: a change cannot accept its own findings), else from the work tree.
+    pub fn load_at(root: &Path, rev: Option<&str>) -> Result<Decisions, DecisionsError> {
+        let Some(rev) = rev else {
+            return Decisions::load(root);
+        };
+        match super::git::file_at_revision(root, rev, DECISIONS_PATH) {
+            Ok((_, Some(text))) => Decisions::parse(&text),
+            Ok((_, None)) => Ok(Decisions::default()),
+            Err(e) => Err(DecisionsError {
+                path: DECISIONS_PATH.to_string(),
+                reason: format!("cannot read it at {rev}: {e}"),
+            }),
+        }
+    }
+
     /// Parses the text of a decisions file.
     pub fn parse(text: &str) -> Result<Decisions, DecisionsError> {
         let error = |reason: String| DecisionsError {
@@ -91,6 +107,11 @@ impl Decisions {
     /// The reason recorded for `fingerprint`, when there is one.
     pub fn reason_for(&self, fingerprint: &str) -> Option<&str> {
         self.by_fingerprint.get(fingerprint).map(String::as_str)
+    }
+
+    /// The accepted fingerprints, sorted.
+    pub fn fingerprints(&self) -> impl Iterator<Item = &str> {
+        self.by_fingerprint.keys().map(String::as_str)
     }
 
     /// How many decisions there are.
@@ -139,6 +160,40 @@ mod tests {
         assert!(err.to_string().contains("quoted string"), "{err}");
         let err = Decisions::parse("- fingerprnt: abc\n  reason: x\n").expect_err("typo");
         assert!(err.to_string().contains("fingerprnt"), "{err}");
+    }
+
+    #[test]
+    fn at_a_revision_the_committed_file_counts_not_the_work_tree() {
+        use crate::engine::testing::{git, write};
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        write(
+            root,
+            DECISIONS_PATH,
+            "- fingerprint: 'aaa'\n  reason: committed\n",
+        );
+        git(root, &["add", "."]);
+        git(root, &["commit", "-q", "-m", "base"]);
+        write(
+            root,
+            DECISIONS_PATH,
+            "- fingerprint: 'bbb'\n  reason: added by the change\n",
+        );
+        let at_head = Decisions::load_at(root, Some("HEAD")).expect("committed");
+        assert_eq!(
+            (at_head.reason_for("aaa"), at_head.reason_for("bbb")),
+            (Some("committed"), None)
+        );
+        let work_tree = Decisions::load_at(root, None).expect("work tree");
+        assert_eq!(work_tree.reason_for("bbb"), Some("added by the change"));
+        let err = Decisions::load_at(root, Some("nope")).expect_err("unknown revision");
+        assert!(
+            err.to_string().starts_with(
+                ".retake/decisions.yaml: cannot read it at nope: unknown base revision"
+            ),
+            "{err}"
+        );
     }
 
     #[test]

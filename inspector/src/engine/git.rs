@@ -113,6 +113,26 @@ fn commit_of(root: &Path, rev: &str) -> Option<String> {
         .filter(|sha| !sha.is_empty())
 }
 
+/// A file of the repository as committed at `rev`: the commit `rev` names and the text of
+/// `path` (relative to `root`, which may be a folder inside the work tree) there, `None` when
+/// the commit has no such file. The gate reads its own configuration this way, so the change
+/// under review cannot edit it (`lead/src/config/source.rs`).
+pub fn file_at_revision(
+    root: &Path,
+    rev: &str,
+    path: &str,
+) -> Result<(String, Option<String>), GitError> {
+    ensure_repository(root)?;
+    let commit = commit_of(root, rev).ok_or_else(|| GitError::UnknownBase(rev.into()))?;
+    // `<commit>:./<path>` is relative to the folder git runs in, like the reviewed root.
+    let object = format!("{commit}:./{path}");
+    if git(root, &["cat-file", "-e", &object]).is_err() {
+        return Ok((commit, None));
+    }
+    let text = git(root, &["cat-file", "blob", &object])?;
+    Ok((commit, Some(text)))
+}
+
 /// The files changed under `root` against the merge base of `base` and `HEAD` — committed,
 /// staged, unstaged and untracked (not ignored) — with their changed lines.
 pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {

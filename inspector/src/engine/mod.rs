@@ -28,9 +28,9 @@ mod triage;
 mod walk;
 
 pub use context::{Context, ContextError};
-pub use decisions::{Decisions, DecisionsError};
+pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
-pub use git::{default_session_base, GitError};
+pub use git::{default_session_base, file_at_revision, GitError};
 pub use progress::Progress;
 pub use run::inspect;
 pub use source::{is_test_path, Language, SourceFile};

@@ -8,6 +8,7 @@
 mod ac_traceability;
 mod file_missing;
 mod file_unexpected;
+mod gate_config_changed;
 mod metadata_mismatch;
 mod task_incomplete;
 mod traceability;
@@ -26,6 +27,7 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(traceability::Traceability),
         Box::new(file_unexpected::FileUnexpected),
         Box::new(ac_traceability::AcTraceability),
+        Box::new(gate_config_changed::GateConfigChanged),
     ]
 }
 
