@@ -34,7 +34,7 @@ pub use git::{default_session_base, file_at_revision, GitError};
 pub use progress::Progress;
 pub use run::inspect;
 pub use source::{is_test_path, Language, SourceFile};
-pub use suppress::{is_suppressed, mark_suppressed, suppression_reason};
+pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
 pub use triage::finish;
 pub use walk::{walk, Walked};
 

@@ -9,6 +9,11 @@ use protocol::Finding;
 
 const MARKER: &str = "retake-ignore:";
 
+/// How a suppression reads when the session under review added the `retake-ignore` comment
+/// itself: still applied, but the Lead counts these in the report's header ("N findings
+/// suppressed by this change"), so a change cannot quietly silence the gate on its own lines.
+pub const ADDED_BY_CHANGE: &str = "retake-ignore added by this change:";
+
 /// Whether `rule_id` is suppressed at 1-based `line` of `text`.
 pub fn is_suppressed(text: &str, line: u32, rule_id: &str) -> bool {
     suppression_reason(text, line, rule_id).is_some()
@@ -17,14 +22,23 @@ pub fn is_suppressed(text: &str, line: u32, rule_id: &str) -> bool {
 /// The reason of the inline `retake-ignore` naming `rule_id` on `line` or the line before
 /// (empty when the comment gives none); `None` when the rule is not suppressed there.
 pub fn suppression_reason(text: &str, line: u32, rule_id: &str) -> Option<String> {
+    marker_line_and_reason(text, line, rule_id).map(|(_, reason)| reason)
+}
+
+/// As [`suppression_reason`], with the 1-based line the comment is on.
+fn marker_line_and_reason(text: &str, line: u32, rule_id: &str) -> Option<(u32, String)> {
     if line == 0 {
         return None;
     }
-    let first = line.saturating_sub(2) as usize;
+    let first = line.saturating_sub(2);
     let window = if line == 1 { 1 } else { 2 };
-    let lines: Vec<&str> = text.lines().skip(first).take(window).collect();
+    let lines: Vec<&str> = text.lines().skip(first as usize).take(window).collect();
     // The finding's own line wins over the line before it.
-    lines.iter().rev().find_map(|l| reason_on(l, rule_id))
+    lines
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(i, l)| reason_on(l, rule_id).map(|r| (first + i as u32 + 1, r)))
 }
 
 fn reason_on(line: &str, rule_id: &str) -> Option<String> {
@@ -63,12 +77,19 @@ pub fn mark_suppressed(ctx: &Context, findings: &mut [Finding]) {
 fn inline(ctx: &Context, finding: &Finding) -> Option<String> {
     let line = finding.location.line?;
     let file = ctx.file(&finding.location.path)?;
-    let reason = suppression_reason(&file.text, line, &finding.rule)?;
-    Some(if reason.is_empty() {
-        "retake-ignore: (no reason given)".to_string()
+    let (at, reason) = marker_line_and_reason(&file.text, line, &finding.rule)?;
+    let added = ctx
+        .changes
+        .as_ref()
+        .and_then(|c| c.files.get(&finding.location.path))
+        .is_some_and(|change| change.is_added(at));
+    let marker = if added { ADDED_BY_CHANGE } else { MARKER };
+    let reason = if reason.is_empty() {
+        "(no reason given)"
     } else {
-        format!("retake-ignore: {reason}")
-    })
+        &reason
+    };
+    Some(format!("{marker} {reason}"))
 }
 
 fn decided(decisions: &Decisions, finding: &Finding) -> Option<String> {
