@@ -416,4 +416,7 @@ pub struct ResumeArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Set by `retake serve` when it resumes a job: as `ReviewArgs::untrusted_repo`.
+    #[arg(skip)]
+    pub untrusted_repo: bool,
 }

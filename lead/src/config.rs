@@ -6,11 +6,13 @@ mod agent;
 mod chaos;
 mod load;
 pub mod origin;
+mod source;
 mod team;
 
 pub use agent::{AgentSettings, KindSettings};
 pub use chaos::{ChaosSettings, FaultEntry};
-pub use load::{config_files, explain, load, ConfigError};
+pub use load::{explain, load, load_repo, ConfigError, FileLayer, Loaded};
+pub use source::{Trust, UNTRUSTED_KEYS};
 pub use team::{ExecutorSettings, LoopSettings};
 
 use serde::{Deserialize, Serialize};
@@ -42,6 +44,18 @@ pub struct Settings {
     /// `[loop]`: the team loop's gate and limits, the task runner's iterations.
     #[serde(rename = "loop")]
     pub team_loop: LoopSettings,
+    /// `[serve]`: how `retake serve` treats its jobs' repositories.
+    pub serve: ServeSettings,
+}
+
+/// `[serve]`; read only from the service's own configuration.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServeSettings {
+    /// Let a job's repository file set keys that run commands or send code or credentials
+    /// (`[test] command`, `[executor]`, `[agent]` url/command/api_key_env, linters); off: they
+    /// are ignored with a note naming them.
+    pub trust_repo_config: bool,
 }
 
 /// `[review]`

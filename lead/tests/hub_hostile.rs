@@ -28,6 +28,8 @@ fn plan(root: &std::path::Path) -> Plan {
         faults: protocol::chaos::FaultPlan::default(),
         resume: None,
         nested: false,
+        repo_files_rev: None,
+        notes: Vec::new(),
     };
     let mut plan = Plan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections

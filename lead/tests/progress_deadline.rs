@@ -120,6 +120,8 @@ fn review(moving: bool) -> (Finished, bool) {
         faults: protocol::chaos::FaultPlan::default(),
         resume: None,
         nested: false,
+        repo_files_rev: None,
+        notes: Vec::new(),
     };
     let mut plan = Plan::build(&req, "r1", HEARTBEAT);
     plan.inspections.retain(|(name, _, _)| name == FAKE);

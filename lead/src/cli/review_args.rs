@@ -81,6 +81,16 @@ pub struct ReviewArgs {
     /// folder); the exit code is then the fix's. Not with --consensus.
     #[arg(long)]
     pub fix: bool,
+    /// Use the work tree's retake.toml and .retake/decisions.yaml as they are, uncommitted
+    /// edits included, for this run (to try a configuration before committing it). Without it
+    /// they are read as committed at the base (--base, a session) or HEAD, so the change under
+    /// review cannot configure its own gate.
+    #[arg(long)]
+    pub trust_repo_config: bool,
+    /// Set by `retake serve` for its jobs: the repository's file may not set keys that run
+    /// commands or send code or credentials (unless the service trusts repositories).
+    #[arg(skip)]
+    pub untrusted_repo: bool,
 }
 
 /// Fault injection (chapter 05): any fault is refused unless injection is enabled, here or by

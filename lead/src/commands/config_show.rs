@@ -19,7 +19,12 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
     if !repo.is_dir() {
         anyhow::bail!("'{}' is not a directory", path.display());
     }
-    let mut settings = crate::config::load(&repo)?;
+    // What a review without a base would use: the repository's file as committed at HEAD.
+    let loaded = crate::config::load_repo(&repo, None, crate::config::Trust::default())?;
+    for note in &loaded.notes {
+        eprintln!("retake: note: {note}");
+    }
+    let mut settings = loaded.settings.clone();
     let mut flags = Layer::new();
     if let Some(runtime) = args.runtime {
         settings.review.runtime = value_name(&runtime);
@@ -36,8 +41,8 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
         settings.chaos.enabled = true;
         flags.insert("chaos.enabled".into(), Source::Flag("--chaos".into()));
     }
-    let entries = redact(crate::config::explain(&repo, &settings, flags)?);
-    let files = crate::config::config_files(&repo);
+    let entries = redact(crate::config::explain(&loaded.files, &settings, flags)?);
+    let files: Vec<std::path::PathBuf> = loaded.files.iter().map(|f| (&f.label).into()).collect();
     let text = match args.format {
         ConfigFormat::Text => render_text(&repo, &files, &entries),
         ConfigFormat::Json => {

@@ -25,7 +25,16 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         return resume_run(repo, &args).map_err(fail2);
     }
     let active = ActiveReview::read(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
-    let settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
+    let base = match &active.scope {
+        protocol::Scope::Session { base, .. } => Some(base.as_str()),
+        _ => None,
+    };
+    let trust = crate::config::Trust {
+        work_tree: false,
+        commands: !args.untrusted_repo,
+    };
+    let loaded = crate::config::load_repo(&repo, base, trust).map_err(|e| fail2(e.into()))?;
+    let settings = loaded.settings;
     let runtime = active
         .runtime
         .parse::<Runtime>()
@@ -45,6 +54,8 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         faults: Default::default(),
         resume: Some(active.run_id),
         nested: false,
+        repo_files_rev: loaded.repo_files_rev,
+        notes: loaded.notes,
     };
     execute(request, &args.output, None)
 }
@@ -61,7 +72,13 @@ fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
             repo.display()
         );
     }
-    let settings = crate::config::load(&repo)?;
+    // The run's configuration is the one committed where it started (its base commit), so
+    // nothing its Implementers committed since configures its gate; without a readable state
+    // file `run::resume` refuses with its own message, and HEAD stands in until then.
+    let state = crate::run::state::RunState::new(&repo.join(".retake"));
+    let base = state.read_active().ok().map(|a| a.base_commit);
+    let settings =
+        crate::config::load_repo(&repo, base.as_deref(), crate::config::Trust::default())?.settings;
     let end = crate::run::resume(repo, settings)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(end.report.as_bytes())?;

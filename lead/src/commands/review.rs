@@ -31,7 +31,19 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
             path.display()
         )));
     }
-    let mut settings = crate::config::load(&repo).map_err(|e| fail2(e.into()))?;
+    let scope = scope_of(&args, &repo);
+    // The gate's configuration comes from committed history, never from the change under
+    // review: the session's base, else HEAD (`config/source.rs`).
+    let base = match &scope {
+        Scope::Session { base, .. } => Some(base.as_str()),
+        _ => None,
+    };
+    let trust = crate::config::Trust {
+        work_tree: args.trust_repo_config,
+        commands: !args.untrusted_repo,
+    };
+    let loaded = crate::config::load_repo(&repo, base, trust).map_err(|e| fail2(e.into()))?;
+    let mut settings = loaded.settings;
     // Checked before any actor starts: faults are refused unless chaos is enabled.
     let faults = crate::chaos::fault_plan(&args.chaos, &settings).map_err(|e| fail2(e.into()))?;
     if args.no_cache {
@@ -49,7 +61,6 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
             .map_err(|e| fail2(anyhow::anyhow!(e)))?,
     };
     let cycle = cycle_of(&settings.review.dimensions, args.max_iterations).map_err(fail2)?;
-    let scope = scope_of(&args, &repo);
     let request = ReviewRequest {
         repo: repo.clone(),
         scope: scope.clone(),
@@ -60,6 +71,8 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
         faults,
         resume: None,
         nested: false,
+        repo_files_rev: loaded.repo_files_rev,
+        notes: loaded.notes,
     };
     let answers = crate::steering::Answers {
         yes: args.yes,
@@ -156,6 +169,7 @@ fn execute_reviewed(
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
     let repo = request.repo.clone();
     let scope = request.scope.clone();
+    let mut header = request.notes.clone();
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
             code: 124,
@@ -212,6 +226,9 @@ fn execute_reviewed(
         .with_context(|| format!("cannot append to {}", md.display()))
         .map_err(fail2)?;
     let mut outcome = with_regressions(outcome, &appended);
+    // Where the configuration came from and what the change suppressed itself open the notes.
+    header.extend(suppressed_by_change(&first.reports));
+    outcome.notes.splice(0..0, header);
     // Step 9 after the verdict: CODIFY rows applied, PROPOSE rows answered or recorded pending.
     let steering =
         crate::steering::apply_after_review(&repo, &outcome.steering, &out.run_id, answers)
@@ -289,6 +306,37 @@ fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
     } else {
         Scope::repository()
     }
+}
+
+/// "N findings suppressed by this change": the findings an inline `retake-ignore` on a line the
+/// reviewed change adds suppresses (marked so by the Inspectors), counted once per rule and
+/// place; `None` when there are none.
+fn suppressed_by_change(
+    reports: &std::collections::BTreeMap<String, protocol::InspectorReport>,
+) -> Option<String> {
+    let places: std::collections::BTreeSet<(&str, String)> = reports
+        .values()
+        .flat_map(|r| &r.findings)
+        .filter(|f| {
+            f.suppression
+                .as_deref()
+                .is_some_and(|s| s.starts_with(inspector::engine::ADDED_BY_CHANGE))
+        })
+        .map(|f| (f.rule.as_str(), f.location.to_string()))
+        .collect();
+    if places.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = places
+        .iter()
+        .map(|(rule, at)| format!("{rule} at {at}"))
+        .collect();
+    Some(format!(
+        "{} finding{} suppressed by this change (retake-ignore comments on lines it adds): {}",
+        places.len(),
+        if places.len() == 1 { "" } else { "s" },
+        listed.join(", ")
+    ))
 }
 
 /// A resolved issue that came back is a REGRESSION, one severity level higher (chapter 03): the

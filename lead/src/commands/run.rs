@@ -19,7 +19,13 @@ use std::path::{Path, PathBuf};
 pub fn run(args: RunArgs) -> anyhow::Result<u8> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let root = work_tree_root(&cwd).unwrap_or(cwd);
-    let settings = crate::config::load(&root)?;
+    // The snapshot the whole run uses: retake.toml as committed at HEAD when it starts, so an
+    // Implementer's edits never configure its own run.
+    let loaded = crate::config::load_repo(&root, None, crate::config::Trust::default())?;
+    for note in &loaded.notes {
+        eprintln!("retake: note: {note}");
+    }
+    let settings = loaded.settings;
     if !args.dry_run {
         return drive(args, root, settings);
     }

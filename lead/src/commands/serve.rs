@@ -10,6 +10,7 @@ use std::time::Duration;
 /// Runs the command (returns only on a startup error).
 pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let here = std::env::current_dir().context("cannot read the current directory")?;
+    // The service's own configuration, trusted as it is; the jobs' repositories are not.
     let settings = crate::config::load(&here)?;
     let listen = args
         .listen
@@ -40,7 +41,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
     // A job waits for a whole set of idle workers (up to its review's deadline) rather than
     // start with part of one and wait on the workers another job holds.
     pool.set_full_set_wait(Duration::from_secs(settings.review.timeout_secs));
-    let service = Service::new(pool, dir, args.max_jobs as usize).map_err(anyhow::Error::msg)?;
+    let service = Service::new(
+        pool,
+        dir,
+        args.max_jobs as usize,
+        settings.serve.trust_repo_config,
+    )
+    .map_err(anyhow::Error::msg)?;
     http::serve(&server, &service);
     Ok(0)
 }

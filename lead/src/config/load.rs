@@ -19,21 +19,46 @@ pub enum ConfigError {
     },
 }
 
-/// The configuration files that exist, in the order they are layered (lowest first):
-/// `~/.config/retake/retake.toml`, then the repository's `retake.toml`.
-pub fn config_files(repo: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    if let Some(home) = std::env::var_os("HOME") {
-        let user = PathBuf::from(home).join(".config/retake/retake.toml");
-        if user.is_file() {
-            files.push(user);
-        }
-    }
-    let local = repo.join("retake.toml");
-    if local.is_file() {
-        files.push(local);
-    }
-    files
+/// One configuration file to layer: what names it (in errors and `config show`) and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileLayer {
+    /// The file's path, with the revision when it was read from git.
+    pub label: String,
+    /// Its TOML text.
+    pub text: String,
+}
+
+/// A configuration loaded for a reviewed repository, with where its repository layer came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The effective settings (before command-line flags).
+    pub settings: Settings,
+    /// The commit whose repository-level files the review reads (`.retake/decisions.yaml` in
+    /// the Inspectors); `None`: the work tree.
+    pub repo_files_rev: Option<String>,
+    /// What the report says about the configuration's source (edits ignored, keys dropped).
+    pub notes: Vec<String>,
+    /// The files layered, lowest first.
+    pub files: Vec<FileLayer>,
+}
+
+/// `~/.config/retake/retake.toml`, when it exists: the user's own, trusted file.
+fn user_file() -> Option<PathBuf> {
+    let home = std::env::var_os("HOME")?;
+    let user = PathBuf::from(home).join(".config/retake/retake.toml");
+    user.is_file().then_some(user)
+}
+
+/// Reads `path` as a layer.
+fn read_layer(path: &Path) -> Result<FileLayer, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Invalid {
+        origin: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(FileLayer {
+        label: path.display().to_string(),
+        text,
+    })
 }
 
 /// The `RETAKE__SECTION__KEY` source; list keys take space-separated values.
@@ -54,15 +79,11 @@ fn env_source() -> config::Environment {
         .try_parsing(true)
 }
 
-fn file_source(path: &Path) -> config::File<config::FileSourceFile, config::FileFormat> {
-    config::File::from(path).format(config::FileFormat::Toml)
-}
-
 /// The layers merged (and, with `check`, validated), or the message of the first thing wrong.
-fn merge(files: &[PathBuf], env: bool, check: bool) -> Result<Settings, String> {
+fn merge(files: &[FileLayer], env: bool, check: bool) -> Result<Settings, String> {
     let mut builder = config::Config::builder();
     for f in files {
-        builder = builder.add_source(file_source(f));
+        builder = builder.add_source(config::File::from_str(&f.text, config::FileFormat::Toml));
     }
     if env {
         builder = builder.add_source(env_source());
@@ -77,9 +98,34 @@ fn merge(files: &[PathBuf], env: bool, check: bool) -> Result<Settings, String> 
     Ok(settings)
 }
 
-/// Loads the settings for the repository at `repo`.
-pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
-    let files = config_files(repo);
+/// Loads the settings in `dir` with its `retake.toml` trusted as it is in the work tree: the
+/// operator's own configuration (`retake serve`'s folder, `retake init`'s check). A reviewed
+/// repository's configuration is [`load_repo`]'s.
+pub fn load(dir: &Path) -> Result<Settings, ConfigError> {
+    let trust = super::Trust {
+        work_tree: true,
+        commands: true,
+    };
+    load_repo(dir, None, trust).map(|l| l.settings)
+}
+
+/// Loads the settings for reviewing `repo`: the user's file, the repository's `retake.toml`
+/// from the source [`super::source::repo_layer`] picks for `base` and `trust`, the environment.
+pub fn load_repo(
+    repo: &Path,
+    base: Option<&str>,
+    trust: super::Trust,
+) -> Result<Loaded, ConfigError> {
+    let mut files = Vec::new();
+    if let Some(user) = user_file() {
+        files.push(read_layer(&user)?);
+    }
+    let layer =
+        super::source::repo_layer(repo, base, trust).map_err(|message| ConfigError::Invalid {
+            origin: repo.join(super::source::REPO_CONFIG).display().to_string(),
+            message,
+        })?;
+    files.extend(layer.file);
     let mut settings = merge(&files, true, true).map_err(|message| ConfigError::Invalid {
         origin: culprit(&files),
         message,
@@ -91,18 +137,23 @@ pub fn load(repo: &Path) -> Result<Settings, ConfigError> {
             origin: culprit(&files),
             message,
         })?;
-    Ok(settings)
+    Ok(Loaded {
+        settings,
+        repo_files_rev: layer.commit,
+        notes: layer.notes,
+        files,
+    })
 }
 
 /// The layer at fault: the first file, or the environment, that is wrong on its own over the
 /// defaults — an unknown key or a wrong type first, then a bad value; when only their
 /// combination is wrong, every layer read.
-fn culprit(files: &[PathBuf]) -> String {
+fn culprit(files: &[FileLayer]) -> String {
     let alone = |check: bool| {
         files
             .iter()
             .find(|f| merge(std::slice::from_ref(f), false, check).is_err())
-            .map(|f| f.display().to_string())
+            .map(|f| f.label.clone())
             .or_else(|| {
                 merge(&[], true, check)
                     .is_err()
@@ -110,26 +161,29 @@ fn culprit(files: &[PathBuf]) -> String {
             })
     };
     alone(false).or_else(|| alone(true)).unwrap_or_else(|| {
-        let mut layers: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        let mut layers: Vec<String> = files.iter().map(|f| f.label.clone()).collect();
         layers.push("the environment".into());
         layers.join(", ")
     })
 }
 
-/// Every effective key of `settings` (loaded for `repo`), with the source of its value;
+/// Every effective key of `settings` (loaded from `files`), with the source of its value;
 /// `flags` is the layer of the command-line flags that changed it.
-pub fn explain(repo: &Path, settings: &Settings, flags: Layer) -> Result<Vec<Entry>, ConfigError> {
+pub fn explain(
+    files: &[FileLayer],
+    settings: &Settings,
+    flags: Layer,
+) -> Result<Vec<Entry>, ConfigError> {
     let mut layers = Vec::new();
-    for path in config_files(repo) {
-        let invalid = |message: String| ConfigError::Invalid {
-            origin: path.display().to_string(),
-            message,
-        };
-        let text = std::fs::read_to_string(&path).map_err(|e| invalid(e.to_string()))?;
-        let table = text
+    for file in files {
+        let table = file
+            .text
             .parse::<toml::Table>()
-            .map_err(|e| invalid(e.to_string()))?;
-        layers.push(origin::file_layer(path.clone(), &table));
+            .map_err(|e| ConfigError::Invalid {
+                origin: file.label.clone(),
+                message: e.to_string(),
+            })?;
+        layers.push(origin::file_layer(PathBuf::from(&file.label), &table));
     }
     layers.push(origin::env_layer(std::env::vars()));
     layers.push(flags);
@@ -144,10 +198,10 @@ pub fn explain(repo: &Path, settings: &Settings, flags: Layer) -> Result<Vec<Ent
 mod tests {
     use super::*;
 
-    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    fn write(dir: &Path, name: &str, text: &str) -> FileLayer {
         let path = dir.join(name);
         std::fs::write(&path, text).expect("write");
-        path
+        read_layer(&path).expect("read")
     }
 
     #[test]
@@ -162,16 +216,13 @@ mod tests {
         let files = [user.clone(), repo.clone()];
         let err = merge(&files, false, true).expect_err("wrong type");
         assert!(err.contains("timeout_secs"), "{err}");
-        assert_eq!(culprit(&files), repo.display().to_string());
+        assert_eq!(culprit(&files), repo.label);
         let bad_value = write(
             dir.path(),
             "bad.toml",
             "[audit]\ntest_failure = \"maybe\"\n",
         );
-        assert_eq!(
-            culprit(&[user, bad_value.clone()]),
-            bad_value.display().to_string()
-        );
+        assert_eq!(culprit(&[user, bad_value.clone()]), bad_value.label);
     }
 
     #[test]
@@ -192,7 +243,7 @@ mod tests {
         assert!(err.contains("agent.model"), "{err}");
         assert_eq!(
             culprit(&[a.clone(), b.clone()]),
-            format!("{}, {}, the environment", a.display(), b.display())
+            format!("{}, {}, the environment", a.label, b.label)
         );
     }
 }

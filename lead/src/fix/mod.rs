@@ -119,7 +119,8 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         .ok_or_else(|| {
             FixError::BadInput(format!("no such repository folder '{}'", repo.display()))
         })?;
-    let settings = crate::config::load(&repo)?;
+    // The fixer and the test gate run commands: the repository's file as committed at HEAD.
+    let settings = crate::config::load_repo(&repo, None, crate::config::Trust::default())?.settings;
     let review = review_dir::load(&dir)?;
     for note in &review.notes {
         log(format!("left out: {note}"));

@@ -54,8 +54,10 @@ pub enum SpecContextError {
 
 /// The context of a review, or an empty one (with a warning) when the repository cannot be read:
 /// the scope was validated before, so this only happens when files change under the review.
-pub fn load(repo: &Path, scope: &Scope) -> SpecContext {
-    build(repo, scope).unwrap_or_else(|e| {
+/// Steering's allow-lists and `.retake/decisions.yaml` are read as committed at
+/// `repo_files_rev` when one is given, so the change under review cannot widen them.
+pub fn load(repo: &Path, scope: &Scope, repo_files_rev: Option<&str>) -> SpecContext {
+    build_at(repo, scope, repo_files_rev).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "no spec context for the Auditor: design checks are off");
         SpecContext::default()
     })
@@ -63,10 +65,20 @@ pub fn load(repo: &Path, scope: &Scope) -> SpecContext {
 
 /// Reads the spec context of `scope` in `repo`.
 pub fn build(repo: &Path, scope: &Scope) -> Result<SpecContext, SpecContextError> {
+    build_at(repo, scope, None)
+}
+
+/// As [`build`], with the repository-level files read at `repo_files_rev` (see [`load`]).
+pub fn build_at(
+    repo: &Path,
+    scope: &Scope,
+    repo_files_rev: Option<&str>,
+) -> Result<SpecContext, SpecContextError> {
     // A zero size limit resolves the scope and parses the specs without reading any file: the
     // reviewed files come back as skipped, which is all the paths are needed for.
     let probe = InspectOptions {
         max_file_bytes: 0,
+        repo_files_rev: repo_files_rev.map(str::to_string),
         ..InspectOptions::default()
     };
     let ctx = Context::build(repo, scope, &probe)?;
@@ -119,7 +131,7 @@ pub fn build(repo: &Path, scope: &Scope) -> Result<SpecContext, SpecContextError
         out.changed_files = changes.files.keys().cloned().collect();
     }
     let mut steering_text = String::new();
-    for (rel, text) in steering_files(repo)? {
+    for (rel, text) in steering_files_at(repo, repo_files_rev)? {
         let doc = Design::parse(&text);
         out.allowed_patterns
             .extend(items::exemptions(&doc, |t| t.contains("allowed")));
@@ -201,6 +213,32 @@ pub fn steering_files(repo: &Path) -> Result<Vec<(String, String)>, SpecContextE
                 .map_err(|source| SpecContextError::Read { path: rel, source })
         })
         .collect()
+}
+
+/// [`steering_files`], each read as committed at `rev` when one is given (a file the commit
+/// does not have is left out: what the change adds allows nothing yet).
+fn steering_files_at(
+    repo: &Path,
+    rev: Option<&str>,
+) -> Result<Vec<(String, String)>, SpecContextError> {
+    let files = steering_files(repo)?;
+    let Some(rev) = rev else {
+        return Ok(files);
+    };
+    let mut committed = Vec::new();
+    for (rel, _) in files {
+        match inspector::engine::file_at_revision(repo, rev, &rel) {
+            Ok((_, Some(text))) => committed.push((rel, text)),
+            Ok((_, None)) => {}
+            Err(e) => {
+                return Err(SpecContextError::Read {
+                    path: format!("{rel} at {rev}"),
+                    source: std::io::Error::other(e.to_string()),
+                })
+            }
+        }
+    }
+    Ok(committed)
 }
 
 /// Appends the items not there yet.

@@ -51,6 +51,11 @@ pub struct ReviewRequest {
     /// Part of a team run that already holds the repository lock and owns the state file:
     /// neither is touched by the review.
     pub nested: bool,
+    /// The commit whose repository-level files (`.retake/decisions.yaml`) the Inspectors read;
+    /// `None`: the work tree (`config::Loaded::repo_files_rev`).
+    pub repo_files_rev: Option<String>,
+    /// Notes the report carries from before the review (where its configuration came from).
+    pub notes: Vec<String>,
 }
 
 /// A finished review with where it was journaled.
@@ -102,13 +107,19 @@ fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> ReviewError 
 
 /// Checks the scope before any actor starts, so a bad glob or a refused phase gate is one clear
 /// error and not six failing actors.
-pub fn validate_scope(repo: &Path, scope: &Scope) -> Result<(), ReviewError> {
+/// `repo_files_rev` is where `.retake/decisions.yaml` is read (see [`ReviewRequest`]).
+pub fn validate_scope(
+    repo: &Path,
+    scope: &Scope,
+    repo_files_rev: Option<&str>,
+) -> Result<(), ReviewError> {
     if let Scope::Feature { feature, .. } = scope {
         inspector::spec::phase_gate(repo, feature)
             .map_err(|e| ReviewError::Scope(e.to_string()))?;
     }
     let probe = InspectOptions {
         max_file_bytes: 0,
+        repo_files_rev: repo_files_rev.map(str::to_string),
         ..InspectOptions::default()
     };
     // Building a context with a zero size limit resolves the scope and parses the specs without
@@ -121,7 +132,7 @@ pub fn validate_scope(repo: &Path, scope: &Scope) -> Result<(), ReviewError> {
 /// Runs one review: one pipeline, or `req.pipelines` side by side for consensus (each with its
 /// own six Inspectors and an Auditor named `auditor-impl-K`, its own hub and journal folder).
 pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
-    validate_scope(&req.repo, &req.scope)?;
+    validate_scope(&req.repo, &req.scope, req.repo_files_rev.as_deref())?;
     let state_dir = req.repo.join(".retake");
     let _lock = if req.nested {
         None

@@ -49,6 +49,7 @@ impl Plan {
             rule_overrides: s.rule_overrides(),
             linters: s.inspector.linters.clone(),
             cache: s.inspector.cache,
+            repo_files_rev: req.repo_files_rev.clone(),
             ..InspectOptions::default()
         };
         // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).
@@ -82,7 +83,7 @@ impl Plan {
             },
             unavailable: Vec::new(),
             root: Some(req.repo.to_string_lossy().into_owned()),
-            context: super::context::load(&req.repo, &req.scope),
+            context: super::context::load(&req.repo, &req.scope, req.repo_files_rev.as_deref()),
         };
         let policy = Policy {
             heartbeat,

@@ -70,6 +70,10 @@ fn nested_review(
         faults: input.faults.clone(),
         resume: None,
         nested: true,
+        // The run's base commit: nothing its Implementers changed since configures the gate
+        // (the settings are likewise the run's snapshot, read when it started).
+        repo_files_rev: Some(input.base.to_string()),
+        notes: Vec::new(),
     };
     let out = review::run(request).map_err(|e| format!("the review failed: {e}"))?;
     let run_id = out.run_id;

@@ -36,6 +36,10 @@ pub struct Service {
     max_jobs: usize,
     dir: PathBuf,
     pool: Arc<WorkerPool>,
+    /// `[serve] trust_repo_config`: a job's repository file may set keys that run commands or
+    /// send code or credentials (`config::UNTRUSTED_KEYS`), and a job may ask for
+    /// `--trust-repo-config`.
+    trust_repo_config: bool,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -47,7 +51,13 @@ impl Service {
     /// A service writing job outputs under `dir`, running up to `max_jobs` reviews at once.
     /// The jobs a previous service left in `dir` are taken over: running ones resumed, queued
     /// ones started; a `jobs.json` that cannot be read is an error, never silently replaced.
-    pub fn new(pool: Arc<WorkerPool>, dir: PathBuf, max_jobs: usize) -> Result<Arc<Self>, String> {
+    /// Unless `trust_repo_config`, jobs' repositories are untrusted (see the field).
+    pub fn new(
+        pool: Arc<WorkerPool>,
+        dir: PathBuf,
+        max_jobs: usize,
+        trust_repo_config: bool,
+    ) -> Result<Arc<Self>, String> {
         let saved: Vec<jobs::Job> = match std::fs::read_to_string(dir.join(JOBS_FILE)) {
             Ok(text) => serde_json::from_str(&text)
                 .map_err(|e| format!("{}: {e}", dir.join(JOBS_FILE).display()))?,
@@ -61,6 +71,7 @@ impl Service {
             max_jobs: max_jobs.max(1),
             dir,
             pool,
+            trust_repo_config,
         });
         for job in saved {
             let resume = match job.status {
@@ -122,6 +133,12 @@ impl Service {
             .find(|a| RESERVED.iter().any(|r| a.split('=').next() == Some(*r)))
         {
             return Err(format!("{bad} is set by the service, not by a job"));
+        }
+        if !self.trust_repo_config && request.args.iter().any(|a| a == "--trust-repo-config") {
+            return Err(
+                "--trust-repo-config: this service trusts no repository's configuration ([serve] trust_repo_config = false)"
+                    .into(),
+            );
         }
         if !request.repo.is_absolute() || !request.repo.is_dir() {
             return Err(format!(
@@ -206,10 +223,12 @@ impl Service {
             let args = crate::cli::ResumeArgs {
                 path: Some(request.repo.clone()),
                 output: json_output(&out_dir),
+                untrusted_repo: !self.trust_repo_config,
             };
             crate::commands::resume::run(args).map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
         } else {
-            review_args(request, &out_dir).and_then(|args| {
+            review_args(request, &out_dir).and_then(|mut args| {
+                args.untrusted_repo = !self.trust_repo_config;
                 crate::commands::review::run(args)
                     .map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
             })

@@ -5,7 +5,7 @@ use protocol::wire::{Secret, WireConfig};
 fn service(dir: &std::path::Path) -> Arc<Service> {
     let pool =
         WorkerPool::start("127.0.0.1:0", Secret::generate(), WireConfig::default()).expect("pool");
-    Service::new(pool, dir.to_path_buf(), 2).expect("service")
+    Service::new(pool, dir.to_path_buf(), 2, false).expect("service")
 }
 
 #[test]

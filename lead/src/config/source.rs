@@ -1,0 +1,200 @@
+//! Where a reviewed repository's own configuration comes from. The change under review may
+//! edit `retake.toml` and `.retake/decisions.yaml`, so a review never takes them from the work
+//! tree: it reads them as committed at a revision — the review's base (`--base`, a session, a
+//! team loop's review round), else `HEAD` — through `git cat-file` (read-only, via the
+//! Inspector's git helper). Uncommitted or reviewed edits to them are ignored with a note.
+//!
+//! `--trust-repo-config` takes the work tree's files as they are (to try a configuration
+//! before committing it). A folder without committed history (not a git repository, or no
+//! commit yet) has no base to read from: its work-tree file is used, but without the keys that
+//! run a command or send code or credentials somewhere ([`UNTRUSTED_KEYS`]) unless the flag is
+//! given — fail closed on what can do harm, keep the rules and limits a plain folder needs.
+//! `retake serve` strips the same keys from every job's repository file unless the service's
+//! own configuration says `[serve] trust_repo_config = true`.
+
+use super::load::FileLayer;
+use inspector::engine::{file_at_revision, GitError, DECISIONS_PATH};
+use std::path::Path;
+
+/// The repository's configuration file, relative to its root.
+pub(super) const REPO_CONFIG: &str = "retake.toml";
+
+/// Keys of a repository's file that run a command or send code or credentials somewhere
+/// (dotted paths; a key matches itself and everything under it).
+pub const UNTRUSTED_KEYS: [&str; 16] = [
+    "test.command",
+    "test.coverage_command",
+    "executor",
+    "agent.kind",
+    "agent.command",
+    "agent.url",
+    "agent.api_key_env",
+    "inspector.linters",
+    "inspector.rulebase.backend",
+    "inspector.interface.backend",
+    "inspector.test.backend",
+    "inspector.quality.backend",
+    "inspector.consistency.backend",
+    "inspector.holistic.backend",
+    "loop.lint",
+    "loop.typecheck",
+];
+
+/// How far a repository's own files are trusted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Trust {
+    /// `--trust-repo-config`: the work tree's files as they are, edits included.
+    pub work_tree: bool,
+    /// Whether the repository's file may set [`UNTRUSTED_KEYS`] (false in a `retake serve`
+    /// job unless the service trusts repositories).
+    pub commands: bool,
+}
+
+impl Default for Trust {
+    fn default() -> Self {
+        Trust {
+            work_tree: false,
+            commands: true,
+        }
+    }
+}
+
+/// The repository's layer and what the review should know about where it came from.
+#[derive(Debug, Clone, Default)]
+pub(super) struct RepoLayer {
+    /// `retake.toml` as it will be layered; `None` when the source has no such file.
+    pub file: Option<FileLayer>,
+    /// The commit the repository-level files are read at; `None`: the work tree.
+    pub commit: Option<String>,
+    /// What the report should say (edits ignored, keys not trusted).
+    pub notes: Vec<String>,
+}
+
+/// Reads the repository's layer of `repo`: as committed at `base` (else `HEAD`), or the work
+/// tree when `trust` says so or there is no history. An unknown `base` or a git failure is an
+/// error naming it (a gate that cannot read its configuration does not guess).
+pub(super) fn repo_layer(
+    repo: &Path,
+    base: Option<&str>,
+    trust: Trust,
+) -> Result<RepoLayer, String> {
+    let path = repo.join(REPO_CONFIG);
+    let work_tree = read_work_tree(&path)?;
+    let rev = base.unwrap_or("HEAD");
+    let mut layer = RepoLayer::default();
+    let (text, label, why_untrusted) = if trust.work_tree {
+        (work_tree, path.display().to_string(), None)
+    } else {
+        match file_at_revision(repo, rev, REPO_CONFIG) {
+            Ok((commit, committed)) => {
+                if committed != work_tree {
+                    layer.notes.push(ignored_note(REPO_CONFIG, base));
+                }
+                if let Some(note) = decisions_note(repo, &commit, base) {
+                    layer.notes.push(note);
+                }
+                let short = commit.get(..12).unwrap_or(&commit).to_string();
+                let label = format!("{} at {rev} ({short})", path.display());
+                layer.commit = Some(commit);
+                (committed, label, None)
+            }
+            Err(GitError::NotARepository { .. }) => (
+                work_tree,
+                path.display().to_string(),
+                Some("there is no committed history (not a git repository)"),
+            ),
+            Err(GitError::UnknownBase(_)) if base.is_none() => (
+                work_tree,
+                path.display().to_string(),
+                Some("there is no committed history (no commit yet)"),
+            ),
+            Err(e) => return Err(format!("cannot read {REPO_CONFIG} at {rev}: {e}")),
+        }
+    };
+    let Some(text) = text else {
+        return Ok(layer);
+    };
+    let why = if !trust.commands {
+        Some("this service trusts no repository's file ([serve] trust_repo_config = false)")
+    } else {
+        why_untrusted
+    };
+    let text = match why {
+        Some(why) => {
+            let (kept, dropped) =
+                without_untrusted_keys(&text).map_err(|e| format!("{label}: {e}"))?;
+            if !dropped.is_empty() {
+                layer.notes.push(format!(
+                    "{REPO_CONFIG}: ignored {} — a repository's file may not run commands or send code or credentials when {why}{}",
+                    dropped.join(", "),
+                    if trust.commands { "; --trust-repo-config applies them" } else { "" }
+                ));
+            }
+            kept
+        }
+        None => text,
+    };
+    layer.file = Some(FileLayer { label, text });
+    Ok(layer)
+}
+
+fn read_work_tree(path: &Path) -> Result<Option<String>, String> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    std::fs::read_to_string(path)
+        .map(Some)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn ignored_note(file: &str, base: Option<&str>) -> String {
+    match base {
+        Some(base) => format!(
+            "{file}: the change's edits are not applied — the review uses the file as it is at {base}"
+        ),
+        None => format!(
+            "{file}: uncommitted edits ignored — the review uses the file as committed at HEAD (--trust-repo-config uses the work tree's)"
+        ),
+    }
+}
+
+/// The note for `.retake/decisions.yaml` when the work tree's differs from the commit's (the
+/// Inspectors read it at the commit).
+fn decisions_note(repo: &Path, commit: &str, base: Option<&str>) -> Option<String> {
+    let committed = file_at_revision(repo, commit, DECISIONS_PATH).ok()?.1;
+    let path = repo.join(DECISIONS_PATH);
+    let work_tree = path
+        .is_file()
+        .then(|| std::fs::read_to_string(&path).ok())
+        .flatten();
+    (committed != work_tree).then(|| ignored_note(DECISIONS_PATH, base))
+}
+
+/// `text` without the [`UNTRUSTED_KEYS`] it sets, re-serialised, and the keys it had.
+fn without_untrusted_keys(text: &str) -> Result<(String, Vec<String>), String> {
+    let mut table = text.parse::<toml::Table>().map_err(|e| e.to_string())?;
+    let mut dropped = Vec::new();
+    for key in UNTRUSTED_KEYS {
+        let segments: Vec<&str> = key.split('.').collect();
+        if remove(&mut table, &segments) {
+            dropped.push(key.to_string());
+        }
+    }
+    let text = toml::to_string(&table).map_err(|e| e.to_string())?;
+    Ok((text, dropped))
+}
+
+/// Removes the key at `segments` from `table`; whether it was there.
+fn remove(table: &mut toml::Table, segments: &[&str]) -> bool {
+    match segments {
+        [] => false,
+        [last] => table.remove(*last).is_some(),
+        [first, rest @ ..] => match table.get_mut(*first) {
+            Some(toml::Value::Table(inner)) => remove(inner, rest),
+            _ => false,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests;
