@@ -416,6 +416,10 @@ pub struct ResumeArgs {
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// As `retake review --trust-repo-config`: the work tree's retake.toml and
+    /// .retake/decisions.yaml as they are (not remembered from the interrupted command).
+    #[arg(long)]
+    pub trust_repo_config: bool,
     /// Set by `retake serve` when it resumes a job: as `ReviewArgs::untrusted_repo`.
     #[arg(skip)]
     pub untrusted_repo: bool,

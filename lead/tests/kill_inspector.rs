@@ -51,7 +51,8 @@ fn a_killed_inspector_is_replaced_counted_and_the_verdict_has_full_coverage() {
     let lead = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(repo)
-        .args(["--format", "json"])
+        // Not a git repository: its retake.toml sets a command only when trusted.
+        .args(["--format", "json", "--trust-repo-config"])
         .env("RETAKE_E2E_TAG", &tag)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -56,6 +56,8 @@ fn a_killed_lead_leaves_nothing_running_and_resume_finishes_the_review() {
     let mut lead = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(repo)
+        // Not a git repository: its retake.toml sets a command only when trusted.
+        .arg("--trust-repo-config")
         .env("RETAKE_E2E_TAG", &tag)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -103,7 +105,7 @@ fn a_killed_lead_leaves_nothing_running_and_resume_finishes_the_review() {
     let out = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("resume")
         .arg(repo)
-        .args(["--format", "json"])
+        .args(["--format", "json", "--trust-repo-config"])
         .env("RETAKE_E2E_TAG", &tag)
         .output()
         .expect("resume");

@@ -204,12 +204,24 @@ fn bad_session_and_dimension_input_is_one_error_line_and_exit_2() {
     );
 
     write(dir.path(), ".retake/decisions.yaml", "fingerprint: [\n");
-    let run = review(dir.path(), &[]);
+    // The work tree's decisions count only when trusted: the change's own are not the gate's.
+    let run = review(dir.path(), &["--trust-repo-config"]);
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains(".retake/decisions.yaml: "),
         "{}",
         run.stderr
+    );
+    let run = review(dir.path(), &[]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.json["notes"]
+            .as_array()
+            .expect("notes")
+            .iter()
+            .any(|n| n == ".retake/decisions.yaml: the change's edits are not applied — the review uses the file as it is at main"),
+        "{}",
+        run.json
     );
 }
 
@@ -237,7 +249,8 @@ fn agent_findings_are_merged_with_the_builtin_ones_under_both() {
         "retake.toml",
         &format!("[inspector.holistic]\nbackend = \"both\"\n[agent]\ncommand = [\"{agent}\"]\ntimeout_secs = 20\n"),
     );
-    let run = review_with(repo, &[]);
+    // Not a git repository: its retake.toml sets an agent only when trusted.
+    let run = review_with(repo, &["--trust-repo-config"]);
     assert_eq!(run.code, 1, "stderr: {}\njson: {}", run.stderr, run.json);
     let agents: BTreeSet<String> = run.json["findings"]
         .as_array()
@@ -273,7 +286,8 @@ fn an_agent_that_prints_garbage_leaves_its_inspector_failed_not_clean() {
         "retake.toml",
         &format!("[inspector.holistic]\nbackend = \"agent\"\n[agent]\ncommand = [\"{agent}\"]\ntimeout_secs = 20\n"),
     );
-    let run = review_with(repo, &[]);
+    // Not a git repository: its retake.toml sets an agent only when trusted.
+    let run = review_with(repo, &["--trust-repo-config"]);
     let holistic = &run.json["coverage"]["inspector-holistic"];
     assert_eq!(
         holistic["status"], "unavailable",

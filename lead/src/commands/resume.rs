@@ -30,7 +30,7 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         _ => None,
     };
     let trust = crate::config::Trust {
-        work_tree: false,
+        work_tree: args.trust_repo_config,
         commands: !args.untrusted_repo,
     };
     let loaded = crate::config::load_repo(&repo, base, trust).map_err(|e| fail2(e.into()))?;
@@ -77,8 +77,11 @@ fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
     // file `run::resume` refuses with its own message, and HEAD stands in until then.
     let state = crate::run::state::RunState::new(&repo.join(".retake"));
     let base = state.read_active().ok().map(|a| a.base_commit);
-    let settings =
-        crate::config::load_repo(&repo, base.as_deref(), crate::config::Trust::default())?.settings;
+    let trust = crate::config::Trust {
+        work_tree: args.trust_repo_config,
+        commands: true,
+    };
+    let settings = crate::config::load_repo(&repo, base.as_deref(), trust)?.settings;
     let end = crate::run::resume(repo, settings)?;
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(end.report.as_bytes())?;

@@ -223,6 +223,7 @@ impl Service {
             let args = crate::cli::ResumeArgs {
                 path: Some(request.repo.clone()),
                 output: json_output(&out_dir),
+                trust_repo_config: false,
                 untrusted_repo: !self.trust_repo_config,
             };
             crate::commands::resume::run(args).map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
