@@ -4,7 +4,8 @@
 //! large", the quality Inspector handed to an HTTP agent with a CI secret) is reviewed with
 //! `--base`: the committed settings apply, the change's defect is found, all six Inspectors
 //! report, the agent is never contacted and `rulebase/gate-config-changed` names the keys.
-//! Uncommitted edits are ignored with a note; `--trust-repo-config` applies them.
+//! Uncommitted edits are ignored with a note; `--trust-repo-config` applies them. A `retake
+//! serve` job's repository may set rules but not commands, agents or credentials.
 
 use serde_json::Value;
 use std::net::TcpListener;
@@ -249,6 +250,86 @@ fn suppressions_the_change_adds_are_counted_in_the_report() {
     assert_eq!(
         notes(&report).first().map(String::as_str),
         Some("1 finding suppressed by this change (retake-ignore comments on lines it adds): holistic/todo-macro at src/refund.rs:6"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_serve_job_s_repository_sets_rules_but_no_command_agent_or_credential() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().join("repo");
+    let leaked = dir.path().join("leaked");
+    let agent = TcpListener::bind("127.0.0.1:0").expect("listener");
+    agent.set_nonblocking(true).expect("nonblocking");
+    write(&root, "src/lib.rs", "pub fn a() {\n    todo!()\n}\n");
+    write(
+        &root,
+        "retake.toml",
+        &format!(
+            "[rules]\ndisable = [\"holistic/todo-macro\"]\n[test]\ncommand = [\"touch\", \"{}\"]\n\
+             [inspector.quality]\nbackend = \"agent\"\n\
+             [agent]\nkind = \"http\"\nurl = \"http://{}\"\nmodel = \"m\"\napi_key_env = \"RETAKE_TEST_CI_SECRET\"\n",
+            leaked.display(),
+            agent.local_addr().expect("addr")
+        ),
+    );
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "-A"]);
+    git(
+        &root,
+        &[
+            "commit",
+            "-q",
+            "-m",
+            "committed, and still not trusted by the service",
+        ],
+    );
+    let out_dir = dir.path().join("out");
+    // What `retake serve` runs for a job (in process here, so the actors run inproc).
+    let argv = [
+        "retake",
+        "review",
+        root.to_str().expect("utf-8"),
+        "--runtime",
+        "inproc",
+        "--format",
+        "json",
+        "--output",
+        out_dir.to_str().expect("utf-8"),
+    ];
+    let mut args = match <lead::cli::Cli as clap::Parser>::try_parse_from(argv) {
+        Ok(lead::cli::Cli {
+            command: lead::cli::Command::Review(args),
+            ..
+        }) => args,
+        _ => panic!("not a review"),
+    };
+    args.untrusted_repo = true;
+    let code = lead::commands::review::run(args).unwrap_or_else(|f| panic!("{:#}", f.error));
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(out_dir.join("retake.json")).expect("report"),
+    )
+    .expect("json");
+    assert_eq!(code, 0, "{report}");
+    assert!(
+        !rules(&report).iter().any(|r| r == "holistic/todo-macro"),
+        "the repository's rules apply: {report}"
+    );
+    assert_eq!(
+        notes(&report).first().map(String::as_str),
+        Some("retake.toml: ignored test.command, agent.kind, agent.url, agent.api_key_env, inspector.quality.backend — a repository's file may not run commands or send code or credentials when this service trusts no repository's file ([serve] trust_repo_config = false)"),
+        "{report}"
+    );
+    assert!(!leaked.exists(), "the repository's test command ran");
+    assert!(
+        matches!(
+            agent.accept(),
+            Err(ref e) if e.kind() == std::io::ErrorKind::WouldBlock
+        ),
+        "the repository's agent endpoint was contacted"
+    );
+    assert_eq!(
+        report["coverage"]["inspector-quality"]["status"], "ok",
         "{report}"
     );
 }

@@ -30,6 +30,10 @@ fn bad_jobs_are_refused_with_the_reason_and_unknown_ids_are_404() {
             &format!(r#"{{"repo": "{repo}", "args": ["--no-such-flag"]}}"#),
             "unexpected argument '--no-such-flag' found",
         ),
+        (
+            &format!(r#"{{"repo": "{repo}", "args": ["--trust-repo-config"]}}"#),
+            "--trust-repo-config: this service trusts no repository's configuration ([serve] trust_repo_config = false)",
+        ),
     ];
     for (body, message) in cases {
         let answer = route(&svc, "POST", "/reviews", body);
