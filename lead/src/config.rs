@@ -1,6 +1,7 @@
-//! Configuration: `retake.toml` (repository root, then `~/.config/retake/`), environment
-//! variables `RETAKE__SECTION__KEY`, then command-line flags. Unknown keys and wrong types are
-//! errors that name the key and the file.
+//! Configuration: `~/.config/retake/retake.toml`, the repository's `retake.toml` (as committed
+//! at the review's base or HEAD: `source.rs`), environment variables `RETAKE__SECTION__KEY`,
+//! then command-line flags. Unknown keys and wrong types are errors that name the key and the
+//! file.
 
 mod agent;
 mod chaos;
