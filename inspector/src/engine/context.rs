@@ -66,7 +66,10 @@ impl Context {
         scope: &Scope,
         options: &InspectOptions,
     ) -> Result<Context, ContextError> {
-        let specs = Specs::load(root)?;
+        let mut specs = Specs::load(root)?;
+        if let Some(rev) = &options.repo_files_rev {
+            specs.use_test_command_at(root, rev)?;
+        }
         let decisions = Decisions::load_at(root, options.repo_files_rev.as_deref())?;
         let changes = match scope {
             Scope::Session { base, .. } => Some(session_changes(root, base)?),

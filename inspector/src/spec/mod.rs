@@ -106,6 +106,21 @@ impl Specs {
     pub fn test_command(&self) -> Option<Vec<String>> {
         self.test_command.clone()
     }
+
+    /// Takes the test command from `steering/tech.md` as committed at `rev` instead of the work
+    /// tree's: a command is configuration, and the change under review does not configure its
+    /// own gate.
+    pub fn use_test_command_at(&mut self, root: &Path, rev: &str) -> Result<(), SpecError> {
+        const TECH_MD: &str = "steering/tech.md";
+        let (_, text) = crate::engine::file_at_revision(root, rev, TECH_MD).map_err(|e| {
+            SpecError::Unreadable {
+                path: format!("{TECH_MD} at {rev}"),
+                reason: e.to_string(),
+            }
+        })?;
+        self.test_command = text.as_deref().and_then(test_command_in);
+        Ok(())
+    }
 }
 
 /// Reads `rel` under `root`, `None` when it does not exist.

