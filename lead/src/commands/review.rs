@@ -227,7 +227,7 @@ fn execute_reviewed(
         .map_err(fail2)?;
     let mut outcome = with_regressions(outcome, &appended);
     // Where the configuration came from and what the change suppressed itself open the notes.
-    header.extend(suppressed_by_change(&first.reports));
+    header.extend(review::suppressed::note(&first.reports));
     outcome.notes.splice(0..0, header);
     // Step 9 after the verdict: CODIFY rows applied, PROPOSE rows answered or recorded pending.
     let steering =
@@ -306,37 +306,6 @@ fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
     } else {
         Scope::repository()
     }
-}
-
-/// "N findings suppressed by this change": the findings an inline `retake-ignore` on a line the
-/// reviewed change adds suppresses (marked so by the Inspectors), counted once per rule and
-/// place; `None` when there are none.
-fn suppressed_by_change(
-    reports: &std::collections::BTreeMap<String, protocol::InspectorReport>,
-) -> Option<String> {
-    let places: std::collections::BTreeSet<(&str, String)> = reports
-        .values()
-        .flat_map(|r| &r.findings)
-        .filter(|f| {
-            f.suppression
-                .as_deref()
-                .is_some_and(|s| s.starts_with(inspector::engine::ADDED_BY_CHANGE))
-        })
-        .map(|f| (f.rule.as_str(), f.location.to_string()))
-        .collect();
-    if places.is_empty() {
-        return None;
-    }
-    let listed: Vec<String> = places
-        .iter()
-        .map(|(rule, at)| format!("{rule} at {at}"))
-        .collect();
-    Some(format!(
-        "{} finding{} suppressed by this change (retake-ignore comments on lines it adds): {}",
-        places.len(),
-        if places.len() == 1 { "" } else { "s" },
-        listed.join(", ")
-    ))
 }
 
 /// A resolved issue that came back is a REGRESSION, one severity level higher (chapter 03): the

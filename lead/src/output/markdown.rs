@@ -32,6 +32,10 @@ pub fn render(s: &Summary<'_>) -> String {
     let _ = writeln!(out, "| Verdict | **{}** |", cell(&s.verdict_line()));
     let _ = writeln!(out, "| Decision | {} (grade {}) |", o.decision, o.grade);
     let _ = writeln!(out, "| Findings | {} |", counts(s));
+    let by_change = crate::review::suppressed::by_change(s.reports).len();
+    if by_change > 0 {
+        let _ = writeln!(out, "| Suppressed by this change | {by_change} |");
+    }
     let _ = writeln!(out, "| Coverage | {} |", coverage(s));
     if let Some((new, unchanged, absent)) = s.baseline_counts() {
         let _ = writeln!(

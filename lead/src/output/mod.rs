@@ -13,7 +13,7 @@ pub mod rdjson;
 pub mod sarif;
 pub mod terminal;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 use baseline::{Baseline, BaselineEntry, BaselineState};
 use protocol::{AuditOutcome, Finding, InspectorReport, Verdict};

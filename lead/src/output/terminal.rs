@@ -41,6 +41,11 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
         })
         .collect();
     let _ = writeln!(out, "  findings {}", counts.join(", "));
+    let by_change = crate::review::suppressed::by_change(s.reports);
+    if !by_change.is_empty() {
+        let n = crate::review::suppressed::count(by_change.len());
+        let _ = writeln!(out, "  {n} suppressed by this change (see Notes)");
+    }
     if let Some((new, unchanged, absent)) = s.baseline_counts() {
         let _ = writeln!(
             out,

@@ -7,6 +7,7 @@ pub mod hub;
 pub mod merge;
 pub mod plan;
 pub mod supervisor;
+pub mod suppressed;
 
 use crate::config::Settings;
 use crate::journal::{new_run_id, Journal};
