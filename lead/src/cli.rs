@@ -207,6 +207,10 @@ pub struct ConfigShowArgs {
     /// As `review --chaos`: shows the flag's effect on chaos.enabled.
     #[arg(long)]
     pub chaos: bool,
+    /// As `review --trust-repo-config`: the work tree's retake.toml as it is (without it, as
+    /// committed at HEAD, which is what a review without a base uses).
+    #[arg(long)]
+    pub trust_repo_config: bool,
 }
 
 /// Output format of `retake config show` and `retake status`.

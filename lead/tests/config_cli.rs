@@ -133,6 +133,64 @@ fn config_show_names_the_default_each_file_the_environment_and_a_flag() {
 }
 
 #[test]
+fn config_show_uses_the_committed_file_unless_the_work_tree_is_trusted() {
+    let home = tempfile::tempdir().expect("home");
+    let repo = tempfile::tempdir().expect("repo");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+            .args(args)
+            .current_dir(repo.path())
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "git {args:?}");
+    };
+    let local = repo.path().join("retake.toml");
+    std::fs::write(&local, "[test]\ntimeout_secs = 30\n").expect("write");
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "config"]);
+    std::fs::write(&local, "[test]\ntimeout_secs = 40\n").expect("write");
+    let repo_arg = repo.path().to_str().expect("utf-8");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let show = |extra: &[&str]| {
+        let mut args = vec!["config", "show", repo_arg, "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = retake(home.path(), &args, &[("PATH", &path)]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let json: Value = serde_json::from_slice(&out.stdout).expect("json");
+        let value = json["keys"]
+            .as_array()
+            .expect("keys")
+            .iter()
+            .find(|e| e["key"] == "test.timeout_secs")
+            .expect("key")["value"]
+            .clone();
+        (
+            value,
+            source_of(&json, "test.timeout_secs"),
+            text(&out.stderr),
+        )
+    };
+    let (value, (source, origin), stderr) = show(&[]);
+    assert_eq!((value, source.as_str()), (Value::from(30), "file"));
+    let origin = origin.expect("origin");
+    assert!(
+        origin.ends_with(")") && origin.contains("retake.toml at HEAD ("),
+        "{origin}"
+    );
+    assert_eq!(
+        stderr,
+        "retake: note: retake.toml: uncommitted edits ignored — the review uses the file as committed at HEAD (--trust-repo-config uses the work tree's)\n"
+    );
+    let (value, (_, origin), stderr) = show(&["--trust-repo-config"]);
+    assert_eq!(value, Value::from(40));
+    let canonical = std::fs::canonicalize(&local).expect("canonical");
+    assert_eq!(origin, Some(canonical.display().to_string()));
+    assert_eq!(stderr, "");
+}
+
+#[test]
 fn config_show_names_the_key_and_the_file_of_an_unknown_key() {
     let home = tempfile::tempdir().expect("home");
     let repo = tempfile::tempdir().expect("repo");

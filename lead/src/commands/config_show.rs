@@ -20,7 +20,11 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
         anyhow::bail!("'{}' is not a directory", path.display());
     }
     // What a review without a base would use: the repository's file as committed at HEAD.
-    let loaded = crate::config::load_repo(&repo, None, crate::config::Trust::default())?;
+    let trust = crate::config::Trust {
+        work_tree: args.trust_repo_config,
+        commands: true,
+    };
+    let loaded = crate::config::load_repo(&repo, None, trust)?;
     for note in &loaded.notes {
         eprintln!("retake: note: {note}");
     }

@@ -180,6 +180,10 @@ fn without_untrusted_keys(text: &str) -> Result<(String, Vec<String>), String> {
             dropped.push(key.to_string());
         }
     }
+    if dropped.is_empty() {
+        // The text as written, so that errors about it cite its own lines.
+        return Ok((text.to_string(), dropped));
+    }
     let text = toml::to_string(&table).map_err(|e| e.to_string())?;
     Ok((text, dropped))
 }
