@@ -78,64 +78,98 @@ pub(super) fn repo_layer(
     base: Option<&str>,
     trust: Trust,
 ) -> Result<RepoLayer, String> {
-    let path = repo.join(REPO_CONFIG);
-    let work_tree = read_work_tree(&path)?;
-    let rev = base.unwrap_or("HEAD");
-    let mut layer = RepoLayer::default();
-    let (text, label, why_untrusted) = if trust.work_tree {
-        (work_tree, path.display().to_string(), None)
-    } else {
-        match file_at_revision(repo, rev, REPO_CONFIG) {
-            Ok((commit, committed)) => {
-                if committed != work_tree {
-                    layer.notes.push(ignored_note(REPO_CONFIG, base));
-                }
-                if let Some(note) = decisions_note(repo, &commit, base) {
-                    layer.notes.push(note);
-                }
-                let short = commit.get(..12).unwrap_or(&commit).to_string();
-                let label = format!("{} at {rev} ({short})", path.display());
-                layer.commit = Some(commit);
-                (committed, label, None)
-            }
-            Err(GitError::NotARepository { .. }) => (
-                work_tree,
-                path.display().to_string(),
-                Some("there is no committed history (not a git repository)"),
-            ),
-            Err(GitError::UnknownBase(_)) if base.is_none() => (
-                work_tree,
-                path.display().to_string(),
-                Some("there is no committed history (no commit yet)"),
-            ),
-            Err(e) => return Err(format!("cannot read {REPO_CONFIG} at {rev}: {e}")),
-        }
+    let read = read(repo, base, trust)?;
+    let mut layer = RepoLayer {
+        file: None,
+        commit: read.commit,
+        notes: read.notes,
     };
-    let Some(text) = text else {
+    let Some(text) = read.text else {
         return Ok(layer);
     };
-    let why = if !trust.commands {
-        Some("this service trusts no repository's file ([serve] trust_repo_config = false)")
+    let why = if trust.commands {
+        read.no_history
     } else {
-        why_untrusted
+        Some("this service trusts no repository's file ([serve] trust_repo_config = false)")
     };
     let text = match why {
+        None => text,
         Some(why) => {
             let (kept, dropped) =
-                without_untrusted_keys(&text).map_err(|e| format!("{label}: {e}"))?;
+                without_untrusted_keys(&text).map_err(|e| format!("{}: {e}", read.label))?;
             if !dropped.is_empty() {
+                let hint = if trust.commands {
+                    "; --trust-repo-config applies them"
+                } else {
+                    ""
+                };
                 layer.notes.push(format!(
-                    "{REPO_CONFIG}: ignored {} — a repository's file may not run commands or send code or credentials when {why}{}",
+                    "{REPO_CONFIG}: ignored {} — a repository's file may not run commands or send code or credentials when {why}{hint}",
                     dropped.join(", "),
-                    if trust.commands { "; --trust-repo-config applies them" } else { "" }
                 ));
             }
             kept
         }
-        None => text,
     };
-    layer.file = Some(FileLayer { label, text });
+    layer.file = Some(FileLayer {
+        label: read.label,
+        text,
+    });
     Ok(layer)
+}
+
+/// The repository's file as read, before any key is dropped.
+struct Read {
+    /// Its text; `None` when the source has no such file.
+    text: Option<String>,
+    /// The path, with the revision when read from git.
+    label: String,
+    /// The commit it was read at; `None`: the work tree.
+    commit: Option<String>,
+    /// Edits ignored.
+    notes: Vec<String>,
+    /// Why the work tree was read without committed history to check it against.
+    no_history: Option<&'static str>,
+}
+
+fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, String> {
+    let path = repo.join(REPO_CONFIG);
+    let work_tree = read_work_tree(&path)?;
+    let from_work_tree = |no_history| Read {
+        text: work_tree.clone(),
+        label: path.display().to_string(),
+        commit: None,
+        notes: Vec::new(),
+        no_history,
+    };
+    if trust.work_tree {
+        return Ok(from_work_tree(None));
+    }
+    let rev = base.unwrap_or("HEAD");
+    match file_at_revision(repo, rev, REPO_CONFIG) {
+        Ok((commit, committed)) => {
+            let mut notes = Vec::new();
+            if committed != work_tree {
+                notes.push(ignored_note(REPO_CONFIG, base));
+            }
+            notes.extend(decisions_note(repo, &commit, base));
+            let short = commit.get(..12).unwrap_or(&commit);
+            Ok(Read {
+                text: committed,
+                label: format!("{} at {rev} ({short})", path.display()),
+                commit: Some(commit.clone()),
+                notes,
+                no_history: None,
+            })
+        }
+        Err(GitError::NotARepository { .. }) => Ok(from_work_tree(Some(
+            "there is no committed history (not a git repository)",
+        ))),
+        Err(GitError::UnknownBase(_)) if base.is_none() => Ok(from_work_tree(Some(
+            "there is no committed history (no commit yet)",
+        ))),
+        Err(e) => Err(format!("cannot read {REPO_CONFIG} at {rev}: {e}")),
+    }
 }
 
 fn read_work_tree(path: &Path) -> Result<Option<String>, String> {
