@@ -208,6 +208,7 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
         runtime: req.runtime,
         faults: req.faults.clone(),
         gate: gate_kind,
+        base: r.active.base_commit.clone(),
     };
     let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
     let mut first_phase = true;

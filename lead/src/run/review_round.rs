@@ -21,7 +21,8 @@ use std::path::Path;
 pub struct ReviewInput<'a> {
     /// The repository root.
     pub repo: &'a Path,
-    /// The run's base commit: the review covers every change since.
+    /// The run's base commit: a round reviews every change since, and every review (scoped
+    /// ones too) reads the repository-level files as committed there.
     pub base: &'a str,
     /// Effective configuration.
     pub settings: &'a Settings,

@@ -49,6 +49,9 @@ pub struct ReviewContext {
     pub faults: FaultPlan,
     /// The run's gate, which decides whether findings become fix tasks.
     pub gate: GateKind,
+    /// The run's base commit: where a scoped review reads the repository-level files
+    /// (`.retake/decisions.yaml`), so that no Implementer's edit configures the gate.
+    pub base: String,
 }
 
 /// Phase B's settings of a team phase.
@@ -282,7 +285,7 @@ impl TeamHub {
             .spawn(move || {
                 let input = ReviewInput {
                     repo: &context.repo,
-                    base: "",
+                    base: &context.base,
                     settings: &context.settings,
                     runtime: context.runtime,
                     faults: &context.faults,
