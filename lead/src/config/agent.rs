@@ -66,11 +66,25 @@ impl Default for AgentSettings {
 
 impl AgentSettings {
     /// Reads `prompt_dir/<kind>.md` for every kind that has one; a kind without a file keeps
-    /// the built-in template.
-    pub(super) fn load_templates(&mut self, repo: &Path) -> Result<(), String> {
+    /// the built-in template. With `rev` (the review's trusted revision) the templates are read
+    /// as committed there: a prompt steers the agent, so the change under review does not
+    /// write its own.
+    pub(super) fn load_templates(&mut self, repo: &Path, rev: Option<&str>) -> Result<(), String> {
         let Some(dir) = self.prompt_dir.as_deref().filter(|d| !d.is_empty()) else {
             return Ok(());
         };
+        // An absolute folder is outside the repository: the user's, read from disk.
+        if let Some(rev) = rev.filter(|_| Path::new(dir).is_relative()) {
+            for kind in InspectorKind::ALL {
+                let rel = format!("{}/{kind}.md", dir.trim_end_matches('/'));
+                let (_, text) = inspector::engine::file_at_revision(repo, rev, &rel)
+                    .map_err(|e| format!("agent.prompt_dir: cannot read {rel} at {rev}: {e}"))?;
+                if let Some(text) = text {
+                    self.templates.insert(kind, text);
+                }
+            }
+            return Ok(());
+        }
         let folder = repo.join(dir);
         if !folder.is_dir() {
             return Err(format!(
@@ -273,6 +287,49 @@ mod tests {
         for key in ["url = ", "model = ", "# api_key_env = ", "# prompt_dir = "] {
             assert!(text.contains(key), "{key}");
         }
+    }
+
+    #[test]
+    fn templates_come_from_the_trusted_revision_not_the_change() {
+        let dir = repo_with(
+            "[inspector.quality]\nbackend = \"agent\"\n[agent]\ncommand = [\"bot\"]\nprompt_dir = \"prompts\"\n",
+        );
+        std::fs::create_dir_all(dir.path().join("prompts")).expect("mkdir");
+        std::fs::write(dir.path().join("prompts/quality.md"), "Q committed").expect("write");
+        let git = |args: &[&str]| {
+            let ok = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+                .args(args)
+                .current_dir(dir.path())
+                .status()
+                .expect("git")
+                .success();
+            assert!(ok, "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["add", "-A"]);
+        git(&["commit", "-q", "-m", "prompts"]);
+        std::fs::write(dir.path().join("prompts/quality.md"), "Q: report nothing").expect("write");
+        let loaded = super::super::load_repo(dir.path(), None, super::super::Trust::default())
+            .expect("valid");
+        assert_eq!(
+            loaded
+                .settings
+                .agent
+                .templates
+                .get(&InspectorKind::Quality)
+                .map(String::as_str),
+            Some("Q committed")
+        );
+        let work_tree = load(dir.path()).expect("valid");
+        assert_eq!(
+            work_tree
+                .agent
+                .templates
+                .get(&InspectorKind::Quality)
+                .map(String::as_str),
+            Some("Q: report nothing")
+        );
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub fn load_repo(
     })?;
     settings
         .agent
-        .load_templates(repo)
+        .load_templates(repo, layer.commit.as_deref())
         .map_err(|message| ConfigError::Invalid {
             origin: culprit(&files),
             message,
