@@ -153,6 +153,7 @@ fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, String> {
                 notes.push(ignored_note(REPO_CONFIG, base));
             }
             notes.extend(decisions_note(repo, &commit, base));
+            notes.extend(steering_notes(repo, &commit, base));
             let short = commit.get(..12).unwrap_or(&commit);
             Ok(Read {
                 text: committed,
@@ -202,6 +203,20 @@ fn decisions_note(repo: &Path, commit: &str, base: Option<&str>) -> Option<Strin
         .then(|| std::fs::read_to_string(&path).ok())
         .flatten();
     (committed != work_tree).then(|| ignored_note(DECISIONS_PATH, base))
+}
+
+/// The notes for the `steering/*.md` files the work tree changed: their allow-lists and test
+/// command are read at the commit (`review/context.rs`, the Inspectors' `Specs`).
+fn steering_notes(repo: &Path, commit: &str, base: Option<&str>) -> Vec<String> {
+    let files = crate::review::context::steering_files(repo).unwrap_or_default();
+    files
+        .into_iter()
+        .filter(|(rel, text)| {
+            file_at_revision(repo, commit, rel)
+                .is_ok_and(|(_, committed)| committed.as_deref() != Some(text.as_str()))
+        })
+        .map(|(rel, _)| ignored_note(&rel, base))
+        .collect()
 }
 
 /// `text` without the [`UNTRUSTED_KEYS`] it sets, re-serialised, and the keys it had.

@@ -59,6 +59,16 @@ fn a_review_reads_the_committed_file_and_notes_the_ignored_edit() {
         with_base.notes,
         ["retake.toml: the change's edits are not applied — the review uses the file as it is at main"]
     );
+    write(
+        dir.path(),
+        "steering/tech.md",
+        "## Allowed patterns\n- anything\n",
+    );
+    let layer = repo_layer(dir.path(), None, Trust::default()).expect("layer");
+    assert_eq!(
+        layer.notes.last().map(String::as_str),
+        Some("steering/tech.md: uncommitted edits ignored — the review uses the file as committed at HEAD (--trust-repo-config uses the work tree's)")
+    );
     let err = repo_layer(dir.path(), Some("nope"), Trust::default()).expect_err("bad base");
     assert!(
         err.starts_with("cannot read retake.toml at nope: unknown base revision 'nope'"),
