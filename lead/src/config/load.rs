@@ -17,6 +17,10 @@ pub enum ConfigError {
         /// What is wrong.
         message: String,
     },
+    /// The revision the repository's files are read at does not name a commit (a bad
+    /// `--base`): the scope's mistake, said as such.
+    #[error("{0}")]
+    Revision(String),
 }
 
 /// One configuration file to layer: what names it (in errors and `config show`) and its text.
@@ -120,11 +124,13 @@ pub fn load_repo(
     if let Some(user) = user_file() {
         files.push(read_layer(&user)?);
     }
-    let layer =
-        super::source::repo_layer(repo, base, trust).map_err(|message| ConfigError::Invalid {
+    let layer = super::source::repo_layer(repo, base, trust).map_err(|e| match e {
+        super::source::SourceError::UnknownBase(message) => ConfigError::Revision(message),
+        super::source::SourceError::Other(message) => ConfigError::Invalid {
             origin: repo.join(super::source::REPO_CONFIG).display().to_string(),
             message,
-        })?;
+        },
+    })?;
     files.extend(layer.file);
     let mut settings = merge(&files, true, true).map_err(|message| ConfigError::Invalid {
         origin: culprit(&files),

@@ -59,6 +59,15 @@ impl Default for Trust {
     }
 }
 
+/// Why the repository's layer could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum SourceError {
+    /// The review's base names no commit (git's message).
+    UnknownBase(String),
+    /// Anything else: unreadable file, git failing, a file that does not parse.
+    Other(String),
+}
+
 /// The repository's layer and what the review should know about where it came from.
 #[derive(Debug, Clone, Default)]
 pub(super) struct RepoLayer {
@@ -77,7 +86,7 @@ pub(super) fn repo_layer(
     repo: &Path,
     base: Option<&str>,
     trust: Trust,
-) -> Result<RepoLayer, String> {
+) -> Result<RepoLayer, SourceError> {
     let read = read(repo, base, trust)?;
     let mut layer = RepoLayer {
         file: None,
@@ -95,8 +104,8 @@ pub(super) fn repo_layer(
     let text = match why {
         None => text,
         Some(why) => {
-            let (kept, dropped) =
-                without_untrusted_keys(&text).map_err(|e| format!("{}: {e}", read.label))?;
+            let (kept, dropped) = without_untrusted_keys(&text)
+                .map_err(|e| SourceError::Other(format!("{}: {e}", read.label)))?;
             if !dropped.is_empty() {
                 let hint = if trust.commands {
                     "; --trust-repo-config applies them"
@@ -132,9 +141,9 @@ struct Read {
     no_history: Option<&'static str>,
 }
 
-fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, String> {
+fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, SourceError> {
     let path = repo.join(REPO_CONFIG);
-    let work_tree = read_work_tree(&path)?;
+    let work_tree = read_work_tree(&path).map_err(SourceError::Other)?;
     let from_work_tree = |no_history| Read {
         text: work_tree.clone(),
         label: path.display().to_string(),
@@ -169,7 +178,10 @@ fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, String> {
         Err(GitError::UnknownBase(_)) if base.is_none() => Ok(from_work_tree(Some(
             "there is no committed history (no commit yet)",
         ))),
-        Err(e) => Err(format!("cannot read {REPO_CONFIG} at {rev}: {e}")),
+        Err(e @ GitError::UnknownBase(_)) => Err(SourceError::UnknownBase(e.to_string())),
+        Err(e) => Err(SourceError::Other(format!(
+            "cannot read {REPO_CONFIG} at {rev}: {e}"
+        ))),
     }
 }
 

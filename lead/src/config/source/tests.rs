@@ -70,9 +70,11 @@ fn a_review_reads_the_committed_file_and_notes_the_ignored_edit() {
         Some("steering/tech.md: uncommitted edits ignored — the review uses the file as committed at HEAD (--trust-repo-config uses the work tree's)")
     );
     let err = repo_layer(dir.path(), Some("nope"), Trust::default()).expect_err("bad base");
-    assert!(
-        err.starts_with("cannot read retake.toml at nope: unknown base revision 'nope'"),
-        "{err}"
+    assert_eq!(
+        err,
+        SourceError::UnknownBase(
+            "unknown base revision 'nope': name a branch, tag or commit of this repository".into()
+        )
     );
 }
 
