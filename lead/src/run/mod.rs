@@ -26,6 +26,7 @@ pub mod resume;
 pub mod review_round;
 pub mod spawner;
 pub mod state;
+mod state_check;
 
 pub use board::{Board, Escalated, Returned};
 pub use state::{ActiveRun, RunState};
