@@ -205,6 +205,9 @@ impl Service {
         let outcome = if resume {
             let args = crate::cli::ResumeArgs {
                 path: Some(request.repo.clone()),
+                // A job has no one to ask.
+                yes: true,
+                no_discuss: false,
                 output: json_output(&out_dir),
             };
             crate::commands::resume::run(args).map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
