@@ -36,7 +36,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
         .map_or_else(|| plan.clone(), |d| d.reference(&plan));
     let parallelism = Parallelism {
         parallel: args.parallel,
-        planner_max_parallel: discussion.as_ref().map(|d| d.planner_max_parallel),
+        planner_max_parallel: discussion.as_ref().and_then(|d| d.bound()),
     };
     let prepared = prepare(&reference, &range, parallelism, &Limits::default())?;
     let warnings = environment_warnings(&root, settings.test.command.as_deref());
