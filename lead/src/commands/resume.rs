@@ -11,7 +11,6 @@ use crate::review::ReviewRequest;
 use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use anyhow::Context as _;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Runs the command.
@@ -73,9 +72,7 @@ fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
         no_discuss: args.no_discuss,
     };
     let end = crate::run::resume(repo, settings, unattended)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(end.report.as_bytes())?;
-    stdout.flush()?;
+    super::print_stdout(&end.report)?;
     Ok(end.code)
 }
 
