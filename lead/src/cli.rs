@@ -417,6 +417,14 @@ pub struct ResumeArgs {
     /// The repository whose interrupted review or run to continue (default: the current
     /// directory).
     pub path: Option<PathBuf>,
+    /// Ask nothing, as `retake run --yes` (a review's proposals are recorded pending; a run's
+    /// options keep it for the next resume).
+    #[arg(long)]
+    pub yes: bool,
+    /// As `retake run --no-discuss`: no Phase 0 discussion, the team sized by chapter 04's
+    /// table alone (kept in the run's options).
+    #[arg(long)]
+    pub no_discuss: bool,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,

@@ -7,11 +7,26 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `bytes` to `path` atomically, creating parent folders.
+/// Writes `bytes` to `path` atomically, creating parent folders. This is the one way retake
+/// rewrites a file (its state and the user's Plans.md, tasks.yaml, verdicts.md, …): the
+/// replaced file's permission bits are kept (a temporary file is created 0600, and a rename
+/// would hand that to the user's file), and a new file gets the umask's default, as an editor
+/// would create it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt as _;
     let dir = path.parent().unwrap_or_else(|| Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // The mode of the file being replaced; following a symbolic link, as the rename replaces
+    // the link's target path's content as seen by the user.
+    let kept = std::fs::metadata(path).ok().map(|m| m.permissions());
+    // 0666 before the umask: open(2) applies the umask, so a new file gets the usual mode.
+    let mut tmp = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    if let Some(mode) = kept {
+        // Exactly the old bits (the umask may have taken some away at creation).
+        tmp.as_file().set_permissions(mode)?;
+    }
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
@@ -161,5 +176,27 @@ mod tests {
             "no temporary files left"
         );
         assert!(Journal::open(dir.path(), "missing").is_err());
+    }
+
+    #[test]
+    fn a_rewrite_keeps_the_replaced_files_mode_and_a_new_file_gets_the_umask_default() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("stat").permissions().mode() & 0o7777;
+        for bits in [0o644, 0o755, 0o600, 0o640] {
+            let plans = dir.path().join("Plans.md");
+            std::fs::write(&plans, "- 1 A cc:TODO\n").expect("write");
+            std::fs::set_permissions(&plans, std::fs::Permissions::from_mode(bits)).expect("chmod");
+            write_atomic(&plans, b"- 1 A cc:done\n").expect("rewrite");
+            assert_eq!(mode(&plans), bits, "mode {bits:o} kept");
+            assert_eq!(std::fs::read(&plans).expect("read"), b"- 1 A cc:done\n");
+        }
+        // A new file: 0666 less this process's umask, read back without changing it (0022 and
+        // 0002 are the usual ones; whatever it is, the file is not the temporary file's 0600).
+        let fresh = dir.path().join("new/verdicts.md");
+        write_atomic(&fresh, b"x").expect("create");
+        let probe = dir.path().join("probe");
+        drop(std::fs::File::create(&probe).expect("create"));
+        assert_eq!(mode(&fresh), mode(&probe), "same as a plain create");
     }
 }

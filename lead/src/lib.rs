@@ -27,7 +27,18 @@ use cli::{Cli, Command};
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> u8 {
-    let cli = Cli::parse();
+    quiet_on_closed_stdout();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help`, `--version` and usage errors, printed as clap would, but a closed output
+        // pipe ends like any command's output: quietly, 141.
+        Err(e) => {
+            return match e.print() {
+                Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => 141,
+                _ => u8::try_from(e.exit_code()).unwrap_or(2),
+            }
+        }
+    };
     protocol::session::process::init_logging(cli.log_format);
     let result = match cli.command {
         Command::Review(args) => commands::review::run(args).map_err(|f| (f.code, f.error)),
@@ -56,6 +67,26 @@ pub fn main() -> u8 {
             code
         }
     }
+}
+
+/// The safety net under [`commands::print_stdout`]: a `print!` that reaches a closed pipe
+/// panics (and under `panic = "abort"` would end with 134 and a message); it ends as every
+/// command does, quietly with 141.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        // std's message for a failed `print!` to a closed pipe (library/std/src/io/stdio.rs).
+        if message.starts_with("failed printing to stdout") && message.contains("os error 32") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 /// Whether an error comes from writing to a pipe whose reader has closed it.

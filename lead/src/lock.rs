@@ -1,24 +1,42 @@
-//! One Lead per repository: `.retake/lock` holds the owner's pid and process start time. A lock
-//! whose owner is gone (or whose pid now belongs to another process) is stale and taken over; a
-//! live Lead's lock is respected.
+//! One Lead per repository: `.retake/lock`.
+//!
+//! The lock file appears whole or not at all: its content — `pid start-time hostname boot-id` —
+//! is written to a temporary file that is then linked to `lock` (fails if one exists) or,
+//! taking over a stale lock, renamed over it. Its owner holds an exclusive `flock` on it from
+//! before it appears until the file is removed, so a reader never sees a half-written lock and
+//! never mistakes a live owner for a dead one.
+//!
+//! A lock is stale only when its owner is provably gone: its `flock` is free (the kernel drops it
+//! with the owner's last descriptor) and, when the owner ran in this container since this boot
+//! (same hostname and boot id), its pid is dead, reused or a zombie. A lock written on another
+//! kernel (another boot id, another hostname) proves nothing about its owner — a volume shared
+//! between machines may not share `flock` — and is respected. Taking over is serialised by the
+//! `flock` of the stale file itself: only the process holding it renames its own lock over it,
+//! after checking the path still names that file.
 
-use std::io::Write;
+use std::fs::File;
+use std::os::unix::fs::MetadataExt as _;
+use std::os::unix::io::AsRawFd as _;
 use std::path::{Path, PathBuf};
 
 /// A held lock; released (the file removed) when dropped.
 #[derive(Debug)]
 pub struct RepoLock {
     path: PathBuf,
+    /// The open lock file: holds the `flock` for as long as the lock is held.
+    file: File,
 }
 
 /// The lock could not be taken.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
     /// Another Lead is running on this repository.
-    #[error("another retake (pid {pid}) is running on this repository; wait for it or stop it (lock: {path})")]
+    #[error("another retake (pid {pid} on {host}) is running on this repository; wait for it or stop it (lock: {path})")]
     Held {
         /// Its pid.
         pid: u32,
+        /// Its hostname (`?` when the lock does not say).
+        host: String,
         /// The lock file.
         path: String,
     },
@@ -32,6 +50,77 @@ pub enum LockError {
     },
 }
 
+/// What a lock file says about its owner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Owner {
+    pid: u32,
+    /// Clock ticks since boot (0: unknown).
+    started: u64,
+    /// `None` in a lock written before hostnames were recorded (same host assumed).
+    host: Option<String>,
+    boot: Option<String>,
+}
+
+impl Owner {
+    fn me() -> Owner {
+        let pid = std::process::id();
+        Owner {
+            pid,
+            started: start_time(pid).unwrap_or(0),
+            host: Some(this_host()),
+            boot: Some(this_boot()),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Owner> {
+        let mut parts = text.split_whitespace();
+        let pid = parts.next()?.parse().ok()?;
+        let started = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
+        Some(Owner {
+            pid,
+            started,
+            host: parts.next().map(str::to_string),
+            boot: parts.next().map(str::to_string),
+        })
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{} {} {} {}\n",
+            self.pid,
+            self.started,
+            self.host.as_deref().unwrap_or("?"),
+            self.boot.as_deref().unwrap_or("?")
+        )
+    }
+
+    /// Whether the owner is provably gone, given that its `flock` is free.
+    fn gone_when_unlocked(&self) -> bool {
+        let same_host = self.host.as_deref().is_none_or(|h| h == this_host());
+        let same_boot = self.boot.as_deref().is_none_or(|b| b == this_boot());
+        match (same_host, same_boot) {
+            // Our own pid namespace since this boot: the pid must be dead too.
+            (true, true) => {
+                start_time(self.pid).is_none_or(|now| self.started != 0 && now != self.started)
+            }
+            // This host before a reboot: every process of that boot is gone.
+            (true, false) => true,
+            // Another container on this kernel: its free flock is the proof.
+            (false, true) => true,
+            // Another kernel: nothing here proves it gone.
+            (false, false) => false,
+        }
+    }
+
+    fn held(&self, path: &Path) -> LockError {
+        LockError::Held {
+            pid: self.pid,
+            host: self.host.clone().unwrap_or_else(|| "?".into()),
+            path: path.display().to_string(),
+        }
+    }
+}
+
 impl RepoLock {
     /// Takes `state_dir/lock`, taking over a stale one.
     pub fn acquire(state_dir: &Path) -> Result<RepoLock, LockError> {
@@ -41,68 +130,131 @@ impl RepoLock {
             source,
         };
         std::fs::create_dir_all(state_dir).map_err(io)?;
-        let me = format!(
-            "{} {}\n",
-            std::process::id(),
-            start_time(std::process::id()).unwrap_or(0)
-        );
-        for _ in 0..2 {
-            match std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)
-            {
-                Ok(mut f) => {
-                    f.write_all(me.as_bytes())
-                        .and_then(|()| f.sync_all())
-                        .map_err(io)?;
-                    return Ok(RepoLock { path });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    if let Some(pid) = live_owner(&text) {
-                        return Err(LockError::Held {
-                            pid,
-                            path: path.display().to_string(),
-                        });
-                    }
-                    tracing::warn!(lock = %path.display(), "taking over a stale lock");
-                    match std::fs::remove_file(&path) {
-                        Ok(()) => {}
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                        Err(e) => return Err(io(e)),
-                    }
-                }
+        let me = Owner::me().line();
+        // A few rounds: a lock released or replaced while we looked at it is looked at again.
+        for _ in 0..8 {
+            let mine = prepared(state_dir, &me).map_err(io)?;
+            let mine = match mine.persist_noclobber(&path) {
+                Ok(file) => return Ok(RepoLock { path, file }),
+                Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => e.file,
+                Err(e) => return Err(io(e.error)),
+            };
+            let theirs = match File::open(&path) {
+                Ok(f) => f,
+                // Released between our link and our open: try again.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(io(e)),
+            };
+            let owner = Owner::parse(&std::fs::read_to_string(&path).unwrap_or_default());
+            if !try_flock(&theirs, libc::LOCK_EX) {
+                // Held by its owner, or by another Lead taking it over right now.
+                return Err(match owner {
+                    Some(o) => o.held(&path),
+                    None => LockError::Held {
+                        pid: 0,
+                        host: "?".into(),
+                        path: path.display().to_string(),
+                    },
+                });
             }
+            if !same_file(&theirs, &path) {
+                // Released (or taken over) while we locked it: look again.
+                continue;
+            }
+            // Read under the flock: this is the content of the file we hold.
+            let owner = Owner::parse(&std::fs::read_to_string(&path).unwrap_or_default());
+            if let Some(o) = owner.as_ref().filter(|o| !o.gone_when_unlocked()) {
+                return Err(o.held(&path));
+            }
+            tracing::warn!(lock = %path.display(), owner = ?owner, "taking over a stale lock");
+            // We hold the stale file's flock and the path still names it: nobody else may
+            // replace it now, so the rename swaps exactly that file for ours.
+            let file = mine.persist(&path).map_err(|e| io(e.error))?;
+            drop(theirs);
+            return Ok(RepoLock { path, file });
         }
-        let pid = live_owner(&std::fs::read_to_string(&path).unwrap_or_default()).unwrap_or(0);
-        Err(LockError::Held {
-            pid,
-            path: path.display().to_string(),
-        })
+        let owner = Owner::parse(&std::fs::read_to_string(&path).unwrap_or_default());
+        Err(owner.map_or_else(
+            || LockError::Held {
+                pid: 0,
+                host: "?".into(),
+                path: path.display().to_string(),
+            },
+            |o| o.held(&path),
+        ))
     }
+}
+
+/// Our lock's content in a temporary file of `dir`, flocked before it can appear as the lock.
+fn prepared(dir: &Path, line: &str) -> std::io::Result<tempfile::NamedTempFile> {
+    use std::io::Write as _;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".lock.")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    if !try_flock(tmp.as_file(), libc::LOCK_EX) {
+        return Err(std::io::Error::other("cannot flock a new temporary file"));
+    }
+    tmp.write_all(line.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    Ok(tmp)
 }
 
 impl Drop for RepoLock {
     fn drop(&mut self) {
-        // Best effort: a lock left behind is detected as stale by the next Lead.
-        let _removed = std::fs::remove_file(&self.path);
+        // Only our own file: if the path names another (it never should), it is not ours to
+        // remove. The flock goes with the descriptor, after the file is gone. Best effort: a lock
+        // left behind is stale once this process is gone.
+        if same_file(&self.file, &self.path) {
+            let _removed = std::fs::remove_file(&self.path);
+        }
     }
 }
 
-/// The pid of the live Lead holding `state_dir/lock`, if one does (`retake status`).
+/// The pid of the live Lead holding `state_dir/lock`, if one does (`retake status`). Reads
+/// only: a shared `flock` probe does not change the file.
 pub fn holder(state_dir: &Path) -> Option<u32> {
-    live_owner(&std::fs::read_to_string(state_dir.join("lock")).ok()?)
+    let path = state_dir.join("lock");
+    let file = File::open(&path).ok()?;
+    let owner = Owner::parse(&std::fs::read_to_string(&path).ok()?)?;
+    if try_flock(&file, libc::LOCK_SH) && owner.gone_when_unlocked() {
+        return None;
+    }
+    Some(owner.pid)
 }
 
-/// The owner's pid when the lock's owner is still the same live process.
-fn live_owner(text: &str) -> Option<u32> {
-    let mut parts = text.split_whitespace();
-    let pid: u32 = parts.next()?.parse().ok()?;
-    let started: u64 = parts.next().and_then(|s| s.parse().ok()).unwrap_or(0);
-    let now_started = start_time(pid)?;
-    (started == 0 || now_started == started).then_some(pid)
+/// Takes `flock(op)` without waiting; true when taken.
+fn try_flock(file: &File, op: libc::c_int) -> bool {
+    // SAFETY: flock takes a descriptor this `File` owns for the duration of the call.
+    unsafe { libc::flock(file.as_raw_fd(), op | libc::LOCK_NB) == 0 }
+}
+
+/// Whether `path` still names the open `file` (same device and inode).
+fn same_file(file: &File, path: &Path) -> bool {
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// This container's hostname (its UTS namespace's, not `$HOSTNAME`, which anyone can set).
+fn this_host() -> String {
+    token(std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default())
+}
+
+/// This kernel's boot id: another value means another machine or another boot.
+fn this_boot() -> String {
+    token(std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default())
+}
+
+/// One whitespace-free token of the lock line (`?` when unknown).
+fn token(text: String) -> String {
+    let t: String = text.trim().chars().filter(|c| !c.is_whitespace()).collect();
+    if t.is_empty() {
+        "?".into()
+    } else {
+        t
+    }
 }
 
 /// A live process's start time (clock ticks since boot, field 22 of /proc/PID/stat), which
@@ -119,49 +271,5 @@ fn start_time(pid: u32) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_live_lock_is_respected_and_a_stale_one_taken_over() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        assert_eq!(holder(dir.path()), None, "no lock file");
-        let held = RepoLock::acquire(dir.path()).expect("first");
-        assert_eq!(holder(dir.path()), Some(std::process::id()));
-        let err = RepoLock::acquire(dir.path()).expect_err("second");
-        assert!(
-            matches!(err, LockError::Held { pid, .. } if pid == std::process::id()),
-            "{err}"
-        );
-        drop(held);
-        assert!(!dir.path().join("lock").exists(), "released on drop");
-        // A dead owner: pid 0 never names a user process; a reused pid has another start time.
-        std::fs::write(
-            dir.path().join("lock"),
-            format!("{} 1\n", std::process::id()),
-        )
-        .expect("write");
-        assert_eq!(holder(dir.path()), None, "a reused pid holds nothing");
-        let taken = RepoLock::acquire(dir.path()).expect("the pid was reused: stale");
-        drop(taken);
-        std::fs::write(dir.path().join("lock"), "4194999 0\n").expect("write");
-        RepoLock::acquire(dir.path()).expect("dead pid: stale");
-    }
-
-    #[test]
-    fn a_killed_lead_not_yet_reaped_holds_nothing() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut child = std::process::Command::new("true").spawn().expect("spawn");
-        let stat = format!("/proc/{}/stat", child.id());
-        // Not waited for: once it exits it stays a zombie of this process.
-        let zombie = (0..500).any(|_| {
-            std::thread::sleep(std::time::Duration::from_millis(10));
-            std::fs::read_to_string(&stat).is_ok_and(|s| s.contains(") Z "))
-        });
-        assert!(zombie, "the child became a zombie");
-        std::fs::write(dir.path().join("lock"), format!("{} 0\n", child.id())).expect("write");
-        assert_eq!(holder(dir.path()), None);
-        RepoLock::acquire(dir.path()).expect("a zombie's lock is stale");
-        child.wait().expect("reap");
-    }
-}
+#[path = "lock_tests.rs"]
+mod tests;

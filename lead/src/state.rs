@@ -53,6 +53,41 @@ pub enum StateError {
     },
 }
 
+/// The consensus pipelines `retake review --consensus N` accepts.
+pub const PIPELINES: std::ops::RangeInclusive<u64> = 1..=9;
+
+/// Checks that the `field` of a state file is a name (a run id, a session id), not a path: it
+/// becomes a folder under `.retake/`, so `/`, `..`, NUL or an empty value would leave it.
+pub fn check_name(field: &str, value: &str) -> Result<(), String> {
+    let bad = value.is_empty()
+        || value == "."
+        || value == ".."
+        || value.contains(['/', '\\', '\0'])
+        || value.contains("..")
+        || value.chars().any(char::is_control);
+    if bad {
+        return Err(format!("field {field}: {value:?} is not a name"));
+    }
+    Ok(())
+}
+
+/// Checks that the count `field` of a state file lies in `range`, the range the command line
+/// accepts for it: a state file can ask for nothing the command line would refuse.
+pub fn check_count(
+    field: &str,
+    value: u64,
+    range: std::ops::RangeInclusive<u64>,
+) -> Result<(), String> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    Err(format!(
+        "field {field}: {value} is outside {}..={}",
+        range.start(),
+        range.end()
+    ))
+}
+
 /// The state file of the repository whose state folder is `state_dir` (`.retake`).
 pub fn path(state_dir: &Path) -> PathBuf {
     state_dir.join("state").join("active.json")
@@ -131,7 +166,22 @@ impl ActiveReview {
                 reason: format!("kind '{}' cannot be resumed by this build", state.kind),
             });
         }
+        state.validate().map_err(|reason| StateError::Malformed {
+            path: p.display().to_string(),
+            reason,
+        })?;
         Ok(state)
+    }
+
+    /// The checks serde cannot make: the run id names a folder of `.retake/runs/`, the
+    /// pipelines are a count `--consensus` accepts, the runtime is one this build has.
+    fn validate(&self) -> Result<(), String> {
+        check_name("run_id", &self.run_id)?;
+        check_count("pipelines", u64::from(self.pipelines), PIPELINES)?;
+        self.runtime
+            .parse::<Runtime>()
+            .map(|_| ())
+            .map_err(|e| format!("field runtime: {e}"))
     }
 
     /// Removes the state file (the review ended).
@@ -180,5 +230,82 @@ mod tests {
         ActiveReview::clear(dir.path());
         assert!(!path(dir.path()).exists());
         assert!(matches!(kind(dir.path()), Err(StateError::Missing(_))));
+    }
+
+    #[test]
+    fn hostile_ids_and_counts_are_refused_naming_the_file_and_field_and_nothing_is_deleted() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let good = ActiveReview {
+            kind: "review".into(),
+            run_id: "20261122T000000Z-abcdef".into(),
+            scope: Scope::Module {
+                globs: vec!["src/**".into()],
+            },
+            runtime: "local".into(),
+            no_exec: true,
+            pipelines: 1,
+            started_at: "2026-11-22T00:00:00Z".into(),
+        };
+        let cases = [
+            (
+                ActiveReview {
+                    run_id: "../../..".into(),
+                    ..good.clone()
+                },
+                "field run_id: \"../../..\" is not a name",
+            ),
+            (
+                ActiveReview {
+                    run_id: "a/b".into(),
+                    ..good.clone()
+                },
+                "field run_id: \"a/b\" is not a name",
+            ),
+            (
+                ActiveReview {
+                    run_id: "a\0b".into(),
+                    ..good.clone()
+                },
+                "field run_id: \"a\\0b\" is not a name",
+            ),
+            (
+                ActiveReview {
+                    run_id: String::new(),
+                    ..good.clone()
+                },
+                "field run_id: \"\" is not a name",
+            ),
+            (
+                ActiveReview {
+                    pipelines: 1_000_000,
+                    ..good.clone()
+                },
+                "field pipelines: 1000000 is outside 1..=9",
+            ),
+            (
+                ActiveReview {
+                    pipelines: 0,
+                    ..good.clone()
+                },
+                "field pipelines: 0 is outside 1..=9",
+            ),
+        ];
+        for (state, reason) in cases {
+            state.write(dir.path()).expect("write");
+            let before = std::fs::read(path(dir.path())).expect("read");
+            let err = ActiveReview::read(dir.path())
+                .expect_err(reason)
+                .to_string();
+            assert_eq!(
+                err,
+                format!(
+                    "{}: not a retake state file ({reason}); remove it to start over",
+                    path(dir.path()).display()
+                )
+            );
+            assert_eq!(std::fs::read(path(dir.path())).expect("kept"), before);
+        }
+        good.write(dir.path()).expect("write");
+        assert_eq!(ActiveReview::read(dir.path()).expect("read"), good);
     }
 }

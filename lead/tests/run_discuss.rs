@@ -46,11 +46,18 @@ fn the_dry_run_json_shows_the_planners_recommendation_and_its_effect() {
             &v["implementers"]
         ),
         (
+            &serde_json::Value::Null,
             &serde_json::json!(5),
-            &serde_json::json!(5),
-            &serde_json::json!(5)
+            &serde_json::json!(3)
         ),
-        "levels {{1, 4, 5, 6, 7}}, {{2}}, {{3}}: the planner's bound lifts the cap of 3"
+        "levels {{1, 4, 5, 6, 7}}, {{2}}, {{3}}: the planner's 5 is the graph's width and gives no reason, so chapter 04's cap of 3 holds"
+    );
+    assert_eq!(
+        (
+            &v["discussion"]["planner_max_parallel"],
+            &v["discussion"]["planner_reason"]
+        ),
+        (&serde_json::json!(5), &serde_json::Value::Null)
     );
     assert_eq!(
         v["tasks"][0]["owns"],
@@ -110,11 +117,11 @@ fn the_terminal_dry_run_shows_the_discussion() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("  Planner's recommendation: at most 5 Implementers in parallel\n"),
+        stdout.contains("  Planner's recommendation: at most 5 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("7 tasks (5 independent) with 5 Implementers in parallel.\n"),
+        stdout.contains("7 tasks (5 independent) with 3 Implementers in parallel.\n"),
         "{stdout}"
     );
 }

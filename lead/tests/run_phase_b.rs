@@ -386,7 +386,7 @@ fn the_immediate_review_of_a_high_priority_task_turns_its_findings_into_a_fix_ta
         (
             &serde_json::json!("Fix"),
             &serde_json::json!(["src/one.rs"]),
-            &serde_json::json!("Completed")
+            &serde_json::json!("completed")
         )
     );
     assert!(

@@ -41,7 +41,7 @@ fn a_crashed_implementers_task_goes_back_and_its_replacement_finishes_the_run() 
         tasks["tasks"][0]["attempts"], 2,
         "the crashed attempt counts"
     );
-    assert_eq!(tasks["tasks"][0]["status"], "Completed");
+    assert_eq!(tasks["tasks"][0]["status"], "completed");
     assert!(
         ran.stderr
             .contains("implementer-1 was re-spawned 1 time(s)"),

@@ -44,14 +44,20 @@ fn a_run_whose_lead_was_killed_leaves_nothing_running_and_resume_finishes_it() {
         "task 1 to complete and task 2's agent to start",
         Duration::from_secs(180),
         || {
-            let done = tasks_json(&repo).is_some_and(|t| t["tasks"][0]["status"] == "Completed");
+            let done = tasks_json(&repo).is_some_and(|t| t["tasks"][0]["status"] == "completed");
             done && invocations(root).contains(&2)
         },
     );
     let claimed = tasks_json(&repo).expect("tasks.json");
     assert_eq!(
-        claimed["tasks"][1]["status"],
-        serde_json::json!({"InProgress": {"claimer": "implementer-1"}})
+        (
+            &claimed["tasks"][1]["status"],
+            &claimed["tasks"][1]["claimer"]
+        ),
+        (
+            &serde_json::json!("in_progress"),
+            &serde_json::json!("implementer-1")
+        )
     );
     assert!(
         leftovers(&tag).len() >= 3,
@@ -119,7 +125,7 @@ fn a_run_whose_lead_was_killed_leaves_nothing_running_and_resume_finishes_it() {
         (
             &serde_json::json!(1),
             &serde_json::json!(2),
-            &serde_json::json!("Completed")
+            &serde_json::json!("completed")
         ),
         "the interrupted claim counts as an attempt"
     );

@@ -53,7 +53,7 @@ fn request_changes_becomes_a_fix_task_and_the_second_review_approves() {
             &serde_json::json!(3),
             &serde_json::json!("Fix"),
             &serde_json::json!(["src/mul.rs"]),
-            &serde_json::json!("Completed")
+            &serde_json::json!("completed")
         )
     );
     assert!(

@@ -69,7 +69,9 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         let Ok(rel) = entry.path().strip_prefix(root) else {
             continue;
         };
-        let rel = rel.to_string_lossy().replace('\\', "/");
+        // Lossless: a name that is not UTF-8 keeps its bytes as `\xHH` escapes, so a finding
+        // still names (and maps back to) its file.
+        let rel = protocol::path_text(rel);
         if Language::of(&rel).is_none() || !in_scope(&rel) {
             continue;
         }

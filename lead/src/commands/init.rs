@@ -35,12 +35,15 @@ pub fn run(args: InitArgs) -> anyhow::Result<u8> {
             );
         }
     }
+    // Every file first, then the list: a closed output pipe must not leave half a set.
+    let mut written = String::new();
     for (rel, content) in &files {
         let target = repo.join(rel);
         crate::journal::write_atomic(&target, content.as_bytes())
             .with_context(|| format!("cannot write {}", target.display()))?;
-        println!("wrote {}", target.display());
+        written += &format!("wrote {}\n", target.display());
     }
+    super::print_stdout(&written)?;
     Ok(0)
 }
 

@@ -140,6 +140,15 @@ pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
     Ok(code)
 }
 
+/// Writes a command's output to standard output. A reader that went away (`retake … | head`)
+/// is a `BrokenPipe` error the binary's top level turns into a quiet exit 141, as for every
+/// command: output goes through here or another `write_all`, never `print!`, which panics.
+pub fn print_stdout(text: &str) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
 /// The reviewed repository's `HEAD` commit, when it is a git work tree and git is installed.
 pub fn head_commit(repo: &Path) -> Option<String> {
     let out = std::process::Command::new("git")

@@ -1,15 +1,16 @@
 //! `retake resume [PATH]`: continue what `.retake/state/active.json` records as interrupted — a
 //! review (the Inspectors whose reports were journaled are not run again; the rest run, then
 //! the Auditor) or a run of the team loop (`crate::run::resume`: finished tasks are not run
-//! again; output and exit codes as `retake run`).
+//! again; output and exit codes as `retake run`). `--yes` and `--no-discuss` are `retake run`'s
+//! flags for an unattended run: a review's proposals are then recorded pending, a run keeps them
+//! in its options.
 
-use super::review::{execute, Failure};
+use super::review::Failure;
 use crate::cli::{Format, ResumeArgs};
 use crate::review::ReviewRequest;
 use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use anyhow::Context as _;
-use std::io::Write;
 use std::path::PathBuf;
 
 /// Runs the command.
@@ -57,7 +58,11 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
     };
-    execute(request, &args.output, None)
+    let answers = crate::steering::Answers {
+        yes: args.yes,
+        given: Vec::new(),
+    };
+    super::review::execute_with(request, &args.output, None, &answers)
 }
 
 /// Continues an interrupted run and prints its report, as `retake run` does.
@@ -82,9 +87,28 @@ fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
         commands: true,
     };
     let settings = crate::config::load_repo(&repo, base.as_deref(), trust)?.settings;
-    let end = crate::run::resume(repo, settings)?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(end.report.as_bytes())?;
-    stdout.flush()?;
+    let unattended = crate::run::resume::Unattended {
+        yes: args.yes,
+        no_discuss: args.no_discuss,
+    };
+    let end = crate::run::resume(repo, settings, unattended)?;
+    super::print_stdout(&end.report)?;
     Ok(end.code)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::cli::{Cli, Command};
+    use clap::Parser as _;
+
+    #[test]
+    fn resume_takes_runs_unattended_flags() {
+        let cli = Cli::try_parse_from(["retake", "resume", "--yes", "--no-discuss", "repo"])
+            .expect("parses");
+        let Command::Resume(args) = cli.command else {
+            panic!("not resume");
+        };
+        assert!(args.yes && args.no_discuss);
+        assert_eq!(args.path.as_deref(), Some(std::path::Path::new("repo")));
+    }
 }

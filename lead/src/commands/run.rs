@@ -11,7 +11,6 @@ use crate::team::plan::{parse_range, source};
 use crate::team::prepare::{prepare, Parallelism};
 use crate::team::{dry_run, verification};
 use anyhow::Context as _;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Runs `retake run`; exit 0 for a dry run or a committed run, 5 for an escalated one, errors
@@ -42,7 +41,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
         .map_or_else(|| plan.clone(), |d| d.reference(&plan));
     let parallelism = Parallelism {
         parallel: args.parallel,
-        planner_max_parallel: discussion.as_ref().map(|d| d.planner_max_parallel),
+        planner_max_parallel: discussion.as_ref().and_then(|d| d.bound()),
     };
     let prepared = prepare(&reference, &range, parallelism, &Limits::default())?;
     let warnings = environment_warnings(&root, settings.test.command.as_deref());
@@ -54,9 +53,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
             serde_json::to_string_pretty(&json)? + "\n"
         }
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
+    super::print_stdout(&text)?;
     Ok(0)
 }
 
@@ -86,9 +83,7 @@ fn drive(args: RunArgs, root: PathBuf, settings: crate::config::Settings) -> any
         settings,
         faults,
     })?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(end.report.as_bytes())?;
-    stdout.flush()?;
+    super::print_stdout(&end.report)?;
     Ok(end.code)
 }
 

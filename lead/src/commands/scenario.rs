@@ -82,16 +82,6 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
         }
         outcomes.push(outcome);
     }
-    print!("{}", report::table(&outcomes));
-    if let Some(seed) = soak_seed {
-        let tally: Vec<String> = endings.iter().map(|(e, n)| format!("{e} ×{n}")).collect();
-        let violated = outcomes.iter().filter(|o| !o.passed()).count();
-        println!(
-            "soak seed {seed}: {} run(s), {violated} violated an invariant; endings: {}",
-            outcomes.len(),
-            tally.join(", ")
-        );
-    }
     if let Some(path) = &args.junit {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
@@ -100,6 +90,18 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
         std::fs::write(path, report::junit(&outcomes))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    // The report file first: a closed output pipe ends the command before anything else.
+    let mut out = report::table(&outcomes);
+    if let Some(seed) = soak_seed {
+        let tally: Vec<String> = endings.iter().map(|(e, n)| format!("{e} ×{n}")).collect();
+        let violated = outcomes.iter().filter(|o| !o.passed()).count();
+        out += &format!(
+            "soak seed {seed}: {} run(s), {violated} violated an invariant; endings: {}\n",
+            outcomes.len(),
+            tally.join(", ")
+        );
+    }
+    super::print_stdout(&out)?;
     Ok(if outcomes.iter().all(Outcome::passed) {
         0
     } else {

@@ -5,6 +5,15 @@
 use super::Summary;
 use serde_json::{json, Value};
 
+/// A path whose file name is not UTF-8 travels in `protocol::path_text`'s lossless form
+/// (`caf\xE9.rs`); `path_escaped: true` tells a script to decode it (`\xHH` a byte, `\\` a
+/// backslash) before it opens the file. Absent for every other path.
+fn mark_escaped(v: &mut Value, path: &str) {
+    if protocol::path_text_escaped(path) {
+        v["path_escaped"] = json!(true);
+    }
+}
+
 /// Renders the summary as the JSON object scripts consume.
 pub fn render(s: &Summary<'_>) -> Value {
     let o = s.outcome;
@@ -29,6 +38,7 @@ pub fn render(s: &Summary<'_>) -> Value {
             if let Some(state) = s.baseline_state(f) {
                 v["baseline"] = json!(state.as_str());
             }
+            mark_escaped(&mut v, &f.location.path);
             v
         })
         .collect();
@@ -42,7 +52,11 @@ pub fn render(s: &Summary<'_>) -> Value {
                     r.coverage
                         .skipped
                         .iter()
-                        .map(|k| json!({"path": k.path, "reason": k.reason}))
+                        .map(|k| {
+                            let mut v = json!({"path": k.path, "reason": k.reason});
+                            mark_escaped(&mut v, &k.path);
+                            v
+                        })
                         .collect()
                 })
                 .unwrap_or_default();

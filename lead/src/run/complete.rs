@@ -7,7 +7,9 @@ use super::git;
 use super::state::RunState;
 use crate::journal::write_atomic;
 use crate::team::commit_message::{commit_message, CommitInput};
-use crate::team::completion::{completion_report, parse_timeline, team_activity, CompletionInput};
+use crate::team::completion::{
+    completion_report, parse_timeline, team_activity, CompletionInput, TestRun,
+};
 use crate::team::plan::{local_id, mark_done_plans_md, mark_done_tasks_yaml, Plan, PlanFormat};
 use crate::team::review_result::approve_fast_path;
 use crate::team::verification::{project_facts, verification_steps};
@@ -43,6 +45,9 @@ pub struct CompleteInput<'a> {
     pub review: (Decision, Grade),
     /// Time limit of each verification command.
     pub verify_timeout: Duration,
+    /// The run's test command (`environment::test_command`): verified first, its result is the
+    /// report's test line.
+    pub test: Option<&'a [String]>,
 }
 
 /// How Phase C ended.
@@ -60,13 +65,29 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
     let fast = approve_fast_path(input.state.review_result().as_ref(), head.as_deref());
     tracing::info!(fast_path = fast, "Phase C");
     let mut tests = None;
-    for argv in verification_steps(&project_facts(input.repo, Vec::new())) {
+    // The test command first, then the detected steps it does not repeat.
+    let detected = verification_steps(&project_facts(input.repo, Vec::new()));
+    let steps: Vec<Vec<String>> = input
+        .test
+        .map(<[String]>::to_vec)
+        .into_iter()
+        .chain(
+            detected
+                .into_iter()
+                .filter(|s| Some(s.as_slice()) != input.test),
+        )
+        .collect();
+    let shown_test = input.test.map(|t| t.join(" "));
+    for argv in &steps {
         let shown = argv.join(" ");
         eprintln!("retake run: verifying: {shown}");
-        let ran = run(&argv, input.repo, &[], input.verify_timeout)
+        let ran = run(argv, input.repo, &[], input.verify_timeout)
             .map_err(|e| format!("cannot run {shown}: {e}"))?;
-        if argv.first().is_some_and(|p| p == "cargo") {
-            tests = cargo_test_counts(&format!("{}\n{}", ran.stdout, ran.stderr)).or(tests);
+        if Some(argv.as_slice()) == input.test {
+            tests = Some((
+                ran.ok(),
+                cargo_test_counts(&format!("{}\n{}", ran.stdout, ran.stderr)),
+            ));
         }
         if !ran.ok() {
             return Ok(Completed::VerificationFailed(verification_failed(
@@ -112,7 +133,13 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         activity: &activity,
         review: Some(input.review),
         build_ok: Some(true),
-        tests,
+        tests: tests
+            .zip(shown_test.as_deref())
+            .map(|((passed, counts), command)| TestRun {
+                command,
+                passed,
+                counts,
+            }),
         commit: short.as_deref().map(|h| (h, header.as_str())),
     });
     Ok(Completed::Done(report))

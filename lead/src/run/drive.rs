@@ -336,6 +336,7 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
         plan: &r.plan,
         review,
         verify_timeout: Duration::from_secs(settings.test.timeout_secs),
+        test: r.test.as_deref(),
     })
     .map_err(RunError::Refused)?;
     drop(r.lock.take());

@@ -26,6 +26,7 @@ pub mod resume;
 pub mod review_round;
 pub mod spawner;
 pub mod state;
+mod state_check;
 
 pub use board::{Board, Escalated, Returned};
 pub use state::{ActiveRun, RunState};
@@ -82,8 +83,13 @@ pub fn execute(req: RunRequest) -> Result<RunEnd, RunError> {
     drive::drive(&req, ready)
 }
 
-/// Continues the interrupted run recorded in `repo`'s state file to its end (`retake resume`).
-pub fn resume(repo: PathBuf, settings: Settings) -> Result<RunEnd, RunError> {
-    let (req, ready) = resume::restore(repo, settings)?;
+/// Continues the interrupted run recorded in `repo`'s state file to its end (`retake resume`),
+/// with `retake resume`'s `--yes` / `--no-discuss` added to the options it was started with.
+pub fn resume(
+    repo: PathBuf,
+    settings: Settings,
+    unattended: resume::Unattended,
+) -> Result<RunEnd, RunError> {
+    let (req, ready) = resume::restore(repo, settings, unattended)?;
     drive::drive(&req, ready)
 }

@@ -76,10 +76,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     } else {
         let discussion = discuss(&req.repo, &plan, &range).map_err(|e| abort(e.to_string()))?;
         eprint!("{}", discussion.render());
-        (
-            discussion.reference(&plan),
-            Some(discussion.planner_max_parallel),
-        )
+        (discussion.reference(&plan), discussion.bound())
     };
     let parallelism = Parallelism {
         parallel: req.parallel,

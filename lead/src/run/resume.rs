@@ -7,7 +7,7 @@
 //! timeline's `REVIEW_COMPLETED` events.
 
 use super::drive::{team_for, Ready};
-use super::state::{team_event, RunState};
+use super::state::{team_event, RunOptions, RunState};
 use super::{environment, RunError, RunRequest};
 use crate::config::Settings;
 use crate::lock::RepoLock;
@@ -29,6 +29,40 @@ pub struct Restored {
     pub retried: Vec<u32>,
     /// Tasks already completed: not run again.
     pub completed: Vec<u32>,
+}
+
+/// `retake resume`'s `--yes` and `--no-discuss`: the flags `retake run` takes for an
+/// unattended run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unattended {
+    /// `--yes`.
+    pub yes: bool,
+    /// `--no-discuss`.
+    pub no_discuss: bool,
+}
+
+impl Unattended {
+    /// The run's options with these flags added: a flag given once stays on for the rest of the
+    /// run (and for a later resume); none is taken away.
+    pub fn apply(self, options: &RunOptions) -> RunOptions {
+        RunOptions {
+            yes: options.yes || self.yes,
+            no_discuss: options.no_discuss || self.no_discuss,
+            ..options.clone()
+        }
+    }
+
+    /// The flags as `retake run` takes them, for a message that says how to start again.
+    fn flags(self) -> String {
+        let mut out = String::new();
+        if self.yes {
+            out.push_str(" --yes");
+        }
+        if self.no_discuss {
+            out.push_str(" --no-discuss");
+        }
+        out
+    }
 }
 
 /// Puts `tasks` back in shape for a new team: in progress → pending (the attempt stays
@@ -76,23 +110,27 @@ fn refused(message: String) -> RunError {
 
 /// Restores the interrupted run of `repo`: the request it was started with and the run ready
 /// for its loop.
-pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Ready), RunError> {
+pub fn restore(
+    repo: PathBuf,
+    mut settings: Settings,
+    unattended: Unattended,
+) -> Result<(RunRequest, Ready), RunError> {
     let state_dir = repo.join(".retake");
     let state = RunState::new(&state_dir);
     let lock = RepoLock::acquire(&state_dir).map_err(|e| refused(e.to_string()))?;
     let path = state.active_path();
-    let active = state.read_active().map_err(|e| {
+    let mut active = state.read_active().map_err(|e| {
         refused(format!(
             "{}: not a readable run state file ({e}); remove it to start over",
             path.display()
         ))
     })?;
-    let (Some(team), Some(options)) = (active.team.clone(), active.options.clone()) else {
+    let (Some(team), Some(recorded)) = (active.team.clone(), active.options.clone()) else {
         // Phase A never finished: there is no team, no task list, nothing to continue.
         state.clear_active();
         return Err(refused(format!(
-            "run {} was interrupted before its team started: nothing to continue; start it again with `retake run {}`",
-            active.session_id, active.task_range
+            "run {} was interrupted before its team started: nothing to continue; start it again with `retake run {}{}`",
+            active.session_id, active.task_range, unattended.flags()
         )));
     };
     let (session, mut tasks) = state.read_tasks().map_err(|e| {
@@ -116,6 +154,8 @@ pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Rea
         refused("no executor is configured: set [executor] kind and command in retake.toml".into())
     })?;
     let plan = source::load(&repo).map_err(|e| refused(e.to_string()))?;
+    let options = unattended.apply(&recorded);
+    active.options = Some(options.clone());
     let restored = reset_tasks(&mut tasks);
     let store = state.dir().join(super::hub::ATTEMPTS);
     let mut lines: Vec<String> = Vec::new();
@@ -144,6 +184,7 @@ pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Rea
     ));
     state
         .write_tasks(&session, &tasks)
+        .and_then(|()| state.write_active(&active))
         .and_then(|()| state.append_timeline(&lines))
         .map_err(|e| refused(format!("cannot write the run's state: {e}")))?;
     let rounds = history(&parse_timeline(&state.timeline()));
@@ -166,6 +207,7 @@ pub fn restore(repo: PathBuf, mut settings: Settings) -> Result<(RunRequest, Rea
         range: active.task_range.clone(),
         parallel: options.parallel,
         no_discuss: options.no_discuss,
+        // Phase A, the one place a run asks, is behind it: a resumed run never asks.
         yes: true,
         runtime,
         faults: Default::default(),
@@ -235,6 +277,36 @@ mod tests {
                 (TaskStatus::Pending, 0),
             ]
         );
+    }
+
+    #[test]
+    fn resumes_flags_add_to_the_recorded_options_and_never_take_one_away() {
+        let recorded = RunOptions {
+            parallel: Some(2),
+            no_discuss: false,
+            yes: false,
+            gate: "breezing".into(),
+        };
+        let both = Unattended {
+            yes: true,
+            no_discuss: true,
+        };
+        assert_eq!(
+            both.apply(&recorded),
+            RunOptions {
+                no_discuss: true,
+                yes: true,
+                ..recorded.clone()
+            }
+        );
+        assert_eq!(both.flags(), " --yes --no-discuss");
+        let already = RunOptions {
+            no_discuss: true,
+            yes: true,
+            ..recorded
+        };
+        assert_eq!(Unattended::default().apply(&already), already);
+        assert_eq!(Unattended::default().flags(), "");
     }
 
     #[test]

@@ -188,11 +188,13 @@ impl RunState {
         write_json(&self.active_path(), run)
     }
 
-    /// Reads `active.json` of a run.
+    /// Reads `active.json` of a run, checked (`super::state_check`).
     pub fn read_active(&self) -> std::io::Result<ActiveRun> {
         let text = std::fs::read_to_string(self.active_path())?;
-        serde_json::from_str(&text)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        let run: ActiveRun = serde_json::from_str(&text)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        super::state_check::active(&run).map_err(invalid)?;
+        Ok(run)
     }
 
     /// Reads `tasks.json`: its session id and its tasks.
@@ -205,6 +207,8 @@ impl RunState {
         let text = std::fs::read_to_string(self.tasks_path())?;
         let doc: Doc = serde_json::from_str(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+        crate::state::check_name("session_id", &doc.session_id).map_err(invalid)?;
+        super::state_check::tasks(&doc.tasks).map_err(invalid)?;
         Ok((doc.session_id, doc.tasks))
     }
 
@@ -274,6 +278,11 @@ fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {
         .open(path)?;
     file.write_all(text.as_bytes())?;
     file.sync_data()
+}
+
+/// A state file's content that parsed but is not what retake writes.
+fn invalid(reason: String) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidData, reason)
 }
 
 fn write_json<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {

@@ -89,7 +89,7 @@ pub fn summary(facts: &RunFacts) -> Value {
         .ok()
         .and_then(|t| t.get("tasks")?.as_array().cloned())
         .unwrap_or_default();
-    let done = tasks.iter().filter(|t| t["status"] == "Completed").count();
+    let done = tasks.iter().filter(|t| t["status"] == "completed").count();
     let mut out = Map::new();
     if let Some(r) = review {
         out.insert("verdict".into(), r["verdict"].clone());
@@ -212,9 +212,8 @@ mod tests {
     fn observed() -> Observed {
         let facts = RunFacts {
             timeline: TIMELINE.into(),
-            tasks:
-                r#"{"tasks":[{"status":"Completed"},{"status":{"InProgress":{"claimer":"x"}}}]}"#
-                    .into(),
+            tasks: r#"{"tasks":[{"status":"completed"},{"status":"in_progress","claimer":"x"}]}"#
+                .into(),
             commits: 1,
             state_file: false,
             report: "retake run complete\n\n## Summary\n".into(),

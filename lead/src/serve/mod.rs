@@ -222,6 +222,9 @@ impl Service {
         let outcome = if resume {
             let args = crate::cli::ResumeArgs {
                 path: Some(request.repo.clone()),
+                // A job has no one to ask.
+                yes: true,
+                no_discuss: false,
                 output: json_output(&out_dir),
                 trust_repo_config: false,
                 untrusted_repo: !self.trust_repo_config,

@@ -108,10 +108,21 @@ pub struct CompletionInput<'a> {
     pub review: Option<(Decision, Grade)>,
     /// Whether the build passed, when it ran.
     pub build_ok: Option<bool>,
-    /// Tests passed and run, when they ran.
-    pub tests: Option<(u32, u32)>,
+    /// The test command's result, when one ran.
+    pub tests: Option<TestRun<'a>>,
     /// The commit: short hash and header.
     pub commit: Option<(&'a str, &'a str)>,
+}
+
+/// What the run's test command did in Phase C's verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TestRun<'a> {
+    /// The command as run (argv joined by spaces).
+    pub command: &'a str,
+    /// Whether it exited 0.
+    pub passed: bool,
+    /// Tests passed and run, when its output says (`cargo test`'s `test result:` lines).
+    pub counts: Option<(u32, u32)>,
 }
 
 /// The completion report (Markdown).
@@ -159,11 +170,17 @@ pub fn completion_report(input: &CompletionInput<'_>) -> String {
         None => out.push_str("- Build: (not run)\n"),
     }
     match input.tests {
-        Some((passed, total)) => {
-            let mark = if passed == total { "✅" } else { "❌" };
-            out.push_str(&format!("- Tests: {mark} {passed}/{total} passed\n"));
+        Some(run) => {
+            let ok = run.passed && run.counts.is_none_or(|(passed, total)| passed == total);
+            let mark = if ok { "✅" } else { "❌" };
+            let what = match (run.counts, run.passed) {
+                (Some((passed, total)), _) => format!("{passed}/{total} passed"),
+                (None, true) => "passed".to_string(),
+                (None, false) => "failed".to_string(),
+            };
+            out.push_str(&format!("- Tests: {mark} {what} (`{}`)\n", run.command));
         }
-        None => out.push_str("- Tests: (not run)\n"),
+        None => out.push_str("- Tests: (not run: no test command is known)\n"),
     }
     out.push_str("\n## Commit\n");
     match input.commit {
@@ -241,7 +258,11 @@ not json
             activity: &activity,
             review: Some((Decision::Approve, Grade::A)),
             build_ok: Some(true),
-            tests: Some((12, 12)),
+            tests: Some(TestRun {
+                command: "cargo test",
+                passed: true,
+                counts: Some((12, 12)),
+            }),
             commit: Some(("abc1234", "feat: implement auth flow")),
         });
         assert_eq!(
@@ -252,9 +273,46 @@ not json
              ## Team activity\n| Teammate | Completed | At |\n|----------|-----------|----|\n\
              | implementer-1 | #1, #3 | 14:32, 14:45 |\n| implementer-2 | #2 | 14:38 |\n\
              | auditor | (review: APPROVE) | 14:50 |\n\n## Review\n- Decision: APPROVE (Grade: A)\n\n\
-             ## Build & test\n- Build: ✅ passed\n- Tests: ✅ 12/12 passed\n\n\
+             ## Build & test\n- Build: ✅ passed\n- Tests: ✅ 12/12 passed (`cargo test`)\n\n\
              ## Commit\n- abc1234: feat: implement auth flow\n"
         );
+    }
+
+    #[test]
+    fn the_test_line_names_the_command_and_its_result() {
+        let line = |tests: Option<TestRun<'_>>| {
+            let report = completion_report(&CompletionInput {
+                range: "all",
+                duration_secs: 1,
+                implementers: 1,
+                retakes: 0,
+                tasks: &[],
+                activity: &[],
+                review: None,
+                build_ok: None,
+                tests,
+                commit: None,
+            });
+            report
+                .lines()
+                .find(|l| l.starts_with("- Tests:"))
+                .expect("a Tests line")
+                .to_string()
+        };
+        let run = |passed, counts| {
+            Some(TestRun {
+                command: "sh test.sh",
+                passed,
+                counts,
+            })
+        };
+        assert_eq!(line(run(true, None)), "- Tests: ✅ passed (`sh test.sh`)");
+        assert_eq!(line(run(false, None)), "- Tests: ❌ failed (`sh test.sh`)");
+        assert_eq!(
+            line(run(false, Some((3, 4)))),
+            "- Tests: ❌ 3/4 passed (`sh test.sh`)"
+        );
+        assert_eq!(line(None), "- Tests: (not run: no test command is known)");
     }
 
     #[test]

@@ -179,14 +179,16 @@ mod tests {
             &Range::All,
             Parallelism {
                 parallel: None,
-                planner_max_parallel: Some(d.planner_max_parallel),
+                planner_max_parallel: d.bound(),
             },
             &Limits::default(),
         )
         .unwrap();
         let v = to_json(&p, &[], Some(&d));
-        // 4.1 then 4.2 (one file), and 4.3 with no owns beside 4.1: two at most.
-        assert_eq!(v["planner_max_parallel"], 2);
+        // 4.1 then 4.2 (one file), and 4.3 with no owns beside 4.1: two at most — the graph's
+        // width, no reason of its own, so no bound: the table gives min(2 independent, 3).
+        assert_eq!(v["planner_max_parallel"], Value::Null);
+        assert_eq!(v["discussion"]["planner_reason"], Value::Null);
         assert_eq!(v["discussion"]["planner_max_parallel"], 2);
         assert_eq!(v["implementers"], 2);
         assert_eq!(
@@ -195,7 +197,7 @@ mod tests {
         );
         let text = render_terminal(&p, &[], Some(&d));
         assert!(
-            text.contains("  Planner's recommendation: at most 2 Implementers in parallel\n"),
+            text.contains("  Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"),
             "{text}"
         );
     }

@@ -148,12 +148,8 @@ fn put_back(path: &Path, content: Option<&[u8]>) -> std::io::Result<bool> {
         return Ok(false);
     }
     match content {
-        Some(bytes) => {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(path, bytes)?;
-        }
+        // Atomic and mode-keeping, like every file retake rewrites in the user's tree.
+        Some(bytes) => crate::journal::write_atomic(path, bytes)?,
         None => std::fs::remove_file(path)?,
     }
     Ok(true)

@@ -22,7 +22,7 @@ mod render;
 mod tests;
 
 pub use critic::{critique, Critique, Flag};
-pub use planner::{max_parallel, mentioned_paths, propose, resolve};
+pub use planner::{max_parallel, mentioned_paths, parallel_reason, propose, resolve};
 
 use super::granularity::Limits;
 use super::plan::{Plan, PlanTask};
@@ -86,6 +86,9 @@ pub struct Discussion {
     pub proposal: Proposal,
     /// The Planner's recommended parallelism.
     pub planner_max_parallel: u32,
+    /// Why the recommendation is below the graph's width (`planner::parallel_reason`); without
+    /// one it does not bound the team.
+    pub planner_reason: Option<String>,
     /// The Critic's points the Planner could not settle.
     pub open: Vec<Flag>,
 }
@@ -111,15 +114,26 @@ pub fn discuss(selection: &[PlanTask], known: &[String], limits: &Limits) -> Dis
         }
     }
     let planner_max_parallel = max_parallel(&proposal.tasks);
+    let planner_reason = parallel_reason(&proposal.tasks);
     Discussion {
         rounds,
         proposal,
         planner_max_parallel,
+        planner_reason,
         open,
     }
 }
 
 impl Discussion {
+    /// The bound the Planner puts on the Implementer count (`planner_max_parallel` of chapter
+    /// 04's formula): its recommendation when it says why, else none — the table's default cap
+    /// of 3 then applies, as with `--no-discuss`.
+    pub fn bound(&self) -> Option<u32> {
+        self.planner_reason
+            .as_ref()
+            .map(|_| self.planner_max_parallel)
+    }
+
     /// `plan` with the discussion's outcome for Phase A: estimated owns for the tasks that
     /// declared none and the dependencies the Planner found in the tasks' text. The overlap
     /// dependencies the Critic asked for are left to Phase A's V5 repair, which finds the same

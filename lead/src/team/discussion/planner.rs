@@ -189,6 +189,36 @@ fn recommendation(tasks: &[PlanTask]) -> String {
 /// once per level (they may touch any file, so two of them must not run side by side). 1 when
 /// the dependencies form a cycle.
 pub fn max_parallel(tasks: &[PlanTask]) -> u32 {
+    width(tasks, true).unwrap_or(1)
+}
+
+/// Why the graph keeps fewer Implementers busy than its tasks' levels hold — the reason that
+/// lets the Planner's recommendation bound the team (chapter 04's table decides otherwise): a
+/// cycle, or tasks without owns that must run one at a time. `None` when the recommendation is
+/// only the graph's width, which says nothing the table does not.
+pub fn parallel_reason(tasks: &[PlanTask]) -> Option<String> {
+    let Some(collapsed) = width(tasks, true) else {
+        return Some("the dependencies form a cycle: its tasks can never start".into());
+    };
+    if collapsed >= width(tasks, false).unwrap_or(collapsed) {
+        return None;
+    }
+    let unowned: Vec<&str> = tasks
+        .iter()
+        .filter(|t| t.owns.is_empty())
+        .map(|t| t.id.as_str())
+        .collect();
+    Some(format!(
+        "task{} {} declare{} no owns and may touch any file: they run one at a time",
+        if unowned.len() == 1 { "" } else { "s" },
+        unowned.join(", "),
+        if unowned.len() == 1 { "s" } else { "" }
+    ))
+}
+
+/// The most tasks on one level; with `collapse_unowned`, a level's tasks without owns count
+/// once. `None` when the dependencies form a cycle.
+fn width(tasks: &[PlanTask], collapse_unowned: bool) -> Option<u32> {
     let mut level: Vec<Option<usize>> = vec![None; tasks.len()];
     // Relax until stable; a cycle never stabilises within `tasks.len()` passes.
     for _ in 0..=tasks.len() {
@@ -213,21 +243,23 @@ pub fn max_parallel(tasks: &[PlanTask]) -> u32 {
         }
     }
     if level.iter().any(Option::is_none) || crate::team::granularity::find_cycle(tasks).is_some() {
-        return 1;
+        return None;
     }
     let mut per_level: BTreeMap<usize, (u32, bool)> = BTreeMap::new();
     for (t, l) in tasks.iter().zip(&level) {
         let entry = per_level.entry(l.unwrap_or(0)).or_insert((0, false));
-        if t.owns.is_empty() {
+        if t.owns.is_empty() && collapse_unowned {
             entry.1 = true;
         } else {
             entry.0 += 1;
         }
     }
-    per_level
-        .values()
-        .map(|(owned, unowned)| owned + u32::from(*unowned))
-        .max()
-        .unwrap_or(1)
-        .max(1)
+    Some(
+        per_level
+            .values()
+            .map(|(owned, unowned)| owned + u32::from(*unowned))
+            .max()
+            .unwrap_or(1)
+            .max(1),
+    )
 }

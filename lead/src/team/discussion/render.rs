@@ -44,8 +44,12 @@ pub(super) fn terminal(d: &Discussion) -> String {
         out.push_str(&format!("    {}{facts}\n", t.subject()));
     }
     let n = d.planner_max_parallel;
+    let why = match &d.planner_reason {
+        Some(why) => format!(" ({why})"),
+        None => " (the task graph's width only: chapter 04's table sizes the team)".into(),
+    };
     out.push_str(&format!(
-        "  Planner's recommendation: at most {n} Implementer{} in parallel\n",
+        "  Planner's recommendation: at most {n} Implementer{} in parallel{why}\n",
         if n == 1 { "" } else { "s" }
     ));
     for f in &d.open {
@@ -60,6 +64,7 @@ pub(super) fn json(d: &Discussion) -> Value {
         "backend": BACKEND,
         "rounds": d.rounds,
         "planner_max_parallel": d.planner_max_parallel,
+        "planner_reason": d.planner_reason,
         "estimated_owns": d.proposal.estimated_owns,
         "added_dependencies": d.proposal.added,
         "open": d.open,

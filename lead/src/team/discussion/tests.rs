@@ -136,6 +136,13 @@ fn a_declared_cycle_and_an_oversized_task_stay_open_after_one_round() {
         ]
     );
     assert_eq!(
+        (d.bound(), d.planner_reason.as_deref()),
+        (
+            Some(1),
+            Some("the dependencies form a cycle: its tasks can never start")
+        )
+    );
+    assert_eq!(
         d.planner_max_parallel, 1,
         "a cycle leaves nothing to parallelise"
     );
@@ -155,6 +162,11 @@ fn independent_owned_tasks_are_recommended_side_by_side() {
         .collect();
     let d = discuss(&tasks, &[], &Limits::default());
     assert_eq!((d.rounds.len(), d.planner_max_parallel), (1, 6));
+    assert_eq!(
+        d.bound(),
+        None,
+        "the graph's width alone does not lift the cap"
+    );
     assert!(d.open.is_empty());
     assert_eq!(d.rounds[0].critic, Vec::new());
 }
@@ -179,7 +191,7 @@ fn phase_a_takes_the_reference_and_still_validates_it() {
         &Range::All,
         Parallelism {
             parallel: None,
-            planner_max_parallel: Some(d.planner_max_parallel),
+            planner_max_parallel: d.bound(),
         },
         &Limits::default(),
     )
@@ -224,6 +236,42 @@ fn phase_a_takes_the_reference_and_still_validates_it() {
          \x20   2 Add login · owns: src/auth/login.rs · after: 1\n\
          \x20   3 Add logout · owns: src/auth/login.rs · after: 2\n\
          \x20   4 Add audit log · owns: src/audit.rs\n\
-         \x20 Planner's recommendation: at most 2 Implementers in parallel\n"
+         \x20 Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"
+    );
+}
+
+#[test]
+fn tasks_without_owns_give_the_planner_a_reason_that_bounds_the_team() {
+    let tasks = vec![
+        task("1", "Tidy up", &[], &[]),
+        task("2", "Polish", &[], &[]),
+        task("3", "Add c", &["src/c.rs"], &[]),
+        task("4", "Add d", &["src/d.rs"], &[]),
+        task("5", "Add e", &["src/e.rs"], &[]),
+    ];
+    let d = discuss(&tasks, &[], &Limits::default());
+    assert_eq!(d.planner_max_parallel, 4, "1 and 2 count once");
+    assert_eq!(
+        d.planner_reason.as_deref(),
+        Some("tasks 1, 2 declare no owns and may touch any file: they run one at a time")
+    );
+    assert_eq!(d.bound(), Some(4));
+    // With the reason, the Planner's bound replaces the default cap of 3 (cap 5).
+    assert_eq!(
+        crate::team::team_size::implementer_count(5, None, d.bound()),
+        4
+    );
+    // Five independent owned tasks: no reason, the default cap.
+    let owned: Vec<PlanTask> = (1..=5)
+        .map(|i| {
+            let path = format!("src/m{i}.rs");
+            task(&i.to_string(), "Add a module", &[path.as_str()], &[])
+        })
+        .collect();
+    let d = discuss(&owned, &[], &Limits::default());
+    assert_eq!((d.planner_max_parallel, d.bound()), (5, None));
+    assert_eq!(
+        crate::team::team_size::implementer_count(5, None, d.bound()),
+        3
     );
 }
