@@ -120,3 +120,55 @@ fn no_exec_starts_none_of_the_repositorys_programs_and_refuses_fix() {
     git(&repo, &["status", "--porcelain"]);
     assert!(ran_log(&ran).contains("fsmonitor"), "{}", ran_log(&ran));
 }
+
+/// The review's test command reads every process's environment. The Lead was started with a
+/// `RETAKE_SECRET` of its own (so the scan provably finds what is there): the Lead's process is
+/// the only one that shows it — no actor, no sibling, not the test command itself.
+#[test]
+fn the_code_under_review_finds_no_secret_in_any_process_environment() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let repo = tmp.path().join("repo");
+    let found = tmp.path().join("found");
+    write(&repo, "src/lib.rs", "pub fn a() {}\n");
+    write(
+        &repo,
+        "scan.sh",
+        &format!(
+            "#!/bin/sh\n: > '{out}'\nfor f in /proc/[0-9]*/environ; do\n  \
+             if tr '\\0' '\\n' < \"$f\" 2>/dev/null | grep -Eq '^RETAKE_(SECRET|_WIRE__SECRET)='; then\n    \
+             pid=${{f#/proc/}}; echo \"${{pid%/environ}}\" >> '{out}'\n  fi\ndone\necho scanned >> '{out}.done'\n",
+            out = found.display()
+        ),
+    );
+    write(
+        &repo,
+        "retake.toml",
+        "[test]\ncommand = [\"sh\", \"scan.sh\"]\n",
+    );
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "base"]);
+    let lead = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .args(["review", "--paths", "src/**"])
+        .current_dir(&repo)
+        .env("HOME", tmp.path())
+        .env("RETAKE_SECRET", "00112233445566778899aabbccddeeff")
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run retake");
+    let pid = lead.id();
+    let out = lead.wait_with_output().expect("wait");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{stdout}");
+    let scanned = std::fs::read_to_string(format!("{}.done", found.display()));
+    assert_eq!(
+        scanned.ok().as_deref(),
+        Some("scanned\n"),
+        "the test command ran once"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&found).expect("scan result"),
+        format!("{pid}\n"),
+        "only the Lead's own environment holds a secret"
+    );
+}

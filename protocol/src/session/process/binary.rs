@@ -69,7 +69,7 @@ pub fn actor_main<A: Args>(
         Invocation::Utility(Utility::Health(check)) => return ExitCode::from(check.run()),
         Invocation::Actor(args) => args,
     };
-    let outcome = Secret::from_env()
+    let outcome = super::take_secret()
         .map_err(ActorError::from)
         .and_then(|secret| run(args, secret));
     match outcome {
