@@ -1,7 +1,9 @@
 //! The commands the Lead itself runs in a `retake run` besides git (`run::git`): Phase C's
 //! integration verification and the fix pipeline's test gate. Each goes through the one process
 //! runner, `protocol::exec`: its own process group under the guard (the group dies with the
-//! Lead), killed as a group at its time limit, no secret in its environment.
+//! Lead), killed as a group at its time limit, no secret in its environment, and in its sandbox
+//! (`protocol::exec::sandbox`: build output under `.retake/build/`, a lock file it creates
+//! removed after), so the tree holds only what the run's work changed.
 
 use std::path::Path;
 use std::time::Duration;
@@ -47,15 +49,17 @@ pub fn run(
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> std::io::Result<Ran> {
+    let mut all = protocol::exec::sandbox::build_env(cwd);
+    all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
     let extra = protocol::exec::Extra {
         stdin: None,
-        env: env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
+        env: all,
     };
     let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
-    match protocol::exec::run(argv, cwd, timeout, &extra) {
+    let locks = protocol::exec::sandbox::LockGuard::before(cwd);
+    let ran = protocol::exec::run(argv, cwd, timeout, &extra);
+    locks.restore();
+    match ran {
         Ok(done) => Ok(Ran {
             code: done.code,
             stdout: text(done.stdout),

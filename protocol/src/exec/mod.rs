@@ -8,6 +8,7 @@
 
 pub mod git;
 pub mod guard;
+pub mod sandbox;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
