@@ -7,9 +7,12 @@
 //! `commit.gpgsign`), a diff or blame its external diff and textconv drivers, `git add` and
 //! `git checkout` its clean/smudge filters. Command-line `-c` settings win over every config
 //! file, so each call carries [`HARDENING`] and, for the filter and diff drivers whose names
-//! cannot be known in advance, a harmless command for every driver the configuration names (read
-//! with `git config`, which starts no program): no filter, `cat` as textconv, `false` as an
-//! external diff (a diff must pass `--no-ext-diff`, or it fails closed). What remains: `git config` itself reads
+//! cannot be known in advance, a harmless command for every driver the repository's own
+//! configuration names (`.git/config`, its includes, the worktree's config; read with
+//! `git config --show-scope`, which starts no program): no filter, `cat` as textconv, `false` as
+//! an external diff (a diff must pass `--no-ext-diff`, or it fails closed). Drivers of the
+//! user's global and system configuration (git-lfs's filter, say) are the user's choice and
+//! stay. What remains: `git config` itself reads
 //! `include.path` files (reading only), and a driver added to the configuration between the
 //! enumeration and the call (by a command running concurrently) would not be neutralised — no
 //! retake command runs git concurrently with the repository's own commands.
@@ -98,7 +101,7 @@ pub fn git(repo: &Path, args: &[&str]) -> Result<String, GitError> {
 /// [`git`] with `env` added (`GIT_INDEX_FILE` for a scratch index, say).
 pub fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, GitError> {
     let mut argv = hardened_prefix();
-    argv.extend(driver_overrides(repo));
+    argv.extend(driver_overrides(repo, env));
     argv.extend(args.iter().map(|a| a.to_string()));
     let done = raw(repo, &argv, env, args)?;
     Ok(String::from_utf8_lossy(&done).into_owned())
@@ -138,13 +141,14 @@ fn hardened_prefix() -> Vec<String> {
     argv
 }
 
-/// `-c` settings that empty every filter and diff driver the configuration names: their
-/// commands are the repository's programs.
-fn driver_overrides(repo: &Path) -> Vec<String> {
+/// `-c` settings that neutralise every filter, diff and merge driver the repository's own
+/// configuration names: their commands are the repository's programs.
+fn driver_overrides(repo: &Path, env: &[(&str, &str)]) -> Vec<String> {
     let mut argv = hardened_prefix();
     argv.extend(
         [
             "config",
+            "--show-scope",
             "--null",
             "--name-only",
             "--get-regexp",
@@ -153,12 +157,16 @@ fn driver_overrides(repo: &Path) -> Vec<String> {
         .map(String::from),
     );
     // No such key (exit 1) or no repository: nothing to neutralise.
-    let Ok(names) = raw(repo, &argv, &[], &["config", "--get-regexp"]) else {
+    let Ok(names) = raw(repo, &argv, env, &["config", "--get-regexp"]) else {
         return Vec::new();
     };
+    let names = String::from_utf8_lossy(&names);
+    let mut fields = names.split('\0');
     let mut out = Vec::new();
-    for name in String::from_utf8_lossy(&names).split('\0') {
-        if name.is_empty() {
+    while let (Some(scope), Some(name)) = (fields.next(), fields.next()) {
+        // The user's own configuration (and `-c`/`GIT_CONFIG_*`) is trusted; anything else —
+        // local, worktree, or a scope this git names differently — is the repository's.
+        if name.is_empty() || matches!(scope, "global" | "system" | "command") {
             continue;
         }
         // An empty filter is no filter; an empty diff command would make git try to run "".

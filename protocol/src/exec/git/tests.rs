@@ -148,3 +148,40 @@ fn a_failure_names_the_command_and_gits_first_error_line() {
         "{text}"
     );
 }
+
+/// The user's global configuration is trusted: its filter (git-lfs's, say) still applies,
+/// while the repository's own filter of the same kind never runs.
+#[test]
+fn the_users_global_filters_stay_and_the_repositorys_are_neutralised() {
+    let (dir, ran) = hostile_repo();
+    let repo = dir.path().join("repo");
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).expect("mkdir");
+    std::fs::write(
+        home.join(".gitconfig"),
+        "[filter \"upper\"]\n\tclean = tr a-z A-Z\n",
+    )
+    .expect("write");
+    std::fs::write(
+        repo.join(".gitattributes"),
+        "*.up filter=upper\n*.txt filter=evil\n",
+    )
+    .expect("write");
+    std::fs::write(repo.join("x.up"), "shout\n").expect("write");
+    std::fs::write(repo.join("a.txt"), "quiet\n").expect("write");
+    let home_text = home.display().to_string();
+    let env = [("HOME", home_text.as_str()), ("GIT_CONFIG_NOSYSTEM", "1")];
+    git_with(&repo, &["add", "-A"], &env).expect("add");
+    let staged = |path: &str| git(&repo, &["cat-file", "blob", &format!(":{path}")]).expect("blob");
+    assert_eq!(staged("x.up"), "SHOUT\n", "the user's filter applied");
+    assert_eq!(
+        staged("a.txt"),
+        "quiet\n",
+        "the repository's filter did not"
+    );
+    assert!(
+        !ran.exists(),
+        "{}",
+        std::fs::read_to_string(&ran).unwrap_or_default()
+    );
+}
