@@ -382,7 +382,7 @@ fn bad_input_is_one_line_and_exit_2() {
     assert_eq!(ran.status.code(), Some(2));
     assert!(err(&ran).contains("malformed verdict"), "{}", err(&ran));
 
-    let ran = retake(&repo, &["review", "--fix", "--consensus", "2", "--no-exec"]);
+    let ran = retake(&repo, &["review", "--fix", "--consensus", "2"]);
     assert_eq!(ran.status.code(), Some(2));
     assert!(
         err(&ran).contains("--fix works on a single review"),
