@@ -49,8 +49,9 @@ where
 }
 
 /// Runs an Implementer process: connect to the Lead over TCP and serve (once, or as a worker),
-/// applying `--fault`s as a process would suffer them. The secret comes from the environment
-/// (`RETAKE_SECRET`, hex), never from the command line.
+/// applying `--fault`s as a process would suffer them. The secret comes from the Lead on
+/// standard input, or from the environment for a worker (`RETAKE_SECRET`, hex), never from
+/// the command line (`protocol::session::process::take_secret`).
 pub fn run_process(args: ImplementerArgs, secret: Secret) -> Result<(), ActorError> {
     let who = Identity {
         role: ROLE.into(),

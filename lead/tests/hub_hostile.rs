@@ -1,18 +1,22 @@
 //! The hub refuses hostile connections — a wrong secret, an oversized frame, garbage instead of a
-//! handshake, an authenticated stranger — and keeps serving the real actors, whose review still
-//! ends in a verdict.
+//! handshake, an authenticated stranger, a second connection under a registered actor's name —
+//! and keeps serving the real actors, whose review still ends in a verdict with no restart.
 
 use actix::Actor;
 use lead::config::Settings;
 use lead::journal::Journal;
 use lead::review::coordinator::Coordinator;
+use lead::review::coordinator::{Finished, ReviewFailure};
 use lead::review::hub::accept_loop;
 use lead::review::plan::Plan;
 use lead::review::ReviewRequest;
 use lead::runtime::local::LocalSpawner;
 use lead::runtime::Runtime;
+use protocol::chaos::{Fault, FaultPlan, FaultSpec};
 use protocol::wire::{client_handshake, Secret, WireConfig, WireError};
 use protocol::{Scope, Verdict};
+use std::future::Future;
+use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 
@@ -38,8 +42,8 @@ fn plan(root: &std::path::Path) -> Plan {
     plan
 }
 
-#[test]
-fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
+/// A repository with one TODO marker (the quality Inspector's one finding).
+fn repo_with_a_todo() -> tempfile::TempDir {
     let repo = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(repo.path().join("src")).expect("mkdir");
     std::fs::write(
@@ -47,9 +51,23 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
         "// TODO: finish\npub fn a() {}\n",
     )
     .expect("write");
-    let journal = Journal::create(&repo.path().join(".retake"), "r1").expect("journal");
-    let plan = plan(repo.path());
-    let outcome = actix::System::new().block_on(async move {
+    repo
+}
+
+/// Runs the review of `root` with real actor processes (suffering `faults`) while `hostile`
+/// talks to the Lead's listener; the coordinator's result.
+fn review_under_attack<F, Fut>(
+    root: &std::path::Path,
+    faults: FaultPlan,
+    hostile: F,
+) -> Result<Finished, ReviewFailure>
+where
+    F: FnOnce(SocketAddr, Secret, WireConfig) -> Fut + 'static,
+    Fut: Future<Output = ()> + 'static,
+{
+    let journal = Journal::create(&root.join(".retake"), "r1").expect("journal");
+    let plan = plan(root);
+    actix::System::new().block_on(async move {
         let secret = Secret::generate();
         let wire = WireConfig {
             handshake_timeout: Duration::from_millis(500),
@@ -66,10 +84,10 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
             secret.clone(),
             Duration::from_millis(200),
             wire.max_frame,
-            protocol::chaos::FaultPlan::default(),
+            faults,
         );
         let (tx, rx) = tokio::sync::oneshot::channel();
-        // The real actors are spawned now and connect while the hostile peers below do.
+        // The real actors are spawned now and connect while the hostile peers do.
         let coordinator = Coordinator::new(plan, journal, Box::new(spawner), tx).start();
         actix::spawn(accept_loop(
             listener,
@@ -77,36 +95,7 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
             wire.clone(),
             coordinator.clone(),
         ));
-
-        // 1. The wrong secret is rejected during the handshake.
-        let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let wrong = Secret::generate();
-        let refused =
-            client_handshake(stream, &wrong, "inspector", "inspector-quality", &wire).await;
-        assert!(
-            matches!(refused, Err(WireError::Rejected(ref r)) if r.contains("authentication")),
-            "{refused:?}"
-        );
-
-        // 2. A frame header claiming 4 GiB is dropped without waiting for the bytes.
-        let mut huge = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        huge.write_all(&0xFFFF_FFF0u32.to_be_bytes())
-            .await
-            .expect("write");
-        // 3. A forged frame (random bytes where the Hello belongs).
-        let mut forged = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        forged
-            .write_all(&[0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
-            .await
-            .expect("write");
-        // 4. A peer with the secret but a name the review does not expect.
-        let stranger = tokio::net::TcpStream::connect(addr).await.expect("connect");
-        let stranger =
-            client_handshake(stranger, &secret, "inspector", "inspector-intruder", &wire).await;
-        let (mut reader, _writer) = stranger.expect("authenticated, then refused by the hub");
-        let goodbye = reader.recv().await.expect("a frame").expect("not EOF");
-        assert_eq!(goodbye.body, protocol::Body::Goodbye);
-
+        hostile(addr, secret, wire).await;
         let result = tokio::time::timeout(Duration::from_secs(20), rx)
             .await
             .expect("no hang")
@@ -115,8 +104,11 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
             spawner.reap(Duration::from_secs(2)).await;
         }
         result
-    });
-    let finished = outcome.expect("the review finished");
+    })
+}
+
+/// The review found exactly the TODO marker, journaled, with a GO verdict and no restart.
+fn assert_one_clean_review(root: &std::path::Path, finished: &Finished) {
     assert_eq!(finished.outcome.verdict, Verdict::Go);
     assert_eq!(
         finished.outcome.findings.len(),
@@ -125,9 +117,82 @@ fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
         finished.outcome.findings
     );
     assert_eq!(finished.outcome.findings[0].rule, "quality/todo-marker");
-    assert!(repo
-        .path()
+    assert_eq!(
+        finished.restarts.values().sum::<u32>(),
+        0,
+        "{:?}",
+        finished.restarts
+    );
+    assert!(root
         .join(".retake/runs/r1/reports/inspector-quality.cpf")
         .is_file());
-    assert!(repo.path().join(".retake/runs/r1/verdict.cpf").is_file());
+    assert!(root.join(".retake/runs/r1/verdict.cpf").is_file());
+}
+
+#[test]
+fn hostile_peers_are_refused_and_the_review_still_ends_in_a_verdict() {
+    let repo = repo_with_a_todo();
+    let finished = review_under_attack(
+        repo.path(),
+        FaultPlan::default(),
+        |addr, secret, wire| async move {
+            // 1. The wrong secret is rejected during the handshake.
+            let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let wrong = Secret::generate();
+            let refused =
+                client_handshake(stream, &wrong, "inspector", "inspector-quality", &wire).await;
+            assert!(
+                matches!(refused, Err(WireError::Rejected(ref r)) if r.contains("authentication")),
+                "{refused:?}"
+            );
+
+            // 2. A frame header claiming 4 GiB is dropped without waiting for the bytes.
+            let mut huge = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            huge.write_all(&0xFFFF_FFF0u32.to_be_bytes())
+                .await
+                .expect("write");
+            // 3. A forged frame (random bytes where the Hello belongs).
+            let mut forged = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            forged
+                .write_all(&[0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8])
+                .await
+                .expect("write");
+            // 4. A peer with the secret but a name the review does not expect.
+            let stranger = tokio::net::TcpStream::connect(addr).await.expect("connect");
+            let stranger =
+                client_handshake(stranger, &secret, "inspector", "inspector-intruder", &wire).await;
+            let (mut reader, _writer) = stranger.expect("authenticated, then refused by the hub");
+            let goodbye = reader.recv().await.expect("a frame").expect("not EOF");
+            assert_eq!(goodbye.body, protocol::Body::Goodbye);
+        },
+    )
+    .expect("the review finished");
+    assert_one_clean_review(repo.path(), &finished);
+}
+
+/// A peer holding the secret registers under the name of the (connected, working) quality
+/// Inspector and disconnects at once: it is refused, and its disconnect is not taken for the
+/// real Inspector's — which is neither killed nor replaced.
+#[test]
+fn a_duplicate_name_that_disconnects_leaves_the_registered_actor_alone() {
+    let repo = repo_with_a_todo();
+    // The real Inspector holds its report back, so it is connected and busy when the rogue comes.
+    let faults = FaultPlan {
+        faults: vec![FaultSpec {
+            actor: "inspector-quality".into(),
+            spawn: None,
+            fault: Fault::Delay(2500),
+        }],
+    };
+    let finished = review_under_attack(repo.path(), faults, |addr, secret, wire| async move {
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        let rogue = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let rogue = client_handshake(rogue, &secret, "inspector", "inspector-quality", &wire).await;
+        let (mut reader, writer) = rogue.expect("authenticated, then refused by the hub");
+        let goodbye = reader.recv().await.expect("a frame").expect("not EOF");
+        assert_eq!(goodbye.body, protocol::Body::Goodbye);
+        drop((reader, writer));
+    })
+    .expect("the review finished");
+    assert_one_clean_review(repo.path(), &finished);
 }

@@ -1,13 +1,9 @@
-//! Reading a session's changes from git: read-only commands (argv, no shell, a timeout, its own
-//! process group, `GIT_OPTIONAL_LOCKS=0` so not even the index is refreshed on disk).
+//! Reading a session's changes from git: read-only commands through the hardened runner
+//! (argv, no shell, a timeout, its own process group, `GIT_OPTIONAL_LOCKS=0` so not even the
+//! index is refreshed on disk, none of the repository's programs started).
 
 use super::diff::{parse_unified_zero, Changes, FileChange};
-use super::process::{run_with, Extra, RunError};
 use std::path::Path;
-use std::time::Duration;
-
-/// Deadline of one git command.
-const GIT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Bases tried, in order, for the default session: the default branch first (a session's
 /// branch changes are what it adds over it), then the branch's upstream, then `HEAD`
@@ -38,42 +34,14 @@ pub enum GitError {
     },
 }
 
-/// Runs `git ARGS` in `root`; stdout on success.
+/// Runs `git ARGS` in `root` through the workspace's one hardened git runner
+/// ([`protocol::exec::git`]: no hook, fsmonitor, filter or diff driver of the reviewed
+/// repository runs, no optional lock is taken); stdout on success.
 fn git(root: &Path, args: &[&str]) -> Result<String, GitError> {
-    let mut argv = vec!["git".to_string(), "-c".into(), "core.quotepath=off".into()];
-    argv.extend(args.iter().map(|a| a.to_string()));
-    let failed = |reason: String| GitError::Failed {
+    protocol::exec::git::git(root, args).map_err(|e| GitError::Failed {
         command: args.join(" "),
-        reason,
-    };
-    let extra = Extra {
-        stdin: None,
-        env: vec![
-            ("GIT_OPTIONAL_LOCKS".into(), "0".into()),
-            ("GIT_TERMINAL_PROMPT".into(), "0".into()),
-        ],
-    };
-    match run_with(&argv, root, GIT_TIMEOUT, &extra) {
-        Ok(done) if done.code == Some(0) => Ok(done.stdout),
-        Ok(done) => Err(failed(first_line(&done.stderr))),
-        Err(RunError::TimedOut) => Err(failed(format!(
-            "timed out after {} s",
-            GIT_TIMEOUT.as_secs()
-        ))),
-        Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(failed("git is not installed".into()))
-        }
-        Err(RunError::Spawn(e)) => Err(failed(e.to_string())),
-    }
-}
-
-fn first_line(text: &str) -> String {
-    let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    if line.is_empty() {
-        "no error message".into()
-    } else {
-        line.trim().to_string()
-    }
+        reason: e.reason().to_string(),
+    })
 }
 
 /// Fails unless `root` is inside a git work tree.
@@ -211,6 +179,7 @@ pub fn session_diff(root: &Path, merge_base: &str) -> Result<String, GitError> {
             "--no-renames",
             "--relative",
             "--no-ext-diff",
+            "--no-textconv",
             merge_base,
             "--",
         ],

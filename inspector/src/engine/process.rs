@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use protocol::exec::sandbox;
 pub(crate) use protocol::exec::{Extra, RunError};
 
 /// A command that ran to completion.
@@ -25,14 +26,24 @@ pub(crate) fn run(argv: &[String], cwd: &Path, timeout: Duration) -> Result<Fini
     run_with(argv, cwd, timeout, &Extra::default())
 }
 
-/// Runs `argv` in `cwd` with `extra`, killing its process group after `timeout`.
+/// Runs `argv` in `cwd` with `extra` (its variables win over the sandbox's), killing its
+/// process group after `timeout`.
 pub(crate) fn run_with(
     argv: &[String],
     cwd: &Path,
     timeout: Duration,
     extra: &Extra,
 ) -> Result<Finished, RunError> {
-    let done = protocol::exec::run(argv, cwd, timeout, extra)?;
+    let mut env = sandbox::build_env(cwd);
+    env.extend(extra.env.iter().cloned());
+    let sandboxed = Extra {
+        stdin: extra.stdin.clone(),
+        env,
+    };
+    let locks = sandbox::LockGuard::before(cwd);
+    let ran = protocol::exec::run(argv, cwd, timeout, &sandboxed);
+    locks.restore();
+    let done = ran?;
     Ok(Finished {
         code: done.code,
         stdout: String::from_utf8_lossy(&done.stdout).into_owned(),

@@ -151,15 +151,9 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
 
 /// The reviewed repository's `HEAD` commit, when it is a git work tree and git is installed.
 pub fn head_commit(repo: &Path) -> Option<String> {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["rev-parse", "--verify", "--quiet", "HEAD"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let head = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !head.is_empty()).then_some(head)
+    let out = protocol::exec::git::git(repo, &["rev-parse", "--verify", "--quiet", "HEAD"]).ok()?;
+    let head = out.trim().to_string();
+    (!head.is_empty()).then_some(head)
 }
 
 fn pretty(value: &serde_json::Value) -> anyhow::Result<String> {

@@ -19,6 +19,13 @@ pub struct Failure {
 /// Runs the command.
 pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    // --no-exec promises that no command of the repository runs; the fix pipeline runs its
+    // executor, test gate and checks, so the two cannot be combined.
+    if args.no_exec && args.fix {
+        return Err(fail2(anyhow::anyhow!(
+            "--fix runs the repository's executor and tests, which --no-exec forbids: drop one of them"
+        )));
+    }
     // Bad output options (formats, --baseline) fail before any actor starts.
     super::plan(&args.output).map_err(fail2)?;
     let path = args.path.clone().unwrap_or_else(|| ".".into());

@@ -89,15 +89,9 @@ fn drive(args: RunArgs, root: PathBuf, settings: crate::config::Settings) -> any
 
 /// The git work tree's top folder, so that `retake run` finds Plans.md from a subfolder.
 fn work_tree_root(dir: &Path) -> Option<PathBuf> {
-    let out = std::process::Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(["rev-parse", "--show-toplevel"])
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let top = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !top.is_empty()).then(|| PathBuf::from(top))
+    let out = protocol::exec::git::git(dir, &["rev-parse", "--show-toplevel"]).ok()?;
+    let top = out.trim().to_string();
+    (!top.is_empty()).then(|| PathBuf::from(top))
 }
 
 /// Phase A's environment check; a dry run reports its problems instead of stopping.

@@ -1,10 +1,15 @@
 //! Accepting actors: every connection, TCP or in-memory, is authenticated with the handshake and
 //! then pumped into a hub — the review's coordinator, or the team loop's hub — under its
 //! authenticated name. A peer that fails the handshake or sends a bad frame is dropped and
-//! logged; the others are not affected.
+//! logged; the others are not affected. A connection the hub refuses (its name is taken, or no
+//! actor of that name is expected) is closed without another word to the hub: its messages and
+//! its disconnect would otherwise be taken for the registered actor's, and a rogue holding a
+//! real actor's name could make the Lead replace that healthy actor.
 
 use super::coordinator::{Connected, Coordinator, Incoming, Lost};
 use actix::Addr;
+use futures::future::BoxFuture;
+use futures::FutureExt as _;
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::Envelope;
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -15,8 +20,9 @@ pub const DISCONNECTED: &str = "disconnected";
 
 /// Where an authenticated connection's events go.
 pub trait Hub: Clone + Send + 'static {
-    /// An actor authenticated as `name`; `outbox` reaches it.
-    fn connected(&self, name: String, outbox: Outbox);
+    /// An actor authenticated as `name`; `outbox` reaches it. Resolves to whether the hub took
+    /// it (false: refused, the connection is closed and the hub hears no more of it).
+    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool>;
     /// `env` arrived from `name` (its sender checked against the authenticated name).
     fn incoming(&self, name: String, env: Envelope);
     /// The connection of `name` ended, for `reason`.
@@ -24,8 +30,10 @@ pub trait Hub: Clone + Send + 'static {
 }
 
 impl Hub for Addr<Coordinator> {
-    fn connected(&self, name: String, outbox: Outbox) {
-        self.do_send(Connected { name, outbox });
+    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool> {
+        // A hub that is gone took nobody.
+        let sent = self.send(Connected { name, outbox });
+        sent.map(|taken| taken.unwrap_or(false)).boxed()
     }
 
     fn incoming(&self, from: String, env: Envelope) {
@@ -56,7 +64,10 @@ where
     };
     let name = peer.name.clone();
     let (outbox, _writer) = Outbox::spawn(writer);
-    hub.connected(name.clone(), outbox);
+    if !hub.connected(name.clone(), outbox).await {
+        tracing::warn!(name, "connection refused: unexpected or duplicate name");
+        return;
+    }
     let reason = loop {
         match reader.recv().await {
             Ok(Some(env)) if env.from == name => hub.incoming(name.clone(), env),

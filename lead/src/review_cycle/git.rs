@@ -5,7 +5,6 @@
 
 use super::context::{Commit, History, LastChange};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Reads last changes from the repository's git history.
 #[derive(Debug, Clone)]
@@ -21,15 +20,9 @@ impl GitHistory {
         }
     }
 
+    /// The hardened git runner: blame and log run no textconv or diff driver of the repository.
     fn git(&self, args: &[&str]) -> Option<String> {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(&self.repo)
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+        protocol::exec::git::git(&self.repo, args).ok()
     }
 }
 
@@ -41,11 +34,27 @@ impl History for GitHistory {
         match line {
             Some(n) => {
                 let range = format!("{n},{n}");
-                self.git(&["blame", "--porcelain", "-L", &range, "--", path])
-                    .map_or(LastChange::Unknown, |out| parse_blame(&out))
+                self.git(&[
+                    "blame",
+                    "--no-textconv",
+                    "--porcelain",
+                    "-L",
+                    &range,
+                    "--",
+                    path,
+                ])
+                .map_or(LastChange::Unknown, |out| parse_blame(&out))
             }
             None => self
-                .git(&["log", "-1", "--format=%H%x1f%an%x1f%aI%x1f%s", "--", path])
+                .git(&[
+                    "log",
+                    "--no-textconv",
+                    "--no-ext-diff",
+                    "-1",
+                    "--format=%H%x1f%an%x1f%aI%x1f%s",
+                    "--",
+                    path,
+                ])
                 .map_or(LastChange::Unknown, |out| parse_log(&out)),
         }
     }

@@ -1,12 +1,12 @@
-//! The commands the Lead itself runs in a `retake run`: git (argv, never a shell) and Phase C's
-//! integration verification. Each runs in its own process group under the Implementers' process
-//! guard (the group dies with the Lead) and is killed as a group at its time limit, like every
-//! command an actor runs.
+//! The commands the Lead itself runs in a `retake run` besides git (`run::git`): Phase C's
+//! integration verification and the fix pipeline's test gate. Each goes through the one process
+//! runner, `protocol::exec`: its own process group under the guard (the group dies with the
+//! Lead), killed as a group at its time limit, no secret in its environment, and in its sandbox
+//! (`protocol::exec::sandbox`: build output under `.retake/build/`, a lock file it creates
+//! removed after), so the tree holds only what the run's work changed.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How a command ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,73 +41,38 @@ impl Ran {
     }
 }
 
-/// Runs `argv` in `cwd` with `env` added, killing its process group after `timeout`.
+/// Runs `argv` in `cwd` with `env` added, killing its process group after `timeout`, through
+/// the workspace's one process runner ([`protocol::exec::run`]).
 pub fn run(
     argv: &[String],
     cwd: &Path,
     env: &[(&str, &str)],
     timeout: Duration,
 ) -> std::io::Result<Ran> {
-    let Some((program, args)) = argv.split_first() else {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "empty command",
-        ));
+    let mut all = protocol::exec::sandbox::build_env(cwd);
+    all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    let extra = protocol::exec::Extra {
+        stdin: None,
+        env: all,
     };
-    let mut cmd = Command::new(program);
-    cmd.args(args)
-        .current_dir(cwd)
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // Its own process group under a guard: what it starts (cargo's rustc and test binaries)
-    // dies with the Lead too.
-    protocol::exec::guard::guard(&mut cmd);
-    let mut child = cmd.spawn()?;
-    let out = child.stdout.take().map(drain);
-    let err = child.stderr.take().map(drain);
-    let deadline = Instant::now() + timeout;
-    let (code, timed_out) = loop {
-        if let Some(status) = child.try_wait()? {
-            break (status.code(), false);
-        }
-        if Instant::now() >= deadline {
-            kill_group(child.id());
-            let _reaped = child.wait();
-            break (None, true);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    // Whatever the command left running in its group goes too.
-    kill_group(child.id());
-    let collect = |h: Option<std::thread::JoinHandle<String>>| {
-        h.and_then(|h| h.join().ok()).unwrap_or_default()
-    };
-    Ok(Ran {
-        code,
-        stdout: collect(out),
-        stderr: collect(err),
-        timed_out,
-    })
-}
-
-fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _partial = pipe.read_to_end(&mut bytes);
-        String::from_utf8_lossy(&bytes).into_owned()
-    })
-}
-
-fn kill_group(pid: u32) {
-    if let Ok(pgid) = i32::try_from(pid) {
-        if pgid > 0 {
-            // SAFETY: kill(2) on a process group; no memory effects.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    let locks = protocol::exec::sandbox::LockGuard::before(cwd);
+    let ran = protocol::exec::run(argv, cwd, timeout, &extra);
+    locks.restore();
+    match ran {
+        Ok(done) => Ok(Ran {
+            code: done.code,
+            stdout: text(done.stdout),
+            stderr: text(done.stderr),
+            timed_out: false,
+        }),
+        Err(protocol::exec::RunError::TimedOut) => Ok(Ran {
+            code: None,
+            stdout: String::new(),
+            stderr: String::new(),
+            timed_out: true,
+        }),
+        Err(protocol::exec::RunError::Spawn(e)) => Err(e),
     }
 }
 

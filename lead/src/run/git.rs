@@ -4,34 +4,26 @@
 //! resumed run knows whether its accepted review still covers the tree) and Phase C's commit of
 //! everything the run changed, `.retake/` excluded.
 
-use super::command::run;
 use std::path::Path;
-use std::time::Duration;
 
-const GIT_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// Runs `git ARGS` in `repo` (no terminal prompts, paths unquoted); its standard output, or a
-/// one-line error naming the command and its last line of output.
+/// Runs `git ARGS` in `repo` through the workspace's one hardened git runner
+/// ([`protocol::exec::git`]: no hook, fsmonitor, filter or diff driver of the repository runs);
+/// its standard output, or a one-line error naming the command and git's error line.
 pub(crate) fn git(repo: &Path, args: &[&str]) -> Result<String, String> {
     git_with(repo, args, &[])
 }
 
 fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, String> {
-    let mut argv = vec!["git".to_string(), "-c".into(), "core.quotepath=off".into()];
-    argv.extend(args.iter().map(|a| a.to_string()));
-    let mut env = env.to_vec();
-    env.push(("GIT_TERMINAL_PROMPT", "0"));
-    let ran =
-        run(&argv, repo, &env, GIT_TIMEOUT).map_err(|e| format!("git {}: {e}", args.join(" ")))?;
-    if ran.ok() {
-        Ok(ran.stdout)
-    } else {
-        Err(format!(
-            "git {} failed: {}",
-            args.join(" "),
-            ran.last_line()
-        ))
-    }
+    protocol::exec::git::git_with(repo, args, env).map_err(|e| e.to_string())
+}
+
+/// Stages every change of the work tree except retake's own state (`.retake/` stays as `HEAD`
+/// has it). Naming `.retake` in `git add`'s pathspec, even to exclude it, fails when the
+/// repository ignores it (`.gitignore`, `info/exclude` or a global excludes file), so
+/// everything is staged and `.retake` unstaged again.
+fn stage_all_but_state(repo: &Path, env: &[(&str, &str)]) -> Result<(), String> {
+    git_with(repo, &["add", "-A"], env)?;
+    git_with(repo, &["reset", "-q", "--", ".retake"], env).map(|_| ())
 }
 
 /// Whether a path is retake's own state, never part of a run's work.
@@ -106,7 +98,7 @@ pub fn work_tree_id(repo: &Path, scratch: &Path, excluded: &[String]) -> Result<
     left_out.extend(excluded.iter().map(|p| format!(":(literal){p}")));
     let mut rm: Vec<&str> = vec!["rm", "-q", "-r", "--cached", "--ignore-unmatch", "--"];
     rm.extend(left_out.iter().map(String::as_str));
-    let tree = git_with(repo, &["add", "-A", "--", ".", ":(exclude).retake"], &env)
+    let tree = stage_all_but_state(repo, &env)
         .and_then(|_| git_with(repo, &rm, &env))
         .and_then(|_| git_with(repo, &["write-tree"], &env));
     // Best effort: a leftover scratch index is overwritten next time.
@@ -117,7 +109,7 @@ pub fn work_tree_id(repo: &Path, scratch: &Path, excluded: &[String]) -> Result<
 /// Stages everything the run changed (`.retake/` excluded) and commits it with `message`;
 /// the new commit's hash, or `None` when there was nothing to commit.
 pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, String> {
-    git(repo, &["add", "-A", "--", ".", ":(exclude).retake"])?;
+    stage_all_but_state(repo, &[])?;
     let staged = git(repo, &["diff", "--cached", "--name-only", "-z"])?;
     if staged.split('\0').all(str::is_empty) {
         return Ok(None);
@@ -148,16 +140,9 @@ mod tests {
     use super::*;
 
     fn sh(repo: &Path, args: &[&str]) {
-        let mut argv = vec![
-            "git".to_string(),
-            "-c".into(),
-            "user.name=t".into(),
-            "-c".into(),
-            "user.email=t@example.com".into(),
-        ];
-        argv.extend(args.iter().map(|a| a.to_string()));
-        let ran = run(&argv, repo, &[], GIT_TIMEOUT).expect("git");
-        assert!(ran.ok(), "{args:?}: {}", ran.stderr);
+        let mut argv = vec!["-c", "user.name=t", "-c", "user.email=t@example.com"];
+        argv.extend(args);
+        git(repo, &argv).expect("git");
     }
 
     #[test]
@@ -179,34 +164,11 @@ mod tests {
             Ok(vec!["a.txt".to_string(), "new file.rs".to_string()])
         );
         std::fs::write(repo.join(".git/info/exclude"), "").expect("write");
-        let hash = run(
-            &[
-                "git".to_string(),
-                "config".into(),
-                "user.name".into(),
-                "t".into(),
-            ],
-            repo,
-            &[],
-            GIT_TIMEOUT,
-        )
-        .and_then(|_| {
-            run(
-                &[
-                    "git".to_string(),
-                    "config".into(),
-                    "user.email".into(),
-                    "t@example.com".into(),
-                ],
-                repo,
-                &[],
-                GIT_TIMEOUT,
-            )
-        })
-        .map(|_| commit_all(repo, "feat: add b\n\nbody\n"))
-        .expect("config")
-        .expect("commit")
-        .expect("a commit");
+        sh(repo, &["config", "user.name", "t"]);
+        sh(repo, &["config", "user.email", "t@example.com"]);
+        let hash = commit_all(repo, "feat: add b\n\nbody\n")
+            .expect("commit")
+            .expect("a commit");
         assert_eq!(hash.len(), 40);
         assert_eq!(uncommitted(repo), Ok(Vec::new()));
         let shown = git(repo, &["show", "--name-only", "--format=%s", "HEAD"]).expect("show");
@@ -261,5 +223,47 @@ mod tests {
             files(repo).expect("files"),
             vec!["Plans.md".to_string(), "a.txt".to_string()]
         );
+    }
+
+    /// The three ways a repository can treat `.retake/`: ignored by its `.gitignore`, not
+    /// ignored at all, ignored by an excludes file outside the repository.
+    #[test]
+    fn the_commit_and_the_tree_id_work_whatever_ignores_retake_state() {
+        for setup in ["gitignore", "none", "excludes-file"] {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let repo = &dir.path().join("repo");
+            std::fs::create_dir(repo).expect("mkdir");
+            sh(repo, &["init", "-q"]);
+            sh(repo, &["config", "user.name", "t"]);
+            sh(repo, &["config", "user.email", "t@example.com"]);
+            match setup {
+                "gitignore" => std::fs::write(repo.join(".gitignore"), ".retake/\n").expect("w"),
+                "excludes-file" => {
+                    let excludes = dir.path().join("global-ignore");
+                    std::fs::write(&excludes, ".retake/\n").expect("write");
+                    let path = excludes.display().to_string();
+                    sh(repo, &["config", "core.excludesFile", &path]);
+                }
+                _ => {}
+            }
+            std::fs::write(repo.join("a.txt"), "a\n").expect("write");
+            let first = commit_all(repo, "init").expect(setup).expect("a commit");
+            std::fs::create_dir_all(repo.join(".retake/state")).expect("mkdir");
+            std::fs::write(repo.join(".retake/state/active.json"), "{}").expect("write");
+            std::fs::write(repo.join("b.txt"), "b\n").expect("write");
+            let scratch = repo.join(".retake/state/tree.index");
+            let before = work_tree_id(repo, &scratch, &[]).expect(setup);
+            let second = commit_all(repo, "feat: b").expect(setup).expect("a commit");
+            assert_ne!(first, second);
+            let shown = git(repo, &["show", "--name-only", "--format=", "HEAD"]).expect("show");
+            assert_eq!(shown, "b.txt\n", "{setup}: .retake stays out of the commit");
+            assert_eq!(uncommitted(repo), Ok(Vec::new()), "{setup}");
+            let head_tree = git(repo, &["rev-parse", "HEAD^{tree}"]).expect("tree");
+            assert_eq!(
+                before,
+                head_tree.trim(),
+                "{setup}: the id leaves .retake out"
+            );
+        }
     }
 }

@@ -1,5 +1,7 @@
 //! The `local` runtime: each actor is a child process (`retake actor ROLE …`) that connects back
-//! over loopback TCP. The secret travels in the environment, never in argv. Children run in
+//! over loopback TCP. The secret travels through a pipe on the child's standard input, read and
+//! closed at its start — never argv, never the environment, where the code under review could
+//! read it from `/proc/<pid>/environ`. Children run in
 //! their own process groups with a parent-death signal, so they die with the Lead even if it is
 //! killed, and the Lead kills each whole group when it is done with it.
 
@@ -8,9 +10,10 @@ use crate::review::coordinator::{Coordinator, Lost};
 use actix::Addr;
 use futures::future::BoxFuture;
 use protocol::chaos::FaultPlan;
-use protocol::session::process::HEALTH_LISTEN_ENV;
-use protocol::wire::{Secret, SECRET_ENV};
+use protocol::session::process::{HEALTH_LISTEN_ENV, SECRET_STDIN_ENV};
+use protocol::wire::Secret;
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -64,6 +67,15 @@ impl LocalSpawner {
         on_exit: impl FnOnce(String) + Send + 'static,
     ) -> std::io::Result<()> {
         let mut cmd = tokio::process::Command::new(&self.exe);
+        // The Lead's own secret variables (a configured `RETAKE__WIRE__SECRET`) stay with it.
+        for (name, _) in std::env::vars_os() {
+            if name
+                .to_str()
+                .is_some_and(protocol::exec::is_secret_variable)
+            {
+                cmd.env_remove(name);
+            }
+        }
         cmd.arg("actor");
         match spec.kind {
             ActorKind::Inspector(kind) => cmd.args(["inspector", "--kind", kind.as_str()]),
@@ -81,10 +93,10 @@ impl LocalSpawner {
                     .iter()
                     .flat_map(|f| ["--fault".to_string(), f.to_string()]),
             )
-            .env(SECRET_ENV, self.secret.to_hex())
+            .env(SECRET_STDIN_ENV, "1")
             // Health endpoints are for containers; children sharing one address would collide.
             .env_remove(HEALTH_LISTEN_ENV)
-            .stdin(std::process::Stdio::null())
+            .stdin(secret_pipe(&self.secret)?)
             .kill_on_drop(true)
             .process_group(0);
         // SAFETY: the closure runs in the child between fork and exec and only calls the
@@ -133,6 +145,16 @@ impl LocalSpawner {
             .insert(spec.instance.clone(), Child { pgid, exited });
         Ok(())
     }
+}
+
+/// A pipe holding the secret (hex and a newline) with its writing end already closed: the child
+/// reads it to the end at start. Both ends are close-on-exec, so no other child inherits them;
+/// the text is far below the pipe's capacity, so writing never blocks.
+fn secret_pipe(secret: &Secret) -> std::io::Result<std::process::Stdio> {
+    let (reader, mut writer) = std::io::pipe()?;
+    writer.write_all(format!("{}\n", secret.to_hex()).as_bytes())?;
+    drop(writer);
+    Ok(reader.into())
 }
 
 impl Spawner for LocalSpawner {

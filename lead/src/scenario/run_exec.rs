@@ -221,27 +221,9 @@ fn commits_since(repo: &Path, base: &str) -> u32 {
 }
 
 fn git(repo: &Path, args: &[&str]) -> Result<String, ScenarioError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| ScenarioError::Environment {
-            message: format!("run scenarios need git: cannot start it ({e})"),
-        })?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(ScenarioError::Environment {
-            message: format!(
-                "git {} in {}: {}",
-                args.join(" "),
-                repo.display(),
-                err.lines().last().unwrap_or("failed")
-            ),
-        });
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    protocol::exec::git::git(repo, args).map_err(|e| ScenarioError::Environment {
+        message: format!("{e} (in {})", repo.display()),
+    })
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@
 //! Pipes are drained by threads of their own (stdin is fed by a third) while the calling
 //! thread polls the child, so a chatty command can never fill a pipe and deadlock.
 
+pub mod git;
 pub mod guard;
+pub mod sandbox;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -70,6 +72,7 @@ pub fn run(
         PathBuf::from(program)
     };
     let mut command = Command::new(program);
+    scrub_secrets(&mut command);
     command
         .args(args)
         .envs(extra.env.iter().map(|(k, v)| (k, v)))
@@ -132,6 +135,24 @@ pub fn run(
         stdout,
         stderr,
     })
+}
+
+/// Whether an environment variable carries one of retake's secrets (`RETAKE_SECRET`, the
+/// layered `RETAKE__WIRE__SECRET`, …): what a remote worker got from its environment.
+pub fn is_secret_variable(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    upper.starts_with("RETAKE_") && upper.contains("SECRET")
+}
+
+/// Keeps retake's secrets out of what the command inherits: the code under review (a test, an
+/// agent, an executor) runs with the actor's environment otherwise, and could then authenticate
+/// to the Lead as anyone.
+fn scrub_secrets(command: &mut Command) {
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(is_secret_variable) {
+            command.env_remove(name);
+        }
+    }
 }
 
 /// Reads a pipe to its end on a thread of its own and sends what it kept.
@@ -214,6 +235,15 @@ mod tests {
             (done.code, done.stdout, done.stderr),
             (Some(3), b"prompt\nseen\n".to_vec(), b"err\n".to_vec())
         );
+    }
+
+    #[test]
+    fn secret_variables_are_recognised_and_others_pass() {
+        assert!(is_secret_variable("RETAKE_SECRET"));
+        assert!(is_secret_variable("RETAKE__WIRE__SECRET"));
+        assert!(is_secret_variable("retake_secret_fd"));
+        assert!(!is_secret_variable("RETAKE_IMPL_TEST"));
+        assert!(!is_secret_variable("MY_SECRET"));
     }
 
     #[cfg(unix)]

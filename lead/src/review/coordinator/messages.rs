@@ -34,7 +34,7 @@ pub struct Finished {
 
 /// An authenticated actor connected.
 #[derive(Message)]
-#[rtype(result = "()")]
+#[rtype(result = "bool")]
 pub struct Connected {
     /// Its authenticated instance name.
     pub name: String,

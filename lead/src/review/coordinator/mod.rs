@@ -244,9 +244,11 @@ impl Actor for Coordinator {
 }
 
 impl Handler<Connected> for Coordinator {
-    type Result = ();
+    type Result = bool;
 
-    fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) {
+    /// Whether the connection was taken (a refused one hears no more: its disconnect must not
+    /// pass for the registered actor's).
+    fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) -> bool {
         if self.done.is_none() || !self.sup.connected(&msg.name, Instant::now()) {
             tracing::warn!(
                 name = msg.name,
@@ -255,10 +257,11 @@ impl Handler<Connected> for Coordinator {
             let _refused = msg
                 .outbox
                 .try_send(Envelope::new(LEAD, &msg.name, Body::Goodbye));
-            return;
+            return false;
         }
         self.outboxes.insert(msg.name.clone(), msg.outbox);
         self.on_connected(&msg.name);
+        true
     }
 }
 

@@ -30,9 +30,10 @@ impl Actor for TeamHub {
 }
 
 impl Handler<Connected> for TeamHub {
-    type Result = ();
+    type Result = bool;
 
-    fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) {
+    /// Whether the connection was taken (a refused one hears no more).
+    fn handle(&mut self, msg: Connected, _ctx: &mut Self::Context) -> bool {
         if self.board.is_none() || !self.supervisor.connected(&msg.name, Instant::now()) {
             // Not a slot waiting for its instance (or the phase is over): turn it away.
             let _refused = msg.outbox.try_send(Envelope::new(
@@ -40,9 +41,10 @@ impl Handler<Connected> for TeamHub {
                 msg.name.clone(),
                 Body::Shutdown { grace_ms: 0 },
             ));
-            return;
+            return false;
         }
         self.outboxes.insert(msg.name, msg.outbox);
+        true
     }
 }
 

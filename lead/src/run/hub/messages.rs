@@ -52,7 +52,7 @@ pub struct PhaseResult {
 
 /// An authenticated Implementer connected.
 #[derive(Message)]
-#[rtype(result = "()")]
+#[rtype(result = "bool")]
 pub struct Connected {
     /// Its instance name.
     pub name: String,

@@ -1,6 +1,6 @@
 //! The `main` of the actor binaries (`retake-inspector`, `retake-auditor`): the role's
 //! arguments, or `health [URL]` for a container health check; logging; the secret from the
-//! environment; one error line and exit code 2 when the actor fails.
+//! Lead's pipe or the environment (`take_secret`); one error line and exit code 2 when the actor fails.
 
 use super::{init_logging, HealthCheckArgs, LogFormat};
 use crate::session::ActorError;
@@ -55,7 +55,7 @@ fn parse<A: Args>(matches: &ArgMatches) -> Result<(Common, Invocation<A>), clap:
 }
 
 /// Runs the actor binary `bin` (described by `about`): parses the command line, sets up
-/// logging, and either runs a utility or `run`s the actor with the secret from the environment.
+/// logging, and either runs a utility or `run`s the actor with the secret it was handed.
 pub fn actor_main<A: Args>(
     bin: &'static str,
     about: &'static str,
@@ -69,7 +69,7 @@ pub fn actor_main<A: Args>(
         Invocation::Utility(Utility::Health(check)) => return ExitCode::from(check.run()),
         Invocation::Actor(args) => args,
     };
-    let outcome = Secret::from_env()
+    let outcome = super::take_secret()
         .map_err(ActorError::from)
         .and_then(|secret| run(args, secret));
     match outcome {

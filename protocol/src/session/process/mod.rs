@@ -11,6 +11,7 @@ mod binary;
 mod health;
 mod logging;
 mod probe;
+mod secret;
 mod worker;
 
 pub use args::{ProcessArgs, HEALTH_LISTEN_ENV};
@@ -18,6 +19,7 @@ pub use binary::actor_main;
 pub use health::HealthServer;
 pub use logging::{init_logging, LogFormat};
 pub use probe::{fetch, healthz_url, probe, HealthCheckArgs, ProbeError};
+pub use secret::{take_secret, SECRET_STDIN_ENV};
 
 use super::{run_actor, ActorError, ActorSetup, Session};
 use crate::message::Envelope;

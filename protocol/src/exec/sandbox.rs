@@ -1,0 +1,114 @@
+//! Build and test commands retake starts in a reviewed repository leave its work tree as they
+//! found it: their build output goes under `.retake/build/` (Cargo's target folder, Python's
+//! bytecode cache) or nowhere (pytest's cache), and a lock file they create that was not there
+//! before ([`LOCK_FILES`]) is removed when they end. Otherwise a review writes `target/` and
+//! `Cargo.lock` into a project that does not ignore them, and the next review of the unchanged
+//! repository sees "changes".
+//!
+//! What remains: a command that writes other files into the tree (a test writing fixtures, a
+//! tool with its own cache folder) is not undone; the review's scope is read before any
+//! command runs.
+
+use std::path::{Path, PathBuf};
+
+/// Lock files a build or test command creates when they are missing (`cargo test` writes
+/// `Cargo.lock`); one that did not exist before the command is removed after it.
+pub const LOCK_FILES: [&str; 1] = ["Cargo.lock"];
+
+/// Where build output goes, under the repository's `.retake/`.
+const BUILD_DIR: &str = ".retake/build";
+
+/// The environment that sends a command's build output out of the work tree `root`: appended
+/// to the inherited environment (a caller's own variables, added after, win). A
+/// `CARGO_TARGET_DIR` the user set outside the tree is kept.
+pub fn build_env(root: &Path) -> Vec<(String, String)> {
+    let build = root.join(BUILD_DIR);
+    let mut env = Vec::new();
+    let user_target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from);
+    if !user_target.is_some_and(|t| t.is_absolute() && !t.starts_with(root)) {
+        env.push(var("CARGO_TARGET_DIR", &build.join("cargo-target")));
+    }
+    env.push(("PYTHONDONTWRITEBYTECODE".into(), "1".into()));
+    env.push(var("PYTHONPYCACHEPREFIX", &build.join("pycache")));
+    // pytest writes `.pytest_cache/` into the rootdir unless its cache plugin is off.
+    let pytest = std::env::var("PYTEST_ADDOPTS").unwrap_or_default();
+    let pytest = format!("{pytest} -p no:cacheprovider");
+    env.push(("PYTEST_ADDOPTS".into(), pytest.trim().to_string()));
+    env
+}
+
+fn var(name: &str, path: &Path) -> (String, String) {
+    (name.to_string(), path.display().to_string())
+}
+
+/// The [`LOCK_FILES`] missing from `root` before a command; [`LockGuard::restore`] removes the
+/// ones the command created.
+#[derive(Debug)]
+pub struct LockGuard {
+    missing: Vec<PathBuf>,
+}
+
+impl LockGuard {
+    /// Notes which lock files `root` lacks now.
+    pub fn before(root: &Path) -> LockGuard {
+        LockGuard {
+            missing: LOCK_FILES
+                .iter()
+                .map(|f| root.join(f))
+                .filter(|p| !p.exists())
+                .collect(),
+        }
+    }
+
+    /// Removes the lock files that appeared since [`LockGuard::before`]; the paths removed.
+    pub fn restore(self) -> Vec<PathBuf> {
+        self.missing
+            .into_iter()
+            // Absent again (or never created): nothing to undo.
+            .filter(|p| p.is_file() && std::fs::remove_file(p).is_ok())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn build_output_goes_under_retake_and_pytest_keeps_no_cache() {
+        let root = Path::new("/repo");
+        let env = build_env(root);
+        let get = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("PYTHONDONTWRITEBYTECODE"), Some("1"));
+        assert_eq!(
+            get("PYTHONPYCACHEPREFIX"),
+            Some("/repo/.retake/build/pycache")
+        );
+        assert!(get("PYTEST_ADDOPTS").is_some_and(|v| v.ends_with("-p no:cacheprovider")));
+        // Either the tree's own build folder, or the user's target folder outside the tree.
+        let target = get("CARGO_TARGET_DIR");
+        assert!(
+            target == Some("/repo/.retake/build/cargo-target")
+                || (target.is_none() && std::env::var_os("CARGO_TARGET_DIR").is_some()),
+            "{target:?}"
+        );
+    }
+
+    #[test]
+    fn a_lock_file_the_command_created_is_removed_and_an_existing_one_kept() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fresh = LockGuard::before(dir.path());
+        std::fs::write(dir.path().join("Cargo.lock"), "# created\n").expect("write");
+        assert_eq!(fresh.restore(), vec![dir.path().join("Cargo.lock")]);
+        assert!(!dir.path().join("Cargo.lock").exists());
+
+        std::fs::write(dir.path().join("Cargo.lock"), "# the project's\n").expect("write");
+        let kept = LockGuard::before(dir.path());
+        std::fs::write(dir.path().join("Cargo.lock"), "# updated\n").expect("write");
+        assert_eq!(kept.restore(), Vec::<PathBuf>::new());
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("Cargo.lock")).expect("read"),
+            "# updated\n"
+        );
+    }
+}
