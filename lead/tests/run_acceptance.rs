@@ -202,7 +202,6 @@ fn run_all(ignore_retake: bool, plans_mode: u32, name: &str) {
 }
 
 #[test]
-#[ignore = "needs wt-procgit"]
 fn a_run_over_a_realistic_workspace_with_retake_ignored() {
     run_all(true, 0o644, "accept-ignored");
 }
@@ -213,7 +212,6 @@ fn a_run_over_a_realistic_workspace_with_retake_not_ignored() {
 }
 
 #[test]
-#[ignore = "needs wt-procgit"]
 fn a_run_killed_mid_task_is_finished_by_resume_yes() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
