@@ -8,6 +8,8 @@ mod markers;
 mod quality;
 mod syntax;
 
+pub use syntax::syntax_problem;
+
 use crate::change::{ChangeSet, Snapshot};
 use crate::config::LoopConfig;
 use crate::criteria::{Criterion, CriterionResult, Issue};
