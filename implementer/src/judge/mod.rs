@@ -2,8 +2,12 @@
 //! check results, template result) to PASS, REJECT or RETRY. It fails closed: PASS needs every
 //! mandatory criterion, every configured check and the template evaluator to have passed;
 //! empty or unparseable output is a REJECT; a timeout or executor error is a RETRY while
-//! retries are left and a REJECT after that.
+//! retries are left and a REJECT after that. A task that owns no file cannot pass (no change
+//! can be told to be its own); a fix task passes only when the findings it was made for are
+//! confirmed gone by their rules (`recheck`); an attempt that only suppresses findings or
+//! weakens tests is not evidence of completion (`evasion`).
 
+pub mod evasion;
 mod markers;
 mod quality;
 mod syntax;
@@ -15,7 +19,9 @@ use crate::config::LoopConfig;
 use crate::criteria::{Criterion, CriterionResult, Issue};
 use crate::evaluator::TemplateOutcome;
 use crate::executor::ExecOutcome;
+use crate::recheck::Recheck;
 use protocol::domain::{Judgment, Task, TaskOrigin};
+use protocol::Finding;
 use serde::{Deserialize, Serialize};
 
 /// What the task must leave behind (Q1, Q5).
@@ -27,6 +33,12 @@ pub struct Expectations {
     pub must_change: Vec<String>,
     /// Whether some file must change at all (evidence for Q5).
     pub requires_change: bool,
+    /// The task owns no file: nothing it changes can be told to be its own, so Q1 fails.
+    pub owns_nothing: bool,
+    /// The findings a fix task was made for: each must be confirmed gone by a re-check (Q5).
+    pub findings: Vec<Finding>,
+    /// A test-writing task: the change must add or change test code (Q5).
+    pub writes_tests: bool,
 }
 
 impl Expectations {
@@ -48,6 +60,9 @@ impl Expectations {
             expected_files: files,
             must_change,
             requires_change: true,
+            owns_nothing: task.owns.is_empty(),
+            findings: Vec::new(),
+            writes_tests: false,
         }
     }
 }
@@ -124,6 +139,8 @@ pub struct JudgeInput<'a> {
     pub checks: &'a [CheckRun],
     /// The template evaluator's result, when the task has a template.
     pub template: Option<&'a TemplateOutcome>,
+    /// The re-check of `expectations.findings`, when they were run again.
+    pub recheck: Option<&'a Recheck>,
     /// Patterns and limits.
     pub config: &'a LoopConfig,
 }
@@ -185,6 +202,7 @@ pub fn judge(input: &JudgeInput<'_>) -> Judgement {
             problem.as_deref(),
             input.change,
             input.expectations,
+            input.recheck,
         ),
         quality::q6_early_termination(text, input.config),
     ];

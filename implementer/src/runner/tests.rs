@@ -47,8 +47,9 @@ struct Run {
     prompts: Vec<String>,
 }
 
+/// A run of a task that owns the whole tree (`./`): every change is its own.
 fn run(config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
-    run_owning(&[], config, template, steps)
+    run_owning(&["./"], config, template, steps)
 }
 
 fn run_owning(owns: &[&str], config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
@@ -281,17 +282,47 @@ fn only_the_task_s_own_files_are_judged() {
     let r = run_owning(&["lib.rs"], quick(), None, vec![both]);
     assert_eq!(judgments(&r), [Judgment::Pass]);
 
-    // Without owns every change is the task's: the TODO is judged (Q2).
+    // Owning the whole tree, every change is the task's: the TODO is judged (Q2).
     let both: Step = Box::new(|repo: &Path| {
         std::fs::write(repo.join("lib.rs"), GOOD).expect("write");
         std::fs::write(repo.join("other.rs"), "// TODO: someone else's work\n").expect("write");
         ExecOutcome::success("Added add().")
     });
     let r = run_owning(
-        &[],
+        &["./"],
         quick(),
         None,
         vec![both, write("other.rs", "\n", "Removed.")],
     );
+    assert_eq!(
+        r.events
+            .iter()
+            .find(|e| e.event_type == EventType::QualityJudgment)
+            .map(|e| e.content.criteria_failed.clone()),
+        Some(vec!["Q2".to_string()])
+    );
     assert_eq!(judgments(&r)[0], Judgment::Reject);
+}
+
+#[test]
+fn a_task_that_owns_nothing_never_passes() {
+    // The same complete change as a passing task's, but no file is the task's own.
+    let config = LoopConfig {
+        max_iterations: 1,
+        escalate_on_max: false,
+        ..quick()
+    };
+    let r = run_owning(
+        &[],
+        config,
+        None,
+        vec![write("lib.rs", GOOD, "Added add().")],
+    );
+    assert_eq!(judgments(&r), [Judgment::Reject]);
+    let result = r.result.as_ref().expect("ran");
+    assert_eq!(result.iteration_history[0].criteria_failed(), ["Q1"]);
+    assert_eq!(
+        result.unresolved_issues()[0].description,
+        "the task owns no file, so no change can be judged as its own"
+    );
 }
