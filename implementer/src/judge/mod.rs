@@ -43,7 +43,10 @@ pub struct Expectations {
 
 impl Expectations {
     /// From a task: its owned paths that name files (no glob, no trailing `/`) must exist; a
-    /// fix task must change them; every task must change something.
+    /// fix task must change them; every task must change something, and a task that owns
+    /// nothing cannot pass. A fix task that owns test code is a test-writing task (the Lead
+    /// makes missing-test findings into tasks that own the conventional test file): it must
+    /// add test code, anywhere it owns, and no particular file has to exist or change.
     pub fn from_task(task: &Task) -> Expectations {
         let files: Vec<String> = task
             .owns
@@ -51,18 +54,26 @@ impl Expectations {
             .filter(|p| !p.ends_with('/') && !p.contains(['*', '?', '[']))
             .map(|p| p.trim_start_matches("./").to_string())
             .collect();
-        let must_change = if task.origin == TaskOrigin::Fix {
-            files.clone()
+        let writes_tests = task.origin == TaskOrigin::Fix
+            && task.owns.iter().any(|p| {
+                let p = p.trim_start_matches("./");
+                !p.contains(['*', '?', '[']) && inspector::engine::is_test_path(p)
+                    || p.trim_end_matches('/').rsplit('/').next() == Some("tests")
+            });
+        let (expected_files, must_change) = if writes_tests {
+            (Vec::new(), Vec::new())
+        } else if task.origin == TaskOrigin::Fix {
+            (files.clone(), files)
         } else {
-            Vec::new()
+            (files, Vec::new())
         };
         Expectations {
-            expected_files: files,
+            expected_files,
             must_change,
             requires_change: true,
             owns_nothing: task.owns.is_empty(),
             findings: Vec::new(),
-            writes_tests: false,
+            writes_tests,
         }
     }
 }
@@ -182,6 +193,20 @@ pub fn retry_for(outcome: &ExecOutcome, retries_left: bool) -> Option<Judgement>
         template: None,
         summary: format!("executor did not finish ({reason}); retrying with the same prompt"),
     })
+}
+
+/// The judge on a change alone, for a caller that runs its own executor and checks (the
+/// Lead's `retake fix`): Q4 (every changed file still parses) and Q5's change part (no
+/// evasion, tests written when asked for, every finding confirmed gone by `recheck`). Empty
+/// means the change holds up.
+pub fn change_issues(
+    change: &ChangeSet,
+    expectations: &Expectations,
+    recheck: Option<&Recheck>,
+) -> Vec<Issue> {
+    let (_, mut issues) = quality::q4_syntax(change);
+    issues.extend(quality::change_evidence(change, expectations, recheck));
+    issues
 }
 
 /// Judges one iteration.

@@ -229,8 +229,18 @@ fn expectations_follow_the_task() {
     let e = Expectations::from_task(&t);
     assert_eq!(e.expected_files, ["src/a.rs"]);
     assert_eq!(e.must_change, ["src/a.rs"]);
+    assert!(!e.writes_tests && !e.owns_nothing);
     t.origin = TaskOrigin::Plan;
     assert!(Expectations::from_task(&t).must_change.is_empty());
+    // A missing-test finding's task owns the test file: it must write tests, and the untested
+    // file it also owns (Rust's in-file test module) need not change.
+    t.origin = TaskOrigin::Fix;
+    t.owns = vec!["src/run.rs".into(), "tests/run.rs".into()];
+    let tests = Expectations::from_task(&t);
+    assert!(tests.writes_tests);
+    assert!(tests.must_change.is_empty() && tests.expected_files.is_empty());
+    t.owns = Vec::new();
+    assert!(Expectations::from_task(&t).owns_nothing);
 }
 
 fn todo_finding() -> Finding {
