@@ -62,14 +62,36 @@ fn is_suppression(line: &str) -> bool {
 }
 
 /// The lines a change removed from a file (as a multiset), the mirror of `added_lines`.
-fn removed_count(file: &ChangedFile) -> usize {
+fn removed_lines(file: &ChangedFile) -> Vec<String> {
     let reversed = ChangedFile {
         path: file.path.clone(),
         kind: file.kind,
         before: file.after.clone().or(Some(String::new())),
         after: file.before.clone(),
     };
-    reversed.added_lines().len()
+    reversed
+        .added_lines()
+        .into_iter()
+        .map(|(_, l)| l.to_string())
+        .collect()
+}
+
+/// Whether a file's change is suppressions and nothing else: every added line is one (or
+/// blank), and every removed line survives inside an added one (a suppression appended to
+/// the flagged line).
+fn only_suppressions(file: &ChangedFile) -> bool {
+    if file.kind == ChangeKind::Deleted {
+        return false;
+    }
+    let added = file.added_lines();
+    added
+        .iter()
+        .all(|(_, l)| is_suppression(l) || l.trim().is_empty())
+        && removed_lines(file).iter().all(|r| {
+            added
+                .iter()
+                .any(|(_, l)| is_suppression(l) && l.contains(r.trim()))
+        })
 }
 
 /// The evasive parts of `change`: test weakening always, suppressions when they are all the
@@ -106,14 +128,10 @@ pub fn evasions(change: &ChangeSet) -> Vec<Evasion> {
         }
     }
     let suppression_only = !change.is_empty()
-        && change.files.iter().all(|f| {
-            f.path == DECISIONS_FILE
-                || (f.kind != ChangeKind::Deleted
-                    && removed_count(f) == 0
-                    && f.added_lines()
-                        .iter()
-                        .all(|(_, l)| is_suppression(l) || l.trim().is_empty()))
-        });
+        && change
+            .files
+            .iter()
+            .all(|f| f.path == DECISIONS_FILE || only_suppressions(f));
     if suppression_only {
         let places: Vec<&str> = change.files.iter().map(|f| f.path.as_str()).collect();
         found.push(Evasion {
@@ -152,6 +170,14 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].location, ".retake/decisions.yaml, src/a.rs");
         assert!(found[0].what.starts_with("only adds suppressions"));
+        let appended = change(
+            &[("app/calc.py", "def f():\n    # TODO: pi\n    return 3\n")],
+            &[(
+                "app/calc.py",
+                "def f():\n    # TODO: pi  # retake-ignore: quality/todo-marker\n    return 3\n",
+            )],
+        );
+        assert_eq!(evasions(&appended).len(), 1);
         let mixed = change(
             &[("src/a.rs", LIB)],
             &[(
