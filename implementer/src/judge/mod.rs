@@ -48,12 +48,7 @@ impl Expectations {
     /// makes missing-test findings into tasks that own the conventional test file): it must
     /// add test code, anywhere it owns, and no particular file has to exist or change.
     pub fn from_task(task: &Task) -> Expectations {
-        let files: Vec<String> = task
-            .owns
-            .iter()
-            .filter(|p| !p.ends_with('/') && !p.contains(['*', '?', '[']))
-            .map(|p| p.trim_start_matches("./").to_string())
-            .collect();
+        let files = owned_files(task);
         let writes_tests = task.origin == TaskOrigin::Fix
             && task.owns.iter().any(|p| {
                 let p = p.trim_start_matches("./");
@@ -76,6 +71,15 @@ impl Expectations {
             writes_tests,
         }
     }
+}
+
+/// The task's owned paths that name files (no glob, no trailing `/`), without `./`.
+pub fn owned_files(task: &Task) -> Vec<String> {
+    task.owns
+        .iter()
+        .filter(|p| !p.ends_with('/') && !p.contains(['*', '?', '[']))
+        .map(|p| p.trim_start_matches("./").to_string())
+        .collect()
 }
 
 /// How an optional check command ended.

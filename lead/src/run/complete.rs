@@ -27,6 +27,8 @@ pub struct CompleteInput<'a> {
     pub session_id: &'a str,
     /// The range as typed.
     pub range: &'a str,
+    /// The accepted review's repository-wide findings, as notes for the report.
+    pub repository_wide: &'a [String],
     /// Seconds since the run started.
     pub duration_secs: u64,
     /// Implementers started.
@@ -114,6 +116,7 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         build_ok: Some(true),
         tests,
         commit: short.as_deref().map(|h| (h, header.as_str())),
+        repository_wide: input.repository_wide,
     });
     Ok(Completed::Done(report))
 }

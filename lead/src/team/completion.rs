@@ -112,6 +112,9 @@ pub struct CompletionInput<'a> {
     pub tests: Option<(u32, u32)>,
     /// The commit: short hash and header.
     pub commit: Option<(&'a str, &'a str)>,
+    /// The accepted review's repository-wide findings: no file to own, so no fix task
+    /// (`fix_tasks::repository_wide_notes`), one line each.
+    pub repository_wide: &'a [String],
 }
 
 /// The completion report (Markdown).
@@ -151,6 +154,12 @@ pub fn completion_report(input: &CompletionInput<'_>) -> String {
     match input.review {
         Some((d, g)) => out.push_str(&format!("- Decision: {d} (Grade: {g})\n")),
         None => out.push_str("- Decision: (none)\n"),
+    }
+    if !input.repository_wide.is_empty() {
+        out.push_str("\n## Not tasks (repository-wide findings)\n");
+        for note in input.repository_wide {
+            out.push_str(&format!("- {note}\n"));
+        }
     }
     out.push_str("\n## Build & test\n");
     match input.build_ok {
@@ -243,6 +252,7 @@ not json
             build_ok: Some(true),
             tests: Some((12, 12)),
             commit: Some(("abc1234", "feat: implement auth flow")),
+            repository_wide: &[],
         });
         assert_eq!(
             report,
@@ -254,6 +264,31 @@ not json
              | auditor | (review: APPROVE) | 14:50 |\n\n## Review\n- Decision: APPROVE (Grade: A)\n\n\
              ## Build & test\n- Build: ✅ passed\n- Tests: ✅ 12/12 passed\n\n\
              ## Commit\n- abc1234: feat: implement auth flow\n"
+        );
+    }
+
+    #[test]
+    fn repository_wide_findings_are_noted_not_tasks() {
+        let notes = ["test/missing-integration-tests (Medium, missing-integration-tests): no integration tests — repository-wide, no file to fix: not a task".to_string()];
+        let report = completion_report(&CompletionInput {
+            range: "all",
+            duration_secs: 5,
+            implementers: 1,
+            retakes: 0,
+            tasks: &[],
+            activity: &[],
+            review: Some((Decision::Approve, Grade::B)),
+            build_ok: None,
+            tests: None,
+            commit: None,
+            repository_wide: &notes,
+        });
+        assert!(
+            report.contains(
+                "- Decision: APPROVE (Grade: B)\n\n## Not tasks (repository-wide findings)\n\
+                 - test/missing-integration-tests (Medium, missing-integration-tests): no integration tests — repository-wide, no file to fix: not a task\n\n## Build & test\n"
+            ),
+            "{report}"
         );
     }
 
