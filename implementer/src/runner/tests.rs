@@ -326,3 +326,80 @@ fn a_task_that_owns_nothing_never_passes() {
         "the task owns no file, so no change can be judged as its own"
     );
 }
+
+#[test]
+fn a_fix_task_passes_only_once_its_finding_is_gone_when_its_rule_runs_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("geo")).expect("mkdir");
+    std::fs::write(
+        root.join("geo/shapes.py"),
+        "def area(r):\n    # TODO: use pi\n    return 3 * r * r\n",
+    )
+    .expect("write");
+    // The finding as the review reported it: the rule's own, run in process.
+    let ctx = inspector::Context::build(
+        root,
+        &protocol::Scope::repository(),
+        &protocol::message::InspectOptions::default(),
+    )
+    .expect("context");
+    let finding = inspector::inspect(protocol::InspectorKind::Quality, &ctx, "i", "r")
+        .findings
+        .into_iter()
+        .find(|f| f.rule == "quality/todo-marker")
+        .expect("todo finding");
+    let mut task = crate::testing::task("Fix geo/shapes.py: TODO marker");
+    task.origin = protocol::domain::TaskOrigin::Fix;
+    task.owns = vec!["geo/shapes.py".into()];
+    let mut job = TaskJob::new(task, root);
+    job.expectations.findings = vec![finding];
+    let config = quick();
+    let registry = EvaluatorRegistry::with_builtins();
+    let runner = TaskRunner {
+        config: &config,
+        registry: &registry,
+        clock: &FixedClock,
+    };
+    let mut executor = Steps {
+        steps: vec![
+            // Reworded, not fixed: the same finding one line further down.
+            write(
+                "geo/shapes.py",
+                "import math\n\ndef area(r):\n    # TODO: maybe use math.pi\n    return 3 * r * r\n",
+                "Reworded the note.",
+            ),
+            write(
+                "geo/shapes.py",
+                "import math\n\n\ndef area(r):\n    return math.pi * r * r\n",
+                "Used math.pi.",
+            ),
+        ],
+        prompts: Vec::new(),
+    };
+    let mut sink = VecSink::default();
+    let result = runner.run(&job, &mut executor, &mut sink).expect("ran");
+    let history: Vec<(Judgment, Vec<String>)> = result
+        .iteration_history
+        .iter()
+        .map(|r| (r.judgment, r.criteria_failed()))
+        .collect();
+    assert_eq!(
+        history,
+        [
+            (Judgment::Reject, vec!["Q2".to_string(), "Q5".to_string()]),
+            (Judgment::Pass, Vec::new())
+        ]
+    );
+    let rejected = result.iteration_history[0]
+        .rejection_details
+        .as_ref()
+        .expect("details");
+    let not_fixed: Vec<&str> = rejected
+        .issues_detected
+        .iter()
+        .filter(|i| i.kind == crate::criteria::IssueType::NotFixed)
+        .map(|i| i.location.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(not_fixed, ["geo/shapes.py:4"]);
+}

@@ -307,6 +307,8 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
                             if wide.is_empty() { "" } else { "\n" }
                         ));
                     }
+                    super::fix_findings::record(r.state.dir(), &session, &fixes, &outcome.findings)
+                        .map_err(state_error("fix-findings.json"))?;
                     r.implementers =
                         implementer_count(independent_tasks(&fixes), req.parallel, None);
                     board.tasks.extend(fixes);

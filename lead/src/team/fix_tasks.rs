@@ -149,6 +149,17 @@ fn build(file: &str, owns: Vec<String>, group: &[&Finding]) -> FixTask {
     }
 }
 
+/// The findings a fix task was made for: the unsuppressed ones whose fix owns exactly the
+/// task's files (how [`fix_tasks`] grouped them). The task's judge re-checks these.
+pub fn findings_for(task: &Task, findings: &[Finding]) -> Vec<Finding> {
+    findings
+        .iter()
+        .filter(|f| f.suppression.is_none() && !is_repository_wide(f))
+        .filter(|f| fix_files(f) == task.owns)
+        .cloned()
+        .collect()
+}
+
 /// The fix tasks as pending tasks with ids from `first_id` on.
 pub fn to_tasks(fixes: &[FixTask], first_id: u32) -> Vec<Task> {
     fixes

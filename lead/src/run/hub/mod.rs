@@ -210,6 +210,7 @@ impl TeamHub {
                 let Some(task) = board.task(id).cloned() else {
                     return;
                 };
+                let task_for_findings = task.clone();
                 let attempt = task.attempts;
                 let root = std::path::Path::new(&self.config.base.root);
                 let restored = self.attempts.claimed(root, &task);
@@ -231,6 +232,11 @@ impl TeamHub {
                     rules: base.rules.clone(),
                     peer_notes,
                     template: None,
+                    findings: super::fix_findings::of(
+                        self.state.dir(),
+                        &self.config.session_id,
+                        &task_for_findings,
+                    ),
                 };
                 self.events(&[team_event(
                     "TASK_CLAIMED",
