@@ -6,9 +6,15 @@
 
 use protocol::Finding;
 
-/// The catalog's rules whose findings are fixed by writing tests.
-pub const MISSING_TEST_RULES: [&str; 2] =
-    ["test/missing-test-file", "test/missing-integration-tests"];
+/// The catalog's rules whose findings are fixed by writing tests (`retake rules`: a file
+/// without tests, a project without integration tests, acceptance criteria no test covers,
+/// test categories the design promises that the tests lack).
+pub const MISSING_TEST_RULES: [&str; 4] = [
+    "test/missing-test-file",
+    "test/missing-integration-tests",
+    "test/ac-coverage",
+    "test/strategy-gap",
+];
 
 /// Whether a finding has no file to fix (it becomes a note, not a task).
 pub fn is_repository_wide(f: &Finding) -> bool {
@@ -31,6 +37,9 @@ pub fn fix_files(f: &Finding) -> Vec<String> {
         // Reported at a manifest (`Cargo.toml`, `package.json`): its project's `tests/` folder
         // is where integration tests go in every language the rule knows.
         "test/missing-integration-tests" => vec![format!("{}tests/", dir_of(path))],
+        // Reported at the spec's design.md: the tests it asks for go to the repository's
+        // `tests/`; editing the design away is not the fix.
+        "test/ac-coverage" | "test/strategy-gap" => vec!["tests/".to_string()],
         _ => vec![path.to_string()],
     }
 }
@@ -99,6 +108,9 @@ mod tests {
             ["crates/x/tests/"]
         );
         assert!(writes_tests(&rule("test/missing-test-file", "a.py")));
+        let gap = rule("test/strategy-gap", "specs/auth/design.md");
+        assert_eq!(fix_files(&gap), ["tests/"]);
+        assert!(writes_tests(&gap));
     }
 
     #[test]
