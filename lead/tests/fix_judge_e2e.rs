@@ -185,7 +185,7 @@ fn files_a_failed_attempt_created_are_gone_after_the_rollback() {
 #[test]
 fn a_real_fix_commits_and_is_the_only_one_called_fixed() {
     let (_tmp, repo, code, stderr, summary) = run(
-        "printf 'import math\\n\\n\\ndef area(r):\\n    return math.pi * r * r\\n' > app/calc.py\necho 'used math.pi'",
+        "printf 'import math\\n\\n\\ndef area(r):\\n    return math.pi * r * r\\n' > app/calc.py\nprintf 'scratch\\n' > notes.tmp\necho 'used math.pi'",
     );
     assert_eq!(code, Some(0), "{stderr}");
     assert!(
@@ -200,4 +200,6 @@ fn a_real_fix_commits_and_is_the_only_one_called_fixed() {
         git(&repo, &["show", "--name-only", "--format=", "HEAD"]),
         "app/calc.py\n"
     );
+    // The scratch file it left outside its group is removed, and is no reason to fail.
+    assert!(!repo.join("notes.tmp").exists());
 }

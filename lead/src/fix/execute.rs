@@ -5,9 +5,9 @@
 //!
 //! A rollback restores each of the group's files to its bytes before the attempt (written
 //! back, or removed when the attempt created it, under an owned folder too). Anything the
-//! fixer changed outside the group — a tracked file, a file it created, a suppression in
-//! `.retake/decisions.yaml` — is undone at once and the attempt fails, since its commit could
-//! not hold the whole change.
+//! fixer changed outside the group is undone at once: a file it created is removed, and a file
+//! that existed (a tracked file, a suppression in `.retake/decisions.yaml`) is put back and
+//! the attempt fails, since its commit could not hold the whole change.
 //!
 //! The fixer never judges its own work: after it ran, the change must hold up under the task
 //! runner's judge (`implementer::judge::change_issues`: every changed file still parses, no
@@ -231,7 +231,14 @@ impl<'a> GroupRun<'a> {
             modification: previous,
         });
         let change = footprint.change(repo)?;
-        let strays = Footprint::undo_outside(repo, &change, owned, self.ctx.excluded.as_deref())?;
+        // Files it created outside the group (a byte-code cache, a scratch file) are removed
+        // and no reason to fail; a file that existed and changed is: the commit could not hold
+        // the whole change.
+        let (strays, created) =
+            Footprint::undo_outside(repo, &change, owned, self.ctx.excluded.as_deref())?;
+        if !created.is_empty() {
+            tracing::info!(files = %created.join(", "), "removed files the fixer created outside its group");
+        }
         if let Some(problem) = outcome.transient_problem() {
             return Ok(FixEvent::FixFailed(problem));
         }

@@ -147,14 +147,15 @@ impl Footprint {
 
     /// Undoes every change in `change` outside the group (`owned`) and outside `excluded`:
     /// created files removed, text written back, tracked binaries checked out from `HEAD`.
-    /// The paths undone.
+    /// The paths undone: (changed files that existed, files the attempt created).
     pub fn undo_outside(
         repo: &Path,
         change: &ChangeSet,
         owned: &[String],
         excluded: Option<&str>,
-    ) -> Result<Vec<String>, FixError> {
+    ) -> Result<(Vec<String>, Vec<String>), FixError> {
         let mut undone = Vec::new();
+        let mut created = Vec::new();
         let mut binaries = Vec::new();
         for file in &change.files {
             let path = file.path.as_str();
@@ -162,8 +163,15 @@ impl Footprint {
                 continue;
             }
             let full = repo.join(path);
+            if file.kind == ChangeKind::Added {
+                remove(&full).map_err(|source| FixError::Io {
+                    context: format!("cannot remove {path}, which the fixer created"),
+                    source,
+                })?;
+                created.push(path.to_string());
+                continue;
+            }
             let result = match (file.kind, &file.before) {
-                (ChangeKind::Added, _) => remove(&full),
                 (_, Some(text)) => write(&full, text.as_bytes()),
                 (_, None) => {
                     binaries.push(path.to_string());
@@ -183,7 +191,7 @@ impl Footprint {
             )));
         }
         fixgit::restore(repo, &tracked).map_err(FixError::Git)?;
-        Ok(undone)
+        Ok((undone, created))
     }
 }
 
