@@ -55,16 +55,20 @@ pub(super) fn python_problem(text: &str) -> Option<(Option<usize>, String)> {
             .split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .next()
             .unwrap_or("");
-        if BLOCK_KEYWORDS.contains(&keyword) && !is_simple_async(code) {
-            if !code.ends_with(':') && !has_inline_body(code) {
-                return Some((
-                    Some(line.line),
-                    format!("`{}` lacks the `:` that opens its block", clip(code)),
-                ));
-            }
-            if code.ends_with(':') {
-                expect_block = Some(line);
-            }
+        if BLOCK_KEYWORDS.contains(&keyword)
+            && !is_simple_async(code)
+            && !code.ends_with(':')
+            && !has_inline_body(code)
+        {
+            return Some((
+                Some(line.line),
+                format!("`{}` lacks the `:` that opens its block", clip(code)),
+            ));
+        }
+        // A logical line that ends in `:` outside brackets opens a block, whatever its first
+        // word (`match x:` and `case 1:` too, whose words are also plain names elsewhere).
+        if code.ends_with(':') {
+            expect_block = Some(line);
         }
     }
     expect_block.map(|header| {
@@ -246,7 +250,7 @@ mod tests {
 
     #[test]
     fn valid_python_passes() {
-        let ok = "import os\n\n\nclass A(Base):\n    \"\"\"Doc with ( and '.\"\"\"\n\n    def f(self, x: int) -> int:  # note (\n        if x: return 1\n        d = {\n            'a': [1, 2],\n        }\n        s = 'it\\'s'\n        return len(d) + \\\n            x\n\n\nasync def g():\n    async with lock:\n        pass\n\nf = lambda x: x\nasync_mode = True\n";
+        let ok = "import os\n\n\nclass A(Base):\n    \"\"\"Doc with ( and '.\"\"\"\n\n    def f(self, x: int) -> int:  # note (\n        if x: return 1\n        d = {\n            'a': [1, 2],\n        }\n        s = 'it\\'s'\n        return len(d) + \\\n            x\n\n\nasync def g():\n    async with lock:\n        pass\n\nf = lambda x: x\nasync_mode = True\nmatch = 1\nmatch command:\n    case [x, *rest]:\n        pass\n    case _:\n        pass\n";
         assert_eq!(python_problem(ok), None);
     }
 
