@@ -210,7 +210,6 @@ impl TeamHub {
                 let Some(task) = board.task(id).cloned() else {
                     return;
                 };
-                let task_for_findings = task.clone();
                 let attempt = task.attempts;
                 let root = std::path::Path::new(&self.config.base.root);
                 let restored = self.attempts.claimed(root, &task);
@@ -223,6 +222,9 @@ impl TeamHub {
                 let peer_notes = self.phase_b.notes_for(from);
                 let notes = peer_notes.len();
                 let base = &self.config.base;
+                // A fix task's findings, for its judge to run their rules again.
+                let findings =
+                    super::fix_findings::of(self.state.dir(), &self.config.session_id, &task);
                 let assignment = TaskAssignment {
                     task,
                     attempt,
@@ -232,11 +234,7 @@ impl TeamHub {
                     rules: base.rules.clone(),
                     peer_notes,
                     template: None,
-                    findings: super::fix_findings::of(
-                        self.state.dir(),
-                        &self.config.session_id,
-                        &task_for_findings,
-                    ),
+                    findings,
                 };
                 self.events(&[team_event(
                     "TASK_CLAIMED",
