@@ -57,6 +57,7 @@ pub fn job(a: &TaskAssignment, implementer: &str) -> TaskJob {
         timeout_secs: a.runner.check_timeout_secs,
     };
     job.implementer = Some(implementer.to_string());
+    job.expectations.findings = a.findings.clone();
     job
 }
 
@@ -222,11 +223,29 @@ mod tests {
             rules: Vec::new(),
             peer_notes: Vec::new(),
             template: None,
+            findings: Vec::new(),
         }
     }
 
     fn sh(script: &str) -> Vec<String> {
         vec!["sh".into(), "-c".into(), script.into()]
+    }
+
+    #[test]
+    fn a_fix_task_s_findings_become_its_judge_s_expectations() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut a = assignment(dir.path(), vec!["true".into()]);
+        let f = protocol::Finding::new(
+            "inspector-quality",
+            "quality/todo-marker",
+            "incomplete",
+            protocol::Severity::Medium,
+            protocol::Location::at("src/a.rs", 2),
+            "TODO left",
+            "TODO",
+        );
+        a.findings = vec![f.clone()];
+        assert_eq!(job(&a, "implementer-1").expectations.findings, [f]);
     }
 
     #[test]

@@ -29,8 +29,9 @@ enum FileState {
     Opaque { hash: u64, len: u64 },
 }
 
-/// The work tree's files at one moment (`.git`, `.retake`, `.gitignore`d files and cache
-/// folders marked by `CACHEDIR.TAG`, such as cargo's `target/`, left out).
+/// The work tree's files at one moment (`.git`, `.retake` but its `decisions.yaml`,
+/// `.gitignore`d files and cache folders marked by `CACHEDIR.TAG`, such as cargo's `target/`,
+/// left out).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Snapshot {
     files: BTreeMap<String, FileState>,
@@ -57,6 +58,19 @@ impl Snapshot {
                 message: e.to_string(),
             })?;
             files.insert(slash_path(relative), state_of(bytes));
+        }
+        // `.retake/` is the Lead's state, except the accepted false positives: an executor
+        // that writes a suppression there changed what a review reports.
+        let decisions = root.join(crate::judge::evasion::DECISIONS_FILE);
+        if decisions.is_file() {
+            let bytes = std::fs::read(&decisions).map_err(|e| SnapshotError {
+                path: decisions.clone(),
+                message: e.to_string(),
+            })?;
+            files.insert(
+                crate::judge::evasion::DECISIONS_FILE.to_string(),
+                state_of(bytes),
+            );
         }
         Ok(Snapshot { files })
     }
@@ -228,6 +242,34 @@ impl ChangeSet {
                 .filter(|f| owns.contains(&f.path))
                 .collect(),
         }
+    }
+
+    /// Only the changes to files `owns` covers, and to `also`.
+    pub fn within_or(self, owns: &crate::ownership::Ownership, also: &str) -> ChangeSet {
+        ChangeSet {
+            files: self
+                .files
+                .into_iter()
+                .filter(|f| f.path == also || owns.contains(&f.path))
+                .collect(),
+        }
+    }
+
+    /// Lines `path` gained (negative: lost) in the change; 0 when it did not change or is not
+    /// text. A finding's line may move by this much and still be the same finding.
+    pub fn line_shift(&self, path: &str) -> i64 {
+        let lines = |t: &Option<String>| t.as_deref().map_or(0, |t| t.lines().count() as i64);
+        self.get(path)
+            .map_or(0, |f| lines(&f.after) - lines(&f.before))
+    }
+
+    /// The paths the change added (new since the baseline).
+    pub fn added_paths(&self) -> Vec<&str> {
+        self.files
+            .iter()
+            .filter(|f| f.kind == ChangeKind::Added)
+            .map(|f| f.path.as_str())
+            .collect()
     }
 
     /// Whether nothing changed.

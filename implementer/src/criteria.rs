@@ -123,6 +123,10 @@ pub enum IssueType {
     SyntaxError,
     /// A test, lint or type-check command failed.
     CheckFailed,
+    /// A finding the fix task was made for is still reported (or could not be checked).
+    NotFixed,
+    /// The change silences a check instead of doing the work (suppressions only, weakened tests).
+    Evasion,
 }
 
 impl IssueType {
@@ -135,6 +139,8 @@ impl IssueType {
             IssueType::EarlyTermination => "early_termination",
             IssueType::SyntaxError => "syntax_error",
             IssueType::CheckFailed => "check_failed",
+            IssueType::NotFixed => "not_fixed",
+            IssueType::Evasion => "evasion",
         }
     }
 }

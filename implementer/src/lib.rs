@@ -25,6 +25,7 @@ pub mod judge;
 pub mod ownership;
 pub mod peer;
 pub mod prompt;
+pub mod recheck;
 pub mod runner;
 pub mod runtime;
 pub mod timeline;

@@ -295,10 +295,15 @@ const FIX_PLAN: &str = "# Plans\n\n\
 const ONE: &str = "//! One.\n\n/// The number one.\npub fn one() -> i64 {\n    1\n}\n";
 
 /// Task 1 swallows a parse error (a High finding); tasks 2–3 write an integration test; a fix
-/// task (id 4 and up) writes clean code at once.
+/// task (id 4 and up) writes clean code at once, and the test-writing task the review's
+/// missing-test-file finding becomes (it owns `tests/one.rs`) writes a test of `one`.
 fn fix_script() -> String {
     r#"#!/bin/sh
 mkdir -p tests
+case "$RETAKE_TASK_OWNS" in
+  *tests/one.rs*) printf '#[test]\nfn one_is_one() {\n    assert_eq!(calc::one::one(), 1);\n}\n' > tests/one.rs
+     echo "Wrote tests/one.rs."; exit 0 ;;
+esac
 case "$RETAKE_TASK_ID" in
   1) printf '//! One.\n\n/// The number one, read from text.\npub fn one() -> i64 {\n    let _ = "2".parse::<i64>();\n    1\n}\n' > src/one.rs ;;
   2|3) printf '//! A check.\n\n#[test]\nfn adds() {\n    assert_eq!(calc::add::add(1, 1), 2);\n}\n' > "tests/t$RETAKE_TASK_ID.rs" ;;
@@ -353,7 +358,9 @@ fn the_immediate_review_of_a_high_priority_task_turns_its_findings_into_a_fix_ta
             Some("high_priority"),
             serde_json::json!(["src/one.rs"]),
             Some("REQUEST_CHANGES"),
-            serde_json::json!([4])
+            // The High finding's fix, and the test-writing task of src/one.rs's
+            // missing-test-file finding.
+            serde_json::json!([4, 5])
         )
     );
     assert!(c["findings"].as_u64().is_some_and(|n| n >= 1), "{c}");
@@ -389,6 +396,15 @@ fn the_immediate_review_of_a_high_priority_task_turns_its_findings_into_a_fix_ta
             &serde_json::json!("completed")
         )
     );
+    let tests_task = &tasks["tasks"][4];
+    assert_eq!(
+        (&tests_task["owns"], &tests_task["status"]),
+        (
+            &serde_json::json!(["src/one.rs", "tests/one.rs"]),
+            &serde_json::json!("Completed")
+        )
+    );
+    assert!(repo.join("tests/one.rs").is_file());
     assert!(
         !repo.join(".retake/state/signals.jsonl").exists(),
         "Phase C removes the signals"

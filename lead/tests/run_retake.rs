@@ -69,6 +69,22 @@ fn request_changes_becomes_a_fix_task_and_the_second_review_approves() {
         "1",
         "the fix task passed at its first iteration"
     );
+    // The fix task's findings were recorded for its judge, which re-ran their rules.
+    let recorded: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo.join(".retake/state/fix-findings.json"))
+            .expect("fix-findings.json"),
+    )
+    .expect("JSON");
+    let findings = recorded["tasks"]["3"]
+        .as_array()
+        .expect("task 3's findings");
+    assert!(
+        !findings.is_empty()
+            && findings
+                .iter()
+                .all(|f| f["location"]["path"] == "src/mul.rs"),
+        "{recorded}"
+    );
     let mul = std::fs::read_to_string(repo.join("src/mul.rs")).expect("mul.rs");
     assert!(!mul.contains("let _ ="), "{mul}");
     let log = git(

@@ -2,18 +2,26 @@
 //! check results, template result) to PASS, REJECT or RETRY. It fails closed: PASS needs every
 //! mandatory criterion, every configured check and the template evaluator to have passed;
 //! empty or unparseable output is a REJECT; a timeout or executor error is a RETRY while
-//! retries are left and a REJECT after that.
+//! retries are left and a REJECT after that. A task that owns no file cannot pass (no change
+//! can be told to be its own); a fix task passes only when the findings it was made for are
+//! confirmed gone by their rules (`recheck`); an attempt that only suppresses findings or
+//! weakens tests is not evidence of completion (`evasion`).
 
+pub mod evasion;
 mod markers;
 mod quality;
 mod syntax;
+
+pub use syntax::syntax_problem;
 
 use crate::change::{ChangeSet, Snapshot};
 use crate::config::LoopConfig;
 use crate::criteria::{Criterion, CriterionResult, Issue};
 use crate::evaluator::TemplateOutcome;
 use crate::executor::ExecOutcome;
+use crate::recheck::Recheck;
 use protocol::domain::{Judgment, Task, TaskOrigin};
+use protocol::Finding;
 use serde::{Deserialize, Serialize};
 
 /// What the task must leave behind (Q1, Q5).
@@ -25,29 +33,53 @@ pub struct Expectations {
     pub must_change: Vec<String>,
     /// Whether some file must change at all (evidence for Q5).
     pub requires_change: bool,
+    /// The task owns no file: nothing it changes can be told to be its own, so Q1 fails.
+    pub owns_nothing: bool,
+    /// The findings a fix task was made for: each must be confirmed gone by a re-check (Q5).
+    pub findings: Vec<Finding>,
+    /// A test-writing task: the change must add or change test code (Q5).
+    pub writes_tests: bool,
 }
 
 impl Expectations {
     /// From a task: its owned paths that name files (no glob, no trailing `/`) must exist; a
-    /// fix task must change them; every task must change something.
+    /// fix task must change them; every task must change something, and a task that owns
+    /// nothing cannot pass. A fix task that owns test code is a test-writing task (the Lead
+    /// makes missing-test findings into tasks that own the conventional test file): it must
+    /// add test code, anywhere it owns, and no particular file has to exist or change.
     pub fn from_task(task: &Task) -> Expectations {
-        let files: Vec<String> = task
-            .owns
-            .iter()
-            .filter(|p| !p.ends_with('/') && !p.contains(['*', '?', '[']))
-            .map(|p| p.trim_start_matches("./").to_string())
-            .collect();
-        let must_change = if task.origin == TaskOrigin::Fix {
-            files.clone()
+        let files = owned_files(task);
+        let writes_tests = task.origin == TaskOrigin::Fix
+            && task.owns.iter().any(|p| {
+                let p = p.trim_start_matches("./");
+                !p.contains(['*', '?', '[']) && inspector::engine::is_test_path(p)
+                    || p.trim_end_matches('/').rsplit('/').next() == Some("tests")
+            });
+        let (expected_files, must_change) = if writes_tests {
+            (Vec::new(), Vec::new())
+        } else if task.origin == TaskOrigin::Fix {
+            (files.clone(), files)
         } else {
-            Vec::new()
+            (files, Vec::new())
         };
         Expectations {
-            expected_files: files,
+            expected_files,
             must_change,
             requires_change: true,
+            owns_nothing: task.owns.is_empty(),
+            findings: Vec::new(),
+            writes_tests,
         }
     }
+}
+
+/// The task's owned paths that name files (no glob, no trailing `/`), without `./`.
+pub fn owned_files(task: &Task) -> Vec<String> {
+    task.owns
+        .iter()
+        .filter(|p| !p.ends_with('/') && !p.contains(['*', '?', '[']))
+        .map(|p| p.trim_start_matches("./").to_string())
+        .collect()
 }
 
 /// How an optional check command ended.
@@ -122,6 +154,8 @@ pub struct JudgeInput<'a> {
     pub checks: &'a [CheckRun],
     /// The template evaluator's result, when the task has a template.
     pub template: Option<&'a TemplateOutcome>,
+    /// The re-check of `expectations.findings`, when they were run again.
+    pub recheck: Option<&'a Recheck>,
     /// Patterns and limits.
     pub config: &'a LoopConfig,
 }
@@ -165,6 +199,20 @@ pub fn retry_for(outcome: &ExecOutcome, retries_left: bool) -> Option<Judgement>
     })
 }
 
+/// The judge on a change alone, for a caller that runs its own executor and checks (the
+/// Lead's `retake fix`): Q4 (every changed file still parses) and Q5's change part (no
+/// evasion, tests written when asked for, every finding confirmed gone by `recheck`). Empty
+/// means the change holds up.
+pub fn change_issues(
+    change: &ChangeSet,
+    expectations: &Expectations,
+    recheck: Option<&Recheck>,
+) -> Vec<Issue> {
+    let (_, mut issues) = quality::q4_syntax(change);
+    issues.extend(quality::change_evidence(change, expectations, recheck));
+    issues
+}
+
 /// Judges one iteration.
 pub fn judge(input: &JudgeInput<'_>) -> Judgement {
     if let Some(retry) = retry_for(input.outcome, input.retries_left) {
@@ -183,6 +231,7 @@ pub fn judge(input: &JudgeInput<'_>) -> Judgement {
             problem.as_deref(),
             input.change,
             input.expectations,
+            input.recheck,
         ),
         quality::q6_early_termination(text, input.config),
     ];

@@ -1,12 +1,14 @@
 //! The mandatory criteria Q1–Q6 and the optional Q7–Q9, one function each, over the output,
 //! the change and the repository state: each returns its result and the issues it found.
 
+use super::evasion::evasions;
 use super::markers::{early_termination, omission_marker, split_output, todo_marker};
 use super::syntax::syntax_problem;
 use super::{CheckResult, CheckRun, Expectations, Output};
 use crate::change::{ChangeKind, ChangeSet, Snapshot};
 use crate::config::LoopConfig;
 use crate::criteria::{Criterion, CriterionResult, Issue, IssueType};
+use crate::recheck::{Recheck, Status};
 
 /// Issues listed per criterion; the count in the details still covers all of them.
 const MAX_ISSUES: usize = 20;
@@ -26,6 +28,14 @@ fn finish(criterion: Criterion, mut issues: Vec<Issue>, what: &str) -> Checked {
 /// Q1: every expected file exists, and each one the task must change did change.
 pub(crate) fn q1_files(now: &Snapshot, change: &ChangeSet, expect: &Expectations) -> Checked {
     let mut issues = Vec::new();
+    if expect.owns_nothing {
+        issues.push(Issue::new(
+            IssueType::MissingFile,
+            None,
+            "the task owns no file, so no change can be judged as its own",
+            "Give the task the files it changes (owns); a repository-wide finding is a note, not a task",
+        ));
+    }
     for path in &expect.expected_files {
         if !now.contains(path) {
             issues.push(Issue::new(
@@ -150,6 +160,7 @@ pub(crate) fn q5_evidence(
     executor_problem: Option<&str>,
     change: &ChangeSet,
     expect: &Expectations,
+    recheck: Option<&Recheck>,
 ) -> Checked {
     let mut issues = Vec::new();
     let mut add = |description: String, suggestion: &str| {
@@ -183,7 +194,105 @@ pub(crate) fn q5_evidence(
             "Make the change the task asks for; a claim of completion is not a change",
         );
     }
+    issues.extend(change_evidence(change, expect, recheck));
     finish(Criterion::Q5, issues, "missing piece(s) of evidence")
+}
+
+/// The change's own part of Q5, whoever ran the executor: no evasion (suppressions only,
+/// weakened tests), test code written when the task is to write tests, and every finding a
+/// fix task was made for confirmed gone by its rule.
+pub(crate) fn change_evidence(
+    change: &ChangeSet,
+    expect: &Expectations,
+    recheck: Option<&Recheck>,
+) -> Vec<Issue> {
+    let mut issues: Vec<Issue> = evasions(change)
+        .into_iter()
+        .map(|e| {
+            Issue::new(
+                IssueType::Evasion,
+                Some(e.location),
+                format!("the change {}", e.what),
+                "Fix the cause; do not suppress findings or delete, skip or weaken tests",
+            )
+        })
+        .collect();
+    if expect.writes_tests && !change.files.iter().any(writes_test_code) {
+        issues.push(Issue::new(
+            IssueType::MissingFile,
+            None,
+            "the task is to write tests, but no test file or test function was added",
+            "Add a test file (or a test module) that exercises the module",
+        ));
+    }
+    if expect.findings.is_empty() {
+        return issues;
+    }
+    let Some(recheck) = recheck else {
+        issues.push(Issue::new(
+            IssueType::NotFixed,
+            None,
+            format!(
+                "the {} finding(s) the task was made for were not checked again",
+                expect.findings.len()
+            ),
+            "Nothing to change: the runner must re-run the findings' rules before a PASS",
+        ));
+        return issues;
+    };
+    for checked in &recheck.findings {
+        let f = &checked.finding;
+        let was = match f.location.line {
+            Some(n) => format!("{}:{n}", f.location.path),
+            None => f.location.path.clone(),
+        };
+        let (at, description) = match &checked.status {
+            Status::Gone => continue,
+            Status::Remains { line, suppressed } => {
+                let at = match line {
+                    Some(n) => format!("{}:{n}", f.location.path),
+                    None => f.location.path.clone(),
+                };
+                let how = match suppressed {
+                    Some(s) => format!(" (suppressed by {s}: a suppression is not a fix)"),
+                    None => String::new(),
+                };
+                (
+                    at,
+                    format!("{} still reports `{}`{how}", f.rule, f.description),
+                )
+            }
+            Status::NotChecked(why) => (
+                was,
+                format!(
+                    "{} `{}` could not be confirmed gone: {why}",
+                    f.rule, f.description
+                ),
+            ),
+        };
+        issues.push(Issue::new(
+            IssueType::NotFixed,
+            Some(at),
+            description,
+            f.suggestion
+                .clone()
+                .unwrap_or_else(|| "Fix the finding at its cause".to_string()),
+        ));
+    }
+    issues
+}
+
+/// Whether a changed file adds test code: a new or changed test file, or a Rust file that
+/// gained a `#[test]`.
+fn writes_test_code(file: &crate::change::ChangedFile) -> bool {
+    if file.kind == ChangeKind::Deleted {
+        return false;
+    }
+    inspector::engine::is_test_path(&file.path)
+        || file
+            .added_lines()
+            .iter()
+            .any(|(_, l)| l.trim_start().starts_with("#[test]") || l.contains("#[cfg(test)]"))
 }
 
 /// Q6: no early termination claim in the output's prose.

@@ -1,6 +1,8 @@
 use super::*;
 use crate::criteria::IssueType;
+use crate::recheck::{Checked, Recheck, Status};
 use crate::testing::task;
+use protocol::{Location, Severity};
 
 struct Case {
     outcome: ExecOutcome,
@@ -9,6 +11,7 @@ struct Case {
     now: Snapshot,
     expectations: Expectations,
     checks: Vec<CheckRun>,
+    recheck: Option<Recheck>,
 }
 
 impl Case {
@@ -23,6 +26,7 @@ impl Case {
                 ..Expectations::default()
             },
             checks: Vec::new(),
+            recheck: None,
         }
     }
 
@@ -36,6 +40,7 @@ impl Case {
             expectations: &self.expectations,
             checks: &self.checks,
             template: None,
+            recheck: self.recheck.as_ref(),
             config: &LoopConfig::default(),
         })
     }
@@ -224,6 +229,175 @@ fn expectations_follow_the_task() {
     let e = Expectations::from_task(&t);
     assert_eq!(e.expected_files, ["src/a.rs"]);
     assert_eq!(e.must_change, ["src/a.rs"]);
+    assert!(!e.writes_tests && !e.owns_nothing);
     t.origin = TaskOrigin::Plan;
     assert!(Expectations::from_task(&t).must_change.is_empty());
+    // A missing-test finding's task owns the test file: it must write tests, and the untested
+    // file it also owns (Rust's in-file test module) need not change.
+    t.origin = TaskOrigin::Fix;
+    t.owns = vec!["src/run.rs".into(), "tests/run.rs".into()];
+    let tests = Expectations::from_task(&t);
+    assert!(tests.writes_tests);
+    assert!(tests.must_change.is_empty() && tests.expected_files.is_empty());
+    t.owns = Vec::new();
+    assert!(Expectations::from_task(&t).owns_nothing);
+}
+
+fn todo_finding() -> Finding {
+    Finding::new(
+        "inspector-quality",
+        "quality/todo-marker",
+        "incomplete",
+        Severity::Medium,
+        Location::at("src/lib.rs", 2),
+        "TODO marker: add",
+        "TODO: add",
+    )
+}
+
+fn fix_case(status: Option<Status>) -> Case {
+    let mut case = Case::new(
+        "Removed the TODO.",
+        &[("src/lib.rs", TODO)],
+        &[("src/lib.rs", GOOD)],
+    );
+    case.expectations.findings = vec![todo_finding()];
+    case.recheck = status.map(|status| Recheck {
+        findings: vec![Checked {
+            finding: todo_finding(),
+            status,
+        }],
+    });
+    case
+}
+
+#[test]
+fn a_fix_passes_only_when_its_findings_are_confirmed_gone() {
+    assert_eq!(
+        fix_case(Some(Status::Gone)).judge().judgment,
+        Judgment::Pass
+    );
+    let remains = fix_case(Some(Status::Remains {
+        line: Some(3),
+        suppressed: None,
+    }))
+    .judge();
+    assert_eq!(remains.judgment, Judgment::Reject);
+    assert_eq!(remains.criteria_failed(), ["Q5"]);
+    assert_eq!(remains.issues[0].kind, IssueType::NotFixed);
+    assert_eq!(remains.issues[0].location.as_deref(), Some("src/lib.rs:3"));
+    assert_eq!(
+        remains.issues[0].description,
+        "quality/todo-marker still reports `TODO marker: add`"
+    );
+    let unchecked = fix_case(Some(Status::NotChecked(
+        "src/lib.rs: it no longer exists".into(),
+    )))
+    .judge();
+    assert_eq!(unchecked.criteria_failed(), ["Q5"]);
+    assert_eq!(
+        unchecked.issues[0].description,
+        "quality/todo-marker `TODO marker: add` could not be confirmed gone: src/lib.rs: it no longer exists"
+    );
+    let never_run = fix_case(None).judge();
+    assert_eq!(never_run.criteria_failed(), ["Q5"]);
+    assert_eq!(
+        never_run.issues[0].description,
+        "the 1 finding(s) the task was made for were not checked again"
+    );
+}
+
+#[test]
+fn a_python_syntax_error_fails_q4_naming_the_file_and_line() {
+    let j = Case::new(
+        "Fixed the loop.",
+        &[("app/loop.py", "def run(xs):\n    return sum(xs)\n")],
+        &[("app/loop.py", "def run(xs)\n    return sum(xs)\n")],
+    )
+    .judge();
+    assert_eq!(j.judgment, Judgment::Reject);
+    assert_eq!(j.criteria_failed(), ["Q4"]);
+    assert_eq!(j.issues[0].location.as_deref(), Some("app/loop.py:1"));
+    assert_eq!(
+        j.issues[0].description,
+        "`def run(xs)` lacks the `:` that opens its block"
+    );
+}
+
+#[test]
+fn suppressing_or_weakening_tests_is_no_evidence() {
+    let suppressed = Case::new(
+        "Handled the finding.",
+        &[("src/lib.rs", TODO)],
+        &[(
+            "src/lib.rs",
+            "pub fn add(a: i32, b: i32) -> i32 {\n    // TODO: add\n    // retake-ignore: quality/todo-marker\n    0\n}\n",
+        )],
+    )
+    .judge();
+    assert_eq!(suppressed.judgment, Judgment::Reject);
+    assert_eq!(suppressed.criteria_failed(), ["Q5"]);
+    assert_eq!(suppressed.issues[0].kind, IssueType::Evasion);
+    assert!(
+        suppressed.issues[0]
+            .description
+            .starts_with("the change only adds suppressions"),
+        "{}",
+        suppressed.issues[0].description
+    );
+    let skipped = Case::new(
+        "Made the suite green.",
+        &[(
+            "tests/it.rs",
+            "#[test]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n",
+        )],
+        &[(
+            "tests/it.rs",
+            "#[test]\n#[ignore]\nfn adds() {\n    assert_eq!(add(1, 2), 3);\n}\n",
+        )],
+    )
+    .judge();
+    assert_eq!(skipped.criteria_failed(), ["Q5"]);
+    assert_eq!(
+        (
+            skipped.issues[0].location.as_deref(),
+            skipped.issues[0].description.as_str()
+        ),
+        (
+            Some("tests/it.rs:2"),
+            "the change switches a test off with `#[ignore`"
+        )
+    );
+}
+
+#[test]
+fn a_test_writing_task_must_write_test_code() {
+    let mut untested = Case::new(
+        "Added tests.",
+        &[("pkg/prices.py", "def total(xs):\n    return sum(xs)\n")],
+        &[(
+            "pkg/prices.py",
+            "def total(xs):\n    return sum(list(xs))\n",
+        )],
+    );
+    untested.expectations.writes_tests = true;
+    let j = untested.judge();
+    assert_eq!(j.criteria_failed(), ["Q5"]);
+    assert_eq!(
+        j.issues[0].description,
+        "the task is to write tests, but no test file or test function was added"
+    );
+    let mut tested = Case::new(
+        "Added tests.",
+        &[("pkg/prices.py", "def total(xs):\n    return sum(xs)\n")],
+        &[
+            ("pkg/prices.py", "def total(xs):\n    return sum(xs)\n"),
+            (
+                "pkg/test_prices.py",
+                "def test_total():\n    assert total([1]) == 1\n",
+            ),
+        ],
+    );
+    tested.expectations.writes_tests = true;
+    assert_eq!(tested.judge().judgment, Judgment::Pass);
 }

@@ -18,6 +18,7 @@ use crate::evaluator::{EvaluatorInput, EvaluatorRegistry, TemplateOutcome};
 use crate::executor::{ExecRequest, Executor};
 use crate::judge::{judge, retry_for, Expectations, JudgeInput, Judgement};
 use crate::prompt::{modification_prompt, task_prompt, PromptParts};
+use crate::recheck::recheck;
 use crate::timeline::{
     Clock, Content, EventSink, EventType, LoopStatus, SystemClock, TimelineEvent,
 };
@@ -232,7 +233,16 @@ impl<'a> TaskRunner<'a> {
                     // Only the task's own files are its work to judge: in a team run other
                     // Implementers change other files of the same tree meanwhile (the
                     // review at the end sees every change).
-                    let change = now.changes_since(&baseline).within(&ownership);
+                    // The decisions file stays in view whoever owns it: a suppression
+                    // written there is judged like one written in an owned file.
+                    let change = now
+                        .changes_since(&baseline)
+                        .within_or(&ownership, crate::judge::evasion::DECISIONS_FILE);
+                    let recheck = (!job.expectations.findings.is_empty() && !change.is_empty())
+                        .then(|| {
+                            let shift = |path: &str| change.line_shift(path);
+                            recheck(&job.repo, &job.expectations.findings, &shift)
+                        });
                     let checks = checks::run_checks(&job.checks, &job.repo);
                     let output = String::from_utf8_lossy(outcome.stdout());
                     let input = EvaluatorInput {
@@ -249,6 +259,7 @@ impl<'a> TaskRunner<'a> {
                         expectations: &job.expectations,
                         checks: &checks,
                         template: template.as_ref(),
+                        recheck: recheck.as_ref(),
                         config: self.config,
                     })
                 }

@@ -47,8 +47,9 @@ struct Run {
     prompts: Vec<String>,
 }
 
+/// A run of a task that owns the whole tree (`./`): every change is its own.
 fn run(config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
-    run_owning(&[], config, template, steps)
+    run_owning(&["./"], config, template, steps)
 }
 
 fn run_owning(owns: &[&str], config: LoopConfig, template: Option<&str>, steps: Vec<Step>) -> Run {
@@ -281,17 +282,124 @@ fn only_the_task_s_own_files_are_judged() {
     let r = run_owning(&["lib.rs"], quick(), None, vec![both]);
     assert_eq!(judgments(&r), [Judgment::Pass]);
 
-    // Without owns every change is the task's: the TODO is judged (Q2).
+    // Owning the whole tree, every change is the task's: the TODO is judged (Q2).
     let both: Step = Box::new(|repo: &Path| {
         std::fs::write(repo.join("lib.rs"), GOOD).expect("write");
         std::fs::write(repo.join("other.rs"), "// TODO: someone else's work\n").expect("write");
         ExecOutcome::success("Added add().")
     });
     let r = run_owning(
-        &[],
+        &["./"],
         quick(),
         None,
         vec![both, write("other.rs", "\n", "Removed.")],
     );
+    assert_eq!(
+        r.events
+            .iter()
+            .find(|e| e.event_type == EventType::QualityJudgment)
+            .map(|e| e.content.criteria_failed.clone()),
+        Some(vec!["Q2".to_string()])
+    );
     assert_eq!(judgments(&r)[0], Judgment::Reject);
+}
+
+#[test]
+fn a_task_that_owns_nothing_never_passes() {
+    // The same complete change as a passing task's, but no file is the task's own.
+    let config = LoopConfig {
+        max_iterations: 1,
+        escalate_on_max: false,
+        ..quick()
+    };
+    let r = run_owning(
+        &[],
+        config,
+        None,
+        vec![write("lib.rs", GOOD, "Added add().")],
+    );
+    assert_eq!(judgments(&r), [Judgment::Reject]);
+    let result = r.result.as_ref().expect("ran");
+    assert_eq!(result.iteration_history[0].criteria_failed(), ["Q1"]);
+    assert_eq!(
+        result.unresolved_issues()[0].description,
+        "the task owns no file, so no change can be judged as its own"
+    );
+}
+
+#[test]
+fn a_fix_task_passes_only_once_its_finding_is_gone_when_its_rule_runs_again() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("geo")).expect("mkdir");
+    std::fs::write(
+        root.join("geo/shapes.py"),
+        "def area(r):\n    # TODO: use pi\n    return 3 * r * r\n",
+    )
+    .expect("write");
+    // The finding as the review reported it: the rule's own, run in process.
+    let ctx = inspector::Context::build(
+        root,
+        &protocol::Scope::repository(),
+        &protocol::message::InspectOptions::default(),
+    )
+    .expect("context");
+    let finding = inspector::inspect(protocol::InspectorKind::Quality, &ctx, "i", "r")
+        .findings
+        .into_iter()
+        .find(|f| f.rule == "quality/todo-marker")
+        .expect("todo finding");
+    let mut task = crate::testing::task("Fix geo/shapes.py: TODO marker");
+    task.origin = protocol::domain::TaskOrigin::Fix;
+    task.owns = vec!["geo/shapes.py".into()];
+    let mut job = TaskJob::new(task, root);
+    job.expectations.findings = vec![finding];
+    let config = quick();
+    let registry = EvaluatorRegistry::with_builtins();
+    let runner = TaskRunner {
+        config: &config,
+        registry: &registry,
+        clock: &FixedClock,
+    };
+    let mut executor = Steps {
+        steps: vec![
+            // Reworded, not fixed: the same finding one line further down.
+            write(
+                "geo/shapes.py",
+                "import math\n\ndef area(r):\n    # TODO: maybe use math.pi\n    return 3 * r * r\n",
+                "Reworded the note.",
+            ),
+            write(
+                "geo/shapes.py",
+                "import math\n\n\ndef area(r):\n    return math.pi * r * r\n",
+                "Used math.pi.",
+            ),
+        ],
+        prompts: Vec::new(),
+    };
+    let mut sink = VecSink::default();
+    let result = runner.run(&job, &mut executor, &mut sink).expect("ran");
+    let history: Vec<(Judgment, Vec<String>)> = result
+        .iteration_history
+        .iter()
+        .map(|r| (r.judgment, r.criteria_failed()))
+        .collect();
+    assert_eq!(
+        history,
+        [
+            (Judgment::Reject, vec!["Q2".to_string(), "Q5".to_string()]),
+            (Judgment::Pass, Vec::new())
+        ]
+    );
+    let rejected = result.iteration_history[0]
+        .rejection_details
+        .as_ref()
+        .expect("details");
+    let not_fixed: Vec<&str> = rejected
+        .issues_detected
+        .iter()
+        .filter(|i| i.kind == crate::criteria::IssueType::NotFixed)
+        .map(|i| i.location.as_deref().unwrap_or(""))
+        .collect();
+    assert_eq!(not_fixed, ["geo/shapes.py:4"]);
 }

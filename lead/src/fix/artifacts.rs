@@ -78,13 +78,16 @@ pub fn finish(
     info: &SessionInfo<'_>,
     plan: &FixPlan,
     outcomes: &[FixOutcome],
+    left_out: &[String],
 ) -> Result<(), FixError> {
     let summary = dir.join("fix-summary.md");
-    write_atomic(&summary, fix_summary_md(info, plan, outcomes).as_bytes()).map_err(|source| {
-        FixError::Io {
-            context: format!("cannot write {}", summary.display()),
-            source,
-        }
+    write_atomic(
+        &summary,
+        fix_summary_md(info, plan, outcomes, left_out).as_bytes(),
+    )
+    .map_err(|source| FixError::Io {
+        context: format!("cannot write {}", summary.display()),
+        source,
     })?;
     let history = dir.join("fix-history.json");
     let existing = match std::fs::read_to_string(&history) {

@@ -3,28 +3,36 @@
 //! machine of `team::fix::execution` driven to the end — the fixer, the test command, one
 //! commit of the group's files, or their rollback.
 //!
-//! A rollback restores each of the group's files to its bytes before the attempt: files `HEAD`
-//! tracks are checked out from `HEAD` (the tree was clean when the session began, so that is
-//! the same content), others are written back or removed. Nothing else is touched, except a
-//! tracked file outside the group that the fixer changed: that is restored too, and the attempt
-//! fails, since its commit could not hold the whole change.
+//! A rollback restores each of the group's files to its bytes before the attempt (written
+//! back, or removed when the attempt created it, under an owned folder too). Anything the
+//! fixer changed outside the group is undone at once: a file it created is removed, and a file
+//! that existed (a tracked file, a suppression in `.retake/decisions.yaml`) is put back and
+//! the attempt fails, since its commit could not hold the whole change.
+//!
+//! The fixer never judges its own work: after it ran, the change must hold up under the task
+//! runner's judge (`implementer::judge::change_issues`: every changed file still parses, no
+//! suppression-only change or weakened test, tests written for a missing-test finding) and
+//! every finding of the group must be confirmed gone by its rule run again
+//! (`implementer::recheck`), before the tests run. So a committed group is one whose findings
+//! the re-check confirmed, and only those are "fixed" in `fix-summary.md`.
 //!
 //! The session file is written before each long step (fixing, testing) and after each final
 //! one, so that a saved `committed` means the commit exists and a saved `failed` means the
 //! files are back; a resumed session re-checks anything in between.
 
+use super::files::{owned_by, Footprint, GroupFiles};
 use super::git as fixgit;
 use super::session::ActiveSession;
 use super::{now, FixError};
-use crate::run::git::uncommitted;
 use crate::team::fix::execution::progress_json;
 use crate::team::fix::export::group_commit_message;
+use crate::team::fix::targets::writes_tests;
 use crate::team::fix::{advance, Effect, FixEvent, FixFinding, FixGroup, GroupState};
 use crate::team::fix_tasks::fix_tasks;
 use implementer::executor::{BuiltinExecutor, ExecRequest, Executor, ExecutorConfig};
+use implementer::judge::{change_issues, Expectations};
 use implementer::prompt::{task_prompt, PromptParts};
 use protocol::{Task, TaskOrigin, TaskStatus};
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
@@ -79,16 +87,13 @@ pub fn run_stages(
     Ok(())
 }
 
-/// A file's bytes before an attempt (`None`: it did not exist).
-type Snapshot = Vec<(String, Option<Vec<u8>>)>;
-
 struct GroupRun<'a> {
     ctx: &'a Context<'a>,
     group: &'a FixGroup,
     /// Position in the plan, for `fix-progress-<n>.json`.
     n: usize,
     members: Vec<&'a FixFinding>,
-    before: Snapshot,
+    before: GroupFiles,
     changed: Vec<String>,
 }
 
@@ -104,7 +109,7 @@ impl<'a> GroupRun<'a> {
             group,
             n,
             members,
-            before: Vec::new(),
+            before: GroupFiles::default(),
             changed: Vec::new(),
         }
     }
@@ -197,15 +202,13 @@ impl<'a> GroupRun<'a> {
     /// One fixer run; the event it amounts to.
     fn apply(&mut self, attempt: u32, previous: Option<&str>) -> Result<FixEvent, FixError> {
         let repo = self.ctx.repo;
-        self.before = snapshot(repo, &self.group.files)?;
+        let owned = &self.group.files;
+        self.before = GroupFiles::take(repo, owned)?;
         let mut executor = match self.executor() {
             Ok(e) => e,
             Err(why) => return Ok(FixEvent::Unfixable(why)),
         };
-        let dirty_before: BTreeSet<String> = uncommitted(repo)
-            .map_err(FixError::Git)?
-            .into_iter()
-            .collect();
+        let footprint = Footprint::before(repo)?;
         let task = self.task();
         let mut prompt = task_prompt(
             &task,
@@ -227,7 +230,15 @@ impl<'a> GroupRun<'a> {
             iteration: attempt,
             modification: previous,
         });
-        let strays = self.restore_strays(&dirty_before)?;
+        let change = footprint.change(repo)?;
+        // Files it created outside the group (a byte-code cache, a scratch file) are removed
+        // and no reason to fail; a file that existed and changed is: the commit could not hold
+        // the whole change.
+        let (strays, created) =
+            Footprint::undo_outside(repo, &change, owned, self.ctx.excluded.as_deref())?;
+        if !created.is_empty() {
+            tracing::info!(files = %created.join(", "), "removed files the fixer created outside its group");
+        }
         if let Some(problem) = outcome.transient_problem() {
             return Ok(FixEvent::FixFailed(problem));
         }
@@ -237,13 +248,8 @@ impl<'a> GroupRun<'a> {
                 strays.join(", ")
             )));
         }
-        let now = snapshot(repo, &self.group.files)?;
-        self.changed = now
-            .iter()
-            .zip(&self.before)
-            .filter(|(a, b)| a.1 != b.1)
-            .map(|(a, _)| a.0.clone())
-            .collect();
+        let now = GroupFiles::take(repo, owned)?;
+        self.changed = self.before.differ(&now);
         if self.changed.is_empty() {
             let said = String::from_utf8_lossy(outcome.stdout());
             let last = said.lines().rev().find(|l| !l.trim().is_empty());
@@ -255,7 +261,44 @@ impl<'a> GroupRun<'a> {
                 None => "the fixer changed none of the group's files".to_string(),
             }));
         }
-        Ok(FixEvent::FixApplied)
+        Ok(match self.judged(&change) {
+            Some(why) => FixEvent::FixFailed(why),
+            None => FixEvent::FixApplied,
+        })
+    }
+
+    /// The judge's objections to the group's change, in one line; `None` when it holds up.
+    fn judged(&self, change: &implementer::change::ChangeSet) -> Option<String> {
+        let owned = &self.group.files;
+        let change = implementer::change::ChangeSet {
+            files: change
+                .files
+                .iter()
+                .filter(|f| owned_by(owned, &f.path))
+                .cloned()
+                .collect(),
+        };
+        let findings: Vec<protocol::Finding> =
+            self.members.iter().map(|e| e.finding.clone()).collect();
+        let expectations = Expectations {
+            requires_change: true,
+            writes_tests: findings.iter().all(writes_tests),
+            findings,
+            ..Expectations::default()
+        };
+        let recheck =
+            implementer::recheck::recheck(self.ctx.repo, &expectations.findings, &|p: &str| {
+                change.line_shift(p)
+            });
+        let issues = change_issues(&change, &expectations, Some(&recheck));
+        if issues.is_empty() {
+            return None;
+        }
+        let lines: Vec<String> = issues
+            .iter()
+            .map(implementer::assignment::issue_line)
+            .collect();
+        Some(format!("the change does not hold up: {}", lines.join("; ")))
     }
 
     /// The builtin fixer for auto-fixable findings in a Cargo repository, else the configured
@@ -303,46 +346,13 @@ impl<'a> GroupRun<'a> {
         }
     }
 
-    /// Tracked files outside the group that the fixer changed, restored from `HEAD`.
-    fn restore_strays(&self, dirty_before: &BTreeSet<String>) -> Result<Vec<String>, FixError> {
-        let excluded = self.ctx.excluded.as_deref();
-        let strays: Vec<String> = uncommitted(self.ctx.repo)
-            .map_err(FixError::Git)?
-            .into_iter()
-            .filter(|p| !dirty_before.contains(p) && !self.group.files.contains(p))
-            .filter(|p| excluded.is_none_or(|x| !within(p, x)))
-            .collect();
-        let tracked = fixgit::tracked(self.ctx.repo, &strays).map_err(FixError::Git)?;
-        fixgit::restore(self.ctx.repo, &tracked).map_err(FixError::Git)?;
-        Ok(tracked)
-    }
-
     /// The group's files back to their bytes before the attempt; the files that had changed.
     fn rollback(&self) -> Result<Vec<String>, FixError> {
         let repo = self.ctx.repo;
-        let current = snapshot(repo, &self.group.files)?;
-        let differ: Vec<String> = current
-            .iter()
-            .zip(&self.before)
-            .filter(|(a, b)| a.1 != b.1)
-            .map(|(a, _)| a.0.clone())
-            .collect();
-        let tracked = fixgit::tracked(repo, &differ).map_err(FixError::Git)?;
-        fixgit::restore(repo, &tracked).map_err(FixError::Git)?;
-        for (path, bytes) in &self.before {
-            if !differ.contains(path) || tracked.contains(path) {
-                continue;
-            }
-            let full = repo.join(path);
-            let result = match bytes {
-                Some(b) => std::fs::write(&full, b),
-                None => std::fs::remove_file(&full),
-            };
-            result.map_err(|source| FixError::Io {
-                context: format!("cannot roll back {path}"),
-                source,
-            })?;
-        }
+        let differ = self
+            .before
+            .differ(&GroupFiles::take(repo, &self.group.files)?);
+        self.before.restore(repo, &differ)?;
         Ok(differ)
     }
 }
@@ -353,20 +363,6 @@ pub fn within(path: &str, dir: &str) -> bool {
         || path
             .strip_prefix(dir)
             .is_some_and(|rest| rest.starts_with('/'))
-}
-
-fn snapshot(repo: &Path, files: &[String]) -> Result<Snapshot, FixError> {
-    files
-        .iter()
-        .map(|f| match std::fs::read(repo.join(f)) {
-            Ok(bytes) => Ok((f.clone(), Some(bytes))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((f.clone(), None)),
-            Err(source) => Err(FixError::Io {
-                context: format!("cannot read {f}"),
-                source,
-            }),
-        })
-        .collect()
 }
 
 #[cfg(test)]

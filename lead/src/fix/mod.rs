@@ -11,6 +11,7 @@
 
 pub mod artifacts;
 pub mod execute;
+pub mod files;
 pub mod git;
 pub mod planner;
 pub mod preflight;
@@ -288,7 +289,7 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
     let results = outcomes(&session.plan, &entries, &|g| session.state_of(g), &|g| {
         session.commit_of(g)
     });
-    artifacts::finish(&dir, &info, &session.plan, &results)?;
+    artifacts::finish(&dir, &info, &session.plan, &results, &review.notes)?;
     ActiveSession::clear(&dir)?;
     let fixed = results
         .iter()

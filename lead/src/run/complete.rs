@@ -29,6 +29,8 @@ pub struct CompleteInput<'a> {
     pub session_id: &'a str,
     /// The range as typed.
     pub range: &'a str,
+    /// The accepted review's repository-wide findings, as notes for the report.
+    pub repository_wide: &'a [String],
     /// Seconds since the run started.
     pub duration_secs: u64,
     /// Implementers started.
@@ -141,6 +143,7 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
                 counts,
             }),
         commit: short.as_deref().map(|h| (h, header.as_str())),
+        repository_wide: input.repository_wide,
     });
     Ok(Completed::Done(report))
 }

@@ -16,6 +16,7 @@ use crate::review::supervisor::Policy;
 use crate::team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
 };
+use crate::team::fix_tasks::repository_wide_notes;
 use crate::team::gate::{self, GateAction, GateKind, GateState, StopKind};
 use crate::team::plan::Plan;
 use crate::team::team_size::{implementer_count, independent_tasks};
@@ -212,6 +213,8 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
     };
     let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
     let mut first_phase = true;
+    // Findings with no file are no fix task (no judge could pass one): the report names them.
+    let mut repository_wide: Vec<String> = Vec::new();
     let review = match still_accepted(req, &mut r)? {
         Some(review) => review,
         None => loop {
@@ -287,16 +290,26 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
                 outcome.verdict, outcome.decision, outcome.grade
             );
             match action {
-                GateAction::Accept { .. } => break (outcome.decision, outcome.grade),
+                GateAction::Accept { .. } => {
+                    repository_wide = repository_wide_notes(&outcome.findings);
+                    break (outcome.decision, outcome.grade);
+                }
                 GateAction::Fix => {
                     let fixes = fix_round(&outcome, &board.tasks);
                     if fixes.is_empty() {
+                        let wide: String = repository_wide_notes(&outcome.findings)
+                            .iter()
+                            .map(|n| format!("- {n}\n"))
+                            .collect();
                         return escalated(format!(
                             "⚠ retake: the review asks for changes ({}) but names no finding to turn into a fix task\n\n\
-                             Fix the problem by hand, then continue with `retake resume`.\n",
-                            outcome.verdict
+                             {wide}{}Fix the problem by hand, then continue with `retake resume`.\n",
+                            outcome.verdict,
+                            if wide.is_empty() { "" } else { "\n" }
                         ));
                     }
+                    super::fix_findings::record(r.state.dir(), &session, &fixes, &outcome.findings)
+                        .map_err(state_error("fix-findings.json"))?;
                     r.implementers =
                         implementer_count(independent_tasks(&fixes), req.parallel, None);
                     board.tasks.extend(fixes);
@@ -332,6 +345,7 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
         implementers: team_size,
         retakes: r.history.len().saturating_sub(1) as u32,
         tasks: &board.tasks,
+        repository_wide: &repository_wide,
         plans_mapping: &r.active.plans_mapping,
         plan: &r.plan,
         review,

@@ -16,6 +16,7 @@ pub mod command;
 pub mod complete;
 pub mod drive;
 pub mod environment;
+pub mod fix_findings;
 pub mod git;
 pub mod hub;
 pub mod link;

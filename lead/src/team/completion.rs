@@ -112,6 +112,9 @@ pub struct CompletionInput<'a> {
     pub tests: Option<TestRun<'a>>,
     /// The commit: short hash and header.
     pub commit: Option<(&'a str, &'a str)>,
+    /// The accepted review's repository-wide findings: no file to own, so no fix task
+    /// (`fix_tasks::repository_wide_notes`), one line each.
+    pub repository_wide: &'a [String],
 }
 
 /// What the run's test command did in Phase C's verification.
@@ -162,6 +165,12 @@ pub fn completion_report(input: &CompletionInput<'_>) -> String {
     match input.review {
         Some((d, g)) => out.push_str(&format!("- Decision: {d} (Grade: {g})\n")),
         None => out.push_str("- Decision: (none)\n"),
+    }
+    if !input.repository_wide.is_empty() {
+        out.push_str("\n## Not tasks (repository-wide findings)\n");
+        for note in input.repository_wide {
+            out.push_str(&format!("- {note}\n"));
+        }
     }
     out.push_str("\n## Build & test\n");
     match input.build_ok {
@@ -264,6 +273,7 @@ not json
                 counts: Some((12, 12)),
             }),
             commit: Some(("abc1234", "feat: implement auth flow")),
+            repository_wide: &[],
         });
         assert_eq!(
             report,
@@ -292,6 +302,7 @@ not json
                 build_ok: None,
                 tests,
                 commit: None,
+                repository_wide: &[],
             });
             report
                 .lines()
@@ -313,6 +324,31 @@ not json
             "- Tests: ❌ 3/4 passed (`sh test.sh`)"
         );
         assert_eq!(line(None), "- Tests: (not run: no test command is known)");
+    }
+
+    #[test]
+    fn repository_wide_findings_are_noted_not_tasks() {
+        let notes = ["test/missing-integration-tests (Medium, missing-integration-tests): no integration tests — repository-wide, no file to fix: not a task".to_string()];
+        let report = completion_report(&CompletionInput {
+            range: "all",
+            duration_secs: 5,
+            implementers: 1,
+            retakes: 0,
+            tasks: &[],
+            activity: &[],
+            review: Some((Decision::Approve, Grade::B)),
+            build_ok: None,
+            tests: None,
+            commit: None,
+            repository_wide: &notes,
+        });
+        assert!(
+            report.contains(
+                "- Decision: APPROVE (Grade: B)\n\n## Not tasks (repository-wide findings)\n\
+                 - test/missing-integration-tests (Medium, missing-integration-tests): no integration tests — repository-wide, no file to fix: not a task\n\n## Build & test\n"
+            ),
+            "{report}"
+        );
     }
 
     #[test]

@@ -1,9 +1,13 @@
-//! Findings → fix tasks, when a review asks for changes: one task per file holding all of that
-//! file's findings, `owns` = the file; tasks whose findings are all auto-fixable first (the
-//! built-in executor can do them mechanically), then by their most severe finding, Critical →
-//! High → Medium → Low, then by path. Suppressed findings are not work.
+//! Findings → fix tasks, when a review asks for changes: one task per set of files a fix owns
+//! (`fix::targets`: the finding's file, or for a missing-test finding the test file its
+//! language's convention names) holding all of those findings; tasks whose findings are all
+//! auto-fixable first (the built-in executor can do them mechanically), then by their most
+//! severe finding, Critical → High → Medium → Low, then by path. Suppressed findings are not
+//! work, and repository-wide findings (no file) are no task a judge could ever pass: they are
+//! notes for the report ([`repository_wide_notes`]).
 
 use super::active_form::fixing;
+use super::fix::targets::{fix_files, is_repository_wide, writes_tests};
 use protocol::{Finding, Severity, Task, TaskOrigin, TaskStatus};
 
 /// One file's fix task, before it gets an id.
@@ -21,22 +25,49 @@ pub struct FixTask {
     pub auto_fixable: bool,
     /// The findings' fingerprints, in description order.
     pub fingerprints: Vec<String>,
+    /// The files (or folders) the task owns.
+    pub owns: Vec<String>,
+    /// Whether the task is to write tests (its findings are missing-test findings).
+    pub writes_tests: bool,
+}
+
+/// One note per unsuppressed repository-wide finding: no file to own, so no task.
+pub fn repository_wide_notes(findings: &[Finding]) -> Vec<String> {
+    findings
+        .iter()
+        .filter(|f| f.suppression.is_none() && is_repository_wide(f))
+        .map(|f| {
+            format!(
+                "{} ({}, {}): {} — repository-wide, no file to fix: not a task",
+                f.rule,
+                f.severity.word(),
+                f.category,
+                f.description
+            )
+        })
+        .collect()
 }
 
 /// Groups findings into fix tasks, ordered as the module says.
 pub fn fix_tasks(findings: &[Finding]) -> Vec<FixTask> {
-    let mut files: Vec<&str> = Vec::new();
-    for f in findings.iter().filter(|f| f.suppression.is_none()) {
-        if !files.contains(&f.location.path.as_str()) {
-            files.push(&f.location.path);
+    let open: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| f.suppression.is_none() && !is_repository_wide(f))
+        .collect();
+    let mut keys: Vec<(Vec<String>, &str)> = Vec::new();
+    for f in &open {
+        let key = (fix_files(f), f.location.path.as_str());
+        if !keys.contains(&key) {
+            keys.push(key);
         }
     }
-    let mut tasks: Vec<FixTask> = files
+    let mut tasks: Vec<FixTask> = keys
         .into_iter()
-        .map(|file| {
-            let mut group: Vec<&Finding> = findings
+        .map(|(owns, file)| {
+            let mut group: Vec<&Finding> = open
                 .iter()
-                .filter(|f| f.suppression.is_none() && f.location.path == file)
+                .copied()
+                .filter(|f| f.location.path == file && fix_files(f) == owns)
                 .collect();
             group.sort_by(|a, b| {
                 b.auto_fixable
@@ -44,7 +75,7 @@ pub fn fix_tasks(findings: &[Finding]) -> Vec<FixTask> {
                     .then(b.severity.cmp(&a.severity))
                     .then(a.location.line.cmp(&b.location.line))
             });
-            build(file, &group)
+            build(file, owns, &group)
         })
         .collect();
     tasks.sort_by(|a, b| {
@@ -52,17 +83,16 @@ pub fn fix_tasks(findings: &[Finding]) -> Vec<FixTask> {
             .cmp(&a.auto_fixable)
             .then(b.priority.cmp(&a.priority))
             .then(a.file.cmp(&b.file))
+            .then(a.writes_tests.cmp(&b.writes_tests))
     });
     tasks
 }
 
-fn build(file: &str, group: &[&Finding]) -> FixTask {
-    let place = if file.is_empty() {
-        "the repository"
-    } else {
-        file
-    };
+fn build(file: &str, owns: Vec<String>, group: &[&Finding]) -> FixTask {
+    let place = file;
+    let tests = group.iter().all(|f| writes_tests(f));
     let subject = match group {
+        [one] if tests => format!("Write tests for {place}: {}", one.description),
         [one] => format!("Fix {place}: {}", one.description),
         many => {
             let mut categories: Vec<&str> = Vec::new();
@@ -95,9 +125,14 @@ fn build(file: &str, group: &[&Finding]) -> FixTask {
         let auto = if f.auto_fixable { ", auto-fixable" } else { "" };
         description.push_str(&format!(" ({}, {}{auto})\n", f.severity.word(), f.category));
     }
-    if !file.is_empty() {
-        description.push_str(&format!("owns: {file}"));
+    if tests {
+        description.push_str(&format!(
+            "Write tests that exercise {file} in {} (one is enough, by the language's convention); \
+             the task is done when the finding no longer fires, not when {file} changes.\n",
+            owns.join(" or ")
+        ));
     }
+    description.push_str(&format!("owns: {}", owns.join(", ")));
     FixTask {
         file: file.to_string(),
         subject,
@@ -109,7 +144,20 @@ fn build(file: &str, group: &[&Finding]) -> FixTask {
             .unwrap_or(Severity::Low),
         auto_fixable: group.iter().all(|f| f.auto_fixable),
         fingerprints: group.iter().map(|f| f.fingerprint.clone()).collect(),
+        owns,
+        writes_tests: tests,
     }
+}
+
+/// The findings a fix task was made for: the unsuppressed ones whose fix owns exactly the
+/// task's files (how [`fix_tasks`] grouped them). The task's judge re-checks these.
+pub fn findings_for(task: &Task, findings: &[Finding]) -> Vec<Finding> {
+    findings
+        .iter()
+        .filter(|f| f.suppression.is_none() && !is_repository_wide(f))
+        .filter(|f| fix_files(f) == task.owns)
+        .cloned()
+        .collect()
 }
 
 /// The fix tasks as pending tasks with ids from `first_id` on.
@@ -121,11 +169,7 @@ pub fn to_tasks(fixes: &[FixTask], first_id: u32) -> Vec<Task> {
             id,
             subject: f.subject.clone(),
             description: f.description.clone(),
-            owns: if f.file.is_empty() {
-                Vec::new()
-            } else {
-                vec![f.file.clone()]
-            },
+            owns: f.owns.clone(),
             blocked_by: Vec::new(),
             status: TaskStatus::Pending,
             attempts: 0,
@@ -275,5 +319,60 @@ pub(crate) mod tests {
         assert!(lines[2].starts_with("3. L20: high"));
         assert!(lines[3].starts_with("4. L30: low"));
         assert!(!tasks[0].auto_fixable);
+    }
+
+    #[test]
+    fn missing_tests_become_test_writing_tasks_and_repository_wide_findings_notes() {
+        let mut untested = finding(
+            "pkg/prices.py",
+            1,
+            Severity::Low,
+            "missing-test-file",
+            "`pkg/prices.py` has no tests",
+            false,
+        );
+        untested.rule = "test/missing-test-file".into();
+        untested.location = Location::file("pkg/prices.py");
+        let todo = finding(
+            "pkg/prices.py",
+            4,
+            Severity::Medium,
+            "incomplete",
+            "TODO left",
+            false,
+        );
+        let mut wide = finding(
+            "",
+            1,
+            Severity::Medium,
+            "missing-integration-tests",
+            "no integration tests",
+            false,
+        );
+        wide.rule = "test/missing-integration-tests".into();
+        wide.location = Location::file("");
+        let findings = [untested, todo, wide];
+        let tasks = fix_tasks(&findings);
+        let owned: Vec<(&[String], bool)> = tasks
+            .iter()
+            .map(|t| (t.owns.as_slice(), t.writes_tests))
+            .collect();
+        assert_eq!(
+            owned,
+            [
+                (&["pkg/prices.py".to_string()][..], false),
+                (&["pkg/test_prices.py".to_string()][..], true),
+            ]
+        );
+        assert_eq!(
+            tasks[1].subject,
+            "Write tests for pkg/prices.py: `pkg/prices.py` has no tests"
+        );
+        assert!(tasks[1].description.ends_with("owns: pkg/test_prices.py"));
+        assert_eq!(to_tasks(&tasks, 1)[1].owns, ["pkg/test_prices.py"]);
+        assert_eq!(
+            repository_wide_notes(&findings),
+            ["test/missing-integration-tests (Medium, missing-integration-tests): no integration tests — repository-wide, no file to fix: not a task"]
+        );
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! Wire rule as in `message.rs`: append-only, no serde attribute bincode cannot carry.
 
-use crate::domain::Task;
+use crate::domain::{Finding, Task};
 use serde::{Deserialize, Serialize};
 
 /// Which executor carries a task out (`[executor] kind`). Append-only.
@@ -84,6 +84,9 @@ pub struct TaskAssignment {
     pub peer_notes: Vec<String>,
     /// The task's template id (`goal_drift_guard`), selecting an evaluator.
     pub template: Option<String>,
+    /// For a fix task, the findings it was made for: its judge runs their rules again and
+    /// passes it only when they are gone. Empty for a plan task.
+    pub findings: Vec<Finding>,
 }
 
 /// What a peer note tells (pattern D). Append-only.
@@ -178,6 +181,7 @@ mod tests {
             rules: Vec::new(),
             peer_notes: vec!["implementer-2: added src/util.rs".into()],
             template: None,
+            findings: Vec::new(),
         }
     }
 

@@ -14,7 +14,7 @@
 //! ([`restore_interrupted`]) before anyone claims them again.
 
 use super::Board;
-use implementer::Expectations;
+use implementer::judge::owned_files;
 use protocol::{Task, TaskStatus};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
@@ -82,7 +82,7 @@ impl Attempts {
                 }
             }
         }
-        let files = Expectations::from_task(task).expected_files;
+        let files = owned_files(task);
         let before = files
             .into_iter()
             .filter(|p| inside(p))

@@ -222,6 +222,9 @@ impl TeamHub {
                 let peer_notes = self.phase_b.notes_for(from);
                 let notes = peer_notes.len();
                 let base = &self.config.base;
+                // A fix task's findings, for its judge to run their rules again.
+                let findings =
+                    super::fix_findings::of(self.state.dir(), &self.config.session_id, &task);
                 let assignment = TaskAssignment {
                     task,
                     attempt,
@@ -231,6 +234,7 @@ impl TeamHub {
                     rules: base.rules.clone(),
                     peer_notes,
                     template: None,
+                    findings,
                 };
                 self.events(&[team_event(
                     "TASK_CLAIMED",

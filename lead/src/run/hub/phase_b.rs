@@ -360,6 +360,14 @@ impl Handler<ScopedReviewDone> for TeamHub {
                     .as_ref()
                     .map_or(GateKind::default(), |c| c.gate);
                 let fixes = scoped_fixes(gate, &outcome, &board.tasks);
+                if let Err(e) = crate::run::fix_findings::record(
+                    self.state.dir(),
+                    &self.config.session_id,
+                    &fixes,
+                    &outcome.findings,
+                ) {
+                    tracing::warn!(error = %e, "cannot record the fix tasks' findings");
+                }
                 let ids: Vec<u32> = fixes.iter().map(|t| t.id).collect();
                 board.tasks.extend(fixes);
                 let mut content = base;

@@ -113,9 +113,10 @@ pub fn parse_agent_plan(batch: &Batch, stdout: &str) -> Result<PartialPlan, Agen
             if !seen.insert(entry.id.as_str()) {
                 return Err(AgentPlanError::Duplicate(id.clone()));
             }
-            let own = &entry.finding.location.path;
-            if !files.contains(own) {
-                files.push(own.clone());
+            for own in super::targets::fix_files(&entry.finding) {
+                if !files.contains(&own) {
+                    files.push(own);
+                }
             }
         }
         groups.push(FixGroup {

@@ -11,6 +11,7 @@ pub mod execution;
 pub mod export;
 pub mod planning;
 pub mod summary;
+pub mod targets;
 
 pub use batching::{batches, Batch, FixFinding, DEFAULT_BATCH_SIZE};
 pub use execution::{advance, Effect, FixEvent, GroupState, MAX_ATTEMPTS};

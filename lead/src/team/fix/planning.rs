@@ -64,17 +64,19 @@ pub fn planner_waves(batches: &[Batch]) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// The built-in planner: one group per file, in the batch's order.
+/// The built-in planner: one group per set of files a fix owns (`targets::fix_files`), in the
+/// batch's order.
 pub fn builtin_partial_plan(batch: &Batch) -> PartialPlan {
     let mut groups: Vec<FixGroup> = Vec::new();
     for f in &batch.findings {
-        let file = f.finding.location.path.clone();
-        match groups.iter_mut().find(|g| g.files == [file.clone()]) {
+        // The files its fix owns: its own, or the test file a missing-test finding asks for.
+        let files = super::targets::fix_files(&f.finding);
+        match groups.iter_mut().find(|g| g.files == files) {
             Some(g) => g.fix_ids.push(f.id.clone()),
             None => groups.push(FixGroup {
                 id: format!("G{}", groups.len() + 1),
                 batch: batch.id,
-                files: vec![file],
+                files,
                 fix_ids: vec![f.id.clone()],
             }),
         }

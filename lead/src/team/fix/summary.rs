@@ -104,8 +104,14 @@ fn counts(outcomes: &[FixOutcome]) -> (usize, usize, usize) {
     (fixed, failed, outcomes.len() - fixed - failed)
 }
 
-/// `fix-summary.md`.
-pub fn fix_summary_md(info: &SessionInfo<'_>, plan: &FixPlan, outcomes: &[FixOutcome]) -> String {
+/// `fix-summary.md`; `left_out` are the review's findings that were no task (repository-wide,
+/// outside the repository), one line each, listed so the summary accounts for every finding.
+pub fn fix_summary_md(
+    info: &SessionInfo<'_>,
+    plan: &FixPlan,
+    outcomes: &[FixOutcome],
+    left_out: &[String],
+) -> String {
     let (fixed, failed, skipped) = counts(outcomes);
     let mut out = format!(
         "# Fix summary — {}\n\n- Review: {}\n- Started: {}\n- Completed: {}\n\
@@ -161,6 +167,12 @@ pub fn fix_summary_md(info: &SessionInfo<'_>, plan: &FixPlan, outcomes: &[FixOut
     } else {
         out.push_str("| Fix | Location | Group | Result |\n|-----|----------|-------|--------|\n");
         out.extend(open_rows);
+    }
+    if !left_out.is_empty() {
+        out.push_str("\n## Not tasks\n\n");
+        for note in left_out {
+            out.push_str(&format!("- {note}\n"));
+        }
     }
     out
 }
@@ -307,7 +319,7 @@ mod tests {
             ],
         };
         assert_eq!(
-            fix_summary_md(&info(), &plan, &outcomes()),
+            fix_summary_md(&info(), &plan, &outcomes(), &[]),
             "# Fix summary — fix-20260222-143000\n\n- Review: .retake/reviews/r1\n\
              - Started: 2026-02-22T14:30:00Z\n- Completed: 2026-02-22T14:41:00Z\n\
              - Findings: 3 — fixed 1, failed 1, skipped 1\n\n## Timeline\n\n\
@@ -318,6 +330,27 @@ mod tests {
              | FIX-002 | src/b.rs:9 | G2 | failed after 3 attempts: test login \\| failed |\n\
              | FIX-003 | src/c.rs:1 | G3 | skipped |\n"
         );
+    }
+
+    #[test]
+    fn repository_wide_findings_are_listed_as_not_tasks() {
+        let plan = FixPlan {
+            groups: Vec::new(),
+            timeline: Vec::new(),
+        };
+        let md = fix_summary_md(
+            &info(),
+            &plan,
+            &[],
+            &["test/missing-integration-tests (no integration tests) is repository-wide: no file to fix".into()],
+        );
+        assert!(
+            md.contains("- Findings: 0 — fixed 0, failed 0, skipped 0\n"),
+            "{md}"
+        );
+        assert!(md.ends_with(
+            "\n## Not tasks\n\n- test/missing-integration-tests (no integration tests) is repository-wide: no file to fix\n"
+        ), "{md}");
     }
 
     #[test]

@@ -1,10 +1,14 @@
-//! Q4: incomplete syntax in a changed file. Rust is parsed with `syn`, JSON, TOML and YAML
-//! with their parsers; C-like languages get a bracket balance check that skips strings and
-//! comments. Other files (prose, Python, shell) are not judged here: no cheap check is sound.
+//! Q4: incomplete syntax in a changed file. Rust is parsed with `syn` (the parser the
+//! Inspectors' `quality/incomplete-syntax` uses), JSON, TOML and YAML with their parsers;
+//! C-like languages (Go, TypeScript, JavaScript, …) get a bracket balance check that skips
+//! strings and comments, Python its own structural check (`python.rs`). Other files (prose,
+//! shell) are not judged here: no cheap check is sound.
+
+mod python;
 
 /// The first syntax problem in `text`, as (1-based line when known, description); `None` when
 /// the file parses or its language is not checked.
-pub(crate) fn syntax_problem(path: &str, text: &str) -> Option<(Option<usize>, String)> {
+pub fn syntax_problem(path: &str, text: &str) -> Option<(Option<usize>, String)> {
     let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     match ext {
         "rs" => syn::parse_file(text).err().map(|e| {
@@ -25,6 +29,7 @@ pub(crate) fn syntax_problem(path: &str, text: &str) -> Option<(Option<usize>, S
                 let line = e.location().map(|l| l.line());
                 (line, format!("YAML does not parse: {e}"))
             }),
+        "py" | "pyi" => python::python_problem(text),
         "c" | "h" | "cc" | "cpp" | "hpp" | "cs" | "go" | "java" | "js" | "jsx" | "ts" | "tsx"
         | "mjs" | "kt" | "swift" | "scala" | "css" | "scss" => bracket_problem(text),
         _ => None,
