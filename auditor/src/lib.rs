@@ -42,7 +42,10 @@ mod verdict_table;
 #[cfg(test)]
 mod fixtures;
 
-pub use attendance::{attendance, partial_note, Attendance, NO_REPORT};
+pub use attendance::{
+    attendance, covered_decision, covered_verdict, parse_partial_note, partial_note, unreported,
+    Attendance, NoReport, NO_REPORT, PARTIAL_PREFIX,
+};
 pub use audit::{audit, AuditConfig, AuditInput};
 pub use budget::{partial_verification_note, Budget, LargeScope};
 pub use close_variants::{merge_close_variants, CLOSE_LINES};

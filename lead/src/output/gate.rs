@@ -51,11 +51,13 @@ pub fn gated_verdict(s: &Summary<'_>, gate: &Gate) -> Verdict {
     // Spec defects carry no fingerprint, so the baseline cannot call them old: they still gate.
     let spec_defect = !s.outcome.spec_feedback.is_empty();
     let (recomputed, _) = auditor::verdict_table(&new, spec_defect, &config);
-    if recomputed.precedence() > verdict.precedence() {
+    let gated = if recomputed.precedence() > verdict.precedence() {
         verdict
     } else {
         recomputed
-    }
+    };
+    // Old findings may be forgiven; a lost Inspector may not: a partial review is never GO.
+    auditor::covered_verdict(gated, s.outcome.answered, s.outcome.expected).0
 }
 
 /// The process exit code: the gated verdict's code; when that is 0, 1 if a gated finding is at

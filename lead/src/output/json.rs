@@ -46,11 +46,14 @@ pub fn render(s: &Summary<'_>) -> Value {
                         .collect()
                 })
                 .unwrap_or_default();
-            let entry = json!({
+            let mut entry = json!({
                 "status": s.coverage_status(agent),
                 "files_reviewed": report.map_or(0, |r| r.coverage.files_reviewed),
                 "files_skipped": skipped,
             });
+            if let Some(reason) = s.lost_reason(agent) {
+                entry["reason"] = json!(reason);
+            }
             (agent.to_string(), entry)
         })
         .collect();

@@ -2,7 +2,8 @@
 //! `<testcase>` per rule of its kind (name = rule id), a `<failure>` per finding at or above the
 //! fail level (High when `--fail-level` is none: the severities the verdict table counts).
 //! Findings below it, and with `--new-only` unchanged ones, are listed in the case's
-//! `<system-out>`; an Inspector without a report has its cases `<skipped>`.
+//! `<system-out>`; an Inspector without a report has its cases `<skipped>` and one `report`
+//! case in `<error>` saying why, so that a CI view counts the lost Inspector as an error.
 
 use super::gate::{gated, Gate};
 use super::Summary;
@@ -26,7 +27,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             agents.push(Summary::owner(f));
         }
     }
-    let (mut tests, mut failures, mut body) = (0, 0, String::new());
+    let (mut tests, mut failures, mut errors, mut body) = (0, 0, 0, String::new());
     for agent in agents {
         let kind = s
             .reports
@@ -44,9 +45,19 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
                 rules.push(&f.rule);
             }
         }
-        let unavailable = s.coverage_status(agent) == "unavailable";
+        let lost = s.lost_message(agent);
+        let unavailable = lost.is_some();
         let mut suite = String::new();
         let (mut suite_failures, mut skipped) = (0, 0);
+        if let Some(message) = &lost {
+            let _ = writeln!(
+                suite,
+                "    <testcase name=\"report\" classname=\"{}\">\n      <error message=\"{}\" type=\"unavailable\"/>\n    </testcase>",
+                attr(agent),
+                attr(message)
+            );
+        }
+        let suite_errors = usize::from(unavailable);
         for rule in &rules {
             let _ = write!(
                 suite,
@@ -59,8 +70,8 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
                 skipped += 1;
                 let _ = writeln!(
                     suite,
-                    ">\n      <skipped message=\"{} sent no report\"/>\n    </testcase>",
-                    attr(agent)
+                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                    attr(lost.as_deref().unwrap_or_default())
                 );
                 continue;
             }
@@ -95,17 +106,18 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             }
             suite.push_str("    </testcase>\n");
         }
-        tests += rules.len();
+        tests += rules.len() + suite_errors;
         failures += suite_failures;
+        errors += suite_errors;
         let _ = write!(
             body,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"0\" skipped=\"{skipped}\">\n{suite}  </testsuite>\n",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"{suite_errors}\" skipped=\"{skipped}\">\n{suite}  </testsuite>\n",
             attr(agent),
-            rules.len()
+            rules.len() + suite_errors
         );
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\">\n{body}</testsuites>\n"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}</testsuites>\n"
     )
 }
 
@@ -162,6 +174,9 @@ mod tests {
             assert!(xml.contains("<failure message=\"uses &lt;T&gt; &amp; &quot;quotes&quot;\" type=\"H\">src/a.rs:3</failure>"));
             assert!(xml.contains("<system-out>L src/b.rs:4 TODO left in src/b.rs\n</system-out>"));
             assert!(xml.contains("<skipped message=\"inspector-interface sent no report\"/>"));
+            // The lost Inspector is an error of its own, so the CI view does not pass it over.
+            assert!(xml.contains("<testcase name=\"report\" classname=\"inspector-interface\">\n      <error message=\"inspector-interface sent no report\" type=\"unavailable\"/>"));
+            assert!(xml.contains("errors=\"1\">"));
             let low = render(
                 s,
                 &Gate {

@@ -36,12 +36,25 @@ pub fn consensus_outcome(
         }
     }
     auditor::sort_by_severity(&mut findings);
-    let (decision, grade) = auditor::decide(&findings);
+    // A pipeline that lost an Inspector keeps the consensus from GO (auditor::consensus) and from
+    // APPROVE; coverage counts every produced pipeline's Inspectors, and their PARTIAL notes stay.
+    let partial = consensus.partial_coverage > 0;
+    let (decision, grade) = auditor::covered_decision(auditor::decide(&findings), partial);
+    let produced = || pipelines.iter().flatten().map(|p| &p.outcome);
+    outcome.answered = produced().map(|o| o.answered).sum();
+    outcome.expected = produced().map(|o| o.expected).sum();
+    let mut notes: Vec<String> = Vec::new();
+    for note in produced().flat_map(|o| o.notes.iter()) {
+        if auditor::parse_partial_note(note).is_some() && !notes.contains(note) {
+            notes.push(note.clone());
+        }
+    }
     outcome.findings = findings;
     outcome.verdict = consensus.verdict;
     outcome.decision = decision;
     outcome.grade = grade;
-    outcome.notes = vec![format!(
+    outcome.notes = notes;
+    outcome.notes.push(format!(
         "CONSENSUS:{}/{} pipelines answered|threshold {}/{}{}; {} noise",
         consensus.answered,
         consensus.runs,
@@ -49,7 +62,7 @@ pub fn consensus_outcome(
         consensus.answered,
         if consensus.partial { ", partial" } else { "" },
         consensus.noise.len()
-    )];
+    ));
     Some(outcome)
 }
 
