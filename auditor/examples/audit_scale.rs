@@ -77,7 +77,7 @@ fn rows(n: usize) -> Vec<Row> {
         };
         let category = CATEGORIES[rng.below(CATEGORIES.len() as u64) as usize];
         let file = rng.below(files);
-        let path = if file % 7 == 0 {
+        let path = if file.is_multiple_of(7) {
             format!("tests/t{file}.rs")
         } else {
             format!("src/m{}/f{file}.rs", file % 50)
