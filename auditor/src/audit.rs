@@ -150,6 +150,10 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
             break;
         }
         step(&mut state, input);
+        if state.interrupted {
+            // Spent inside the step: it did not complete, and no later step runs.
+            break;
+        }
         completed = n;
     }
     if completed < 3 {

@@ -6,6 +6,7 @@
 //! Findings of the *same* agent never merge here: one Inspector reporting two nearby lines meant
 //! two problems. Findings without a line (file-level or anchored) are left to dedup.
 
+use crate::budget::{Budget, Ticker};
 use crate::dedup::{absorb, sort_by_severity};
 use crate::place::normalise_path;
 use protocol::{Confidence, Finding};
@@ -22,11 +23,27 @@ pub const CLOSE_LINES: u32 = 2;
 /// kept (100k findings took seconds here). A merge keeps the earlier finding's place, so the
 /// index never moves; its agents grow, which the lookup reads from the kept finding itself.
 pub fn merge_close_variants(findings: Vec<Finding>) -> Vec<Finding> {
+    merge_close_variants_within(findings, &mut Ticker::new(&Budget::Unlimited)).0
+}
+
+/// As [`merge_close_variants`]; when the budget runs out part-way, the findings not yet looked
+/// at are kept as they are (every merge made so far is a real one, and nothing is lost) and the
+/// second value is `true`.
+pub(crate) fn merge_close_variants_within(
+    findings: Vec<Finding>,
+    ticker: &mut Ticker<'_, '_>,
+) -> (Vec<Finding>, bool) {
+    let mut cut = false;
     // `None` only for the moment a merge holds the kept finding.
     let mut kept: Vec<Option<Finding>> = Vec::with_capacity(findings.len());
     // (category, normalised path) → line → indices into `kept`, ascending.
     let mut index: HashMap<(String, String), HashMap<u32, Vec<usize>>> = HashMap::new();
     for f in findings {
+        if cut || ticker.spent() {
+            cut = true;
+            kept.push(Some(f));
+            continue;
+        }
         let Some(line) = f.location.line else {
             // Findings without a line are left to dedup.
             kept.push(Some(f));
@@ -62,7 +79,7 @@ pub fn merge_close_variants(findings: Vec<Finding>) -> Vec<Finding> {
     }
     let mut kept: Vec<Finding> = kept.into_iter().flatten().collect();
     sort_by_severity(&mut kept);
-    kept
+    (kept, cut)
 }
 
 #[cfg(test)]
