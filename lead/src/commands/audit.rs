@@ -31,7 +31,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
             InspectorReport::from_cpf(&agent, "audit", cpf),
         );
     }
-    let list: Vec<InspectorReport> = reports.values().cloned().collect();
+    // The reports once, in agent order: audited as a list, then moved into the map the outputs
+    // read (a second copy of a million findings is hundreds of megabytes).
+    let list: Vec<InspectorReport> = std::mem::take(&mut reports).into_values().collect();
     let scope = list
         .iter()
         .map(|r| r.scope.as_str())
@@ -48,7 +50,7 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
     // Without --expect the files are the whole team by definition; with it, a missing agent is
     // partial coverage and no expected agent at all is no verdict.
     let expected: Vec<String> = if args.expect.is_empty() {
-        reports.keys().cloned().collect()
+        list.iter().map(|r| r.inspector.clone()).collect()
     } else {
         let mut names: Vec<String> = Vec::new();
         for name in &args.expect {
@@ -66,6 +68,8 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         &config,
     ));
     auditor::unreported(&outcome)?;
+    let reports: BTreeMap<String, InspectorReport> =
+        list.into_iter().map(|r| (r.inspector.clone(), r)).collect();
     let restarts = BTreeMap::new();
     let summary = Summary {
         run_id: None,
