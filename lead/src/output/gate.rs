@@ -129,9 +129,7 @@ mod tests {
     fn new_only_gates_on_new_findings() {
         let old = finding(Severity::Critical, "src/old.rs", 1);
         let new_low = finding(Severity::Low, "src/new.rs", 2);
-        let baseline = Baseline {
-            entries: vec![entry(&old.fingerprint)],
-        };
+        let baseline = Baseline::new(vec![entry(&old.fingerprint)]);
         let o = outcome(Verdict::NoGo, vec![old.clone(), new_low]);
         let gate = Gate {
             new_only: true,

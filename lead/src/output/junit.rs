@@ -8,6 +8,7 @@
 use super::gate::{gated, Gate};
 use super::Summary;
 use protocol::{Finding, InspectorKind, Severity};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// The fail level JUnit uses when `--fail-level` is none.
@@ -16,14 +17,17 @@ pub const DEFAULT_THRESHOLD: Severity = Severity::High;
 /// Renders the report as one JUnit XML document.
 pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let threshold = gate.fail_level.unwrap_or(DEFAULT_THRESHOLD);
-    let failing: Vec<&Finding> = gated(s, gate)
+    // By address: a finding fails or not as itself, and a set keeps the lookup O(1).
+    let failing: HashSet<*const Finding> = gated(s, gate)
         .into_iter()
         .filter(|f| f.severity >= threshold)
+        .map(|f| f as *const Finding)
         .collect();
     let catalog = inspector::rules::catalog();
     let mut agents: Vec<&str> = s.agents();
+    let mut listed: HashSet<&str> = agents.iter().copied().collect();
     for f in s.active() {
-        if !agents.contains(&Summary::owner(f)) {
+        if listed.insert(Summary::owner(f)) {
             agents.push(Summary::owner(f));
         }
     }
@@ -34,16 +38,24 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             .get(agent)
             .and_then(|r| r.kind)
             .or_else(|| agent.parse::<InspectorKind>().ok());
-        let mine: Vec<&Finding> = s.active().filter(|f| Summary::owner(f) == agent).collect();
-        let mut rules: Vec<&str> = catalog
+        // The kind's catalog rules, then any other rule its findings name, each with its
+        // findings: one pass over them, however many rules a report invents.
+        let mut rules: Vec<(&str, Vec<&Finding>)> = catalog
             .iter()
             .filter(|(k, _)| Some(*k) == kind)
-            .map(|(_, m)| m.id)
+            .map(|(_, m)| (m.id, Vec::new()))
             .collect();
-        for f in &mine {
-            if !rules.contains(&f.rule.as_str()) {
-                rules.push(&f.rule);
-            }
+        let mut rule_at: HashMap<&str, usize> = rules
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        for f in s.active().filter(|f| Summary::owner(f) == agent) {
+            let at = *rule_at.entry(&f.rule).or_insert_with(|| {
+                rules.push((&f.rule, Vec::new()));
+                rules.len() - 1
+            });
+            rules[at].1.push(f);
         }
         let lost = s.lost_message(agent);
         let unavailable = lost.is_some();
@@ -58,14 +70,13 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             );
         }
         let suite_errors = usize::from(unavailable);
-        for rule in &rules {
+        for (rule, hits) in &rules {
             let _ = write!(
                 suite,
                 "    <testcase name=\"{}\" classname=\"{}\"",
                 attr(rule),
                 attr(agent)
             );
-            let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == *rule).collect();
             if unavailable {
                 skipped += 1;
                 let _ = writeln!(
@@ -81,8 +92,8 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             }
             suite.push_str(">\n");
             let mut out = String::new();
-            for f in hits {
-                if failing.iter().any(|g| std::ptr::eq(*g, *f)) {
+            for &f in hits {
+                if failing.contains(&(f as *const Finding)) {
                     suite_failures += 1;
                     let _ = writeln!(
                         suite,
