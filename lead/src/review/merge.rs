@@ -76,3 +76,83 @@ pub fn total_restarts(pipelines: &[Option<Finished>]) -> BTreeMap<String, u32> {
     }
     total
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::{Decision, Grade, InspectorKind, InspectorReport, Verdict};
+
+    fn pipeline(answering: usize) -> Finished {
+        let expected: Vec<String> = InspectorKind::ALL.iter().map(|k| k.actor_name()).collect();
+        let reports: Vec<InspectorReport> = expected[..answering]
+            .iter()
+            .map(|name| InspectorReport {
+                review: "r".into(),
+                inspector: name.clone(),
+                kind: name.parse().ok(),
+                scope: "repository".into(),
+                findings: Vec::new(),
+                notes: Vec::new(),
+                claims: Vec::new(),
+                coverage: Default::default(),
+            })
+            .collect();
+        let config = auditor::AuditConfig::default();
+        let outcome = auditor::audit(&auditor::AuditInput::new(
+            "repository",
+            &reports,
+            &expected,
+            &[],
+            &config,
+        ));
+        Finished {
+            outcome,
+            reports: reports
+                .into_iter()
+                .map(|r| (r.inspector.clone(), r))
+                .collect(),
+            restarts: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_pipeline_that_lost_an_inspector_keeps_the_consensus_from_go_and_approve() {
+        let pipelines = vec![Some(pipeline(6)), Some(pipeline(5)), Some(pipeline(6))];
+        let produced: Vec<_> = pipelines
+            .iter()
+            .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+            .collect();
+        let consensus = auditor::consensus::consensus(&produced, None).expect("consensus");
+        assert_eq!(consensus.verdict, Verdict::Conditional);
+        let merged = consensus_outcome(&pipelines, &consensus).expect("merged");
+        assert_eq!(merged.verdict, Verdict::Conditional);
+        assert_eq!(
+            (merged.decision, merged.grade),
+            (Decision::Stop, Grade::NotApplicable)
+        );
+        assert_eq!(
+            merged.coverage_qualifier().as_deref(),
+            Some("partial coverage (17/18)")
+        );
+        assert_eq!(
+            merged.notes,
+            vec![
+                "PARTIAL:inspector-holistic|no report".to_string(),
+                "CONSENSUS:3/3 pipelines answered|threshold 2/3; 0 noise".to_string(),
+            ]
+        );
+        // Three full pipelines: GO and APPROVE as before.
+        let full = vec![Some(pipeline(6)), Some(pipeline(6)), Some(pipeline(6))];
+        let produced: Vec<_> = full
+            .iter()
+            .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+            .collect();
+        let consensus = auditor::consensus::consensus(&produced, None).expect("consensus");
+        let merged = consensus_outcome(&full, &consensus).expect("merged");
+        assert_eq!(
+            (merged.verdict, merged.decision),
+            (Verdict::Go, Decision::Approve)
+        );
+        assert_eq!(merged.coverage_qualifier(), None);
+    }
+}
