@@ -1,9 +1,15 @@
 //! Which Inspectors answered: the "partial coverage (5/6)" qualifier and its `PARTIAL` notes.
 //!
 //! A missing Inspector never blocks the verdict (the verdict output guarantee); it is named in a
-//! `PARTIAL:{name}|{reason}` note so that nobody mistakes five reports for six.
+//! `PARTIAL:{name}|{reason}` note so that nobody mistakes five reports for six. What it does
+//! block is a clean result (chapter 05): a review with partial coverage is never GO — GO becomes
+//! CONDITIONAL ([`covered_verdict`]) — and its decision is never APPROVE ([`covered_decision`]);
+//! with no report at all there is no verdict ([`unreported`], exit 2 in the Lead). These rules
+//! live here, in the pure core, so the Auditor, the Lead-derived verdict, consensus and every
+//! output and exit code follow them alike.
 
-use protocol::InspectorReport;
+use protocol::{AuditOutcome, Decision, Grade, InspectorReport, Verdict};
+use std::fmt;
 
 /// The reason noted for an expected Inspector that sent no report and was not declared unavailable.
 pub const NO_REPORT: &str = "no report";
@@ -64,6 +70,89 @@ pub fn attendance(
         expected: saturating_u32(expected),
         notes,
     }
+}
+
+impl Attendance {
+    /// Whether an expected Inspector sent no report.
+    pub fn partial(&self) -> bool {
+        self.answered < self.expected
+    }
+}
+
+/// The note prefix of a missing Inspector.
+pub const PARTIAL_PREFIX: &str = "PARTIAL:";
+
+/// The verdict a review may end with given its coverage: GO needs every expected report, so a
+/// partial GO is CONDITIONAL; any worse verdict stands. Returns the note that says so, if it applied.
+pub fn covered_verdict(
+    verdict: Verdict,
+    answered: u32,
+    expected: u32,
+) -> (Verdict, Option<String>) {
+    if verdict != Verdict::Go || answered >= expected {
+        return (verdict, None);
+    }
+    let note = format!(
+        "verdict: {} (partial coverage ({answered}/{expected}): GO needs every Inspector's report)",
+        Verdict::Conditional
+    );
+    (Verdict::Conditional, Some(note))
+}
+
+/// The team-loop decision a review may end with given its coverage. A partial review is a
+/// verification that could not run in full, the decision table's "environment error" row: below
+/// REJECT (a Critical that was found still rejects), above REQUEST_CHANGES and APPROVE, so it is
+/// STOP (N/A) — never an approval or a grade for code nobody fully checked.
+pub fn covered_decision(decided: (Decision, Grade), partial: bool) -> (Decision, Grade) {
+    match decided.0 {
+        Decision::Approve | Decision::RequestChanges if partial => {
+            (Decision::Stop, Grade::NotApplicable)
+        }
+        _ => decided,
+    }
+}
+
+/// No Inspector reported: the review checked nothing, so it has no verdict (exit 2). Names every
+/// missing Inspector with the reason its `PARTIAL` note gives.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct NoReport {
+    /// (name, reason) of each expected Inspector, in note order.
+    pub missing: Vec<(String, String)>,
+}
+
+impl fmt::Display for NoReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no Inspector reported: ")?;
+        for (i, (name, reason)) in self.missing.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{name} ({reason})")?;
+        }
+        Ok(())
+    }
+}
+
+/// `Err` when the outcome expected Inspectors and none of them reported.
+pub fn unreported(outcome: &AuditOutcome) -> Result<(), NoReport> {
+    if outcome.expected == 0 || outcome.answered > 0 {
+        return Ok(());
+    }
+    let missing = outcome
+        .notes
+        .iter()
+        .filter_map(|n| parse_partial_note(n))
+        .map(|(name, reason)| (name.to_string(), reason.to_string()))
+        .collect();
+    Err(NoReport { missing })
+}
+
+/// The (name, reason) of a `PARTIAL:{name}|{reason}` note; `None` for any other note
+/// (`PARTIAL_VERIFICATION|…` included).
+pub fn parse_partial_note(note: &str) -> Option<(&str, &str)> {
+    let rest = note.strip_prefix(PARTIAL_PREFIX)?;
+    let (name, reason) = rest.split_once('|')?;
+    Some((name, reason))
 }
 
 /// The recovery protocol's note for a missing Inspector.
@@ -128,6 +217,78 @@ mod tests {
         let out = attendance(&reports, &names(&["quality"]), &[]);
         assert_eq!((out.answered, out.expected), (0, 1));
         assert_eq!(out.notes, vec!["PARTIAL:quality|no report"]);
+    }
+
+    #[test]
+    fn partial_coverage_turns_go_into_conditional_and_nothing_else() {
+        assert_eq!(covered_verdict(Verdict::Go, 6, 6), (Verdict::Go, None));
+        assert_eq!(
+            covered_verdict(Verdict::Go, 5, 6),
+            (
+                Verdict::Conditional,
+                Some("verdict: CONDITIONAL (partial coverage (5/6): GO needs every Inspector's report)".into())
+            )
+        );
+        for v in [
+            Verdict::Conditional,
+            Verdict::NoGo,
+            Verdict::SpecUpdateNeeded,
+        ] {
+            assert_eq!(covered_verdict(v, 0, 6), (v, None));
+        }
+    }
+
+    #[test]
+    fn partial_coverage_stops_an_approval_or_a_request_for_changes_but_not_a_reject() {
+        let stop = (Decision::Stop, Grade::NotApplicable);
+        assert_eq!(covered_decision((Decision::Approve, Grade::A), true), stop);
+        assert_eq!(
+            covered_decision((Decision::RequestChanges, Grade::C), true),
+            stop
+        );
+        assert_eq!(
+            covered_decision((Decision::Reject, Grade::D), true),
+            (Decision::Reject, Grade::D)
+        );
+        assert_eq!(
+            covered_decision((Decision::Approve, Grade::B), false),
+            (Decision::Approve, Grade::B)
+        );
+    }
+
+    #[test]
+    fn no_report_at_all_names_every_missing_inspector_and_why() {
+        let reports: Vec<InspectorReport> = Vec::new();
+        let unavailable = vec![("quality".to_string(), "exited with code 2".to_string())];
+        let att = attendance(&reports, &names(&["quality", "test"]), &unavailable);
+        let mut outcome = AuditOutcome {
+            verdict: Verdict::Conditional,
+            scope: "repository".into(),
+            answered: att.answered,
+            expected: att.expected,
+            decision: Decision::Stop,
+            grade: Grade::NotApplicable,
+            findings: vec![],
+            removed: vec![],
+            resolved: vec![],
+            spec_feedback: vec![],
+            steering: vec![],
+            notes: att.notes,
+            roadmap_advisory: vec![],
+        };
+        outcome
+            .notes
+            .push("PARTIAL_VERIFICATION|steps completed: none".into());
+        let err = unreported(&outcome).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no Inspector reported: quality (exited with code 2); test (no report)"
+        );
+        outcome.answered = 1;
+        assert_eq!(unreported(&outcome), Ok(()));
+        outcome.answered = 0;
+        outcome.expected = 0;
+        assert_eq!(unreported(&outcome), Ok(()));
     }
 
     #[test]

@@ -3,18 +3,20 @@
 //!
 //! [`audit`] runs the ten steps of chapter 03 in order (see [`steps`] for 1–9), checking the
 //! budget before each of steps 1–9; step 10 — the verdict table, the written-justification
-//! override and the team-loop decision — always runs, so a verdict is always produced. An audit
+//! override and the team-loop decision — always runs, so a verdict is always produced; a missing
+//! Inspector bounds it (never GO, never APPROVE: `attendance::covered_verdict`). An audit
 //! cut short before step 3 still drops suppressed findings: that is the user's decision, not
 //! verification, and a suppressed finding never counts toward a verdict.
 //!
 //! Notes come out in a fixed order: `PARTIAL:` (missing Inspectors), `PARTIAL_VERIFICATION|`,
-//! `LARGE_SCOPE|`, `verdict: …`, `OVERRIDE|`, the test-failure policy, the agent-only Critical,
+//! `LARGE_SCOPE|`, `verdict: …`, `OVERRIDE|`, the partial-coverage `verdict: CONDITIONAL (…)`,
+//! the test-failure policy, the agent-only Critical,
 //! then the steps' own notes: `CONFIRMED|`/`VERIFY|` (step 1), `COVERAGE_GAP|` (step 4) and
 //! `SIMPLICITY|` (step 8). The Inspectors' own notes are advisory input and are not copied.
 
 mod steps;
 
-use crate::attendance::attendance;
+use crate::attendance::{attendance, covered_decision, covered_verdict};
 use crate::budget::{partial_verification_note, Budget, LargeScope};
 use crate::conflicts::SourceReader;
 use crate::context::{AuditContext, EMPTY_CONTEXT};
@@ -148,6 +150,10 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
             break;
         }
         step(&mut state, input);
+        if state.interrupted {
+            // Spent inside the step: it did not complete, and no later step runs.
+            break;
+        }
         completed = n;
     }
     if completed < 3 {
@@ -163,7 +169,10 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
     // Step 10.
     let (table, reason) = verdict_table(&findings, state.spec_defect, input.config);
     let (verdict, override_note) = apply_override(table, input.verdict_override);
-    let (decision, grade) = decide(&findings);
+    // Coverage bounds the result last, so that no override or table row makes a partial review GO.
+    let (verdict, coverage_note) =
+        covered_verdict(verdict, attendance.answered, attendance.expected);
+    let (decision, grade) = covered_decision(decide(&findings), attendance.partial());
 
     let mut notes = attendance.notes;
     if usize::from(completed) < STEPS.len() {
@@ -174,6 +183,7 @@ pub fn audit(input: &AuditInput<'_>) -> AuditOutcome {
         notes.push(format!("verdict: {table} ({reason})"));
     }
     notes.extend(override_note);
+    notes.extend(coverage_note);
     notes.extend(test_failure_note(&findings, input.config.test_failure));
     notes.extend(agent_only_note(&findings));
     if completed >= 1 {

@@ -1,6 +1,9 @@
 //! The verdict output guarantee: an audit always ends in a verdict. The budget is checked before
-//! each of steps 1–9; once it is spent the audit jumps to step 10 with what it has and notes
-//! `PARTIAL_VERIFICATION|steps completed: 1..N` (`none` when not even step 1 ran).
+//! each of steps 1–9, and inside the steps whose work grows with the findings (cross-check,
+//! dedup, close variants: every [`CHECK_EVERY`] findings, through a [`Ticker`]), so a budget
+//! that runs out in the middle of a large audit ends it promptly; the audit then jumps to step
+//! 10 with what it has and notes `PARTIAL_VERIFICATION|steps completed: 1..N` (`none` when not
+//! even step 1 completed).
 //!
 //! Large scopes (more findings or reviewed files than the configured thresholds) are audited on
 //! the Inspectors' evidence only, noted `LARGE_SCOPE|…`. Steps 1–6 never read anything but the
@@ -29,6 +32,40 @@ impl Budget<'_> {
             Budget::Steps(n) => step <= *n,
             Budget::Check(spent) => !spent(),
         }
+    }
+}
+
+impl Budget<'_> {
+    /// Whether the budget is spent right now. A [`Budget::Steps`] budget counts whole steps, so
+    /// it is never spent inside one.
+    pub fn spent(&self) -> bool {
+        match self {
+            Budget::Check(spent) => spent(),
+            Budget::Unlimited | Budget::Steps(_) => false,
+        }
+    }
+}
+
+/// How many findings a long step handles between two looks at the budget: often enough that a
+/// deadline is noticed within milliseconds, rarely enough that the look costs nothing.
+pub const CHECK_EVERY: usize = 1024;
+
+/// Counts the items of a long loop and looks at the budget every [`CHECK_EVERY`] of them.
+pub(crate) struct Ticker<'b, 'a> {
+    budget: &'b Budget<'a>,
+    count: usize,
+}
+
+impl<'b, 'a> Ticker<'b, 'a> {
+    /// A ticker over this budget.
+    pub(crate) fn new(budget: &'b Budget<'a>) -> Ticker<'b, 'a> {
+        Ticker { budget, count: 0 }
+    }
+
+    /// Counts one item; `true` when this is a look and the budget is spent.
+    pub(crate) fn spent(&mut self) -> bool {
+        self.count += 1;
+        self.count.is_multiple_of(CHECK_EVERY) && self.budget.spent()
     }
 }
 
@@ -113,6 +150,23 @@ mod tests {
         let b = Budget::Check(&spent);
         assert_eq!([b.allows(1), b.allows(2), b.allows(3)], [true, true, false]);
         assert_eq!(format!("{b:?}"), "Check(..)");
+    }
+
+    #[test]
+    fn a_ticker_looks_every_check_every_items_and_only_a_check_budget_is_spent_inside_a_step() {
+        let looks = Cell::new(0);
+        let spent = || {
+            looks.set(looks.get() + 1);
+            true
+        };
+        let budget = Budget::Check(&spent);
+        let mut ticker = Ticker::new(&budget);
+        let first = (1..=2 * CHECK_EVERY).find(|_| ticker.spent());
+        assert_eq!((first, looks.get()), (Some(CHECK_EVERY), 1));
+        for quiet in [Budget::Unlimited, Budget::Steps(0)] {
+            let mut ticker = Ticker::new(&quiet);
+            assert!(!(0..3 * CHECK_EVERY).any(|_| ticker.spent()));
+        }
     }
 
     #[test]

@@ -13,13 +13,28 @@
 //!   from one Inspector — the ones that move the verdict. When only one Inspector reported at all
 //!   (an offline audit of one file), nothing could have confirmed anything and no VERIFY is noted.
 
-use crate::dedup::group;
+use crate::budget::{Budget, Ticker};
+use crate::dedup::group_within;
 use crate::evidence::AUDITOR;
 use protocol::{Confidence, Finding, Severity};
 
 /// Raises to [`Confidence::High`] every finding whose problem two or more distinct agents report.
-pub fn cross_check(mut findings: Vec<Finding>) -> Vec<Finding> {
-    for members in group(&findings) {
+pub fn cross_check(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut unlimited = Ticker::new(&Budget::Unlimited);
+    // An unlimited budget is never spent: `Err` cannot come back, and would carry the input.
+    cross_check_within(findings, &mut unlimited).unwrap_or_else(|findings| findings)
+}
+
+/// As [`cross_check`], giving the findings back untouched (`Err`) when the budget runs out while
+/// grouping them.
+pub(crate) fn cross_check_within(
+    mut findings: Vec<Finding>,
+    ticker: &mut Ticker<'_, '_>,
+) -> Result<Vec<Finding>, Vec<Finding>> {
+    let Some(groups) = group_within(&findings, ticker) else {
+        return Err(findings);
+    };
+    for members in groups {
         let mut agents: Vec<&str> = Vec::new();
         for &i in &members {
             if findings[i].suppression.is_some() {
@@ -37,7 +52,7 @@ pub fn cross_check(mut findings: Vec<Finding>) -> Vec<Finding> {
             }
         }
     }
-    findings
+    Ok(findings)
 }
 
 /// The CONFIRMED and VERIFY notes for the verified (deduplicated) findings; `reporters` is how

@@ -5,6 +5,7 @@
 //! matches two groups joins them. A problem two or more distinct agents report is confirmed, and
 //! its confidence becomes High.
 
+use crate::budget::{Budget, Ticker};
 use crate::place::Place;
 use crate::spec_defect::longest_first;
 use protocol::{Confidence, Finding};
@@ -16,7 +17,20 @@ use std::collections::HashMap;
 /// agents are the union in first-seen order, its severity the highest, its description the
 /// longest (the first on a tie), its suggestion the first given, its dimensions the union.
 pub fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
-    let groups = group(&findings);
+    let mut unlimited = Ticker::new(&Budget::Unlimited);
+    // An unlimited budget is never spent: `Err` cannot come back, and would carry the input.
+    dedup_within(findings, &mut unlimited).unwrap_or_else(|findings| findings)
+}
+
+/// As [`dedup`], giving the findings back untouched (`Err`) when the budget runs out while
+/// grouping them — the part whose work grows with the input.
+pub(crate) fn dedup_within(
+    findings: Vec<Finding>,
+    ticker: &mut Ticker<'_, '_>,
+) -> Result<Vec<Finding>, Vec<Finding>> {
+    let Some(groups) = group_within(&findings, ticker) else {
+        return Err(findings);
+    };
     let mut slots: Vec<Option<Finding>> = findings.into_iter().map(Some).collect();
     let mut merged: Vec<Finding> = groups
         .into_iter()
@@ -28,7 +42,7 @@ pub fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
         .map(confirm)
         .collect();
     sort_by_severity(&mut merged);
-    merged
+    Ok(merged)
 }
 
 /// Orders findings as every output lists them: severity descending, then path, then line;
@@ -42,12 +56,20 @@ pub fn sort_by_severity(findings: &mut [Finding]) {
     });
 }
 
-/// Indices of the findings, grouped by problem, groups in first-seen order.
-pub(crate) fn group(findings: &[Finding]) -> Vec<Vec<usize>> {
+/// Indices of the findings, grouped by problem, groups in first-seen order; `None` when the
+/// budget runs out first. Union-find over two hash indexes (fingerprint, place + category), so
+/// near-linear in the findings.
+pub(crate) fn group_within(
+    findings: &[Finding],
+    ticker: &mut Ticker<'_, '_>,
+) -> Option<Vec<Vec<usize>>> {
     let mut parent: Vec<usize> = (0..findings.len()).collect();
     let mut by_fingerprint: HashMap<&str, usize> = HashMap::new();
     let mut by_place: HashMap<(Place<'_>, &str), usize> = HashMap::new();
     for (i, f) in findings.iter().enumerate() {
+        if ticker.spent() {
+            return None;
+        }
         // An empty fingerprint says nothing about identity; only the place can merge it.
         if !f.fingerprint.is_empty() {
             match by_fingerprint.get(f.fingerprint.as_str()) {
@@ -78,7 +100,7 @@ pub(crate) fn group(findings: &[Finding]) -> Vec<Vec<usize>> {
             }
         }
     }
-    groups
+    Some(groups)
 }
 
 fn find(parent: &mut [usize], mut i: usize) -> usize {

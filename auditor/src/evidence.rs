@@ -86,10 +86,12 @@ pub(crate) fn backticked(text: &str) -> Vec<&str> {
 
 /// Distinct agents of these findings, in first-seen order.
 pub(crate) fn agents_of<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Vec<String> {
+    // A set beside the list: linear however many findings and agents there are.
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut agents: Vec<String> = Vec::new();
     for f in findings {
         for a in &f.agents {
-            if !agents.contains(a) {
+            if seen.insert(a) {
                 agents.push(a.clone());
             }
         }

@@ -7,12 +7,13 @@
 //! else                         → GO
 //! ```
 //! noted `AUDITOR_UNAVAILABLE|lead-derived verdict`, with the decision and grade computed as
-//! always. No severity is re-rated and no close variant merged: the Lead does not audit.
+//! always — and bounded by coverage as the Auditor's are (a missing Inspector: never GO, never
+//! APPROVE). No severity is re-rated and no close variant merged: the Lead does not audit.
 //!
 //! Suppressed findings are still dropped (with REMOVED rows): a suppression is the user's
 //! decision, recorded before any audit, and never counts toward a verdict.
 
-use crate::attendance::attendance;
+use crate::attendance::{attendance, covered_decision, covered_verdict};
 use crate::audit::collect;
 use crate::category::TEST_FAILURE;
 use crate::decision::{agent_only_note, decide};
@@ -46,10 +47,15 @@ pub fn lead_derived(
     }
     sort_by_severity(&mut findings);
 
-    let verdict = conservative_verdict(&findings);
-    let (decision, grade) = decide(&findings);
+    let (verdict, coverage_note) = covered_verdict(
+        conservative_verdict(&findings),
+        attendance.answered,
+        attendance.expected,
+    );
+    let (decision, grade) = covered_decision(decide(&findings), attendance.partial());
     let mut notes = attendance.notes;
     notes.push(AUDITOR_UNAVAILABLE.to_string());
+    notes.extend(coverage_note);
     notes.extend(agent_only_note(&findings));
     AuditOutcome {
         verdict,
@@ -172,7 +178,12 @@ mod tests {
         let expected = vec!["quality".to_string(), "test".to_string()];
         let unavailable = [("test".to_string(), "crashed 3 times".to_string())];
         let out = lead_derived(&reports, &expected, &unavailable);
-        assert_eq!(out.verdict, Verdict::Go);
+        // The suppressed Critical does not count, but the lost Inspector does: never GO.
+        assert_eq!(out.verdict, Verdict::Conditional);
+        assert_eq!(
+            (out.decision, out.grade),
+            (Decision::Stop, Grade::NotApplicable)
+        );
         assert!(out.findings.is_empty());
         assert_eq!(
             out.removed,
@@ -184,7 +195,11 @@ mod tests {
         );
         assert_eq!(
             out.notes,
-            vec!["PARTIAL:test|crashed 3 times", AUDITOR_UNAVAILABLE]
+            vec![
+                "PARTIAL:test|crashed 3 times",
+                AUDITOR_UNAVAILABLE,
+                "verdict: CONDITIONAL (partial coverage (1/2): GO needs every Inspector's report)",
+            ]
         );
         assert_eq!(
             out.coverage_qualifier().as_deref(),

@@ -42,9 +42,12 @@ mod verdict_table;
 #[cfg(test)]
 mod fixtures;
 
-pub use attendance::{attendance, partial_note, Attendance, NO_REPORT};
+pub use attendance::{
+    attendance, covered_decision, covered_verdict, parse_partial_note, partial_note, unreported,
+    Attendance, NoReport, NO_REPORT, PARTIAL_PREFIX,
+};
 pub use audit::{audit, AuditConfig, AuditInput};
-pub use budget::{partial_verification_note, Budget, LargeScope};
+pub use budget::{partial_verification_note, Budget, LargeScope, CHECK_EVERY};
 pub use close_variants::{merge_close_variants, CLOSE_LINES};
 pub use conflicts::{
     find_conflicts, is_multi_feature, is_unresolved, may_read_source, resolve_conflicts, Conflict,

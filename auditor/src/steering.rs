@@ -161,10 +161,13 @@ pub fn target_for(pattern: &str) -> &'static str {
     }
 }
 
+/// The non-empty items once each, first seen first; a set beside the list keeps it linear (the
+/// files of one category in a large review number in the thousands).
 fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
     for i in items {
-        if !i.is_empty() && !out.contains(&i) {
+        if !i.is_empty() && seen.insert(i.clone()) {
             out.push(i);
         }
     }

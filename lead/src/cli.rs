@@ -348,6 +348,10 @@ pub struct AuditArgs {
     /// What the audit does with test failures.
     #[arg(long, value_parser = ["no-go", "conditional"], default_value = "no-go")]
     pub test_failure: String,
+    /// An agent whose report is expected (repeatable): one without a file is partial coverage
+    /// (never GO), none of them is exit 2. Default: every file's agent is expected.
+    #[arg(long = "expect", value_name = "AGENT")]
+    pub expect: Vec<String>,
     /// Output options.
     #[command(flatten)]
     pub output: OutputArgs,

@@ -157,3 +157,31 @@ fn spec_defects_still_lead_to_spec_update_needed_through_all_steps() {
         (Decision::Stop, Grade::NotApplicable)
     );
 }
+
+#[test]
+fn a_budget_spent_inside_a_long_step_stops_it_at_its_next_look() {
+    // 2 × CHECK_EVERY + 10 findings from one Inspector, one of them reported again by another.
+    let n = 2 * crate::budget::CHECK_EVERY + 10;
+    let many: Vec<_> = (1..=n)
+        .map(|i| finding("quality", "todo", Severity::Low, "src/a.rs", i as u32))
+        .collect();
+    let twin = finding("holistic", "todo", Severity::Low, "src/a.rs", 1);
+    let reports = [report("quality", many), report("holistic", vec![twin])];
+    let config = AuditConfig::default();
+    // Looks: 1 before step 1, 2 and 3 inside it (every CHECK_EVERY findings), 4–7 before steps
+    // 2–5, 8 the first inside step 5's dedup: spent from there on.
+    let looks = std::cell::Cell::new(0);
+    let spent = || {
+        looks.set(looks.get() + 1);
+        looks.get() >= 8
+    };
+    let input = AuditInput::new("repository", &reports, &[], &[], &config);
+    let out = audit(&input.with_budget(Budget::Check(&spent)));
+    assert_eq!(looks.get(), 8, "no look after the spent one");
+    assert_eq!(out.notes[0], "PARTIAL_VERIFICATION|steps completed: 1..4");
+    // Dedup gave its input back whole: the twin is still two findings.
+    assert_eq!(out.findings.len(), n + 1);
+    assert_eq!(out.verdict, Verdict::Go);
+    // The same audit with no budget merges the twin.
+    assert_eq!(audit(&input).findings.len(), n);
+}

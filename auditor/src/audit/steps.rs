@@ -1,25 +1,29 @@
 //! Steps 1–9 of the audit as one table of functions over the audit's running state, so that the
 //! budget can stop between any two of them. Each step only calls its module's pure function.
+//! The steps whose work grows with the findings (1, 5, 8: grouping and close variants) also look
+//! at the budget as they go; one that runs out sets [`State::interrupted`], keeps findings that
+//! are whole (untouched, or merged only where a merge was made) and does not count as completed.
 //!
 //! | step | module | effect on the state |
 //! |------|--------|---------------------|
-//! | 1 cross-check | [`spec_defects`], [`cross_check`] | SPEC_FEEDBACK rows out, confidence up |
+//! | 1 cross-check | [`spec_defects`], [`cross_check`](crate::cross_check) | SPEC_FEEDBACK rows out, confidence up |
 //! | 2 contradictions | [`contradictions`] | RESOLVED rows, raised findings |
 //! | 3 false positives | [`false_positives`] | REMOVED rows |
 //! | 4 coverage | [`coverage_gaps`] | `COVERAGE_GAP|` notes |
-//! | 5 dedup and merge | [`dedup`], [`merge_close_variants`] | one finding per problem |
+//! | 5 dedup and merge | [`dedup`](crate::dedup), [`merge_close_variants`](crate::merge_close_variants) | one finding per problem |
 //! | 6 severity | [`rerate`] | the Auditor's own severities |
 //! | 7 conflicts | [`find_conflicts`], [`resolve_conflicts`] | RESOLVED (`UNRESOLVED:`) and REMOVED rows |
 //! | 8 over-implementation | [`over_implementation`], [`simplicity`] | raised findings, REMOVED rows, `SIMPLICITY|` notes |
 //! | 9 steering | [`steering`] | STEERING rows |
 
 use super::AuditInput;
-use crate::close_variants::merge_close_variants;
+use crate::budget::Ticker;
+use crate::close_variants::merge_close_variants_within;
 use crate::conflicts::{find_conflicts, may_read_source, resolve_conflicts};
 use crate::contradictions::contradictions;
 use crate::coverage_gaps::coverage_gaps;
-use crate::cross_check::cross_check;
-use crate::dedup::dedup;
+use crate::cross_check::cross_check_within;
+use crate::dedup::dedup_within;
 use crate::false_positives::false_positives;
 use crate::over_implementation::{over_implementation, simplicity};
 use crate::severity_table::rerate;
@@ -40,6 +44,8 @@ pub(super) struct State {
     pub(super) spec_defect: bool,
     /// Whether the scope is large: no source reading.
     large: bool,
+    /// The budget ran out inside the last step: it did not complete.
+    pub(super) interrupted: bool,
 }
 
 impl State {
@@ -53,11 +59,21 @@ impl State {
             notes: Vec::new(),
             spec_defect: false,
             large,
+            interrupted: false,
         }
     }
 
     fn take(&mut self) -> Vec<Finding> {
         std::mem::take(&mut self.findings)
+    }
+
+    /// A budget-aware step's findings: its result, or on `Err` the input it gave back, with the
+    /// step marked interrupted.
+    fn within(&mut self, result: Result<Vec<Finding>, Vec<Finding>>) -> Vec<Finding> {
+        result.unwrap_or_else(|untouched| {
+            self.interrupted = true;
+            untouched
+        })
     }
 }
 
@@ -76,11 +92,14 @@ pub(super) const STEPS: [Step; 9] = [
     step9_steering,
 ];
 
-fn step1_cross_check(s: &mut State, _: &AuditInput<'_>) {
+fn step1_cross_check(s: &mut State, input: &AuditInput<'_>) {
     let split = spec_defects(s.take());
     s.spec_defect = split.detected();
     s.spec_feedback = split.feedback;
-    s.findings = cross_check(split.findings);
+    s.findings = s.within(cross_check_within(
+        split.findings,
+        &mut Ticker::new(&input.budget),
+    ));
 }
 
 fn step2_contradictions(s: &mut State, input: &AuditInput<'_>) {
@@ -100,8 +119,17 @@ fn step4_coverage(s: &mut State, input: &AuditInput<'_>) {
     s.notes.extend(gaps);
 }
 
-fn step5_dedup(s: &mut State, _: &AuditInput<'_>) {
-    s.findings = merge_close_variants(dedup(s.take()));
+fn step5_dedup(s: &mut State, input: &AuditInput<'_>) {
+    let mut ticker = Ticker::new(&input.budget);
+    let findings = s.take();
+    let deduped = s.within(dedup_within(findings, &mut ticker));
+    if s.interrupted {
+        s.findings = deduped;
+        return;
+    }
+    let (merged, cut) = merge_close_variants_within(deduped, &mut ticker);
+    s.findings = merged;
+    s.interrupted = cut;
 }
 
 fn step6_severity(s: &mut State, _: &AuditInput<'_>) {
@@ -128,7 +156,10 @@ fn step8_over_implementation(s: &mut State, input: &AuditInput<'_>) {
     let simpler = simplicity(out.findings, input.context);
     s.notes.extend(simpler.notes);
     // A re-labelled or raised finding may meet one an agent reported at the same place.
-    s.findings = dedup(simpler.findings);
+    s.findings = s.within(dedup_within(
+        simpler.findings,
+        &mut Ticker::new(&input.budget),
+    ));
 }
 
 fn step9_steering(s: &mut State, input: &AuditInput<'_>) {

@@ -325,8 +325,19 @@ fn a_missing_inspector_is_partial_coverage() {
         out.coverage_qualifier().as_deref(),
         Some("partial coverage (5/6)")
     );
-    assert_eq!(out.notes, vec!["PARTIAL:inspector-holistic|no report"]);
-    assert_eq!(out.verdict, Verdict::Go);
+    assert_eq!(
+        out.notes,
+        vec![
+            "PARTIAL:inspector-holistic|no report",
+            "verdict: CONDITIONAL (partial coverage (5/6): GO needs every Inspector's report)",
+        ]
+    );
+    // Nothing was found, but not everything was checked: never GO, never APPROVE.
+    assert_eq!(out.verdict, Verdict::Conditional);
+    assert_eq!(
+        (out.decision, out.grade),
+        (protocol::Decision::Stop, protocol::Grade::NotApplicable)
+    );
     assert_eq!(out.scope, "feature-auth");
 }
 
@@ -343,7 +354,13 @@ fn an_unavailable_inspector_keeps_its_reason_and_inspector_notes_are_not_copied(
         &unavailable,
         &config,
     ));
-    assert_eq!(out.notes, vec!["PARTIAL:test|timed out after 300s"]);
+    assert_eq!(
+        out.notes,
+        vec![
+            "PARTIAL:test|timed out after 300s",
+            "verdict: CONDITIONAL (partial coverage (1/2): GO needs every Inspector's report)",
+        ]
+    );
     assert_eq!(
         out.coverage_qualifier().as_deref(),
         Some("partial coverage (1/2)")

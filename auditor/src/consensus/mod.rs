@@ -12,9 +12,16 @@
 //!   the Consensus holds no C/H (the verdict table's precedence: NO-GO before a spec update).
 //! - **An explicit threshold** must lie in 1..=N; when failed pipelines leave fewer verdicts than
 //!   K, K is lowered to the number produced, so failures cannot turn every finding into Noise.
+//! - **Partial coverage** (a produced verdict with a `PARTIAL:{name}|…` note: an Inspector of that
+//!   pipeline sent no report) keeps the consensus from GO, as it keeps each verdict from GO: GO
+//!   becomes CONDITIONAL, even when the table would say GO because nothing reached the threshold.
+//!   A pipeline that failed outright stays as chapter 03 says — it adds neither findings nor a
+//!   GO, and fewer than half answering marks the consensus partial — since the verdicts that
+//!   were produced each covered every Inspector.
 //! - **A regression** (a once-resolved issue that is back) is raised one level and the verdict
 //!   recomputed; a raised Critical is NO-GO whatever the other rules say, as everywhere else.
 
+use crate::attendance::parse_partial_note;
 use crate::verdict_table::MAX_HIGH_FOR_GO;
 use protocol::cpf::VerdictCpf;
 use protocol::{Severity, Verdict};
@@ -55,6 +62,8 @@ pub struct Consensus {
     pub threshold: u32,
     /// Fewer than half of the pipelines answered.
     pub partial: bool,
+    /// Produced verdicts with partial coverage (an Inspector of that pipeline sent no report).
+    pub partial_coverage: u32,
     /// Keys reported by at least K verdicts, most severe first.
     pub consensus: Vec<ConsensusRow>,
     /// Keys reported by fewer than K verdicts, most severe first.
@@ -130,6 +139,7 @@ pub fn consensus(
         answered,
         threshold: k,
         partial: u64::from(answered) * 2 < u64::from(runs),
+        partial_coverage: partial_coverage(&produced),
         consensus,
         noise,
         produced: pipelines
@@ -145,12 +155,18 @@ impl Consensus {
     /// One pipeline's verdict as a consensus of one (N = 1: no aggregation, the verdict stands).
     pub fn single(verdict: &VerdictCpf) -> Consensus {
         let produced = [verdict];
+        let partial_coverage = partial_coverage(&produced);
         Consensus {
-            verdict: verdict.verdict,
+            // The verdict stands, but a partial one is never GO (an older build wrote GO).
+            verdict: match verdict.verdict {
+                Verdict::Go if partial_coverage > 0 => Verdict::Conditional,
+                v => v,
+            },
             runs: 1,
             answered: 1,
             threshold: 1,
             partial: false,
+            partial_coverage,
             consensus: count(&produced),
             noise: Vec::new(),
             produced: vec![Some(verdict.verdict)],
@@ -198,6 +214,13 @@ impl Consensus {
     }
 
     fn decide(&self) -> Verdict {
+        match self.decide_on_findings() {
+            Verdict::Go if self.partial_coverage > 0 => Verdict::Conditional,
+            verdict => verdict,
+        }
+    }
+
+    fn decide_on_findings(&self) -> Verdict {
         let has = |s: Severity| self.consensus.iter().any(|r| r.severity == s);
         let raised_critical = self
             .consensus
@@ -236,6 +259,15 @@ impl Consensus {
             Verdict::Go
         }
     }
+}
+
+/// How many produced verdicts name a missing Inspector.
+fn partial_coverage(produced: &[&VerdictCpf]) -> u32 {
+    let partial = produced
+        .iter()
+        .filter(|v| v.notes.iter().any(|n| parse_partial_note(n).is_some()))
+        .count();
+    u32::try_from(partial).unwrap_or(u32::MAX)
 }
 
 /// Every key of the produced verdicts with its frequency, most severe first.

@@ -208,3 +208,31 @@ fn a_regression_is_raised_once_and_the_verdict_follows() {
         (Verdict::NoGo, Severity::Critical)
     );
 }
+
+#[test]
+fn partial_pipelines_never_make_a_go_consensus() {
+    let partial = || {
+        let mut cpf = VerdictCpf::new(Verdict::Conditional);
+        cpf.notes = vec!["PARTIAL:inspector-quality|exited with code 2".into()];
+        Some(cpf)
+    };
+    // Every pipeline lost an Inspector and nothing reached the threshold: the table says GO.
+    let c = consensus(&[partial(), partial(), partial()], None).unwrap();
+    assert_eq!((c.verdict, c.partial_coverage), (Verdict::Conditional, 3));
+    // One partial pipeline among full GO ones is enough to keep the consensus from GO.
+    let all = [
+        verdict(Verdict::Go, &[]),
+        partial(),
+        verdict(Verdict::Go, &[]),
+    ];
+    let c = consensus(&all, None).unwrap();
+    assert_eq!((c.verdict, c.partial_coverage), (Verdict::Conditional, 1));
+    // A verdict file written GO despite its PARTIAL note (an older build) does not stand alone.
+    let mut old = VerdictCpf::new(Verdict::Go);
+    old.notes = vec!["PARTIAL:inspector-test|no report".into()];
+    assert_eq!(Consensus::single(&old).verdict, Verdict::Conditional);
+    // PARTIAL_VERIFICATION is about the audit's steps, not about a missing Inspector.
+    let mut cut = VerdictCpf::new(Verdict::Go);
+    cut.notes = vec!["PARTIAL_VERIFICATION|steps completed: 1..4".into()];
+    assert_eq!(Consensus::single(&cut).verdict, Verdict::Go);
+}

@@ -277,12 +277,13 @@ fn active(findings: &[Finding], pred: impl Fn(&Finding) -> bool) -> Vec<&Finding
 }
 
 fn with_claimant(claimant: &str, findings: &[&Finding]) -> Vec<String> {
+    // agents_of is already distinct: only the claimant can repeat.
     let mut agents = vec![claimant.to_string()];
-    for a in agents_of(findings.iter().copied()) {
-        if !agents.contains(&a) {
-            agents.push(a);
-        }
-    }
+    agents.extend(
+        agents_of(findings.iter().copied())
+            .into_iter()
+            .filter(|a| a != claimant),
+    );
     agents
 }
 

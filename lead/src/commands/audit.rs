@@ -1,5 +1,6 @@
 //! `retake audit DIR|FILE…`: the Auditor on CPF reports from anywhere; each file's stem names
-//! the agent. Malformed CPF is one error line naming the file and line.
+//! the agent. Malformed CPF is one error line naming the file and line. `--expect AGENT` names
+//! the team whose reports should be there, so that a missing file counts as a lost Inspector.
 
 use crate::cli::AuditArgs;
 use crate::output::Summary;
@@ -30,7 +31,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
             InspectorReport::from_cpf(&agent, "audit", cpf),
         );
     }
-    let list: Vec<InspectorReport> = reports.values().cloned().collect();
+    // The reports once, in agent order: audited as a list, then moved into the map the outputs
+    // read (a second copy of a million findings is hundreds of megabytes).
+    let list: Vec<InspectorReport> = std::mem::take(&mut reports).into_values().collect();
     let scope = list
         .iter()
         .map(|r| r.scope.as_str())
@@ -44,7 +47,19 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
             TestFailurePolicy::NoGo
         },
     };
-    let expected: Vec<String> = reports.keys().cloned().collect();
+    // Without --expect the files are the whole team by definition; with it, a missing agent is
+    // partial coverage and no expected agent at all is no verdict.
+    let expected: Vec<String> = if args.expect.is_empty() {
+        list.iter().map(|r| r.inspector.clone()).collect()
+    } else {
+        let mut names: Vec<String> = Vec::new();
+        for name in &args.expect {
+            if !names.contains(name) {
+                names.push(name.clone());
+            }
+        }
+        names
+    };
     let outcome = auditor::audit(&auditor::AuditInput::new(
         &scope,
         &list,
@@ -52,6 +67,9 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         &[],
         &config,
     ));
+    auditor::unreported(&outcome)?;
+    let reports: BTreeMap<String, InspectorReport> =
+        list.into_iter().map(|r| (r.inspector.clone(), r)).collect();
     let restarts = BTreeMap::new();
     let summary = Summary {
         run_id: None,

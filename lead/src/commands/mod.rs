@@ -107,14 +107,14 @@ pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
                     continue;
                 };
                 let path = dir.join(file);
-                std::fs::write(&path, render(*format)?)
+                write_to_file(&path, *format, &summary, &render)
                     .with_context(|| format!("cannot write {}", path.display()))?;
             }
         }
         None => {
             if let Some(format) = plan.files.first() {
-                let mut stdout = std::io::stdout().lock();
-                stdout.write_all(render(*format)?.as_bytes())?;
+                let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+                write_format(&mut stdout, *format, &summary, &render)?;
                 stdout.flush()?;
             }
         }
@@ -154,6 +154,37 @@ pub fn head_commit(repo: &Path) -> Option<String> {
     let out = protocol::exec::git::git(repo, &["rev-parse", "--verify", "--quiet", "HEAD"]).ok()?;
     let head = out.trim().to_string();
     (!head.is_empty()).then_some(head)
+}
+
+/// Writes one format: JSON streamed finding by finding (a large review's findings are never
+/// held twice), every other format rendered first.
+fn write_format(
+    out: &mut dyn Write,
+    format: Format,
+    summary: &Summary<'_>,
+    render: &dyn Fn(Format) -> anyhow::Result<String>,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Json => {
+            json::write_pretty(summary, &mut *out)?;
+            out.write_all(b"\n")?;
+        }
+        other => out.write_all(render(other)?.as_bytes())?,
+    }
+    Ok(())
+}
+
+/// [`write_format`] into a new file, flushed before it returns.
+fn write_to_file(
+    path: &std::path::Path,
+    format: Format,
+    summary: &Summary<'_>,
+    render: &dyn Fn(Format) -> anyhow::Result<String>,
+) -> anyhow::Result<()> {
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    write_format(&mut file, format, summary, render)?;
+    file.flush()?;
+    Ok(())
 }
 
 fn pretty(value: &serde_json::Value) -> anyhow::Result<String> {

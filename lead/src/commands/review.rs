@@ -184,6 +184,11 @@ fn execute_reviewed(
         },
         other => fail2(other.into()),
     })?;
+    // No Inspector report in any pipeline: nothing was checked, so there is no verdict to
+    // append or print (chapter 05) — exit 2 naming each Inspector and why, the journal kept.
+    if let Some(err) = unreported(&out.pipelines) {
+        return Err(fail2(anyhow::anyhow!(err)));
+    }
     let feature = match &scope {
         Scope::Feature { feature, .. } => Some(feature.as_str()),
         _ => None,
@@ -283,6 +288,23 @@ fn execute_reviewed(
         }
         None => Ok((code, out.journal_dir.clone())),
     }
+}
+
+/// The first pipeline's [`auditor::NoReport`] when no produced pipeline has any Inspector
+/// report; `None` when one has, or when none produced a verdict (that is reported later).
+fn unreported(
+    pipelines: &[Option<crate::review::coordinator::Finished>],
+) -> Option<auditor::NoReport> {
+    let mut first = None;
+    for p in pipelines.iter().flatten() {
+        match auditor::unreported(&p.outcome) {
+            Ok(()) => return None,
+            Err(e) => {
+                first.get_or_insert(e);
+            }
+        }
+    }
+    first
 }
 
 /// The scope the flags ask for. Without a scope flag, a git repository with uncommitted

@@ -3,7 +3,7 @@
 
 use protocol::{Finding, Severity};
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The key under which SARIF results carry retake's fingerprint (`partialFingerprints`).
@@ -55,6 +55,9 @@ pub struct BaselineEntry {
 pub struct Baseline {
     /// Every finding the previous output reported (absent ones of its own baseline excluded).
     pub entries: Vec<BaselineEntry>,
+    /// The entries' fingerprints, so that each current finding is classified in O(1), not by a
+    /// scan of the whole baseline (two large reports would make that quadratic).
+    fingerprints: HashSet<String>,
 }
 
 /// The baseline file cannot be used; the message names the file.
@@ -101,14 +104,14 @@ pub fn parse(text: &str) -> Result<Baseline, String> {
         for run in runs {
             entries.extend(sarif_run(run)?);
         }
-        Ok(Baseline { entries })
+        Ok(Baseline::new(entries))
     } else if let Some(findings) = value.get("findings").and_then(Value::as_array) {
         let entries = findings
             .iter()
             .enumerate()
             .map(|(i, f)| json_finding(i, f))
             .collect::<Result<_, _>>()?;
-        Ok(Baseline { entries })
+        Ok(Baseline::new(entries))
     } else {
         Err(
             "neither a retake SARIF log (no \"runs\") nor a retake JSON report (no \"findings\")"
@@ -118,9 +121,18 @@ pub fn parse(text: &str) -> Result<Baseline, String> {
 }
 
 impl Baseline {
+    /// A baseline of these entries.
+    pub fn new(entries: Vec<BaselineEntry>) -> Baseline {
+        let fingerprints = entries.iter().map(|e| e.fingerprint.clone()).collect();
+        Baseline {
+            entries,
+            fingerprints,
+        }
+    }
+
     /// New or unchanged, by fingerprint.
     pub fn state(&self, fingerprint: &str) -> BaselineState {
-        if self.entries.iter().any(|e| e.fingerprint == fingerprint) {
+        if self.fingerprints.contains(fingerprint) {
             BaselineState::Unchanged
         } else {
             BaselineState::New

@@ -51,11 +51,13 @@ pub fn gated_verdict(s: &Summary<'_>, gate: &Gate) -> Verdict {
     // Spec defects carry no fingerprint, so the baseline cannot call them old: they still gate.
     let spec_defect = !s.outcome.spec_feedback.is_empty();
     let (recomputed, _) = auditor::verdict_table(&new, spec_defect, &config);
-    if recomputed.precedence() > verdict.precedence() {
+    let gated = if recomputed.precedence() > verdict.precedence() {
         verdict
     } else {
         recomputed
-    }
+    };
+    // Old findings may be forgiven; a lost Inspector may not: a partial review is never GO.
+    auditor::covered_verdict(gated, s.outcome.answered, s.outcome.expected).0
 }
 
 /// The process exit code: the gated verdict's code; when that is 0, 1 if a gated finding is at
@@ -127,9 +129,7 @@ mod tests {
     fn new_only_gates_on_new_findings() {
         let old = finding(Severity::Critical, "src/old.rs", 1);
         let new_low = finding(Severity::Low, "src/new.rs", 2);
-        let baseline = Baseline {
-            entries: vec![entry(&old.fingerprint)],
-        };
+        let baseline = Baseline::new(vec![entry(&old.fingerprint)]);
         let o = outcome(Verdict::NoGo, vec![old.clone(), new_low]);
         let gate = Gate {
             new_only: true,

@@ -2,11 +2,13 @@
 //! `<testcase>` per rule of its kind (name = rule id), a `<failure>` per finding at or above the
 //! fail level (High when `--fail-level` is none: the severities the verdict table counts).
 //! Findings below it, and with `--new-only` unchanged ones, are listed in the case's
-//! `<system-out>`; an Inspector without a report has its cases `<skipped>`.
+//! `<system-out>`; an Inspector without a report has its cases `<skipped>` and one `report`
+//! case in `<error>` saying why, so that a CI view counts the lost Inspector as an error.
 
 use super::gate::{gated, Gate};
 use super::Summary;
 use protocol::{Finding, InspectorKind, Severity};
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 /// The fail level JUnit uses when `--fail-level` is none.
@@ -15,52 +17,72 @@ pub const DEFAULT_THRESHOLD: Severity = Severity::High;
 /// Renders the report as one JUnit XML document.
 pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let threshold = gate.fail_level.unwrap_or(DEFAULT_THRESHOLD);
-    let failing: Vec<&Finding> = gated(s, gate)
+    // By address: a finding fails or not as itself, and a set keeps the lookup O(1).
+    let failing: HashSet<*const Finding> = gated(s, gate)
         .into_iter()
         .filter(|f| f.severity >= threshold)
+        .map(|f| f as *const Finding)
         .collect();
     let catalog = inspector::rules::catalog();
     let mut agents: Vec<&str> = s.agents();
+    let mut listed: HashSet<&str> = agents.iter().copied().collect();
     for f in s.active() {
-        if !agents.contains(&Summary::owner(f)) {
+        if listed.insert(Summary::owner(f)) {
             agents.push(Summary::owner(f));
         }
     }
-    let (mut tests, mut failures, mut body) = (0, 0, String::new());
+    let (mut tests, mut failures, mut errors, mut body) = (0, 0, 0, String::new());
     for agent in agents {
         let kind = s
             .reports
             .get(agent)
             .and_then(|r| r.kind)
             .or_else(|| agent.parse::<InspectorKind>().ok());
-        let mine: Vec<&Finding> = s.active().filter(|f| Summary::owner(f) == agent).collect();
-        let mut rules: Vec<&str> = catalog
+        // The kind's catalog rules, then any other rule its findings name, each with its
+        // findings: one pass over them, however many rules a report invents.
+        let mut rules: Vec<(&str, Vec<&Finding>)> = catalog
             .iter()
             .filter(|(k, _)| Some(*k) == kind)
-            .map(|(_, m)| m.id)
+            .map(|(_, m)| (m.id, Vec::new()))
             .collect();
-        for f in &mine {
-            if !rules.contains(&f.rule.as_str()) {
-                rules.push(&f.rule);
-            }
+        let mut rule_at: HashMap<&str, usize> = rules
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        for f in s.active().filter(|f| Summary::owner(f) == agent) {
+            let at = *rule_at.entry(&f.rule).or_insert_with(|| {
+                rules.push((&f.rule, Vec::new()));
+                rules.len() - 1
+            });
+            rules[at].1.push(f);
         }
-        let unavailable = s.coverage_status(agent) == "unavailable";
+        let lost = s.lost_message(agent);
+        let unavailable = lost.is_some();
         let mut suite = String::new();
         let (mut suite_failures, mut skipped) = (0, 0);
-        for rule in &rules {
+        if let Some(message) = &lost {
+            let _ = writeln!(
+                suite,
+                "    <testcase name=\"report\" classname=\"{}\">\n      <error message=\"{}\" type=\"unavailable\"/>\n    </testcase>",
+                attr(agent),
+                attr(message)
+            );
+        }
+        let suite_errors = usize::from(unavailable);
+        for (rule, hits) in &rules {
             let _ = write!(
                 suite,
                 "    <testcase name=\"{}\" classname=\"{}\"",
                 attr(rule),
                 attr(agent)
             );
-            let hits: Vec<&&Finding> = mine.iter().filter(|f| f.rule == *rule).collect();
             if unavailable {
                 skipped += 1;
                 let _ = writeln!(
                     suite,
-                    ">\n      <skipped message=\"{} sent no report\"/>\n    </testcase>",
-                    attr(agent)
+                    ">\n      <skipped message=\"{}\"/>\n    </testcase>",
+                    attr(lost.as_deref().unwrap_or_default())
                 );
                 continue;
             }
@@ -70,8 +92,8 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             }
             suite.push_str(">\n");
             let mut out = String::new();
-            for f in hits {
-                if failing.iter().any(|g| std::ptr::eq(*g, *f)) {
+            for &f in hits {
+                if failing.contains(&(f as *const Finding)) {
                     suite_failures += 1;
                     let _ = writeln!(
                         suite,
@@ -95,17 +117,18 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
             }
             suite.push_str("    </testcase>\n");
         }
-        tests += rules.len();
+        tests += rules.len() + suite_errors;
         failures += suite_failures;
+        errors += suite_errors;
         let _ = write!(
             body,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"0\" skipped=\"{skipped}\">\n{suite}  </testsuite>\n",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"{suite_errors}\" skipped=\"{skipped}\">\n{suite}  </testsuite>\n",
             attr(agent),
-            rules.len()
+            rules.len() + suite_errors
         );
     }
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\">\n{body}</testsuites>\n"
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}</testsuites>\n"
     )
 }
 
@@ -162,6 +185,9 @@ mod tests {
             assert!(xml.contains("<failure message=\"uses &lt;T&gt; &amp; &quot;quotes&quot;\" type=\"H\">src/a.rs:3</failure>"));
             assert!(xml.contains("<system-out>L src/b.rs:4 TODO left in src/b.rs\n</system-out>"));
             assert!(xml.contains("<skipped message=\"inspector-interface sent no report\"/>"));
+            // The lost Inspector is an error of its own, so the CI view does not pass it over.
+            assert!(xml.contains("<testcase name=\"report\" classname=\"inspector-interface\">\n      <error message=\"inspector-interface sent no report\" type=\"unavailable\"/>"));
+            assert!(xml.contains("errors=\"1\">"));
             let low = render(
                 s,
                 &Gate {

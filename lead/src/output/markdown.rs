@@ -86,10 +86,14 @@ fn coverage(s: &Summary<'_>) -> String {
         .map(|r| r.coverage.skipped.len())
         .max()
         .unwrap_or(0);
-    let missing: Vec<&str> = agents
+    let missing: Vec<String> = agents
         .iter()
         .copied()
         .filter(|a| s.coverage_status(a) != "ok")
+        .map(|a| match s.lost_reason(a) {
+            Some(reason) => format!("{a} ({reason})"),
+            None => a.to_string(),
+        })
         .collect();
     let mut text = format!(
         "{ok}/{} Inspectors reported; {files} files reviewed, {skipped} skipped",
@@ -309,7 +313,7 @@ mod tests {
             );
             assert!(md.contains("| Verdict | **NO-GO** |"));
             assert!(md.contains("| Findings | 1 Critical · 0 High · 0 Medium · 1 Low |"));
-            assert!(md.contains("| Coverage | 1/2 Inspectors reported; 4 files reviewed, 1 skipped; unavailable: inspector-interface |"));
+            assert!(md.contains("| Coverage | 1/2 Inspectors reported; 4 files reviewed, 1 skipped; unavailable: inspector-interface (no report) |"));
             assert!(md.contains("| 1 | Critical | `src/a.rs:3` | `quality/todo-marker` | inspector-quality | a \\| b &lt;x&gt; | finish it |"), "{md}");
             assert!(md.contains("| 2 | Low | `src/b.rs:9` |"));
             assert!(

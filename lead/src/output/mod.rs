@@ -58,6 +58,34 @@ impl<'a> Summary<'a> {
         }
     }
 
+    /// Why an agent without a report sent none, from its `PARTIAL:{name}|{reason}` note
+    /// (`no report` when no note says); `None` for an agent that reported.
+    pub fn lost_reason(&self, agent: &str) -> Option<&'a str> {
+        if self.reports.contains_key(agent) {
+            return None;
+        }
+        let noted = self
+            .outcome
+            .notes
+            .iter()
+            .filter_map(|n| auditor::parse_partial_note(n))
+            .find(|(name, _)| *name == agent)
+            .map(|(_, reason)| reason);
+        Some(noted.unwrap_or(auditor::NO_REPORT))
+    }
+
+    /// "{agent} sent no report: {reason}" for an agent without a report (no reason when none
+    /// was recorded); `None` for an agent that reported.
+    pub fn lost_message(&self, agent: &str) -> Option<String> {
+        self.lost_reason(agent).map(|reason| {
+            if reason == auditor::NO_REPORT {
+                format!("{agent} sent no report")
+            } else {
+                format!("{agent} sent no report: {reason}")
+            }
+        })
+    }
+
     /// Every agent the coverage lists: expected ones first, then any other reporter.
     pub fn agents(&self) -> Vec<&str> {
         let mut agents: Vec<&str> = self.expected.iter().map(String::as_str).collect();

@@ -192,10 +192,11 @@ impl<'c> RunBuilder<'c> {
             "exitCode": exit_code,
             "executionSuccessful": status != "unavailable",
         });
-        if status == "unavailable" {
+        if let Some(message) = s.lost_message(&self.agent) {
             invocation["toolExecutionNotifications"] = json!([{
                 "level": "error",
-                "message": {"text": format!("{} sent no report", self.agent)},
+                "message": {"text": message},
+                "descriptor": {"id": "retake/inspector-unavailable"},
             }]);
         }
         let instance = s.run_id.unwrap_or_default();

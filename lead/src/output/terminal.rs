@@ -88,6 +88,10 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
             };
             format!(" ({} files{skipped})", r.coverage.files_reviewed)
         });
+        let detail = match s.lost_reason(agent) {
+            Some(reason) => format!(": {reason}"),
+            None => detail,
+        };
         let _ = writeln!(out, "  {agent:<24} {status}{detail}");
     }
     // Every Inspector walks the same scope, so one report's skipped list stands for all.

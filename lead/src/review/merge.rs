@@ -36,12 +36,25 @@ pub fn consensus_outcome(
         }
     }
     auditor::sort_by_severity(&mut findings);
-    let (decision, grade) = auditor::decide(&findings);
+    // A pipeline that lost an Inspector keeps the consensus from GO (auditor::consensus) and from
+    // APPROVE; coverage counts every produced pipeline's Inspectors, and their PARTIAL notes stay.
+    let partial = consensus.partial_coverage > 0;
+    let (decision, grade) = auditor::covered_decision(auditor::decide(&findings), partial);
+    let produced = || pipelines.iter().flatten().map(|p| &p.outcome);
+    outcome.answered = produced().map(|o| o.answered).sum();
+    outcome.expected = produced().map(|o| o.expected).sum();
+    let mut notes: Vec<String> = Vec::new();
+    for note in produced().flat_map(|o| o.notes.iter()) {
+        if auditor::parse_partial_note(note).is_some() && !notes.contains(note) {
+            notes.push(note.clone());
+        }
+    }
     outcome.findings = findings;
     outcome.verdict = consensus.verdict;
     outcome.decision = decision;
     outcome.grade = grade;
-    outcome.notes = vec![format!(
+    outcome.notes = notes;
+    outcome.notes.push(format!(
         "CONSENSUS:{}/{} pipelines answered|threshold {}/{}{}; {} noise",
         consensus.answered,
         consensus.runs,
@@ -49,7 +62,7 @@ pub fn consensus_outcome(
         consensus.answered,
         if consensus.partial { ", partial" } else { "" },
         consensus.noise.len()
-    )];
+    ));
     Some(outcome)
 }
 
@@ -62,4 +75,84 @@ pub fn total_restarts(pipelines: &[Option<Finished>]) -> BTreeMap<String, u32> {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::{Decision, Grade, InspectorKind, InspectorReport, Verdict};
+
+    fn pipeline(answering: usize) -> Finished {
+        let expected: Vec<String> = InspectorKind::ALL.iter().map(|k| k.actor_name()).collect();
+        let reports: Vec<InspectorReport> = expected[..answering]
+            .iter()
+            .map(|name| InspectorReport {
+                review: "r".into(),
+                inspector: name.clone(),
+                kind: name.parse().ok(),
+                scope: "repository".into(),
+                findings: Vec::new(),
+                notes: Vec::new(),
+                claims: Vec::new(),
+                coverage: Default::default(),
+            })
+            .collect();
+        let config = auditor::AuditConfig::default();
+        let outcome = auditor::audit(&auditor::AuditInput::new(
+            "repository",
+            &reports,
+            &expected,
+            &[],
+            &config,
+        ));
+        Finished {
+            outcome,
+            reports: reports
+                .into_iter()
+                .map(|r| (r.inspector.clone(), r))
+                .collect(),
+            restarts: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_pipeline_that_lost_an_inspector_keeps_the_consensus_from_go_and_approve() {
+        let pipelines = vec![Some(pipeline(6)), Some(pipeline(5)), Some(pipeline(6))];
+        let produced: Vec<_> = pipelines
+            .iter()
+            .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+            .collect();
+        let consensus = auditor::consensus::consensus(&produced, None).expect("consensus");
+        assert_eq!(consensus.verdict, Verdict::Conditional);
+        let merged = consensus_outcome(&pipelines, &consensus).expect("merged");
+        assert_eq!(merged.verdict, Verdict::Conditional);
+        assert_eq!(
+            (merged.decision, merged.grade),
+            (Decision::Stop, Grade::NotApplicable)
+        );
+        assert_eq!(
+            merged.coverage_qualifier().as_deref(),
+            Some("partial coverage (17/18)")
+        );
+        assert_eq!(
+            merged.notes,
+            vec![
+                "PARTIAL:inspector-holistic|no report".to_string(),
+                "CONSENSUS:3/3 pipelines answered|threshold 2/3; 0 noise".to_string(),
+            ]
+        );
+        // Three full pipelines: GO and APPROVE as before.
+        let full = vec![Some(pipeline(6)), Some(pipeline(6)), Some(pipeline(6))];
+        let produced: Vec<_> = full
+            .iter()
+            .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+            .collect();
+        let consensus = auditor::consensus::consensus(&produced, None).expect("consensus");
+        let merged = consensus_outcome(&full, &consensus).expect("merged");
+        assert_eq!(
+            (merged.verdict, merged.decision),
+            (Verdict::Go, Decision::Approve)
+        );
+        assert_eq!(merged.coverage_qualifier(), None);
+    }
 }

@@ -1,7 +1,8 @@
 //! The chaos soak (`--soak N --seed S`): N runs of the given scenarios' reviews with random
 //! faults, checked against the invariants of chapter 05 instead of fixed expectations — every
 //! run ends with a verdict or a documented escalation, no report is lost between the journal and
-//! the verdict, missing Inspectors are named, and no process is left over.
+//! the verdict, missing Inspectors are named (and their verdict is never GO), and no process is
+//! left over.
 //!
 //! The plan is a pure function of the seed, so a violation replays with the same `--seed`.
 
@@ -150,6 +151,12 @@ pub fn invariants(got: &Observed) -> Vec<String> {
                 coverage.len()
             ));
         }
+        if got.field("verdict") == Some("GO") {
+            broken.push(format!(
+                "{answered}/{} Inspectors answered but the verdict is GO",
+                coverage.len()
+            ));
+        }
     }
     for (agent, status) in &coverage {
         match (*status == "ok", partial(agent)) {
@@ -199,7 +206,7 @@ mod tests {
     #[test]
     fn a_partial_run_that_names_its_missing_inspector_keeps_the_invariants() {
         let j = json!({
-            "verdict": "GO", "qualifiers": ["partial coverage (1/2)"],
+            "verdict": "CONDITIONAL", "qualifiers": ["partial coverage (1/2)"],
             "notes": ["PARTIAL:inspector-test|unavailable after retry"],
             "coverage": {"inspector-quality": {"status": "ok"}, "inspector-test": {"status": "unavailable"}}
         });
@@ -226,6 +233,7 @@ mod tests {
                 "inspector-quality delivered a report that was not journaled".to_string(),
                 "journaled report inspector-test is missing from the verdict's coverage".into(),
                 "1/2 Inspectors answered but the verdict lacks 'partial coverage (1/2)'".into(),
+                "1/2 Inspectors answered but the verdict is GO".into(),
                 "inspector-test is unavailable without a PARTIAL:inspector-test note".into(),
             ]
         );
