@@ -4,8 +4,12 @@
 //! descriptor of the actor holds it for the code under review to read. A remote worker gets it
 //! from its environment (`RETAKE_SECRET`, as compose or Kubernetes configure it); the variable
 //! is removed once read, and every command an actor starts runs without any `RETAKE_*SECRET*`
-//! variable (`crate::exec` scrubs them). (The process is not made non-dumpable: the scenario
-//! runner finds leftover processes by reading their `/proc/<pid>/environ`.)
+//! variable (`crate::exec` scrubs them). Removing the variable does not change the process's
+//! initial environment block, which `/proc/<pid>/environ` keeps showing, so a worker that read
+//! its secret from the environment also makes itself non-dumpable: only a process with
+//! `CAP_SYS_PTRACE` (not the commands it runs in a container) can read that block then. A local
+//! child, whose secret never was in its environment, stays dumpable (the scenario runner finds
+//! leftover processes by reading their `/proc/<pid>/environ`).
 
 use crate::wire::{Secret, WireError};
 use std::io::Read;
@@ -21,7 +25,9 @@ const MAX_SECRET_TEXT: u64 = 4096;
 /// Call it at startup, before other threads exist.
 pub fn take_secret() -> Result<Secret, WireError> {
     if std::env::var_os(SECRET_STDIN_ENV).is_none() {
-        return Secret::from_env();
+        let secret = Secret::from_env()?;
+        hide_initial_environment();
+        return Ok(secret);
     }
     std::env::remove_var(SECRET_STDIN_ENV);
     let mut text = String::new();
@@ -34,6 +40,16 @@ pub fn take_secret() -> Result<Secret, WireError> {
         WireError::InvalidSecret(format!("cannot read the secret from standard input: {e}"))
     })?;
     Secret::from_hex(&text)
+}
+
+/// Makes this process non-dumpable, so that `/proc/<pid>/environ` (which still holds the
+/// secret the process was started with) is readable only with `CAP_SYS_PTRACE`.
+fn hide_initial_environment() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_DUMPABLE, 0) only changes this process's own dumpable flag.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
+    }
 }
 
 /// Points standard input at `/dev/null`: the pipe the secret came through is closed.
