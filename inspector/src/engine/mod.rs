@@ -15,6 +15,7 @@ pub mod decisions;
 pub mod diff;
 pub(crate) mod file_pass;
 pub mod git;
+pub mod limits;
 pub(crate) mod process;
 mod progress;
 pub(crate) mod run;
