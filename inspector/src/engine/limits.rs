@@ -25,6 +25,14 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// bounds the depth of trees that nest without brackets (`a + a + …`, `else if` chains).
 pub const MAX_TOKENS: usize = 200_000;
 
+/// Most tokens one run of an expression or type may have — between two `;`, `{`, `}` or `,` —
+/// since operators chain into trees as deep as the chain (`!!!…x`, `*const *const …`, `return
+/// return …`) without any bracket. syn spends up to ~26 KiB of a debug build's stack per nested
+/// type, and some rules are quadratic in such chains; 2,000 keeps both far inside the workers'
+/// stack and a second's work. A comma ends a run: list elements are siblings, so a long literal
+/// table is not one deep chain.
+pub const MAX_STATEMENT_TOKENS: usize = 2_000;
+
 /// The words every skip reason of this module starts with, so the listing reads as one kind.
 pub(crate) const UNANALYSABLE: &str = "not analysable";
 
@@ -49,6 +57,13 @@ impl Exceeded {
 pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
     let mut depth = 0usize;
     let mut tokens = 0usize;
+    // Tokens since the last `;`, `{`, `}` or `,`.
+    let mut run = 0usize;
+    // Rust's generic arguments nest too (`Vec<Vec<…>>`), and syn recurses on them. `<` is also
+    // a comparison, so only within a statement: a type's angle brackets never cross `;`/`{`/`}`
+    // (they do cross commas: `HashMap<K, HashMap<K, …>>`).
+    let mut angles = 0usize;
+    let generics = lang == Language::Rust;
     for line in lex(text, lang) {
         for seg in &line.segs {
             let code = match seg {
@@ -62,10 +77,31 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
             let mut in_word = false;
             for b in code.bytes() {
                 let word = b.is_ascii_alphanumeric() || b == b'_' || !b.is_ascii();
-                if word {
-                    tokens += usize::from(!in_word);
-                } else if !b.is_ascii_whitespace() {
-                    tokens += 1;
+                let token = if word {
+                    usize::from(!in_word)
+                } else {
+                    usize::from(!b.is_ascii_whitespace())
+                };
+                tokens += token;
+                let statement_end = matches!(b, b';' | b'{' | b'}');
+                run = if statement_end || b == b',' {
+                    0
+                } else {
+                    run + token
+                };
+                if generics {
+                    angles = match b {
+                        _ if statement_end => 0,
+                        b'<' => angles + 1,
+                        b'>' => angles.saturating_sub(1),
+                        _ => angles,
+                    };
+                    if angles > MAX_NESTING {
+                        return Some(Exceeded {
+                            line: line.number,
+                            what: format!("generic arguments nested deeper than {MAX_NESTING}"),
+                        });
+                    }
                 }
                 in_word = word;
                 match b {
@@ -92,6 +128,12 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
                     "a line of {} bytes (limit {MAX_LINE_BYTES})",
                     line.text.len()
                 ),
+            });
+        }
+        if run > MAX_STATEMENT_TOKENS {
+            return Some(Exceeded {
+                line: line.number,
+                what: format!("a statement of more than {MAX_STATEMENT_TOKENS} tokens"),
             });
         }
         if tokens > MAX_TOKENS {
@@ -138,6 +180,29 @@ mod tests {
             check(&hidden, Language::Rust).map(|e| e.what),
             Some("brackets nested deeper than 256".to_string())
         );
+    }
+
+    #[test]
+    fn chains_without_brackets_are_bounded_by_statement_length_and_generic_depth() {
+        let unary = format!(
+            "fn f() {{ x = {}y; }}\n",
+            "!\n".repeat(MAX_STATEMENT_TOKENS)
+        );
+        assert_eq!(
+            check(&unary, Language::Rust).map(|e| e.what),
+            Some("a statement of more than 2000 tokens".to_string())
+        );
+        let statements = "x = !!y;\n".repeat(MAX_STATEMENT_TOKENS / 5);
+        assert_eq!(check(&statements, Language::Rust), None);
+        let generic = format!("type T = {}u8{};\n", "M<u8, ".repeat(300), ">".repeat(300));
+        assert_eq!(
+            check(&generic, Language::Rust).map(|e| e.what),
+            Some("generic arguments nested deeper than 256".to_string())
+        );
+        // Comparisons are not generics once a statement ends, nor outside Rust.
+        let compares = "if a < b { c }\n".repeat(400);
+        assert_eq!(check(&compares, Language::Rust), None);
+        assert_eq!(check(&"a < b\n".repeat(400), Language::Python), None);
     }
 
     #[test]

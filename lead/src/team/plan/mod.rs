@@ -5,6 +5,8 @@
 mod graph;
 mod mark_done;
 mod plans_md;
+#[cfg(test)]
+mod properties;
 mod range;
 pub mod source;
 mod tasks_yaml;
