@@ -25,7 +25,7 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// bounds the depth of trees that nest without brackets (`a + a + …`, `else if` chains).
 pub const MAX_TOKENS: usize = 200_000;
 
-/// Most tokens one run of an expression or type may have — between two `;`, `{`, `}` or `,` —
+/// Most tokens one run of a Rust expression or type may have — between two `;`, `{`, `}` or `,` —
 /// since operators chain into trees as deep as the chain (`!!!…x`, `*const *const …`, `return
 /// return …`) without any bracket. syn spends up to ~26 KiB of a debug build's stack per nested
 /// type, and some rules are quadratic in such chains; 2,000 keeps both far inside the workers'
@@ -63,7 +63,9 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
     // a comparison, so only within a statement: a type's angle brackets never cross `;`/`{`/`}`
     // (they do cross commas: `HashMap<K, HashMap<K, …>>`).
     let mut angles = 0usize;
-    let generics = lang == Language::Rust;
+    // Only syn parses by recursive descent; the other languages end statements at newlines
+    // (Python, YAML), and their text-level rules were measured on chains up to the token limit.
+    let rust = lang == Language::Rust;
     for line in lex(text, lang) {
         for seg in &line.segs {
             let code = match seg {
@@ -89,7 +91,7 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
                 } else {
                     run + token
                 };
-                if generics {
+                if rust {
                     angles = match b {
                         _ if statement_end => 0,
                         b'<' => angles + 1,
@@ -130,7 +132,7 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
                 ),
             });
         }
-        if run > MAX_STATEMENT_TOKENS {
+        if rust && run > MAX_STATEMENT_TOKENS {
             return Some(Exceeded {
                 line: line.number,
                 what: format!("a statement of more than {MAX_STATEMENT_TOKENS} tokens"),
@@ -198,6 +200,16 @@ mod tests {
         assert_eq!(
             check(&generic, Language::Rust).map(|e| e.what),
             Some("generic arguments nested deeper than 256".to_string())
+        );
+        // Languages without `;` or braces (Python, YAML) have no Rust-style statement runs.
+        let python = "x = a + b\n".repeat(MAX_STATEMENT_TOKENS);
+        assert_eq!(check(&python, Language::Python), None);
+        assert_eq!(
+            check(
+                &"key: value\n".repeat(MAX_STATEMENT_TOKENS),
+                Language::Config
+            ),
+            None
         );
         // Comparisons are not generics once a statement ends, nor outside Rust.
         let compares = "if a < b { c }\n".repeat(400);
