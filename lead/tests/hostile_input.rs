@@ -84,6 +84,13 @@ fn fifty_thousand_nested_braces_are_listed_unreviewed_and_every_inspector_surviv
         "not reviewed: brackets nested deeper than 256"
     );
     assert!(on("src/table.rs", "quality/incomplete-syntax").is_empty());
+
+    // The review cycle looks up the function enclosing each finding in the Lead itself: the
+    // deep file's finding must not take the Lead down either.
+    let cycle = retake(&["review", repo, "--no-exec", "--dimensions", "quality"]);
+    let stderr = String::from_utf8_lossy(&cycle.stderr);
+    assert_eq!(cycle.status.code(), Some(1), "NO-GO: {stderr}");
+    assert!(!stderr.contains("overflowed its stack"), "{stderr}");
 }
 
 #[test]
