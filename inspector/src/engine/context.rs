@@ -4,6 +4,7 @@
 use super::decisions::{Decisions, DecisionsError};
 use super::diff::Changes;
 use super::git::{session_changes, GitError};
+use super::limits::Exceeded;
 use super::progress::Progress;
 use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
@@ -48,6 +49,9 @@ pub struct Context {
     pub files: Vec<SourceFile>,
     /// Files in scope that were not reviewed, with reasons.
     pub skipped: Vec<Skipped>,
+    /// The skipped files no rule could analyse, with the limit each exceeded (reported once,
+    /// by `quality/unreviewed-file`).
+    pub unanalysable: Vec<(String, Exceeded)>,
     /// The spec layout (empty when the repository has none).
     pub specs: Specs,
     /// A session's changed files and lines; `None` for every other scope.
@@ -83,6 +87,7 @@ impl Context {
             options: options.clone(),
             files: walked.files,
             skipped: walked.skipped,
+            unanalysable: walked.unanalysable,
             specs,
             changes,
             decisions,
@@ -98,6 +103,7 @@ impl Context {
             options: InspectOptions::default(),
             files,
             skipped: Vec::new(),
+            unanalysable: Vec::new(),
             specs,
             changes: None,
             decisions: Decisions::default(),

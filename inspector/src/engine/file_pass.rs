@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stack of each worker: syn recurses deeply on generated or heavily nested code, and a
 /// review must not overflow where the 2 MiB default would (as the actor's review thread).
+/// `limits` keeps every file it is handed far inside this.
 const WORKER_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// Below this much text one thread does the pass: starting workers would cost more than it saves.
@@ -83,11 +84,7 @@ fn run_with(
     let Done {
         mut produced,
         mut fresh,
-    } = if workers <= 1 {
-        review_files(&pass)
-    } else {
-        in_workers(workers, &pass)
-    };
+    } = in_workers(workers, &pass);
     if let Some(cache) = cache {
         fresh.sort_unstable_by_key(|(file, _, _)| *file);
         let fresh = fresh
@@ -125,10 +122,12 @@ fn workers(bytes: usize) -> usize {
 }
 
 /// The pass on `workers` scoped threads sharing one queue of file indexes. A worker that
-/// cannot be started leaves its share to the others (the calling thread works too).
+/// cannot be started leaves its share to the others; the calling thread only works when none
+/// could be started, since its stack is whatever its caller gave it (a test's 2 MiB) and the
+/// workers' is sized for syn's recursion up to the nesting `limits` allows.
 fn in_workers(workers: usize, pass: &Pass<'_>) -> Done {
     std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers)
+        let handles: Vec<_> = (0..workers.max(1))
             .filter_map(|i| {
                 std::thread::Builder::new()
                     .name(format!("file-pass-{i}"))
@@ -137,7 +136,11 @@ fn in_workers(workers: usize, pass: &Pass<'_>) -> Done {
                     .ok()
             })
             .collect();
-        let mut done = review_files(pass);
+        let mut done = if handles.is_empty() {
+            review_files(pass)
+        } else {
+            Done::default()
+        };
         for handle in handles {
             match handle.join() {
                 Ok(mut more) => {

@@ -15,6 +15,9 @@ pub mod decisions;
 pub mod diff;
 pub(crate) mod file_pass;
 pub mod git;
+#[cfg(test)]
+mod hostile_tests;
+pub mod limits;
 pub(crate) mod process;
 mod progress;
 pub(crate) mod run;

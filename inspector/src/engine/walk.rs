@@ -1,7 +1,8 @@
 //! Walking the repository once: `.gitignore` respected (ripgrep's `ignore` crate), and every file
-//! that is not reviewed (test data, vendored, build output, too large, binary, generated) listed
-//! with its reason.
+//! that is not reviewed (test data, vendored, build output, too large, binary, generated, beyond
+//! what the rules can analyse) listed with its reason.
 
+use super::limits::{self, Exceeded};
 use super::source::{is_test_data_path, Language, SourceFile};
 use ignore::WalkBuilder;
 use protocol::Skipped;
@@ -14,6 +15,9 @@ pub struct Walked {
     pub files: Vec<SourceFile>,
     /// Files in scope that were not reviewed, with reasons.
     pub skipped: Vec<Skipped>,
+    /// The skipped files the rules could not analyse ([`limits::check`]), with the limit each
+    /// exceeded: unlike the other skips, nothing chose to leave them out.
+    pub unanalysable: Vec<(String, Exceeded)>,
 }
 
 /// Markers that identify generated files in their first lines, matched without regard to case
@@ -72,9 +76,9 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         // Lossless: a name that is not UTF-8 keeps its bytes as `\xHH` escapes, so a finding
         // still names (and maps back to) its file.
         let rel = protocol::path_text(rel);
-        if Language::of(&rel).is_none() || !in_scope(&rel) {
+        let Some(lang) = Language::of(&rel).filter(|_| in_scope(&rel)) else {
             continue;
-        }
+        };
         if let Some(reason) = not_source(&rel) {
             out.skipped.push(skip(&rel, reason.to_string()));
             continue;
@@ -107,10 +111,16 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
             out.skipped.push(skip(&rel, "generated".to_string()));
             continue;
         }
+        if let Some(exceeded) = limits::check(&text, lang) {
+            out.skipped.push(skip(&rel, exceeded.reason()));
+            out.unanalysable.push((rel, exceeded));
+            continue;
+        }
         out.files.push(SourceFile::new(rel, text));
     }
     out.files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    out.unanalysable.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -143,10 +153,11 @@ mod tests {
         write("web/app.min.js", b"var a=1;\n");
         write("vendor/lib/x.go", b"package x\n");
         write("src/blob.rs", b"\0\0\0");
-        write("src/big.py", &[b'x'; 64]);
+        write("src/big.py", &[b'x'; 600]);
+        write("src/deep.rs", "{".repeat(300).as_bytes());
         write("README.md", b"# readme\n");
         write(".retake/runs/x.rs", b"fn j() {}\n");
-        let walked = walk(root, 32, &|_| true);
+        let walked = walk(root, 512, &|_| true);
         let files: Vec<&str> = walked.files.iter().map(|f| f.rel_path.as_str()).collect();
         assert_eq!(files, vec!["src/lib.rs"]);
         let skipped: Vec<(&str, &str)> = walked
@@ -159,13 +170,23 @@ mod tests {
             vec![
                 ("dist/esm/axios.js", "build output"),
                 ("parser/test_data/err/0001.rs", "test data"),
-                ("src/big.py", "too large (64 bytes > 32)"),
+                ("src/big.py", "too large (600 bytes > 512)"),
                 ("src/blob.rs", "binary"),
+                (
+                    "src/deep.rs",
+                    "not analysable: brackets nested deeper than 256 at line 1"
+                ),
                 ("src/gen.rs", "generated"),
                 ("vendor/lib/x.go", "vendored"),
                 ("web/app.min.js", "build output"),
             ]
         );
+        let unanalysable: Vec<(&str, u32)> = walked
+            .unanalysable
+            .iter()
+            .map(|(path, e)| (path.as_str(), e.line))
+            .collect();
+        assert_eq!(unanalysable, vec![("src/deep.rs", 1)]);
         let only_py = walk(root, 1024, &|p| p.ends_with(".py"));
         assert_eq!(only_py.files.len(), 1);
     }

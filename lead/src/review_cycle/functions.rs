@@ -33,7 +33,13 @@ impl FnSpan {
 
 /// The named functions of a file, by its path's language (none for other files).
 pub fn functions(path: &str, text: &str) -> Vec<FnSpan> {
-    match Language::of(path) {
+    let language = Language::of(path);
+    // A file beyond what the Inspectors can analyse (50,000 nested braces) would overflow the
+    // Lead's stack in syn too: it has no functions the deep dive can name.
+    if language.is_some_and(|lang| inspector::engine::limits::check(text, lang).is_some()) {
+        return Vec::new();
+    }
+    match language {
         Some(Language::Rust) => match syn::parse_file(text) {
             Ok(file) => {
                 let mut c = RustFns::default();

@@ -13,8 +13,9 @@
 //! already ordered (directly or transitively), and links each to the nearest earlier owner, so
 //! the repair never makes a cycle and builds chains, not fans.
 
-use super::plan::PlanTask;
+use super::plan::{DepGraph, PlanTask};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Which check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -150,15 +151,18 @@ pub fn validate(tasks: Vec<PlanTask>, limits: &Limits) -> Validation {
         return Validation { tasks, problems };
     }
     let mut tasks = tasks;
+    let mut graph = DepGraph::new(&tasks);
+    let owners = Owners::new(&tasks);
     for j in 0..tasks.len() {
-        for i in (0..j).rev() {
+        for i in owners.earlier_sharers(&tasks[j], j) {
             let Some(path) = shared_path(&tasks[i], &tasks[j]) else {
                 continue;
             };
-            if reaches(&tasks, j, &tasks[i].id) || reaches(&tasks, i, &tasks[j].id) {
+            if graph.reaches(j, i) || graph.reaches(i, j) {
                 continue;
             }
             let (earlier, later) = (tasks[i].id.clone(), tasks[j].id.clone());
+            graph.add(j, i);
             tasks[j].depends.push(earlier.clone());
             problems.push(Problem {
                 check: Check::V5,
@@ -274,64 +278,69 @@ fn normalise(path: &str) -> &str {
 
 /// Whether task `from` depends, directly or transitively, on the task `target`.
 pub(crate) fn reaches(tasks: &[PlanTask], from: usize, target: &str) -> bool {
-    let mut stack = vec![from];
-    let mut seen = vec![false; tasks.len()];
-    while let Some(at) = stack.pop() {
-        for dep in &tasks[at].depends {
-            if dep == target {
-                return true;
-            }
-            if let Some(next) = tasks.iter().position(|t| &t.id == dep) {
-                if !seen[next] {
-                    seen[next] = true;
-                    stack.push(next);
-                }
-            }
-        }
-    }
-    false
+    let graph = DepGraph::new(tasks);
+    tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.id == target)
+        .any(|(i, _)| graph.reaches(from, i))
 }
 
 /// The first dependency cycle, as ids with the first repeated at the end.
 pub(crate) fn find_cycle(tasks: &[PlanTask]) -> Option<Vec<String>> {
-    // 0 = unvisited, 1 = on the current path, 2 = done.
-    fn visit(
-        tasks: &[PlanTask],
-        at: usize,
-        state: &mut [u8],
-        path: &mut Vec<usize>,
-    ) -> Option<Vec<String>> {
-        state[at] = 1;
-        path.push(at);
-        for dep in &tasks[at].depends {
-            let Some(next) = tasks.iter().position(|t| &t.id == dep) else {
-                continue;
-            };
-            if state[next] == 1 {
-                let from = path.iter().position(|&p| p == next).unwrap_or(0);
-                let mut ids: Vec<String> =
-                    path[from..].iter().map(|&p| tasks[p].id.clone()).collect();
-                ids.push(tasks[next].id.clone());
-                return Some(ids);
+    let cycle = DepGraph::new(tasks).find_cycle()?;
+    Some(cycle.into_iter().map(|i| tasks[i].id.clone()).collect())
+}
+
+/// Which tasks own which (normalised) paths, so the tasks sharing a path with one task are
+/// found by lookups, not by comparing every pair of tasks.
+struct Owners {
+    by_path: BTreeMap<String, Vec<usize>>,
+}
+
+impl Owners {
+    fn new(tasks: &[PlanTask]) -> Owners {
+        let mut by_path: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, t) in tasks.iter().enumerate() {
+            for path in &t.owns {
+                by_path
+                    .entry(normalise(path).to_string())
+                    .or_default()
+                    .push(i);
             }
-            if state[next] == 0 {
-                if let Some(cycle) = visit(tasks, next, state, path) {
-                    return Some(cycle);
+        }
+        Owners { by_path }
+    }
+
+    /// The tasks before `at` that own one of `task`'s paths, a folder holding one, or a path
+    /// inside one (the candidates [`shared_path`] confirms), nearest first.
+    fn earlier_sharers(&self, task: &PlanTask, at: usize) -> Vec<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        for path in &task.owns {
+            let path = normalise(path);
+            // The path itself and every folder above it.
+            let mut prefix = path;
+            loop {
+                found.extend(self.by_path.get(prefix).into_iter().flatten());
+                match prefix.rfind('/') {
+                    Some(cut) => prefix = &prefix[..cut],
+                    None => break,
                 }
             }
+            // Paths inside it: keys from `path/` up to `path0` ('0' follows '/').
+            let (low, high) = (format!("{path}/"), format!("{path}0"));
+            for (_, owners) in self.by_path.range::<str, _>((
+                std::ops::Bound::Included(low.as_str()),
+                std::ops::Bound::Excluded(high.as_str()),
+            )) {
+                found.extend(owners);
+            }
         }
-        path.pop();
-        state[at] = 2;
-        None
+        found.retain(|&i| i < at);
+        found.sort_unstable_by(|a, b| b.cmp(a));
+        found.dedup();
+        found
     }
-    let mut state = vec![0u8; tasks.len()];
-    (0..tasks.len()).find_map(|i| {
-        if state[i] == 0 {
-            visit(tasks, i, &mut state, &mut Vec::new())
-        } else {
-            None
-        }
-    })
 }
 
 #[cfg(test)]

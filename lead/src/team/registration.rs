@@ -6,7 +6,7 @@
 use super::active_form::active_form;
 use super::plan::PlanTask;
 use protocol::{Task, TaskOrigin, TaskStatus};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The registered tasks and the mapping back to the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,12 +20,12 @@ pub struct Registration {
 /// Registers validated plan tasks (their `depends` must name tasks of the same slice; others
 /// are dropped, as [`super::plan::select`] already removed met ones).
 pub fn register(tasks: &[PlanTask]) -> Registration {
-    let number_of = |plan_id: &str| {
-        tasks
-            .iter()
-            .position(|t| t.id == plan_id)
-            .map(|i| i as u32 + 1)
-    };
+    // An index, not a scan per dependency: a plan of any size registers in linear time.
+    let mut numbers: HashMap<&str, u32> = HashMap::with_capacity(tasks.len());
+    for (i, t) in tasks.iter().enumerate() {
+        numbers.entry(t.id.as_str()).or_insert(i as u32 + 1);
+    }
+    let number_of = |plan_id: &str| numbers.get(plan_id).copied();
     let registered = tasks
         .iter()
         .enumerate()

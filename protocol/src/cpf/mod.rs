@@ -35,7 +35,8 @@
 //! - **Representable values.** The writer writes what it is given; a padded field, an empty
 //!   required field or note, an agent name containing `+`, or a report verdict of
 //!   SPEC-UPDATE-NEEDED (the reader rejects it: only the Auditor asks for a spec update) does not
-//!   read back unchanged. Everything else does, and `format(parse(x))` is stable (property-tested).
+//!   read back unchanged; nor does a report with no VERDICT, no row and no note (the reader
+//!   refuses it, since read as a report it would be a clean one). Everything else does, and `format(parse(x))` is stable (property-tested).
 //!
 //! Parsing never panics: no indexing, no unwrap; every failure is a [`CpfError`].
 

@@ -67,6 +67,10 @@ fn report() -> impl Strategy<Value = ReportCpf> {
             issues,
             notes,
         })
+        // A report that says nothing is refused by the reader (it is not a clean report).
+        .prop_filter("an empty report", |r| {
+            r.verdict.is_some() || !r.issues.is_empty() || !r.notes.is_empty()
+        })
 }
 
 fn verified() -> impl Strategy<Value = VerifiedRow> {

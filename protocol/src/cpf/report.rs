@@ -46,6 +46,7 @@ const LAYOUT: Layout<Part> = Layout {
 /// Reads an Inspector report; the error names the first line that is wrong and why.
 pub fn parse_report(text: &str) -> Result<ReportCpf, CpfError> {
     let doc = scan(text, &LAYOUT)?;
+    let first_line = doc.first_line;
     let mut report = ReportCpf {
         verdict: doc.verdict.map(report_verdict).transpose()?,
         scope: doc.scope.map(|l| unescape(l.text)),
@@ -58,6 +59,15 @@ pub fn parse_report(text: &str) -> Result<ReportCpf, CpfError> {
                 Part::Notes => report.notes.push(unescape(line.text)),
             }
         }
+    }
+    // A text that says nothing (an empty file, a lone SCOPE, headers without rows) is not a
+    // clean report: read as one it would audit to GO, so a truncated or missing answer would
+    // pass the gate. A clean report says so with its VERDICT.
+    if report.verdict.is_none() && report.issues.is_empty() && report.notes.is_empty() {
+        return Err(CpfError::new(
+            first_line,
+            "an empty Inspector report: no VERDICT, no ISSUES row and no NOTES line",
+        ));
     }
     Ok(report)
 }
@@ -157,7 +167,24 @@ mod tests {
         assert_eq!(format_report(&sample()), SAMPLE_TEXT);
         assert_eq!(parse_report(SAMPLE_TEXT), Ok(sample()));
         assert_eq!(format_report(&ReportCpf::default()), "");
-        assert_eq!(parse_report(""), Ok(ReportCpf::default()));
+    }
+
+    #[test]
+    fn a_report_that_says_nothing_is_an_error_not_a_clean_report() {
+        let empty =
+            "line 1: an empty Inspector report: no VERDICT, no ISSUES row and no NOTES line";
+        assert_eq!(parse_report("").unwrap_err().to_string(), empty);
+        assert_eq!(parse_report(" \n\n").unwrap_err().to_string(), empty);
+        assert_eq!(
+            parse_report("\nSCOPE:feature\nISSUES:\nNOTES:\n")
+                .unwrap_err()
+                .to_string(),
+            "line 2: an empty Inspector report: no VERDICT, no ISSUES row and no NOTES line"
+        );
+        // A clean report says so.
+        let clean = parse_report("VERDICT:GO\nSCOPE:feature\n").expect("clean report");
+        assert_eq!(clean.verdict, Some(Verdict::Go));
+        assert!(clean.issues.is_empty());
     }
 
     #[test]

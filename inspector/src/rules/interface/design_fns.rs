@@ -21,6 +21,11 @@ use syn::spanned::Spanned;
 /// Every function `block` declares, with design.md lines.
 pub(super) fn designed_fns(block: &CodeBlock) -> Vec<FnSig> {
     let offset = block.first_line.saturating_sub(1);
+    // design.md is the reviewed repository's text too: a block nested beyond the limits would
+    // overflow syn, so it declares nothing that can be checked.
+    if crate::engine::limits::check(&block.text, crate::engine::Language::Rust).is_some() {
+        return Vec::new();
+    }
     if let Ok(file) = syn::parse_file(&block.text) {
         let mut out = Vec::new();
         collect_items(&file.items, offset, &mut out);
@@ -239,6 +244,23 @@ mod tests {
                 ),
                 ("main".into(), 16, "()".into()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_block_nested_beyond_the_limits_declares_nothing_and_kills_nothing() {
+        let deep = format!(
+            "pub fn table() -> u8 {}1{}\npub fn shown(a: u8) -> u8;\n",
+            "{".repeat(50_000),
+            "}".repeat(50_000)
+        );
+        assert!(designed_fns(&block(&deep)).is_empty());
+        let imports =
+            super::super::design_imports::rust_imports(&block(&format!("use a::b;\n{deep}")));
+        assert!(imports.is_empty());
+        assert_eq!(
+            designed_fns(&block("pub fn shown(a: u8) -> u8;\n")).len(),
+            1
         );
     }
 }

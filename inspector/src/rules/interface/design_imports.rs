@@ -26,6 +26,10 @@ impl DesignImport {
 pub(super) fn rust_imports(block: &CodeBlock) -> Vec<DesignImport> {
     let offset = block.first_line.saturating_sub(1);
     let mut out = Vec::new();
+    // As in `designed_fns`: a block beyond the limits is not handed to syn.
+    if crate::engine::limits::check(&block.text, crate::engine::Language::Rust).is_some() {
+        return out;
+    }
     match syn::parse_file(&block.text) {
         Ok(file) => {
             for item in &file.items {

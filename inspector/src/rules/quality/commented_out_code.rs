@@ -162,6 +162,11 @@ fn rust_block(bodies: &[(u32, &str)]) -> Option<(u32, u32)> {
             }
             let joined: Vec<&str> = window.iter().map(|(_, b)| *b).collect();
             let joined = joined.join("\n");
+            // Comments are not measured by the walk's limits, but here they go to syn: a window
+            // nested beyond them would overflow the stack, and is no code anyone commented out.
+            if crate::engine::limits::check(&joined, Language::Rust).is_some() {
+                continue;
+            }
             let parses = syn::parse_str::<syn::File>(&joined).is_ok()
                 || syn::parse_str::<syn::Block>(&format!("{{\n{joined}\n}}")).is_ok()
                 || syn::parse_str::<syn::Expr>(&format!("match x {{\n{joined}\n}}")).is_ok();
@@ -273,6 +278,14 @@ fn looks_like_code(body: &str, lang: Language) -> bool {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+
+    #[test]
+    fn quiet_on_comments_nested_beyond_what_syn_is_handed() {
+        // Five comment lines of 20,000 braces each: one window 100,000 deep.
+        let deep = format!("// {}\n", "{".repeat(20_000)).repeat(5);
+        let text = format!("pub fn a() {{}}\n{deep}pub fn b() {{}}\n");
+        assert_eq!(hits(&CommentedOutCode, "src/a.rs", &text), vec![]);
+    }
 
     #[test]
     fn fires_on_commented_out_code_blocks() {

@@ -13,6 +13,7 @@ mod naming_violation;
 mod omission_marker;
 mod swallowed_error;
 mod todo_marker;
+mod unreviewed_file;
 mod unwrap_in_library;
 
 use crate::engine::Rule;
@@ -23,6 +24,7 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(todo_marker::TodoMarker),
         Box::new(omission_marker::OmissionMarker),
         Box::new(incomplete_syntax::IncompleteSyntax),
+        Box::new(unreviewed_file::UnreviewedFile),
         Box::new(swallowed_error::SwallowedError),
         Box::new(unwrap_in_library::UnwrapInLibrary),
         Box::new(commented_out_code::CommentedOutCode),

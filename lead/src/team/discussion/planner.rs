@@ -6,7 +6,7 @@
 
 use super::{Added, Critique, Flag, Proposal, Why};
 use crate::team::granularity::reaches;
-use crate::team::plan::PlanTask;
+use crate::team::plan::{DepGraph, PlanTask};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Extensions a bare file name (no `/`) must have to be taken for a path: "e.g." or "v1.2"
@@ -219,35 +219,11 @@ pub fn parallel_reason(tasks: &[PlanTask]) -> Option<String> {
 /// The most tasks on one level; with `collapse_unowned`, a level's tasks without owns count
 /// once. `None` when the dependencies form a cycle.
 fn width(tasks: &[PlanTask], collapse_unowned: bool) -> Option<u32> {
-    let mut level: Vec<Option<usize>> = vec![None; tasks.len()];
-    // Relax until stable; a cycle never stabilises within `tasks.len()` passes.
-    for _ in 0..=tasks.len() {
-        let mut changed = false;
-        for i in 0..tasks.len() {
-            let deps: Vec<Option<usize>> = tasks[i]
-                .depends
-                .iter()
-                .filter_map(|d| tasks.iter().position(|t| &t.id == d))
-                .map(|j| level[j])
-                .collect();
-            if deps.iter().all(Option::is_some) {
-                let l = deps.into_iter().flatten().map(|l| l + 1).max().unwrap_or(0);
-                if level[i] != Some(l) {
-                    level[i] = Some(l);
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    if level.iter().any(Option::is_none) || crate::team::granularity::find_cycle(tasks).is_some() {
-        return None;
-    }
+    // Levels in linear time; `None` when the dependencies form a cycle.
+    let level = DepGraph::new(tasks).levels()?;
     let mut per_level: BTreeMap<usize, (u32, bool)> = BTreeMap::new();
     for (t, l) in tasks.iter().zip(&level) {
-        let entry = per_level.entry(l.unwrap_or(0)).or_insert((0, false));
+        let entry = per_level.entry(*l).or_insert((0, false));
         if t.owns.is_empty() && collapse_unowned {
             entry.1 = true;
         } else {

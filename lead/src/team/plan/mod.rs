@@ -2,18 +2,23 @@
 //! a user names, and the `cc:done` write-back of Phase C. Everything here is text in, data out;
 //! [`source`] is the one place that reads files.
 
+mod graph;
 mod mark_done;
 mod plans_md;
+#[cfg(test)]
+mod properties;
 mod range;
 pub mod source;
 mod tasks_yaml;
 
+pub use graph::DepGraph;
 pub use mark_done::{mark_done_plans_md, mark_done_tasks_yaml};
 pub use plans_md::parse_plans_md;
 pub use range::{matches, parse_range, select, Range, RangeError, Selection};
 pub use tasks_yaml::{local_id, parse_tasks_yaml, FeatureTasks};
 
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// A task's progress marker in Plans.md (`done` in tasks.yaml maps onto `Done`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -172,24 +177,24 @@ pub enum PlanError {
     },
 }
 
-/// Checks ids are unique and every dependency names a task; shared by both formats.
+/// Checks ids are unique and every dependency names a task; shared by both formats. One
+/// index of the ids, so a plan of any size is checked in linear time (a 20,000-task plan took
+/// minutes with a scan per task).
 pub(crate) fn check_ids(tasks: &[PlanTask]) -> Result<(), PlanError> {
-    for (i, t) in tasks.iter().enumerate() {
-        if let Some(first) = tasks[..i].iter().find(|o| o.id == t.id) {
+    let mut lines: HashMap<&str, u32> = HashMap::with_capacity(tasks.len());
+    for t in tasks {
+        if let Some(&first_line) = lines.get(t.id.as_str()) {
             return Err(PlanError::DuplicateId {
                 file: t.file.clone(),
                 id: t.id.clone(),
-                first_line: first.line,
+                first_line,
                 line: t.line,
             });
         }
+        lines.insert(&t.id, t.line);
     }
     for t in tasks {
-        if let Some(dep) = t
-            .depends
-            .iter()
-            .find(|d| !tasks.iter().any(|o| &o.id == *d))
-        {
+        if let Some(dep) = t.depends.iter().find(|d| !lines.contains_key(d.as_str())) {
             return Err(PlanError::UnknownDependency {
                 file: t.file.clone(),
                 line: t.line,

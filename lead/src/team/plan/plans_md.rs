@@ -353,15 +353,11 @@ fn ids(value: &str) -> Vec<String> {
         .collect()
 }
 
+/// Drops repeated items, keeping the first of each: linear, since a task line may name
+/// thousands of dependencies.
 fn dedup(items: &mut Vec<String>) {
-    let mut seen = Vec::with_capacity(items.len());
-    items.retain(|i| {
-        let fresh = !seen.contains(i);
-        if fresh {
-            seen.push(i.clone());
-        }
-        fresh
-    });
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    items.retain(|i| seen.insert(i.clone()));
 }
 
 #[cfg(test)]

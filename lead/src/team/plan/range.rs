@@ -4,6 +4,7 @@
 //! subject holds every one of its words (case-insensitive).
 
 use super::{Plan, PlanTask};
+use std::collections::HashSet;
 use std::fmt;
 
 /// A parsed RANGE.
@@ -145,16 +146,23 @@ pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
     if open.is_empty() {
         return Err(RangeError::NothingOpen(range.to_string()));
     }
+    // Indexes, not scans: a selection is checked in linear time however large the plan.
+    let done: HashSet<&str> = plan
+        .tasks
+        .iter()
+        .filter(|t| !t.is_open())
+        .map(|t| t.id.as_str())
+        .collect();
+    let selected: HashSet<&str> = open.iter().map(|t| t.id.as_str()).collect();
     let mut selection = Vec::with_capacity(open.len());
     for task in &open {
         let mut task = (*task).clone();
         let mut kept = Vec::new();
         for dep in &task.depends {
-            let done = plan.task(dep).is_some_and(|d| !d.is_open());
-            if done {
+            if done.contains(dep.as_str()) {
                 continue;
             }
-            if !open.iter().any(|t| &t.id == dep) {
+            if !selected.contains(dep.as_str()) {
                 return Err(RangeError::DependencyOutside {
                     task: task.id.clone(),
                     dependency: dep.clone(),

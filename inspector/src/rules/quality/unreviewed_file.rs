@@ -1,0 +1,116 @@
+//! `quality/unreviewed-file`: a file in scope that no rule could analyse — nested, long or large
+//! beyond the engine's limits (`engine::limits`). Every Inspector skips and lists such a file;
+//! this rule makes it a finding, raised by the quality Inspector alone so it is reported exactly
+//! once, because a file nobody reviewed must not pass a gate silently. It is not
+//! `incomplete-syntax`: the file may well be valid, it was just not analysed.
+
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink};
+use protocol::{Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "quality/unreviewed-file",
+    category: "unreviewed-file",
+    severity: Severity::Low,
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::JavaScript,
+        Language::Go,
+        Language::Config,
+    ],
+    dimensions: &[Dimension::Quality],
+    explanation: "A file too deeply nested, with too long a line or too many tokens to analyse: \
+                  no rule reviewed it",
+};
+
+/// Reports the files the walk found beyond what the rules can analyse.
+pub(crate) struct UnreviewedFile;
+
+impl Rule for UnreviewedFile {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    // A project rule: the files it reports never reach the file pass.
+    fn wants(&self, _file: &crate::engine::SourceFile) -> bool {
+        false
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        for (path, exceeded) in &ctx.unanalysable {
+            out.hit(
+                Hit::new(
+                    Location::at(path, exceeded.line),
+                    format!("not reviewed: {}", exceeded.what),
+                    path,
+                )
+                .suggest("split or restructure the file, or review it by hand"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::write;
+    use protocol::message::InspectOptions;
+    use protocol::Scope;
+
+    fn hits_in(files: &[(&str, &str)]) -> Vec<(String, Option<u32>, String)> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (path, text) in files {
+            write(dir.path(), path, text);
+        }
+        let ctx = Context::build(dir.path(), &Scope::repository(), &InspectOptions::default())
+            .expect("context");
+        let mut sink = Sink::default();
+        UnreviewedFile.check_project(&ctx, &mut sink);
+        sink.hits
+            .into_iter()
+            .map(|h| (h.location.path, h.location.line, h.description))
+            .collect()
+    }
+
+    #[test]
+    fn fires_once_per_file_beyond_the_limits_at_the_line_that_crossed_one() {
+        let deep = format!(
+            "pub fn table() {}{}\n",
+            "{".repeat(50_000),
+            "}".repeat(50_000)
+        );
+        let found = hits_in(&[
+            ("src/lib.rs", "pub fn a() {}\n"),
+            ("src/table.rs", &deep),
+            ("web/app.js", &format!("let a = 1;\n{}\n", "[".repeat(300))),
+        ]);
+        assert_eq!(
+            found,
+            vec![
+                (
+                    "src/table.rs".to_string(),
+                    Some(1),
+                    "not reviewed: brackets nested deeper than 256".to_string()
+                ),
+                (
+                    "web/app.js".to_string(),
+                    Some(2),
+                    "not reviewed: brackets nested deeper than 256".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn quiet_when_every_file_was_analysed_or_skipped_on_purpose() {
+        let found = hits_in(&[
+            ("src/lib.rs", "pub fn a() { if x { (1) } }\n"),
+            (
+                "src/gen.rs",
+                &format!("// @generated\n{}\n", "{".repeat(300)),
+            ),
+        ]);
+        assert_eq!(found, vec![]);
+    }
+}
