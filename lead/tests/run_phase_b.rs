@@ -401,7 +401,7 @@ fn the_immediate_review_of_a_high_priority_task_turns_its_findings_into_a_fix_ta
         (&tests_task["owns"], &tests_task["status"]),
         (
             &serde_json::json!(["src/one.rs", "tests/one.rs"]),
-            &serde_json::json!("Completed")
+            &serde_json::json!("completed")
         )
     );
     assert!(repo.join("tests/one.rs").is_file());
