@@ -7,7 +7,7 @@
 use super::gate::Gate;
 use super::headline::headline;
 use super::issues::{entries, more_line, Entry, GROUP_SHOWN};
-use super::notes::sentence;
+use super::notes::lines;
 use super::Summary;
 use protocol::{Finding, Severity, SteeringAction};
 use std::fmt::Write;
@@ -208,8 +208,8 @@ fn verification(s: &Summary<'_>, out: &mut String) {
     if let Some(q) = o.coverage_qualifier() {
         line(format!("Partial coverage: {}", cell(&q)));
     }
-    for n in &o.notes {
-        line(cell(&sentence(n)));
+    for note in lines(o.notes.iter().map(String::as_str)) {
+        line(cell(&note));
     }
     if !any {
         let _ = writeln!(out, "Nothing removed, resolved or partial.");

@@ -3,7 +3,50 @@
 //! journal, `--format json` and the CPF files keep that form for scripts, while the terminal and
 //! Markdown reports read each record as a sentence. A record of a kind this module does not know
 //! still reads as a sentence (its tag in words, its fields separated), so no raw `TAG|…` row
-//! reaches a person.
+//! reaches a person. The Auditor notes once per finding for some kinds (`VERIFY`, `CONFIRMED`),
+//! so a kind with more than [`GROUP_SHOWN`] notes is cut like a grouped rule.
+
+use super::issues::GROUP_SHOWN;
+
+/// The notes as the lines of a human report: each a sentence, in their order, and of a kind with
+/// more than [`GROUP_SHOWN`] notes the first ones and a line saying how many more JSON lists.
+pub fn lines<'a>(notes: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let notes: Vec<&str> = notes.into_iter().collect();
+    let kind = |note: &str| record(note).map(|(tag, _)| tag.to_string());
+    let mut lines = Vec::new();
+    let mut shown: Vec<(String, usize)> = Vec::new();
+    for (i, note) in notes.iter().enumerate() {
+        let Some(tag) = kind(note) else {
+            lines.push(sentence(note));
+            continue;
+        };
+        let seen = match shown.iter_mut().find(|(t, _)| *t == tag) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                shown.push((tag.clone(), 1));
+                1
+            }
+        };
+        if seen <= GROUP_SHOWN {
+            lines.push(sentence(note));
+        }
+        if seen == GROUP_SHOWN {
+            let more = notes[i + 1..]
+                .iter()
+                .filter(|n| kind(n).as_deref() == Some(tag.as_str()))
+                .count();
+            if more > 0 {
+                lines.push(format!(
+                    "… and {more} more like these (--format json lists every note)."
+                ));
+            }
+        }
+    }
+    lines
+}
 
 /// One note as a sentence ending in a full stop; plain prose notes keep their words.
 pub fn sentence(note: &str) -> String {
@@ -103,7 +146,28 @@ fn full_stop(mut text: String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::sentence;
+    use super::{lines, sentence};
+
+    #[test]
+    fn a_kind_with_more_than_five_notes_shows_five_and_counts_the_rest() {
+        let mut notes: Vec<String> = (1..=7)
+            .map(|i| format!("VERIFY|src/a.rs:{i}|race-condition|High reported by holistic only"))
+            .collect();
+        notes.insert(1, "PARTIAL:inspector-test|no report".into());
+        let got = lines(notes.iter().map(String::as_str));
+        assert_eq!(
+            got,
+            [
+                "Worth verifying: race-condition at src/a.rs:1, High reported by holistic only.",
+                "inspector-test sent no report.",
+                "Worth verifying: race-condition at src/a.rs:2, High reported by holistic only.",
+                "Worth verifying: race-condition at src/a.rs:3, High reported by holistic only.",
+                "Worth verifying: race-condition at src/a.rs:4, High reported by holistic only.",
+                "Worth verifying: race-condition at src/a.rs:5, High reported by holistic only.",
+                "… and 2 more like these (--format json lists every note).",
+            ]
+        );
+    }
 
     #[test]
     fn every_cpf_note_kind_reads_as_a_sentence() {

@@ -5,7 +5,7 @@
 use super::gate::Gate;
 use super::headline::headline;
 use super::issues::{entries, more_line, Entry, GROUP_SHOWN};
-use super::notes::sentence;
+use super::notes::lines;
 use super::Summary;
 use protocol::{Finding, Severity, Verdict};
 use std::fmt::Write;
@@ -107,8 +107,8 @@ pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
         .collect();
     if !notes.is_empty() {
         let _ = writeln!(out, "\nNotes");
-        for n in notes {
-            let _ = writeln!(out, "  - {}", sentence(n));
+        for line in lines(notes.iter().map(|n| n.as_str())) {
+            let _ = writeln!(out, "  - {line}");
         }
     }
     out
