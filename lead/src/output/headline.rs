@@ -101,15 +101,18 @@ fn decision_reason(s: &Summary<'_>) -> String {
         Decision::RequestChanges => {
             let high = count(Severity::High);
             let critical = count(Severity::Critical);
-            let mut reason = plural(high, "High finding", "High findings");
+            let mut parts = Vec::new();
             if critical > 0 {
                 // Only agent-only Criticals leave REJECT for REQUEST_CHANGES (one grade lower).
-                reason.push_str(&format!(
-                    ", {} only agent backends report (one grade lower)",
+                parts.push(format!(
+                    "{} only agent backends report (one grade lower)",
                     plural(critical, "Critical", "Criticals")
                 ));
             }
-            reason
+            if high > 0 || parts.is_empty() {
+                parts.push(plural(high, "High finding", "High findings"));
+            }
+            parts.join(", ")
         }
         Decision::Approve if count(Severity::Medium) + count(Severity::Low) == 0 => {
             "no findings".into()
@@ -239,6 +242,24 @@ mod tests {
                 "CONDITIONAL (exit 3: the gate follows the verdict under --strict) — decision \
                  APPROVE (grade B): nothing at High or above; the verdict is CONDITIONAL for \
                  1 interface mismatch"
+            );
+        });
+    }
+
+    #[test]
+    fn a_critical_only_an_agent_reports_is_no_go_with_request_changes_and_says_so() {
+        let mut critical = finding(Severity::Critical, "src/a.rs", 3);
+        critical.agents = vec!["quality-agent".into()];
+        let mut o = outcome(Verdict::NoGo, vec![critical]);
+        o.decision = Decision::RequestChanges;
+        o.grade = Grade::C;
+        o.notes.push("verdict: NO-GO (1 Critical)".into());
+        summary_of(&o, |s| {
+            assert_eq!(
+                line(s, &Gate::default()),
+                "NO-GO (exit 1: the gate follows the verdict) — decision REQUEST_CHANGES (grade C): \
+                 1 Critical only agent backends report (one grade lower); the verdict is NO-GO \
+                 for 1 Critical"
             );
         });
     }
