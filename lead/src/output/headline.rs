@@ -263,4 +263,50 @@ mod tests {
             );
         });
     }
+
+    #[test]
+    fn new_only_and_an_unweighed_build_failure_are_named() {
+        use crate::output::baseline::{Baseline, BaselineEntry};
+        let old = finding(Severity::Critical, "src/old.rs", 1);
+        let baseline = Baseline::new(vec![BaselineEntry {
+            fingerprint: old.fingerprint.clone(),
+            rule: String::new(),
+            severity: None,
+            path: String::new(),
+            line: None,
+            description: String::new(),
+            inspector: "x".into(),
+        }]);
+        let mut o = outcome(Verdict::NoGo, vec![old]);
+        o.decision = Decision::Reject;
+        o.grade = Grade::D;
+        let new_only = Gate {
+            new_only: true,
+            ..Gate::default()
+        };
+        summary_of(&o, |s| {
+            let s = Summary {
+                baseline: Some(&baseline),
+                ..s.clone()
+            };
+            assert_eq!(
+                line(&s, &new_only),
+                "NO-GO (exit 0: the gate follows the verdict of the new findings, GO) — decision \
+                 REJECT (grade D): 1 Critical finding"
+            );
+        });
+        let mut build = finding(Severity::Medium, "Cargo.toml", 1);
+        build.category = "build-failure".into();
+        let mut o = outcome(Verdict::Go, vec![build]);
+        o.decision = Decision::Stop;
+        o.grade = Grade::NotApplicable;
+        summary_of(&o, |s| {
+            assert_eq!(
+                line(s, &Gate::default()),
+                "GO (exit 0: the gate follows the verdict) — decision STOP (grade N/A): 1 build, \
+                 test or environment failure; the verdict table has no row for build or \
+                 environment failures"
+            );
+        });
+    }
 }
