@@ -6,7 +6,7 @@
 
 use super::gate::Gate;
 use super::headline::headline;
-use super::issues::{entries, more_line, Entry, GROUP_SHOWN};
+use super::issues::{entries, more_line, ordered, Entry, GROUP_SHOWN};
 use super::notes::lines;
 use super::Summary;
 use protocol::{Finding, Severity, SteeringAction};
@@ -223,14 +223,16 @@ pub fn actions(s: &Summary<'_>) -> Vec<String> {
     let mut actions = Vec::new();
     let critical = count(Severity::Critical);
     if critical > 0 {
-        let places: Vec<String> = s
-            .active()
+        // The issues table's order and cut: the first places a reader sees there.
+        let places: Vec<String> = ordered(s)
+            .into_iter()
             .filter(|f| f.severity == Severity::Critical)
-            .take(5)
+            .take(GROUP_SHOWN)
             .map(|f| format!("`{}`", code(&f.location.to_string())))
             .collect();
+        let more = more_line(critical).map_or(String::new(), |m| format!(" {m}"));
         actions.push(format!(
-            "Fix the {critical} Critical issue(s) before merging: {}.",
+            "Fix the {critical} Critical issue(s) before merging: {}{more}.",
             places.join(", ")
         ));
     }
@@ -391,6 +393,23 @@ mod tests {
             assert!(
                 md.contains("\n- No Inspector covered the file src/api.rs.\n"),
                 "{md}"
+            );
+        });
+    }
+
+    #[test]
+    fn the_critical_action_names_the_first_five_places_in_table_order() {
+        let findings: Vec<Finding> = (1..=6)
+            .rev()
+            .map(|i| finding(Severity::Critical, &format!("src/c{i}.rs"), i))
+            .collect();
+        let o = outcome(Verdict::NoGo, findings);
+        summary_of(&o, |s| {
+            assert_eq!(
+                actions(s)[0],
+                "Fix the 6 Critical issue(s) before merging: `src/c1.rs:1`, `src/c2.rs:2`, \
+                 `src/c3.rs:3`, `src/c4.rs:4`, `src/c5.rs:5` … and 1 more (--format json lists \
+                 every finding)."
             );
         });
     }
