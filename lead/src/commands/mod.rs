@@ -88,8 +88,8 @@ pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
     let code = gate::exit_code_for(&summary, &plan.gate);
     let render = |format: Format| -> anyhow::Result<String> {
         Ok(match format {
-            Format::Terminal => terminal::render(&summary, false),
-            Format::Markdown => markdown::render(&summary),
+            Format::Terminal => terminal::render(&summary, &plan.gate, false),
+            Format::Markdown => markdown::render(&summary, &plan.gate),
             Format::Json => pretty(&json::render(&summary))?,
             Format::Sarif => pretty(&sarif::render(&summary, code))?,
             Format::Rdjson => pretty(&rdjson::render(&summary))?,
@@ -128,7 +128,7 @@ pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
             } else {
                 std::io::stdout().is_terminal()
             };
-        let text = terminal::render(&summary, color);
+        let text = terminal::render(&summary, &plan.gate, color);
         if to_stderr {
             std::io::stderr().lock().write_all(text.as_bytes())?;
         } else {

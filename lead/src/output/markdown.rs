@@ -1,8 +1,13 @@
 //! `--format markdown`: the human-readable report of chapter 03 for PR comments — Executive
-//! Summary, prioritized issues, verification notes, recommended actions — opened by a hidden
+//! Summary (opened by the one headline of `headline`), prioritized issues (a rule that fires
+//! often as one row), verification notes as sentences, recommended actions — opened by a hidden
 //! marker (`<!-- retake:report fingerprints=… round=N head=… -->`) so that a bot can find and
-//! update its one comment in place.
+//! update its one comment in place. The marker lists every active finding, grouped or not.
 
+use super::gate::Gate;
+use super::headline::headline;
+use super::issues::{entries, more_line, ordered, Entry, GROUP_SHOWN};
+use super::notes::lines;
 use super::Summary;
 use protocol::{Finding, Severity, SteeringAction};
 use std::fmt::Write;
@@ -21,16 +26,16 @@ pub fn marker(s: &Summary<'_>) -> String {
     )
 }
 
-/// Renders the report.
-pub fn render(s: &Summary<'_>) -> String {
+/// Renders the report for a command that gates with `gate`.
+pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let o = s.outcome;
     let mut out = String::new();
     let _ = writeln!(out, "{}\n", marker(s));
     let _ = writeln!(out, "# retake review: {}\n", cell(&o.scope));
     let _ = writeln!(out, "## Executive Summary\n");
     let _ = writeln!(out, "| | |\n|---|---|");
-    let _ = writeln!(out, "| Verdict | **{}** |", cell(&s.verdict_line()));
-    let _ = writeln!(out, "| Decision | {} (grade {}) |", o.decision, o.grade);
+    let (verdict, rest) = headline(s, gate);
+    let _ = writeln!(out, "| Verdict | **{}**{} |", cell(&verdict), cell(&rest));
     let _ = writeln!(out, "| Findings | {} |", counts(s));
     let by_change = crate::review::suppressed::by_change(s.reports).len();
     if by_change > 0 {
@@ -106,11 +111,9 @@ fn coverage(s: &Summary<'_>) -> String {
 }
 
 fn issues(s: &Summary<'_>, out: &mut String) {
-    let mut findings: Vec<&Finding> = s.active().collect();
-    // Stable: keeps the Auditor's order inside one severity.
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    let entries = entries(s);
     let _ = writeln!(out, "\n## Issues\n");
-    if findings.is_empty() {
+    if entries.is_empty() {
         let _ = writeln!(out, "No issues.");
         return;
     }
@@ -122,22 +125,51 @@ fn issues(s: &Summary<'_>, out: &mut String) {
     );
     let rule = if with_baseline { "---|" } else { "" };
     let _ = writeln!(out, "|---|---|---|---|---|---|---|{rule}");
-    for (i, f) in findings.iter().enumerate() {
-        let state = s
-            .baseline_state(f)
-            .map_or(String::new(), |st| format!(" {} |", st.as_str()));
+    for (i, entry) in entries.iter().enumerate() {
+        let f = entry.first();
+        let (location, state) = match entry {
+            Entry::One(f) => (
+                format!("`{}`", code(&f.location.to_string())),
+                s.baseline_state(f)
+                    .map_or(String::new(), |st| format!(" {} |", st.as_str())),
+            ),
+            Entry::Group(all) => (group_locations(all), group_baseline(s, all)),
+        };
         let _ = writeln!(
             out,
-            "| {} | {} | `{}` | `{}` | {} | {} | {} |{state}",
+            "| {} | {} | {location} | `{}` | {} | {} | {} |{state}",
             i + 1,
             f.severity.word(),
-            code(&f.location.to_string()),
             code(&f.rule),
             cell(&f.agents_joined()),
             cell(&f.description),
             f.suggestion.as_deref().map_or("—".to_string(), cell),
         );
     }
+}
+
+/// A grouped rule's location cell: its count, its first locations, how many more.
+fn group_locations(all: &[&Finding]) -> String {
+    let mut text = format!("{} findings:", all.len());
+    for f in all.iter().take(GROUP_SHOWN) {
+        let _ = write!(text, "<br>`{}`", code(&f.location.to_string()));
+    }
+    if let Some(more) = more_line(all.len()) {
+        let _ = write!(text, "<br>{more}");
+    }
+    text
+}
+
+/// A grouped rule's baseline cell: how many of its findings are new and unchanged.
+fn group_baseline(s: &Summary<'_>, all: &[&Finding]) -> String {
+    if s.baseline.is_none() {
+        return String::new();
+    }
+    let unchanged = all
+        .iter()
+        .filter(|f| s.baseline_state(f) == Some(super::baseline::BaselineState::Unchanged))
+        .count();
+    format!(" {} new, {unchanged} unchanged |", all.len() - unchanged)
 }
 
 fn verification(s: &Summary<'_>, out: &mut String) {
@@ -176,8 +208,8 @@ fn verification(s: &Summary<'_>, out: &mut String) {
     if let Some(q) = o.coverage_qualifier() {
         line(format!("Partial coverage: {}", cell(&q)));
     }
-    for n in &o.notes {
-        line(cell(n));
+    for note in lines(o.notes.iter().map(String::as_str)) {
+        line(cell(&note));
     }
     if !any {
         let _ = writeln!(out, "Nothing removed, resolved or partial.");
@@ -191,14 +223,16 @@ pub fn actions(s: &Summary<'_>) -> Vec<String> {
     let mut actions = Vec::new();
     let critical = count(Severity::Critical);
     if critical > 0 {
-        let places: Vec<String> = s
-            .active()
+        // The issues table's order and cut: the first places a reader sees there.
+        let places: Vec<String> = ordered(s)
+            .into_iter()
             .filter(|f| f.severity == Severity::Critical)
-            .take(5)
+            .take(GROUP_SHOWN)
             .map(|f| format!("`{}`", code(&f.location.to_string())))
             .collect();
+        let more = more_line(critical).map_or(String::new(), |m| format!(" {m}"));
         actions.push(format!(
-            "Fix the {critical} Critical issue(s) before merging: {}.",
+            "Fix the {critical} Critical issue(s) before merging: {}{more}.",
             places.join(", ")
         ));
     }
@@ -294,13 +328,15 @@ mod tests {
         crit.description = "a | b <x>".into();
         let low = finding(Severity::Low, "src/b.rs", 9);
         let mut o = outcome(Verdict::NoGo, vec![low.clone(), crit.clone()]);
+        o.decision = protocol::Decision::Reject;
+        o.grade = protocol::Grade::D;
         o.removed.push(Removed {
             agent: "inspector-quality".into(),
             reason: "generated file".into(),
             original: "M|x|gen.rs:1|y".into(),
         });
         summary_of(&o, |s| {
-            let md = render(s);
+            let md = render(s, &Gate::default());
             let mut fps = [crit.fingerprint.as_str(), low.fingerprint.as_str()];
             fps.sort_unstable();
             let first = md.lines().next().expect("a first line");
@@ -311,7 +347,7 @@ mod tests {
                     fps.join(",")
                 )
             );
-            assert!(md.contains("| Verdict | **NO-GO** |"));
+            assert!(md.contains("| Verdict | **NO-GO** (exit 1: the gate follows the verdict) — decision REJECT (grade D): 1 Critical finding |"), "{md}");
             assert!(md.contains("| Findings | 1 Critical · 0 High · 0 Medium · 1 Low |"));
             assert!(md.contains("| Coverage | 1/2 Inspectors reported; 4 files reviewed, 1 skipped; unavailable: inspector-interface (no report) |"));
             assert!(md.contains("| 1 | Critical | `src/a.rs:3` | `quality/todo-marker` | inspector-quality | a \\| b &lt;x&gt; | finish it |"), "{md}");
@@ -322,6 +358,58 @@ mod tests {
             assert_eq!(
                 actions(s)[0],
                 "Fix the 1 Critical issue(s) before merging: `src/a.rs:3`."
+            );
+        });
+    }
+
+    #[test]
+    fn a_rule_that_fires_six_times_is_one_row_and_the_marker_keeps_every_fingerprint() {
+        let findings: Vec<Finding> = (1..=6)
+            .map(|i| finding(Severity::Medium, &format!("src/m{i}.rs"), i))
+            .collect();
+        let mut o = outcome(Verdict::Go, findings.clone());
+        o.grade = protocol::Grade::B;
+        o.notes.push("COVERAGE_GAP|file|src/api.rs".into());
+        summary_of(&o, |s| {
+            let md = render(s, &Gate::default());
+            let mut fps: Vec<&str> = findings.iter().map(|f| f.fingerprint.as_str()).collect();
+            fps.sort_unstable();
+            assert!(md.starts_with(&format!(
+                "<!-- retake:report fingerprints={} round=2 head=0123abcd -->\n",
+                fps.join(",")
+            )));
+            assert!(
+                md.contains("| Verdict | **GO** (exit 0: the gate follows the verdict) — decision APPROVE (grade B): nothing at High or above |"),
+                "{md}"
+            );
+            let rows: Vec<&str> = md
+                .lines()
+                .filter(|l| l.starts_with("| 1 |") || l.starts_with("| 2 |"))
+                .collect();
+            assert_eq!(
+                rows,
+                ["| 1 | Medium | 6 findings:<br>`src/m1.rs:1`<br>`src/m2.rs:2`<br>`src/m3.rs:3`<br>`src/m4.rs:4`<br>`src/m5.rs:5`<br>… and 1 more (--format json lists every finding) | `quality/todo-marker` | inspector-quality | TODO left in src/m1.rs | finish it |"]
+            );
+            assert!(
+                md.contains("\n- No Inspector covered the file src/api.rs.\n"),
+                "{md}"
+            );
+        });
+    }
+
+    #[test]
+    fn the_critical_action_names_the_first_five_places_in_table_order() {
+        let findings: Vec<Finding> = (1..=6)
+            .rev()
+            .map(|i| finding(Severity::Critical, &format!("src/c{i}.rs"), i))
+            .collect();
+        let o = outcome(Verdict::NoGo, findings);
+        summary_of(&o, |s| {
+            assert_eq!(
+                actions(s)[0],
+                "Fix the 6 Critical issue(s) before merging: `src/c1.rs:1`, `src/c2.rs:2`, \
+                 `src/c3.rs:3`, `src/c4.rs:4`, `src/c5.rs:5` … and 1 more (--format json lists \
+                 every finding)."
             );
         });
     }
@@ -352,7 +440,7 @@ mod tests {
                 actions(&s),
                 ["Re-run the review: inspector-interface sent no report."]
             );
-            assert!(render(&s).contains("No issues."));
+            assert!(render(&s, &Gate::default()).contains("No issues."));
         });
     }
 }

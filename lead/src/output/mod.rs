@@ -5,9 +5,12 @@
 pub mod baseline;
 pub mod gate;
 pub mod gitlab;
+pub mod headline;
+pub mod issues;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod notes;
 pub mod progress;
 pub mod rdjson;
 pub mod sarif;

@@ -1,12 +1,17 @@
-//! The terminal report: verdict banner, decision and grade, counts, prioritized issues, coverage,
-//! notes. Colour only when standard output is a terminal.
+//! The terminal report: one headline (verdict, exit code, decision and grade, and why they
+//! differ), counts, prioritized issues (a rule that fires often as one group), coverage, notes as
+//! sentences. Colour only when standard output is a terminal.
 
+use super::gate::Gate;
+use super::headline::headline;
+use super::issues::{entries, more_line, Entry, GROUP_SHOWN};
+use super::notes::lines;
 use super::Summary;
-use protocol::{Severity, Verdict};
+use protocol::{Finding, Severity, Verdict};
 use std::fmt::Write;
 
-/// Renders the report; `color` adds ANSI colours.
-pub fn render(s: &Summary<'_>, color: bool) -> String {
+/// Renders the report for a command that gates with `gate`; `color` adds ANSI colours.
+pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
     let o = s.outcome;
     let paint = |code: &str, text: &str| {
         if color {
@@ -24,18 +29,14 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
     let mut out = String::new();
     let run = s.run_id.map(|r| format!(" (run {r})")).unwrap_or_default();
     let _ = writeln!(out, "retake review: {}{run}", o.scope);
-    let _ = writeln!(
-        out,
-        "\n  VERDICT  {}",
-        paint(verdict_color, &s.verdict_line())
-    );
-    let _ = writeln!(out, "  decision {} (grade {})", o.decision, o.grade);
+    let (verdict, rest) = headline(s, gate);
+    let _ = writeln!(out, "\n  VERDICT  {}{rest}", paint(verdict_color, &verdict));
     let counts: Vec<String> = Severity::ALL_DESC
         .iter()
         .map(|sev| {
             format!(
                 "{} {}",
-                o.findings.iter().filter(|f| f.severity == *sev).count(),
+                s.active().filter(|f| f.severity == *sev).count(),
                 sev.word()
             )
         })
@@ -52,27 +53,28 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
             "  baseline {new} new, {unchanged} unchanged, {absent} absent"
         );
     }
-    if !o.findings.is_empty() {
+    let issues = entries(s);
+    if !issues.is_empty() {
         let _ = writeln!(out, "\nIssues (most severe first)");
-        for f in &o.findings {
-            let sev_color = match f.severity {
-                Severity::Critical => "31",
-                Severity::High => "33",
-                Severity::Medium => "36",
-                Severity::Low => "2",
-            };
-            let _ = writeln!(
-                out,
-                "  {}  {}  [{}] {}\n      {} — {}",
-                paint(sev_color, f.severity.letter()),
-                f.location,
-                f.category,
-                f.rule,
-                f.agents_joined(),
-                f.description
-            );
-            if let Some(sugg) = &f.suggestion {
-                let _ = writeln!(out, "      fix: {sugg}");
+        for entry in &issues {
+            let f = entry.first();
+            let letter = paint(severity_color(f.severity), f.severity.letter());
+            match entry {
+                Entry::One(f) => {
+                    let _ = writeln!(
+                        out,
+                        "  {letter}  {}  [{}] {}\n      {} — {}",
+                        f.location,
+                        f.category,
+                        f.rule,
+                        f.agents_joined(),
+                        f.description
+                    );
+                    if let Some(sugg) = &f.suggestion {
+                        let _ = writeln!(out, "      fix: {sugg}");
+                    }
+                }
+                Entry::Group(all) => group(&mut out, all, &letter),
             }
         }
     }
@@ -105,11 +107,49 @@ pub fn render(s: &Summary<'_>, color: bool) -> String {
         .collect();
     if !notes.is_empty() {
         let _ = writeln!(out, "\nNotes");
-        for n in notes {
-            let _ = writeln!(out, "  - {n}");
+        for line in lines(notes.iter().map(|n| n.as_str())) {
+            let _ = writeln!(out, "  - {line}");
         }
     }
     out
+}
+
+fn severity_color(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Critical => "31",
+        Severity::High => "33",
+        Severity::Medium => "36",
+        Severity::Low => "2",
+    }
+}
+
+/// A rule that fired more than [`GROUP_SHOWN`] times: one count line, its first locations each
+/// with its own description, and how many more the machine-readable formats list.
+fn group(out: &mut String, all: &[&Finding], letter: &str) {
+    let f = all[0];
+    let _ = writeln!(
+        out,
+        "  {letter}  {} findings of [{}] {} — {}",
+        all.len(),
+        f.category,
+        f.rule,
+        f.agents_joined()
+    );
+    for f in all.iter().take(GROUP_SHOWN) {
+        let _ = writeln!(
+            out,
+            "      {} {} — {}",
+            f.severity.letter(),
+            f.location,
+            f.description
+        );
+    }
+    if let Some(more) = more_line(all.len()) {
+        let _ = writeln!(out, "      {more}");
+    }
+    if let Some(sugg) = &f.suggestion {
+        let _ = writeln!(out, "      fix: {sugg}");
+    }
 }
 
 /// How many skipped files the terminal report names one by one.
@@ -146,7 +186,66 @@ fn skipped_files(skipped: &[protocol::Skipped]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use protocol::Skipped;
+    use crate::output::test_support::{finding, outcome, summary_of};
+    use protocol::{Decision, Grade, Skipped};
+
+    /// A GO with one High (REQUEST_CHANGES), six findings of one rule, two CPF notes.
+    fn go_with_request_changes() -> protocol::AuditOutcome {
+        let mut high = finding(Severity::High, "src/pay.rs", 7);
+        high.rule = "holistic/unwrap-in-lib".into();
+        high.category = "error-handling-drift".into();
+        high.description = "unwrap() in library code".into();
+        high.suggestion = None;
+        let mut findings = vec![high];
+        findings.extend((1..=6).map(|i| finding(Severity::Low, &format!("src/m{i}.rs"), i)));
+        let mut o = outcome(Verdict::Go, findings);
+        o.decision = Decision::RequestChanges;
+        o.grade = Grade::C;
+        o.notes = vec![
+            "VERIFY|src/pay.rs:7|error-handling-drift|High reported by holistic only".into(),
+            "PARTIAL:inspector-interface|no report".into(),
+        ];
+        o
+    }
+
+    #[test]
+    fn the_report_reads_headline_ordered_issues_one_group_and_sentences() {
+        let o = go_with_request_changes();
+        summary_of(&o, |s| {
+            let text = render(s, &Gate::default(), false);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(
+                lines[2],
+                "  VERDICT  GO (exit 0: the gate follows the verdict) — decision REQUEST_CHANGES \
+                 (grade C): 1 High finding; the verdict table needs more than 3 High for CONDITIONAL"
+            );
+            assert_eq!(lines[3], "  findings 0 Critical, 1 High, 0 Medium, 6 Low");
+            let issues = lines
+                .iter()
+                .position(|l| *l == "Issues (most severe first)")
+                .expect("an issues section");
+            assert_eq!(
+                lines[issues + 1..issues + 11],
+                [
+                    "  H  src/pay.rs:7  [error-handling-drift] holistic/unwrap-in-lib",
+                    "      inspector-quality — unwrap() in library code",
+                    "  L  6 findings of [incomplete] quality/todo-marker — inspector-quality",
+                    "      L src/m1.rs:1 — TODO left in src/m1.rs",
+                    "      L src/m2.rs:2 — TODO left in src/m2.rs",
+                    "      L src/m3.rs:3 — TODO left in src/m3.rs",
+                    "      L src/m4.rs:4 — TODO left in src/m4.rs",
+                    "      L src/m5.rs:5 — TODO left in src/m5.rs",
+                    "      … and 1 more (--format json lists every finding)",
+                    "      fix: finish it",
+                ]
+            );
+            assert!(!text.contains("src/m6.rs"), "{text}");
+            assert!(text.ends_with(
+                "\nNotes\n  - Worth verifying: error-handling-drift at src/pay.rs:7, High reported by \
+                 holistic only.\n  - inspector-interface sent no report.\n"
+            ));
+        });
+    }
 
     #[test]
     fn skipped_files_are_counted_by_reason_and_listed_up_to_ten() {

@@ -103,12 +103,12 @@ mod tests {
         f.suppression = Some(format!("{} later", inspector::engine::ADDED_BY_CHANGE));
         let o = outcome(protocol::Verdict::Go, vec![f]);
         summary_of(&o, |s| {
-            let terminal = crate::output::terminal::render(s, false);
+            let terminal = crate::output::terminal::render(s, &Default::default(), false);
             assert!(
                 terminal.contains("\n  1 finding suppressed by this change (see Notes)\n"),
                 "{terminal}"
             );
-            let markdown = crate::output::markdown::render(s);
+            let markdown = crate::output::markdown::render(s, &Default::default());
             assert!(
                 markdown.contains("| Suppressed by this change | 1 |\n"),
                 "{markdown}"

@@ -2,6 +2,7 @@
 //! `--fail-level`, and `--baseline` with `--new-only`, on repositories and CPF files built here.
 
 mod gating;
+mod headline;
 
 use serde_json::Value;
 use std::path::Path;
@@ -285,5 +286,8 @@ fn markdown_marker_names_the_round_and_the_head_commit() {
         "same fingerprints both times"
     );
     assert!(md.contains("## Executive Summary") && md.contains("## Recommended actions"));
-    assert!(md.contains("| Verdict | **NO-GO** |"));
+    assert!(
+        md.contains("| Verdict | **NO-GO** (exit 1: the gate follows the verdict) — decision REJECT (grade D): 1 Critical finding |"),
+        "{md}"
+    );
 }
