@@ -38,7 +38,7 @@ impl Rule for SignatureMismatch {
         let defs = definitions(ctx);
         let mut matched = 0u32;
         let mut checked: Vec<&Designed> = Vec::new();
-        let mut elsewhere = 0usize;
+        let mut elsewhere: Vec<&Designed> = Vec::new();
         for d in &designed {
             let name = d.sig.qualified();
             let Some(code) = implementation(&d.sig, &defs) else {
@@ -46,7 +46,7 @@ impl Rule for SignatureMismatch {
                 // task-scoped review): it may be defined there, which only a review reading
                 // them can tell, so it is neither missing nor checked here.
                 if !d.unread.is_empty() {
-                    elsewhere += 1;
+                    elsewhere.push(d);
                     continue;
                 }
                 checked.push(d);
@@ -82,21 +82,30 @@ impl Rule for SignatureMismatch {
                 )),
             );
         }
-        if elsewhere > 0 {
+        if !elsewhere.is_empty() {
             // Counts only: the names and files belong to the reviews that read those files.
             let unread = designed.iter().map(|d| d.unread.len()).max().unwrap_or(0);
             out.note(format!(
-                "interface: {elsewhere} designed function(s) defined in none of the reviewed files \
-                 were not checked: {unread} file(s) the feature declares are outside this review"
+                "interface: {} designed function(s) defined in none of the reviewed files \
+                 were not checked: {unread} file(s) the feature declares are outside this review",
+                elsewhere.len()
             ));
         }
         out.claims.push(Claim::SignaturesChecked {
             matched,
             total: checked.len() as u32,
         });
-        out.claims.push(Claim::InterfacesCovered {
-            names: covered_names(&checked),
-        });
+        let covered = covered_names(&checked);
+        let out_of_scope: Vec<String> = covered_names(&elsewhere)
+            .into_iter()
+            .filter(|name| !covered.contains(name))
+            .collect();
+        out.claims.push(Claim::InterfacesCovered { names: covered });
+        if !out_of_scope.is_empty() {
+            out.claims.push(Claim::InterfacesOutOfScope {
+                names: out_of_scope,
+            });
+        }
     }
 }
 
@@ -222,6 +231,9 @@ mod tests {
                 },
                 Claim::InterfacesCovered {
                     names: vec!["a_fn".to_string()]
+                },
+                Claim::InterfacesOutOfScope {
+                    names: vec!["b_fn".to_string()]
                 }
             ]
         );
