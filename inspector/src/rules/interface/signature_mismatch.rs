@@ -17,7 +17,8 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// A designed signature the code differs from (C, at the code's `fn`), or does not define at
-/// all (H, at design.md's line); claims how many matched.
+/// all (H, at design.md's line) — unless its feature has files outside the review, which may
+/// define it (claimed out of scope instead); claims how many matched.
 pub(crate) struct SignatureMismatch;
 
 impl Rule for SignatureMismatch {
