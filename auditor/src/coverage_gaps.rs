@@ -39,7 +39,20 @@ pub fn coverage_gaps(
         Claim::InterfacesCovered { names } => Some(names),
         _ => None,
     });
-    notes.extend(name_gaps("interface", &ctx.design_interfaces, interfaces));
+    // An interface an Inspector found outside the scope (another task's file) is that review's
+    // to cover: a task-scoped review names only its own.
+    let elsewhere = named(|c| match c {
+        Claim::InterfacesOutOfScope { names } => Some(names),
+        _ => None,
+    })
+    .unwrap_or_default();
+    let in_scope: Vec<String> = ctx
+        .design_interfaces
+        .iter()
+        .filter(|s| !elsewhere.contains(&name_key(s)))
+        .cloned()
+        .collect();
+    notes.extend(name_gaps("interface", &in_scope, interfaces));
     let scenarios = named(|c| match c {
         Claim::ErrorScenariosCovered { names } => Some(names),
         _ => None,
@@ -267,5 +280,26 @@ mod tests {
             },
         ];
         assert!(coverage_gaps(&[r], &[], &ctx).is_empty());
+    }
+
+    #[test]
+    fn an_interface_claimed_out_of_scope_is_no_gap_and_the_rest_still_are() {
+        let ctx = AuditContext {
+            design_interfaces: strings(&["login", "SessionStore", "logout"]),
+            ..AuditContext::default()
+        };
+        let mut interface = report("interface", vec![]);
+        interface.claims = vec![
+            Claim::InterfacesCovered {
+                names: strings(&["login"]),
+            },
+            Claim::InterfacesOutOfScope {
+                names: strings(&["sessionstore"]),
+            },
+        ];
+        assert_eq!(
+            coverage_gaps(&[interface], &[], &ctx),
+            vec!["COVERAGE_GAP|interface|logout".to_string()]
+        );
     }
 }

@@ -5,7 +5,7 @@
 use auditor::consensus::{consensus, Consensus};
 use lead::verdicts_md::{self, Batch};
 use protocol::cpf::{format_verdict, VerdictCpf, VerifiedRow};
-use protocol::{Severity, Verdict};
+use protocol::{AuditOutcome, Decision, Finding, Grade, Location, Severity, Verdict};
 use std::path::Path;
 use std::process::Command;
 
@@ -57,6 +57,7 @@ fn append(path: &Path, pipelines: &[Option<VerdictCpf>], ts: &str) -> verdicts_m
         raw: &raw,
         consensus: &c,
         disposition: None,
+        findings: &[],
     };
     verdicts_md::append(path, &batch).expect("append")
 }
@@ -87,7 +88,13 @@ fn three_reviews_append_b1_b2_b3_with_resolved_and_regression() {
     assert!(t2.contains("### Resolved since B1\n\n- M|incomplete|src/a.rs:3|TODO marker left\n"));
     assert!(t2.contains("### Disposition\n\nCONDITIONAL-TRACKED\n\n### Tracked\n\n- L|naming-violation|src/b.rs:5|camelCase name\n"));
     assert_eq!(
-        verdicts_md::regressions(&t2, &["incomplete|src/a.rs:3".to_string()]),
+        verdicts_md::regressions(
+            &t2,
+            &[
+                verdicts_md::Issue::parse("- M|incomplete|src/a.rs:3|TODO marker left")
+                    .expect("issue")
+            ]
+        ),
         vec!["incomplete|src/a.rs:3".to_string()]
     );
 
@@ -161,4 +168,119 @@ fn the_binary_appends_batches_and_a_regression_raises_the_exit_code() {
         .into_owned();
     assert!(text.starts_with(&format!("# Verdicts: {title}\n")));
     assert!(text.contains("### Resolved since B1\n\n- M|incomplete|src/a.rs:3|TODO marker left\n"));
+}
+
+/// A TODO finding as the quality Inspector reports it, its fingerprint keyed on the marker's text.
+fn todo_at(line: u32, marker: &str) -> Finding {
+    Finding::new(
+        "inspector-quality",
+        "quality/todo-marker",
+        "incomplete",
+        Severity::Medium,
+        Location::at("src/a.rs", line),
+        "TODO marker left",
+        marker,
+    )
+}
+
+/// One review's batch: a CONDITIONAL verdict of `findings`, appended with their fingerprints.
+fn review(path: &Path, findings: &[Finding]) -> verdicts_md::Appended {
+    let outcome = AuditOutcome {
+        verdict: Verdict::Conditional,
+        scope: "payments".into(),
+        answered: 6,
+        expected: 6,
+        decision: Decision::Approve,
+        grade: Grade::B,
+        findings: findings.to_vec(),
+        removed: vec![],
+        resolved: vec![],
+        spec_feedback: vec![],
+        steering: vec![],
+        notes: vec![],
+        roadmap_advisory: vec![],
+    };
+    let cpf = outcome.to_cpf();
+    let c = Consensus::single(&cpf);
+    let raw = vec![Some(format_verdict(&cpf))];
+    let batch = Batch {
+        title: "payments",
+        timestamp: "t",
+        version: "0.1.0",
+        raw: &raw,
+        consensus: &c,
+        disposition: None,
+        findings,
+    };
+    verdicts_md::append(path, &batch).expect("append")
+}
+
+#[test]
+fn a_finding_moved_by_an_edit_above_it_stays_tracked_and_only_a_real_return_is_a_regression() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("verdicts.md");
+    let fp = todo_at(3, "// TODO: retry").fingerprint;
+
+    let b1 = review(&path, &[todo_at(3, "// TODO: retry")]);
+    assert_eq!((b1.seq, b1.consensus.verdict), (1, Verdict::Conditional));
+    let t1 = std::fs::read_to_string(&path).expect("read");
+    assert!(t1.contains(&format!(
+        "### Tracked\n\n- M|incomplete|src/a.rs:3|TODO marker left|{fp}\n"
+    )));
+
+    // Three lines added above it: the same problem, still tracked, neither resolved nor back.
+    let b2 = review(&path, &[todo_at(6, "// TODO: retry")]);
+    assert_eq!(b2.resolved, Vec::<String>::new());
+    assert_eq!(b2.regressions, Vec::<String>::new());
+    assert_eq!(b2.consensus.verdict, Verdict::Conditional);
+    assert_eq!(b2.consensus.consensus[0].severity, Severity::Medium);
+    let b2_text = std::fs::read_to_string(&path).expect("read")[t1.len()..].to_string();
+    assert!(b2_text.contains(&format!(
+        "### Tracked\n\n- M|incomplete|src/a.rs:6|TODO marker left|{fp}\n"
+    )));
+    assert!(!b2_text.contains("### Resolved since"));
+
+    // Gone: resolved, as it was last tracked.
+    let b3 = review(&path, &[]);
+    assert_eq!(b3.resolved, vec!["incomplete|src/a.rs:6".to_string()]);
+    let t3 = std::fs::read_to_string(&path).expect("read");
+    assert!(t3.contains(&format!(
+        "### Resolved since B2\n\n- M|incomplete|src/a.rs:6|TODO marker left|{fp}\n"
+    )));
+
+    // Back, on yet another line: a REGRESSION, one level up.
+    let b4 = review(&path, &[todo_at(9, "// TODO: retry")]);
+    assert_eq!(b4.regressions, vec!["incomplete|src/a.rs:9".to_string()]);
+    let row = &b4.consensus.consensus[0];
+    assert_eq!(
+        (row.severity, row.reported, row.regression),
+        (Severity::High, Severity::Medium, true)
+    );
+    // A different TODO with the same description is another problem: not a regression.
+    let dir2 = tempfile::tempdir().expect("tempdir");
+    let other = dir2.path().join("verdicts.md");
+    std::fs::write(&other, &t3).expect("write");
+    let b4b = review(&other, &[todo_at(6, "// TODO: cache")]);
+    assert_eq!(b4b.regressions, Vec::<String>::new());
+}
+
+#[test]
+fn rows_written_without_a_fingerprint_match_by_category_path_and_description() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("verdicts.md");
+    // An earlier build's batch: Tracked rows of four fields.
+    std::fs::write(
+        &path,
+        "# Verdicts: payments\n\n## [B1] impl | t | v0.1.0 | runs:1 | threshold:1/1\n\n\
+         ### Tracked\n\n- M|incomplete|src/a.rs:3|TODO marker left\n\
+         - L|naming-violation|src/b.rs:5|camelCase name\n",
+    )
+    .expect("write");
+    let b2 = review(&path, &[todo_at(6, "// TODO: retry")]);
+    assert_eq!(b2.seq, 2);
+    assert_eq!(
+        b2.resolved,
+        vec!["naming-violation|src/b.rs:5".to_string()],
+        "the moved TODO is the same problem; the naming issue is gone"
+    );
 }

@@ -183,14 +183,6 @@ impl Consensus {
         self.consensus.iter().map(|r| r.key.clone()).collect()
     }
 
-    /// Whether any produced verdict reported `key` (Consensus or Noise).
-    pub fn seen(&self, key: &str) -> bool {
-        self.consensus
-            .iter()
-            .chain(&self.noise)
-            .any(|r| r.key == key)
-    }
-
     /// The Consensus rows a CONDITIONAL verdict tracks: the M and L ones; none otherwise.
     pub fn tracked(&self) -> Vec<&ConsensusRow> {
         if self.verdict != Verdict::Conditional {

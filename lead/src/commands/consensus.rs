@@ -51,6 +51,8 @@ pub fn run(args: ConsensusArgs) -> anyhow::Result<u8> {
                 raw: &texts,
                 consensus: &result,
                 disposition: None,
+                // CPF verdicts carry no fingerprints: rows match by category, path, description.
+                findings: &[],
             };
             let appended = verdicts_md::append(md, &batch)
                 .with_context(|| format!("cannot append to {}", md.display()))?;

@@ -226,6 +226,12 @@ fn execute_reviewed(
         &merged
     };
     let restarts = review::merge::total_restarts(&out.pipelines);
+    let findings: Vec<protocol::Finding> = out
+        .pipelines
+        .iter()
+        .flatten()
+        .flat_map(|p| p.outcome.findings.iter().cloned())
+        .collect();
     let batch = verdicts_md::Batch {
         title: &title,
         timestamp: &timestamp,
@@ -233,6 +239,7 @@ fn execute_reviewed(
         raw: &raw,
         consensus: &consensus,
         disposition: None,
+        findings: &findings,
     };
     let appended = verdicts_md::append(&md, &batch)
         .with_context(|| format!("cannot append to {}", md.display()))

@@ -1,12 +1,21 @@
 //! Reading earlier batches back: their numbers, the previous batch's Tracked issues, and every
 //! issue ever listed as resolved. Fenced blocks (the Raw verdicts) are skipped, so a verdict's
 //! note that happens to read like a heading never counts.
+//!
+//! Issues are matched across batches by a line-free identity, never by their location text, so
+//! code moved by an edit above a finding is neither "resolved" nor a REGRESSION: two issues are
+//! the same problem when they carry the same fingerprint ([`protocol::Finding::fingerprint`]:
+//! rule, path, the rule's snippet or symbol); when either has none — a row written before
+//! fingerprints were recorded, or a verdict known only as CPF (`retake consensus`) — when they
+//! have the same [`protocol::cpf_fingerprint`] (category, path, description).
 
 use auditor::consensus::consensus_key;
-use protocol::Severity;
+use protocol::{cpf_fingerprint, Location, Severity};
+use std::collections::HashSet;
 
-/// One issue line of a `Tracked` or `Resolved since` section: `- {sev}|{category}|{location}|{description}`,
-/// with `\` and `|` escaped in every field.
+/// One issue line of a `Tracked` or `Resolved since` section:
+/// `- {sev}|{category}|{location}|{description}|{fingerprint}`, with `\` and `|` escaped in every
+/// field; the fingerprint is left out when unknown (and in rows written before it was recorded).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Issue {
     /// Its severity.
@@ -17,6 +26,8 @@ pub struct Issue {
     pub location: String,
     /// What is wrong.
     pub description: String,
+    /// The finding's fingerprint, when known.
+    pub fingerprint: Option<String>,
 }
 
 impl Issue {
@@ -27,8 +38,13 @@ impl Issue {
 
     /// The list item line (without its newline).
     pub fn line(&self) -> String {
+        let fingerprint = self
+            .fingerprint
+            .as_ref()
+            .map(|f| format!("|{}", escape(f)))
+            .unwrap_or_default();
         format!(
-            "- {}|{}|{}|{}",
+            "- {}|{}|{}|{}{fingerprint}",
             self.severity,
             escape(&self.category),
             escape(&self.location),
@@ -36,16 +52,87 @@ impl Issue {
         )
     }
 
-    /// Reads a list item line back; `None` for anything else.
+    /// Reads a list item line back; `None` for anything else. A fifth field that is not a
+    /// fingerprint (an unescaped pipe in a hand-written description) stays in the description.
     pub fn parse(line: &str) -> Option<Issue> {
-        let fields = split(line.trim().strip_prefix("- ")?);
+        let mut fields = split(line.trim().strip_prefix("- ")?);
+        let mut fingerprint = None;
+        if let Some(fifth) = fields.get(4..).and_then(<[String]>::first).cloned() {
+            fields.truncate(4);
+            if is_fingerprint(&fifth) {
+                fingerprint = Some(fifth);
+            } else if let Some(description) = fields.last_mut() {
+                description.push('|');
+                description.push_str(&fifth);
+            }
+        }
         let [sev, category, location, description] = <[String; 4]>::try_from(fields).ok()?;
         Some(Issue {
             severity: sev.parse().ok()?,
             category,
             location,
             description,
+            fingerprint,
         })
+    }
+
+    /// The identity used when a fingerprint is missing on either side: category, path and
+    /// description, never the line.
+    fn cpf_identity(&self) -> String {
+        cpf_fingerprint(
+            &self.category,
+            &Location::parse(&self.location),
+            &self.description,
+        )
+    }
+}
+
+/// A fingerprint as [`protocol::fingerprint`] writes it: 16 lowercase hex digits.
+fn is_fingerprint(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// A set of issues, indexed to answer "is this the same problem as one of them?" in constant
+/// time (a large review tracks thousands).
+pub(super) struct Problems {
+    fingerprints: HashSet<String>,
+    identities: HashSet<String>,
+    identities_without_fingerprint: HashSet<String>,
+}
+
+impl Problems {
+    /// Indexes `issues`.
+    pub(super) fn new<'a>(issues: impl IntoIterator<Item = &'a Issue>) -> Problems {
+        let mut set = Problems {
+            fingerprints: HashSet::new(),
+            identities: HashSet::new(),
+            identities_without_fingerprint: HashSet::new(),
+        };
+        for issue in issues {
+            let identity = issue.cpf_identity();
+            match &issue.fingerprint {
+                Some(f) => {
+                    set.fingerprints.insert(f.clone());
+                }
+                None => {
+                    set.identities_without_fingerprint.insert(identity.clone());
+                }
+            }
+            set.identities.insert(identity);
+        }
+        set
+    }
+
+    /// Whether `issue` is the same problem as one of the set (see the module documentation).
+    pub(super) fn contains(&self, issue: &Issue) -> bool {
+        let identity = issue.cpf_identity();
+        match &issue.fingerprint {
+            Some(f) => {
+                self.fingerprints.contains(f)
+                    || self.identities_without_fingerprint.contains(&identity)
+            }
+            None => self.identities.contains(&identity),
+        }
     }
 }
 
@@ -66,20 +153,21 @@ pub fn previous_tracked(text: &str) -> Option<(u32, Vec<Issue>)> {
     Some((last.seq, issues))
 }
 
-/// The keys of `current_keys` that an earlier batch listed as resolved (`Resolved since B…`):
-/// resolved issues that came back, in the order given, each once.
-pub fn regressions(previous_text: &str, current_keys: &[String]) -> Vec<String> {
-    let resolved: Vec<String> = batches(previous_text)
+/// The keys of the `current` issues that are the same problem as one an earlier batch listed as
+/// resolved (`Resolved since B…`): resolved issues that came back, in the order given, each once.
+pub fn regressions(previous_text: &str, current: &[Issue]) -> Vec<String> {
+    let resolved: Vec<Issue> = batches(previous_text)
         .iter()
         .flat_map(|b| b.sections.iter())
         .filter(|(heading, _)| heading.starts_with("Resolved since B"))
         .flat_map(|(_, lines)| lines.iter().filter_map(|l| Issue::parse(l)))
-        .map(|i| i.key())
         .collect();
+    let resolved = Problems::new(&resolved);
     let mut back: Vec<String> = Vec::new();
-    for key in current_keys {
-        if resolved.contains(key) && !back.contains(key) {
-            back.push(key.clone());
+    for issue in current {
+        let key = issue.key();
+        if resolved.contains(issue) && !back.contains(&key) {
+            back.push(key);
         }
     }
     back
@@ -135,7 +223,7 @@ fn escape(text: &str) -> String {
         .replace(['\n', '\r'], " ")
 }
 
-/// Splits on unescaped pipes into at most four fields, undoing the escapes; a fourth field keeps
+/// Splits on unescaped pipes into at most five fields, undoing the escapes; a fifth field keeps
 /// any further pipe as text.
 fn split(text: &str) -> Vec<String> {
     let mut fields = vec![String::new()];
@@ -150,7 +238,7 @@ fn split(text: &str) -> Vec<String> {
                 }
                 None => push(&mut fields, '\\'),
             },
-            '|' if fields.len() < 4 => fields.push(String::new()),
+            '|' if fields.len() < 5 => fields.push(String::new()),
             other => push(&mut fields, other),
         }
     }
@@ -173,6 +261,14 @@ mod tests {
             category: category.into(),
             location: location.into(),
             description: description.into(),
+            fingerprint: None,
+        }
+    }
+
+    fn with_fingerprint(issue: Issue, fingerprint: &str) -> Issue {
+        Issue {
+            fingerprint: Some(fingerprint.into()),
+            ..issue
         }
     }
 
@@ -184,6 +280,40 @@ mod tests {
         assert_eq!(i.key(), "odd|cat|C:\\x.rs:3");
         assert_eq!(Issue::parse("- M|a|b"), None);
         assert_eq!(Issue::parse("plain text"), None);
+        let fp = with_fingerprint(i.clone(), "0123456789abcdef");
+        assert_eq!(
+            fp.line(),
+            "- M|odd\\|cat|C:\\\\x.rs:3|a \\| b \\\\ c|0123456789abcdef"
+        );
+        assert_eq!(Issue::parse(&fp.line()), Some(fp));
+        // A raw pipe in a hand-written description is not a fingerprint.
+        assert_eq!(
+            Issue::parse("- M|c|x.rs:1|a|b"),
+            Some(issue("c", "x.rs:1", "a|b"))
+        );
+    }
+
+    #[test]
+    fn the_same_problem_is_found_on_another_line_by_fingerprint_or_by_its_text() {
+        let moved = with_fingerprint(issue("c", "x.rs:9", "renamed text"), "00000000000000aa");
+        let old = with_fingerprint(issue("c", "x.rs:6", "text"), "00000000000000aa");
+        assert!(Problems::new([&old]).contains(&moved), "same fingerprint");
+        let other = with_fingerprint(issue("c", "x.rs:6", "text"), "00000000000000bb");
+        assert!(
+            !Problems::new([&other]).contains(&with_fingerprint(
+                issue("c", "x.rs:6", "text"),
+                "00000000000000aa"
+            )),
+            "two fingerprints: two problems, even with the same text and line"
+        );
+        let legacy = issue("c", "x.rs:6", "text  ");
+        assert!(
+            Problems::new([&legacy]).contains(&old),
+            "a row without one: by its text"
+        );
+        assert!(Problems::new([&old]).contains(&legacy));
+        assert!(!Problems::new([&legacy]).contains(&issue("c", "y.rs:6", "text")));
+        assert!(!Problems::new([&legacy]).contains(&issue("d", "x.rs:6", "text")));
     }
 
     #[test]
@@ -202,11 +332,11 @@ mod tests {
         let text = "## [B1] impl\n\n### Tracked\n\n- M|a|x.rs:1|d\n- L|b|y.rs:2|d\n\n\
                     ## [B2] impl\n\n### Tracked\n\n- L|b|y.rs:2|d\n\n### Resolved since B1\n\n- M|a|x.rs:1|d\n";
         let now = vec![
-            "b|y.rs:2".to_string(),
-            "a|x.rs:1".to_string(),
-            "a|x.rs:1".to_string(),
+            issue("b", "y.rs:2", "d"),
+            issue("a", "x.rs:4", "d"),
+            issue("a", "x.rs:4", "d"),
         ];
-        assert_eq!(regressions(text, &now), vec!["a|x.rs:1".to_string()]);
+        assert_eq!(regressions(text, &now), vec!["a|x.rs:4".to_string()]);
         assert_eq!(regressions("", &now), Vec::<String>::new());
         assert_eq!(previous_tracked("# Verdicts: x\n"), None);
     }

@@ -5,8 +5,13 @@
 //! Decisions the spec leaves open, fixed here and why:
 //! - **Resolved** means absent from every produced verdict (Consensus and Noise): an issue some
 //!   pipeline still reports is not claimed fixed.
-//! - **REGRESSION** is a Consensus key that any earlier batch listed as resolved. It stays marked
-//!   (one level above what the Auditors report now, never cumulative) for as long as it is present.
+//! - **REGRESSION** is a Consensus row that is the same problem as one any earlier batch listed
+//!   as resolved. It stays marked (one level above what the Auditors report now, never
+//!   cumulative) for as long as it is present.
+//! - **The same problem** is decided by a line-free identity (`history`), so an edit above a
+//!   finding neither resolves it nor raises a REGRESSION. Rows carry their finding's fingerprint
+//!   as a fifth field; rows written before that, and rows of verdicts known only as CPF, match by
+//!   category, path and description.
 //! - [`append`] marks regressions itself, so the file is right whoever calls it, and returns the
 //!   raised consensus: a caller reports that verdict, since a raise can make it worse.
 
@@ -16,8 +21,10 @@ mod render;
 pub use history::{last_seq, previous_tracked, regressions, Issue};
 
 use crate::journal::write_atomic;
-use auditor::consensus::Consensus;
-use protocol::{Disposition, Verdict};
+use auditor::consensus::{consensus_key, Consensus, ConsensusRow};
+use history::Problems;
+use protocol::{Disposition, Finding, Verdict};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Where the batch goes: `specs/<feature>/verdicts.md` for a feature review of a repository with
@@ -56,6 +63,9 @@ pub struct Batch<'a> {
     pub consensus: &'a Consensus,
     /// The disposition; `None` derives it from the verdict with [`review_disposition`].
     pub disposition: Option<Disposition>,
+    /// The findings behind the verdicts (every pipeline's), whose fingerprints identify the rows
+    /// across batches; empty when only the CPF verdicts are at hand.
+    pub findings: &'a [Finding],
 }
 
 /// What an append wrote.
@@ -89,12 +99,21 @@ pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
     }
     let seq = last_seq(&text) + 1;
     let mut consensus = batch.consensus.clone();
-    let back = regressions(&text, &consensus.keys());
+    let fingerprints = fingerprints(batch.findings);
+    let as_issues = |rows: &[ConsensusRow]| -> Vec<Issue> {
+        rows.iter()
+            .map(|r| render::issue(r, &fingerprints))
+            .collect()
+    };
+    let back = regressions(&text, &as_issues(&consensus.consensus));
     consensus.raise_regressions(&back);
+    let mut present = as_issues(&consensus.consensus);
+    present.extend(as_issues(&consensus.noise));
+    let present = Problems::new(&present);
     let resolved = previous_tracked(&text).and_then(|(prev, tracked)| {
         let gone: Vec<Issue> = tracked
             .into_iter()
-            .filter(|i| !consensus.seen(&i.key()))
+            .filter(|i| !present.contains(i))
             .collect();
         (!gone.is_empty()).then_some((prev, gone))
     });
@@ -114,6 +133,7 @@ pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
         version: batch.version,
         raw: batch.raw,
         consensus: &consensus,
+        fingerprints: &fingerprints,
         disposition,
         resolved,
     }));
@@ -129,6 +149,17 @@ pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
         consensus,
         resolved: resolved_keys,
     })
+}
+
+/// Each consensus key's fingerprint: the first finding's with that category and location (the
+/// Auditor merges findings of one key, so a verdict has at most one).
+fn fingerprints(findings: &[Finding]) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for f in findings {
+        out.entry(consensus_key(&f.category, &f.location.to_string()))
+            .or_insert_with(|| f.fingerprint.clone());
+    }
+    out
 }
 
 #[cfg(test)]
@@ -163,6 +194,7 @@ mod tests {
             raw: &raw,
             consensus: &consensus,
             disposition: None,
+            findings: &[],
         };
         assert_eq!(append(&path, &batch).expect("append").seq, 1);
         let first = std::fs::read_to_string(&path).expect("read");
@@ -215,6 +247,7 @@ mod tests {
             raw: &raw,
             consensus: &consensus,
             disposition: Some(Disposition::NoGoFixed),
+            findings: &[],
         };
         append(&path, &batch).expect("append");
         let text = std::fs::read_to_string(&path).expect("read");

@@ -4,6 +4,7 @@
 use super::history::Issue;
 use auditor::consensus::{Consensus, ConsensusRow};
 use protocol::Disposition;
+use std::collections::HashMap;
 
 /// What a rendered batch holds beyond the caller's [`super::Batch`].
 pub(super) struct Rendered<'a> {
@@ -12,6 +13,8 @@ pub(super) struct Rendered<'a> {
     pub(super) version: &'a str,
     pub(super) raw: &'a [Option<String>],
     pub(super) consensus: &'a Consensus,
+    /// Each consensus key's finding fingerprint, where known.
+    pub(super) fingerprints: &'a HashMap<String, String>,
     pub(super) disposition: Disposition,
     /// The previous batch's number and its Tracked issues no longer present.
     pub(super) resolved: Option<(u32, Vec<Issue>)>,
@@ -51,7 +54,7 @@ pub(super) fn render(b: &Rendered<'_>) -> String {
     if !tracked.is_empty() {
         out.push_str("\n### Tracked\n\n");
         for row in tracked {
-            out.push_str(&issue(row).line());
+            out.push_str(&issue(row, b.fingerprints).line());
             out.push('\n');
         }
     }
@@ -65,13 +68,14 @@ pub(super) fn render(b: &Rendered<'_>) -> String {
     out
 }
 
-/// A Consensus row as a Tracked issue.
-pub(super) fn issue(row: &ConsensusRow) -> Issue {
+/// A Consensus row as a Tracked issue, with its finding's fingerprint when known.
+pub(super) fn issue(row: &ConsensusRow, fingerprints: &HashMap<String, String>) -> Issue {
     Issue {
         severity: row.severity,
         category: row.category.clone(),
         location: row.location.clone(),
         description: row.description.clone(),
+        fingerprint: fingerprints.get(&row.key).cloned(),
     }
 }
 

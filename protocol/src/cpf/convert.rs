@@ -37,7 +37,7 @@ impl InspectorReport {
             .map(|i| {
                 Finding::new(
                     agent,
-                    format!("cpf/{}", i.category),
+                    crate::domain::cpf_rule(&i.category),
                     i.category,
                     i.severity,
                     Location::parse(&i.location),

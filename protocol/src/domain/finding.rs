@@ -102,6 +102,18 @@ pub fn fingerprint(rule: &str, path: &str, key: &str) -> String {
     hex::encode(&digest[..8])
 }
 
+/// The rule id of a finding read from CPF, which names only its category.
+pub fn cpf_rule(category: &str) -> String {
+    format!("cpf/{category}")
+}
+
+/// The fingerprint of a problem known only by CPF's fields — what a finding read from CPF
+/// carries (rule [`cpf_rule`], the location's path, the description as key), and so the
+/// line-free identity of a verdict row whose finding is not at hand.
+pub fn cpf_fingerprint(category: &str, location: &Location, description: &str) -> String {
+    fingerprint(&cpf_rule(category), &location.path, description)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +151,13 @@ mod tests {
             "k",
         );
         assert_eq!(f1.fingerprint, f2.fingerprint);
+        assert_eq!(
+            cpf_fingerprint("c", &Location::at("x.rs", 7), "d  here"),
+            cpf_fingerprint("c", &Location::file("x.rs"), "d here")
+        );
+        assert_ne!(
+            cpf_fingerprint("c", &Location::at("x.rs", 7), "d"),
+            cpf_fingerprint("c", &Location::at("y.rs", 7), "d")
+        );
     }
 }

@@ -11,7 +11,7 @@ mod severity;
 mod task;
 mod verdict;
 
-pub use finding::{fingerprint, Confidence, Finding};
+pub use finding::{cpf_fingerprint, cpf_rule, fingerprint, Confidence, Finding};
 pub use kinds::{Dimension, InspectorKind, Judgment};
 pub use location::{Location, OutsideRoot};
 pub use outcome::{AuditOutcome, Removed, Resolved, SpecFeedback, Steering, SteeringAction};

@@ -84,6 +84,13 @@ pub enum Claim {
         /// The modules (paths or names) that use it.
         modules: Vec<String>,
     },
+    /// Designed interfaces outside the review's scope, by name: the reviewed files do not
+    /// define them and their feature declares files the review did not read (another task's),
+    /// so the review that reads those files covers them, not this one.
+    InterfacesOutOfScope {
+        /// The interface names as the design writes them.
+        names: Vec<String>,
+    },
 }
 
 /// A file the Inspector did not review, and why (too large, binary, generated, unparsable).

@@ -17,7 +17,7 @@ mod signature_mismatch;
 mod test_doubles;
 
 use crate::engine::{Context, Rule, Sink};
-use crate::spec::features_for;
+use crate::spec::{features_for, Feature};
 use code_fns::CodeFn;
 use signature::{differences, FnSig};
 
@@ -30,11 +30,16 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
     ]
 }
 
-/// A function design.md declares, and the design.md it is in.
+/// A function design.md declares, the design.md it is in, and the implementation paths of its
+/// feature this review did not read.
 #[derive(Debug)]
 struct Designed {
     sig: FnSig,
     design_path: String,
+    /// Declared paths (spec.yaml, tasks.yaml, the Components table) that exist but are outside
+    /// the reviewed files — another task's file in a task-scoped review. A designed function the
+    /// reviewed files do not define may live there, so its absence is not this review's finding.
+    unread: Vec<String>,
 }
 
 /// The functions the reviewed features' designs declare; with none, notes that the Inspector
@@ -46,6 +51,7 @@ fn designed_or_note(ctx: &Context, out: &mut Sink) -> Vec<Designed> {
             continue;
         };
         let design_path = feature.path_of("design.md");
+        let unread = unread_paths(ctx, feature);
         for block in design.blocks_in("rust") {
             designed.extend(
                 design_fns::designed_fns(block)
@@ -53,6 +59,7 @@ fn designed_or_note(ctx: &Context, out: &mut Sink) -> Vec<Designed> {
                     .map(|sig| Designed {
                         sig,
                         design_path: design_path.clone(),
+                        unread: unread.clone(),
                     }),
             );
         }
@@ -61,6 +68,26 @@ fn designed_or_note(ctx: &Context, out: &mut Sink) -> Vec<Designed> {
         out.note("interface: no design: skipped");
     }
     designed
+}
+
+/// The paths `feature` declares that exist in the repository but that the review did not read:
+/// a declared path that does not exist cannot hold a definition, so it leaves nothing unread.
+fn unread_paths(ctx: &Context, feature: &Feature) -> Vec<String> {
+    feature
+        .declared_paths()
+        .into_iter()
+        .filter(|declared| {
+            let p = declared.trim_end_matches('/');
+            let read = ctx.files.iter().any(|file| {
+                file.rel_path == p
+                    || file
+                        .rel_path
+                        .strip_prefix(p)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            });
+            !read && ctx.root.join(p).exists()
+        })
+        .collect()
 }
 
 /// The code's definition of a designed function: same name, preferring the same owner (the

@@ -17,7 +17,8 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// A designed signature the code differs from (C, at the code's `fn`), or does not define at
-/// all (H, at design.md's line); claims how many matched.
+/// all (H, at design.md's line) — unless its feature has files outside the review, which may
+/// define it (claimed out of scope instead); claims how many matched.
 pub(crate) struct SignatureMismatch;
 
 impl Rule for SignatureMismatch {
@@ -37,9 +38,19 @@ impl Rule for SignatureMismatch {
         }
         let defs = definitions(ctx);
         let mut matched = 0u32;
+        let mut checked: Vec<&Designed> = Vec::new();
+        let mut elsewhere: Vec<&Designed> = Vec::new();
         for d in &designed {
             let name = d.sig.qualified();
             let Some(code) = implementation(&d.sig, &defs) else {
+                // Not in the files read, but its feature has files this review did not read (a
+                // task-scoped review): it may be defined there, which only a review reading
+                // them can tell, so it is neither missing nor checked here.
+                if !d.unread.is_empty() {
+                    elsewhere.push(d);
+                    continue;
+                }
+                checked.push(d);
                 out.hit(
                     Hit::new(
                         Location::at(&d.design_path, d.sig.line),
@@ -51,6 +62,7 @@ impl Rule for SignatureMismatch {
                 );
                 continue;
             };
+            checked.push(d);
             let diffs = differences(&d.sig, &code.sig);
             if diffs.is_empty() {
                 matched += 1;
@@ -71,20 +83,37 @@ impl Rule for SignatureMismatch {
                 )),
             );
         }
+        if !elsewhere.is_empty() {
+            // Counts only: the names and files belong to the reviews that read those files.
+            let unread = designed.iter().map(|d| d.unread.len()).max().unwrap_or(0);
+            out.note(format!(
+                "interface: {} designed function(s) defined in none of the reviewed files \
+                 were not checked: {unread} file(s) the feature declares are outside this review",
+                elsewhere.len()
+            ));
+        }
         out.claims.push(Claim::SignaturesChecked {
             matched,
-            total: designed.len() as u32,
+            total: checked.len() as u32,
         });
-        out.claims.push(Claim::InterfacesCovered {
-            names: covered_names(&designed),
-        });
+        let covered = covered_names(&checked);
+        let out_of_scope: Vec<String> = covered_names(&elsewhere)
+            .into_iter()
+            .filter(|name| !covered.contains(name))
+            .collect();
+        out.claims.push(Claim::InterfacesCovered { names: covered });
+        if !out_of_scope.is_empty() {
+            out.claims.push(Claim::InterfacesOutOfScope {
+                names: out_of_scope,
+            });
+        }
     }
 }
 
 /// The design names this rule compared with the code: each designed function and each type
 /// whose designed methods it compared, once each in design order (the Auditor's coverage step
 /// matches them against the interfaces the design's code blocks name).
-fn covered_names(designed: &[Designed]) -> Vec<String> {
+fn covered_names(designed: &[&Designed]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for d in designed {
         for name in d.sig.owner.iter().chain(std::iter::once(&d.sig.name)) {
@@ -100,7 +129,7 @@ fn covered_names(designed: &[Designed]) -> Vec<String> {
 mod tests {
     use super::super::fixture::DESIGN;
     use super::*;
-    use crate::spec::testing::{context, described, project, repo};
+    use crate::spec::testing::{context, context_with, described, project, repo};
 
     #[test]
     fn fires_with_the_exact_difference_at_the_code_line() {
@@ -147,6 +176,78 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// Two tasks, each designing one function in its own file; the review covers task 1 only.
+    fn task_one_review(with_task_two_file: bool) -> Sink {
+        let mut files = vec![
+            (
+                "specs/users/tasks.yaml",
+                "tasks:\n  - id: 1\n    files: [src/a.rs]\n  - id: 2\n    files: [src/b.rs]\n",
+            ),
+            (
+                "specs/users/design.md",
+                "# Design\n\n```rust\npub fn a_fn(x: u32) -> u32;\npub fn b_fn(x: u32) -> u32;\n```\n",
+            ),
+            ("src/a.rs", "pub fn a_fn(x: u64) -> u32 {\n    0\n}\n"),
+        ];
+        if with_task_two_file {
+            files.push(("src/b.rs", "pub fn b_fn(y: bool) {}\n"));
+        }
+        let dir = repo(&files);
+        let scope = protocol::Scope::Feature {
+            feature: "users".into(),
+            tasks: vec!["1".into()],
+        };
+        let options = protocol::message::InspectOptions {
+            no_exec: true,
+            ..protocol::message::InspectOptions::default()
+        };
+        project(&SignatureMismatch, &context_with(&dir, scope, options))
+    }
+
+    #[test]
+    fn a_task_review_leaves_functions_of_another_tasks_files_to_their_review() {
+        let sink = task_one_review(true);
+        assert_eq!(
+            described(&sink),
+            vec![(
+                "src/a.rs:1".to_string(),
+                "signature of `a_fn` differs from design.md: parameter 1 is `x: u32` in the design, `x: u64` in the code".to_string()
+            )]
+        );
+        assert_eq!(
+            sink.notes,
+            vec![
+                "interface: 1 designed function(s) defined in none of the reviewed files were not checked: 1 file(s) the feature declares are outside this review"
+                    .to_string()
+            ]
+        );
+        assert_eq!(
+            sink.claims,
+            vec![
+                Claim::SignaturesChecked {
+                    matched: 0,
+                    total: 1
+                },
+                Claim::InterfacesCovered {
+                    names: vec!["a_fn".to_string()]
+                },
+                Claim::InterfacesOutOfScope {
+                    names: vec!["b_fn".to_string()]
+                }
+            ]
+        );
+        // Without that file nothing could define `b_fn`: it is missing, whatever the scope.
+        let sink = task_one_review(false);
+        assert_eq!(
+            described(&sink)[1],
+            (
+                "specs/users/design.md:5".to_string(),
+                "`b_fn` is designed in design.md but not defined in the code".to_string()
+            )
+        );
+        assert!(sink.notes.is_empty(), "{:?}", sink.notes);
     }
 
     #[test]
