@@ -96,13 +96,13 @@ pub fn recheck(repo: &Path, findings: &[Finding], shift: LineShift<'_>) -> Reche
         cache: false,
         ..InspectOptions::default()
     };
-    let context = if kinds.is_empty() {
+    let mut context = if kinds.is_empty() {
         Err("no rule of these findings is in the catalog".to_string())
     } else {
         Context::build(repo, &Scope::repository(), &options).map_err(|e| e.to_string())
     };
     let mut reported: Vec<Finding> = Vec::new();
-    if let Ok(ctx) = &context {
+    if let Ok(ctx) = &mut context {
         for kind in &kinds {
             let report = inspector::inspect(*kind, ctx, "recheck", "recheck");
             reported.extend(report.findings);

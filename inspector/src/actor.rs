@@ -61,7 +61,7 @@ pub fn review(
 ) -> Result<InspectorReport, ReviewError> {
     let mut ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
     ctx.progress = progress.clone();
-    Ok(backend::review(kind, &ctx, name, &req.review)?)
+    Ok(backend::review(kind, &mut ctx, name, &req.review)?)
 }
 
 impl Handler<Incoming> for InspectorActor {

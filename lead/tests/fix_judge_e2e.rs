@@ -51,18 +51,22 @@ fn fixture(root: &Path, fixer: &str) -> (PathBuf, PathBuf) {
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-q", "-m", "init"]);
 
-    let ctx = inspector::Context::build(
+    let mut ctx = inspector::Context::build(
         &repo,
         &Scope::repository(),
         &protocol::message::InspectOptions::default(),
     )
     .expect("context");
-    let mut findings: Vec<protocol::Finding> =
-        inspector::inspect(InspectorKind::Quality, &ctx, "inspector-quality", RUN_ID)
-            .findings
-            .into_iter()
-            .filter(|f| f.rule == "quality/todo-marker")
-            .collect();
+    let mut findings: Vec<protocol::Finding> = inspector::inspect(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        RUN_ID,
+    )
+    .findings
+    .into_iter()
+    .filter(|f| f.rule == "quality/todo-marker")
+    .collect();
     assert_eq!(findings.len(), 1, "{findings:?}");
     findings.push(protocol::Finding::new(
         "inspector-quality",

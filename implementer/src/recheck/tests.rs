@@ -10,14 +10,14 @@ fn write(root: &Path, path: &str, text: &str) {
 /// What the real review reports for `rule` on the repository as it is: the findings a fix
 /// task is made from.
 fn review(root: &Path, rule: &str) -> Vec<Finding> {
-    let ctx =
+    let mut ctx =
         Context::build(root, &Scope::repository(), &InspectOptions::default()).expect("context");
     let kind = inspector::rules::catalog()
         .into_iter()
         .find(|(_, m)| m.id == rule)
         .map(|(k, _)| k)
         .expect("rule in catalog");
-    inspector::inspect(kind, &ctx, "inspector", "review")
+    inspector::inspect(kind, &mut ctx, "inspector", "review")
         .findings
         .into_iter()
         .filter(|f| f.rule == rule)

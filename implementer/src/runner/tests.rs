@@ -338,13 +338,13 @@ fn a_fix_task_passes_only_once_its_finding_is_gone_when_its_rule_runs_again() {
     )
     .expect("write");
     // The finding as the review reported it: the rule's own, run in process.
-    let ctx = inspector::Context::build(
+    let mut ctx = inspector::Context::build(
         root,
         &protocol::Scope::repository(),
         &protocol::message::InspectOptions::default(),
     )
     .expect("context");
-    let finding = inspector::inspect(protocol::InspectorKind::Quality, &ctx, "i", "r")
+    let finding = inspector::inspect(protocol::InspectorKind::Quality, &mut ctx, "i", "r")
         .findings
         .into_iter()
         .find(|f| f.rule == "quality/todo-marker")

@@ -17,6 +17,7 @@ mod reply;
 pub use prompt::{default_template, render_prompt, PLACEHOLDERS};
 pub use reply::read_reply;
 
+use crate::engine::file_pass::refuse_unanalysable;
 use crate::engine::run::collect;
 use crate::engine::{finish, Context};
 use protocol::cpf::ReportCpf;
@@ -70,11 +71,16 @@ pub(crate) enum AttemptError {
 /// Runs the kind's configured backend over `ctx` and returns its report, agent = `name`.
 pub fn review(
     kind: InspectorKind,
-    ctx: &Context,
+    ctx: &mut Context,
     name: &str,
     review: &str,
 ) -> Result<InspectorReport, BackendError> {
     let backend = ctx.options.backend;
+    // The built-in rules' file pass takes out the files beyond the limits; without it, so
+    // must this (an agent is handed only files the rules could have analysed).
+    if backend == Backend::Agent {
+        refuse_unanalysable(ctx);
+    }
     // `--no-exec` runs no external command at all, an agent included: said in the one note.
     let skip_agent = backend != Backend::Builtin && ctx.options.no_exec;
     let not_run = if skip_agent {

@@ -47,8 +47,14 @@ fn both_merges_builtin_and_agent_findings_and_the_prompt_carries_the_mandate() {
     write(repo.path(), "src/lib.rs", "pub fn a() {\n    todo!()\n}\n");
     let tools = tempfile::tempdir().expect("tools");
     let agent = script(tools.path(), "agent", GOOD);
-    let ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Both, 10_000));
-    let report = review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect("report");
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Both, 10_000));
+    let report = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect("report");
     let rows: Vec<(&str, &str, &str, Severity)> = report
         .findings
         .iter()
@@ -99,9 +105,14 @@ fn an_agent_that_prints_garbage_twice_fails_the_inspector() {
         "agent",
         "echo x >> \"$(dirname \"$0\")/calls\"\necho 'I am not sure what you want.'",
     );
-    let ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Both, 10_000));
-    let err =
-        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("fail-closed");
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Both, 10_000));
+    let err = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect_err("fail-closed");
     assert!(
         matches!(&err, BackendError::Unusable { agent, attempts: 2, .. } if agent == "holistic-agent"),
         "{err}"
@@ -121,8 +132,9 @@ fn one_unusable_reply_is_retried_and_noted() {
         "agent",
         "d=\"$(dirname \"$0\")\"\nif [ -f \"$d/once\" ]; then echo 'VERDICT:GO'; else touch \"$d/once\"; fi",
     );
-    let ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
-    let report = review(InspectorKind::Quality, &ctx, "inspector-quality", "r1").expect("report");
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
+    let report =
+        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
     assert!(report.findings.is_empty());
     assert_eq!(
         report.notes,
@@ -141,10 +153,15 @@ fn a_timeout_kills_the_agent_group_and_fails_without_retry() {
         "agent",
         "sleep 30 &\necho $! > \"$(dirname \"$0\")/grandchild\"\nwait",
     );
-    let ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 300));
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 300));
     let started = Instant::now();
-    let err =
-        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("timed out");
+    let err = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect_err("timed out");
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(
         err.to_string()
@@ -201,8 +218,14 @@ fn no_exec_runs_no_agent_and_says_so_once() {
         no_exec: true,
         ..command_agent(&agent, Backend::Both, 10_000)
     };
-    let ctx = holistic_ctx(repo.path(), &both);
-    let report = review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect("report");
+    let mut ctx = holistic_ctx(repo.path(), &both);
+    let report = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect("report");
     assert!(report
         .findings
         .iter()
@@ -224,8 +247,9 @@ fn no_exec_runs_no_agent_and_says_so_once() {
         no_exec: true,
         ..command_agent(&agent, Backend::Agent, 10_000)
     };
-    let ctx = holistic_ctx(repo.path(), &only);
-    let report = review(InspectorKind::Quality, &ctx, "inspector-quality", "r1").expect("report");
+    let mut ctx = holistic_ctx(repo.path(), &only);
+    let report =
+        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
     assert!(report.findings.is_empty());
     assert_eq!(
         report.notes,
@@ -241,8 +265,8 @@ fn no_agent_configured_is_an_error_not_a_clean_report() {
         backend: Backend::Agent,
         ..InspectOptions::default()
     };
-    let ctx = holistic_ctx(repo.path(), &options);
-    let err = review(InspectorKind::Test, &ctx, "inspector-test", "r1").expect_err("no agent");
+    let mut ctx = holistic_ctx(repo.path(), &options);
+    let err = review(InspectorKind::Test, &mut ctx, "inspector-test", "r1").expect_err("no agent");
     assert_eq!(
         err.to_string(),
         "test-agent: the backend is 'agent' but no [agent] command or url is configured"

@@ -45,12 +45,14 @@ pub struct Context {
     pub scope: Scope,
     /// How to run.
     pub options: InspectOptions,
-    /// Files in scope, sorted by path.
+    /// Files in scope, sorted by path. Before the file pass these may include files beyond the
+    /// limits (`engine::limits`); the pass moves those to `skipped` and `unanalysable` before
+    /// any project rule runs (see [`Context::refuse`]).
     pub files: Vec<SourceFile>,
     /// Files in scope that were not reviewed, with reasons.
     pub skipped: Vec<Skipped>,
     /// The skipped files no rule could analyse, with the limit each exceeded (reported once,
-    /// by `quality/unreviewed-file`).
+    /// by `quality/unreviewed-file`); filled by the file pass.
     pub unanalysable: Vec<(String, Exceeded)>,
     /// The spec layout (empty when the repository has none).
     pub specs: Specs,
@@ -87,7 +89,7 @@ impl Context {
             options: options.clone(),
             files: walked.files,
             skipped: walked.skipped,
-            unanalysable: walked.unanalysable,
+            unanalysable: Vec::new(),
             specs,
             changes,
             decisions,
@@ -109,6 +111,30 @@ impl Context {
             decisions: Decisions::default(),
             progress: Progress::default(),
         }
+    }
+
+    /// Takes the files the file pass found beyond the limits out of `files`: each is listed as
+    /// skipped with its reason and kept in `unanalysable` with the limit it exceeded, so no
+    /// project rule, suppression scan or agent sees it and it counts as not reviewed.
+    pub(crate) fn refuse(&mut self, mut refused: Vec<(String, Exceeded)>) {
+        if refused.is_empty() {
+            return;
+        }
+        refused.sort_by(|a, b| a.0.cmp(&b.0));
+        self.files.retain(|f| {
+            refused
+                .binary_search_by(|(path, _)| path.as_str().cmp(&f.rel_path))
+                .is_err()
+        });
+        for (path, exceeded) in refused {
+            self.skipped.push(Skipped {
+                path: path.clone(),
+                reason: exceeded.reason(),
+            });
+            self.unanalysable.push((path, exceeded));
+        }
+        self.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        self.unanalysable.sort_by(|a, b| a.0.cmp(&b.0));
     }
 
     /// The file at a repository-relative path, when it is in scope.

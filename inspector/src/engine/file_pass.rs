@@ -9,8 +9,17 @@
 //!
 //! With the result cache on, a file whose text the cache has seen is not built at all: its
 //! rules' stored results stand in for a new pass over it (`cache.rs`).
+//!
+//! Every other file is measured against the limits (`limits.rs`) before any rule sees it, on
+//! the lexed lines its rules then share, and a file beyond them is refused: no rule runs on it,
+//! nothing is cached for it, and the pass takes it out of the context's files (listed as
+//! skipped, kept for `quality/unreviewed-file`) before any project rule runs. A cached file
+//! needs no measure: the cache's key includes the build, and this build stores results only
+//! for files it measured within the limits. (The walk used to measure every file on its one
+//! thread, a second lexing pass that also ran on every warm re-review: BENCHMARKS.md.)
 
 use super::cache::{encode_results, Digest, ResultCache};
+use super::limits::{self, Exceeded};
 use super::{Context, Progress, Rule, Sink, SourceFile, TreeUse};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -32,12 +41,20 @@ struct Produced {
     sink: Sink,
 }
 
-/// What a worker did: the (file, rule) results, and for the files it reviewed rather than
-/// took from the cache, their encoded results to store.
+/// What a worker did: the (file, rule) results, for the files it reviewed rather than took
+/// from the cache their encoded results to store, and the files it refused (beyond the limits).
 #[derive(Default)]
 struct Done {
     produced: Vec<Produced>,
     fresh: Vec<(usize, Digest, Vec<u8>)>,
+    refused: Vec<(usize, Exceeded)>,
+}
+
+/// What a pass produced: one sink per rule, and the files it refused with the limit each
+/// exceeded, in file order.
+pub(crate) struct Passed {
+    pub(crate) sinks: Vec<Sink>,
+    pub(crate) refused: Vec<(String, Exceeded)>,
 }
 
 /// What every worker shares.
@@ -52,14 +69,24 @@ struct Pass<'a> {
 /// Runs every rule's [`Rule::check_file`] over the files of `ctx` it wants and returns one
 /// sink per rule (in `rules` order), its hits sorted by location and marked as having seen
 /// the file pass (see [`Sink::kept`]). With a `cache`, files it holds are not reviewed again,
-/// and what was reviewed is stored in it for the next pass.
+/// and what was reviewed is stored in it for the next pass. Files beyond the limits are taken
+/// out of `ctx` ([`Context::refuse`]); with no `rules` the pass only measures.
 pub(crate) fn run_file_rules(
     rules: &[Box<dyn Rule>],
-    ctx: &Context,
+    ctx: &mut Context,
     cache: Option<ResultCache>,
 ) -> Vec<Sink> {
     let bytes: usize = ctx.files.iter().map(|f| f.text.len()).sum();
-    run_with(workers(bytes), rules, ctx, cache)
+    let Passed { sinks, refused } = run_with(workers(bytes), rules, ctx, cache);
+    ctx.refuse(refused);
+    sinks
+}
+
+/// Measures every file of `ctx` against the limits and takes out those beyond them, running no
+/// rule: for a review whose built-in rules do not run (an agent-only backend), so that its
+/// files are listed as not reviewed exactly as the rules' file pass would list them.
+pub(crate) fn refuse_unanalysable(ctx: &mut Context) {
+    run_file_rules(&[], ctx, None);
 }
 
 /// The file pass on `workers` threads (the calling one included).
@@ -68,7 +95,7 @@ fn run_with(
     rules: &[Box<dyn Rule>],
     ctx: &Context,
     cache: Option<ResultCache>,
-) -> Vec<Sink> {
+) -> Passed {
     let files: Vec<(&str, &str)> = ctx
         .files
         .iter()
@@ -84,7 +111,13 @@ fn run_with(
     let Done {
         mut produced,
         mut fresh,
+        mut refused,
     } = in_workers(workers, &pass);
+    refused.sort_unstable_by_key(|(file, _)| *file);
+    let refused = refused
+        .into_iter()
+        .filter_map(|(file, exceeded)| Some((files.get(file)?.0.to_string(), exceeded)))
+        .collect();
     if let Some(cache) = cache {
         fresh.sort_unstable_by_key(|(file, _, _)| *file);
         let fresh = fresh
@@ -108,7 +141,7 @@ fn run_with(
         sink.hits.sort_by(|a, b| a.location.cmp(&b.location));
         sink.file_pass_done();
     }
-    sinks
+    Passed { sinks, refused }
 }
 
 /// How many threads the pass uses for `bytes` of text.
@@ -146,6 +179,7 @@ fn in_workers(workers: usize, pass: &Pass<'_>) -> Done {
                 Ok(mut more) => {
                     done.produced.append(&mut more.produced);
                     done.fresh.append(&mut more.fresh);
+                    done.refused.append(&mut more.refused);
                 }
                 // A rule panicked on a worker: the same failure as on one thread.
                 Err(panic) => std::panic::resume_unwind(panic),
@@ -155,9 +189,9 @@ fn in_workers(workers: usize, pass: &Pass<'_>) -> Done {
     })
 }
 
-/// Takes files off the shared queue until it is empty; each file is built, checked by every
-/// rule that wants it, and dropped (with its syntax tree) before the next — or, when the cache
-/// holds its text, its stored results are taken instead.
+/// Takes files off the shared queue until it is empty; each file is built, measured against
+/// the limits, checked by every rule that wants it, and dropped (with its syntax tree) before
+/// the next — or, when the cache holds its text, its stored results are taken instead.
 fn review_files(pass: &Pass<'_>) -> Done {
     let rules = pass.rules;
     let mut done = Done::default();
@@ -182,6 +216,14 @@ fn review_files(pass: &Pass<'_>) -> Done {
         }
         let first = done.produced.len();
         let file = SourceFile::new(*path, *text);
+        // On the lines the rules will share: lexed here once, not a second time by them.
+        let exceeded = file
+            .language
+            .and_then(|lang| limits::check_lines(&file.lexed(lang), lang));
+        if let Some(exceeded) = exceeded {
+            done.refused.push((index, exceeded));
+            continue;
+        }
         let wanting: Vec<(usize, &dyn Rule)> = rules
             .iter()
             .enumerate()

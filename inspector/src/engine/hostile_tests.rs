@@ -35,10 +35,10 @@ fn review_all(files: &[(String, String)]) -> Vec<InspectorReport> {
                 cache: false,
                 ..InspectOptions::default()
             };
-            let ctx = Context::build(&root, &Scope::repository(), &options).expect("context");
+            let mut ctx = Context::build(&root, &Scope::repository(), &options).expect("context");
             InspectorKind::ALL
                 .into_iter()
-                .map(|kind| inspect(kind, &ctx, kind.as_str(), "hostile"))
+                .map(|kind| inspect(kind, &mut ctx, kind.as_str(), "hostile"))
                 .collect::<Vec<_>>()
         })
         .expect("review thread")

@@ -13,7 +13,7 @@
 //! overflows a file-pass worker's stack.
 
 use super::source::Language;
-use crate::rules::lexical::{lex, Seg};
+use crate::rules::lexical::{lex, LexLine, Seg};
 
 /// Deepest bracket nesting (`(`, `[`, `{` in code) a file may have.
 pub const MAX_NESTING: usize = 256;
@@ -55,6 +55,13 @@ impl Exceeded {
 /// The first limit `text`, read as `lang`, exceeds; `None` when every rule can analyse it.
 /// Linear in the text: one lexing pass (which never recurses) and one scan of its code.
 pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
+    check_lines(&lex(text, lang), lang)
+}
+
+/// [`check`] on a file's lines as already lexed as `lang`: the file pass measures a file on
+/// the lexed lines its rules then share (`SourceFile::lexed`), so the check costs no lexing of
+/// its own.
+pub(crate) fn check_lines(lines: &[LexLine<'_>], lang: Language) -> Option<Exceeded> {
     let mut depth = 0usize;
     let mut tokens = 0usize;
     // Tokens since the last `;`, `{`, `}` or `,`.
@@ -66,7 +73,7 @@ pub fn check(text: &str, lang: Language) -> Option<Exceeded> {
     // Only syn parses by recursive descent; the other languages end statements at newlines
     // (Python, YAML), and their text-level rules were measured on chains up to the token limit.
     let rust = lang == Language::Rust;
-    for line in lex(text, lang) {
+    for line in lines {
         for seg in &line.segs {
             let code = match seg {
                 Seg::Code(code) => code,

@@ -9,8 +9,15 @@ use protocol::message::RuleOverride;
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
 
 /// Runs every enabled rule of `kind` (only those of the requested dimensions, when any are)
-/// and returns the Inspector's finished report, agent = `name`.
-pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> InspectorReport {
+/// and returns the Inspector's finished report, agent = `name`. Files beyond the limits are
+/// taken out of `ctx` by the file pass (so a context reviewed by several kinds is measured
+/// once per file).
+pub fn inspect(
+    kind: InspectorKind,
+    ctx: &mut Context,
+    name: &str,
+    review: &str,
+) -> InspectorReport {
     let mut report = collect(kind, ctx, name, review, &[]);
     finish(ctx, &mut report);
     report
@@ -22,7 +29,7 @@ pub fn inspect(kind: InspectorKind, ctx: &Context, name: &str, review: &str) -> 
 /// the same single note as the rules'.
 pub(crate) fn collect(
     kind: InspectorKind,
-    ctx: &Context,
+    ctx: &mut Context,
     name: &str,
     review: &str,
     not_run: &[String],

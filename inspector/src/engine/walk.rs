@@ -1,8 +1,10 @@
 //! Walking the repository once: `.gitignore` respected (ripgrep's `ignore` crate), and every file
-//! that is not reviewed (test data, vendored, build output, too large, binary, generated, beyond
-//! what the rules can analyse) listed with its reason.
+//! that is not reviewed (test data, vendored, build output, too large, binary, generated) listed
+//! with its reason. Whether the rules can analyse a file (`limits`) is measured later, in the
+//! file pass, on the lexed lines its rules share and only for files the result cache does not
+//! hold: here, on the walk's one thread, it was a second lexing pass over every file, warm
+//! reviews included (`file_pass.rs`).
 
-use super::limits::{self, Exceeded};
 use super::source::{is_test_data_path, Language, SourceFile};
 use ignore::WalkBuilder;
 use protocol::Skipped;
@@ -15,9 +17,6 @@ pub struct Walked {
     pub files: Vec<SourceFile>,
     /// Files in scope that were not reviewed, with reasons.
     pub skipped: Vec<Skipped>,
-    /// The skipped files the rules could not analyse ([`limits::check`]), with the limit each
-    /// exceeded: unlike the other skips, nothing chose to leave them out.
-    pub unanalysable: Vec<(String, Exceeded)>,
 }
 
 /// Markers that identify generated files in their first lines, matched without regard to case
@@ -76,9 +75,9 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
         // Lossless: a name that is not UTF-8 keeps its bytes as `\xHH` escapes, so a finding
         // still names (and maps back to) its file.
         let rel = protocol::path_text(rel);
-        let Some(lang) = Language::of(&rel).filter(|_| in_scope(&rel)) else {
+        if Language::of(&rel).is_none() || !in_scope(&rel) {
             continue;
-        };
+        }
         if let Some(reason) = not_source(&rel) {
             out.skipped.push(skip(&rel, reason.to_string()));
             continue;
@@ -111,16 +110,10 @@ pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Wal
             out.skipped.push(skip(&rel, "generated".to_string()));
             continue;
         }
-        if let Some(exceeded) = limits::check(&text, lang) {
-            out.skipped.push(skip(&rel, exceeded.reason()));
-            out.unanalysable.push((rel, exceeded));
-            continue;
-        }
         out.files.push(SourceFile::new(rel, text));
     }
     out.files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    out.unanalysable.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
 
@@ -159,7 +152,8 @@ mod tests {
         write(".retake/runs/x.rs", b"fn j() {}\n");
         let walked = walk(root, 512, &|_| true);
         let files: Vec<&str> = walked.files.iter().map(|f| f.rel_path.as_str()).collect();
-        assert_eq!(files, vec!["src/lib.rs"]);
+        // Nesting is the file pass's to measure (`file_pass/tests.rs`), not the walk's.
+        assert_eq!(files, vec!["src/deep.rs", "src/lib.rs"]);
         let skipped: Vec<(&str, &str)> = walked
             .skipped
             .iter()
@@ -172,21 +166,11 @@ mod tests {
                 ("parser/test_data/err/0001.rs", "test data"),
                 ("src/big.py", "too large (600 bytes > 512)"),
                 ("src/blob.rs", "binary"),
-                (
-                    "src/deep.rs",
-                    "not analysable: brackets nested deeper than 256 at line 1"
-                ),
                 ("src/gen.rs", "generated"),
                 ("vendor/lib/x.go", "vendored"),
                 ("web/app.min.js", "build output"),
             ]
         );
-        let unanalysable: Vec<(&str, u32)> = walked
-            .unanalysable
-            .iter()
-            .map(|(path, e)| (path.as_str(), e.line))
-            .collect();
-        assert_eq!(unanalysable, vec![("src/deep.rs", 1)]);
         let only_py = walk(root, 1024, &|p| p.ends_with(".py"));
         assert_eq!(only_py.files.len(), 1);
     }

@@ -83,8 +83,14 @@ fn the_http_backend_posts_the_prompt_and_reads_cpf_from_the_reply() {
     // A variable every environment has stands in for the key: setting one in a threaded test
     // process would race with the other tests.
     let key = std::env::var("PATH").expect("PATH is set");
-    let ctx = holistic_ctx(repo.path(), &http_options(&url, Some("PATH")));
-    let report = review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect("report");
+    let mut ctx = holistic_ctx(repo.path(), &http_options(&url, Some("PATH")));
+    let report = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect("report");
     let rows: Vec<(&str, &str, Option<u32>, Severity)> = report
         .findings
         .iter()
@@ -137,17 +143,27 @@ fn an_endpoint_that_never_answers_cpf_fails_the_inspector() {
         (200, chat("I cannot help with that.")),
         (200, "{\"choices\": []}".into()),
     ]);
-    let ctx = holistic_ctx(repo.path(), &http_options(&url, None));
-    let err =
-        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("fail-closed");
+    let mut ctx = holistic_ctx(repo.path(), &http_options(&url, None));
+    let err = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect_err("fail-closed");
     assert_eq!(
         err.to_string(),
         "holistic-agent: no usable CPF in 2 attempt(s); last: the response has no choices[0].message.content"
     );
     let missing = http_options(&url, Some("RETAKE_TEST_HTTP_KEY_UNSET"));
-    let ctx = holistic_ctx(repo.path(), &missing);
-    let err =
-        review(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1").expect_err("no key");
+    let mut ctx = holistic_ctx(repo.path(), &missing);
+    let err = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect_err("no key");
     assert_eq!(
         err.to_string(),
         "holistic-agent: the API key variable RETAKE_TEST_HTTP_KEY_UNSET (agent.api_key_env) is not set"

@@ -51,14 +51,14 @@ impl Rule for Probe {
 type Outcome = (Vec<Hit>, Vec<String>, Vec<(String, u32)>);
 
 fn run(root: &Path, probe: &Probe, ids: &[&str], max_bytes: Option<usize>) -> Outcome {
-    let ctx =
+    let mut ctx =
         Context::build(root, &Scope::repository(), &InspectOptions::default()).expect("context");
     let cache = ResultCache::open(root, "quality", ids).map(|mut c| {
         c.max_bytes = max_bytes.unwrap_or(c.max_bytes);
         c
     });
     let rules: Vec<Box<dyn Rule>> = vec![Box::new(probe.clone())];
-    let mut sinks = run_file_rules(&rules, &ctx, cache);
+    let mut sinks = run_file_rules(&rules, &mut ctx, cache);
     let mut sink = sinks.remove(0);
     let kept: Vec<(String, u32)> = sink.kept(&ctx, probe);
     (sink.hits, sink.notes, kept)
@@ -210,10 +210,10 @@ fn a_review_with_the_cache_reports_what_one_without_it_reports() {
             cache,
             ..InspectOptions::default()
         };
-        let ctx = Context::build(dir.path(), &Scope::repository(), &options).expect("context");
+        let mut ctx = Context::build(dir.path(), &Scope::repository(), &options).expect("context");
         let mut reports = Vec::new();
         for kind in InspectorKind::ALL {
-            let mut r = inspect(kind, &ctx, "inspector", "r1");
+            let mut r = inspect(kind, &mut ctx, "inspector", "r1");
             r.findings.sort_by(|a, b| a.fingerprint.cmp(&b.fingerprint));
             reports.push((r.findings, r.notes, r.claims));
         }

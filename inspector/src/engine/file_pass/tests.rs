@@ -83,8 +83,8 @@ fn outcome(ctx: &Context, mut sinks: Vec<Sink>) -> Vec<(Vec<Hit>, Vec<String>, V
 fn the_result_does_not_depend_on_the_number_of_workers() {
     let ctx = context();
     let rules = rules();
-    let one = outcome(&ctx, run_with(1, &rules, &ctx, None));
-    let four = outcome(&ctx, run_with(4, &rules, &ctx, None));
+    let one = outcome(&ctx, run_with(1, &rules, &ctx, None).sinks);
+    let four = outcome(&ctx, run_with(4, &rules, &ctx, None).sinks);
     assert_eq!(one, four);
     let (alpha_hits, alpha_notes, alpha_kept) = &one[0];
     // Lines where (file + line) % 7 == 0: 40 files x 30 lines hold 171 of them.
@@ -104,7 +104,7 @@ fn the_result_does_not_depend_on_the_number_of_workers() {
 fn rules_of_a_file_share_one_tree_and_the_context_keeps_none() {
     let ctx = context();
     let rules = rules();
-    let mut sinks = run_with(3, &rules, &ctx, None);
+    let mut sinks = run_with(3, &rules, &ctx, None).sinks;
     let probe = Probe { marker: "unused" };
     let alpha: Seen = sinks[0].kept(&ctx, &probe);
     let beta: Seen = sinks[1].kept(&ctx, &probe);
@@ -171,15 +171,53 @@ impl Rule for ItemsProbe {
 fn the_item_level_tree_is_built_only_when_no_rule_of_the_file_reads_more() {
     let ctx = context();
     let alone: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe)];
-    let mut sinks = run_with(2, &alone, &ctx, None);
+    let mut sinks = run_with(2, &alone, &ctx, None).sinks;
     let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
     assert_eq!(kept.len(), 40);
     assert!(kept.iter().all(|k| *k));
 
     // With a rule that reads statements on the same files, the one full tree serves both.
     let both: Vec<Box<dyn Rule>> = vec![Box::new(ItemsProbe), Box::new(Probe { marker: "fn" })];
-    let mut sinks = run_with(2, &both, &ctx, None);
+    let mut sinks = run_with(2, &both, &ctx, None).sinks;
     let kept: Vec<bool> = sinks[0].kept(&ctx, &ItemsProbe);
     assert_eq!(kept.len(), 40);
     assert!(kept.iter().all(|k| !*k));
+}
+
+#[test]
+fn a_file_beyond_the_limits_is_refused_before_any_rule_and_taken_out_of_the_context() {
+    let deep = format!("fn f() // alpha\n{}{}\n", "{".repeat(300), "}".repeat(300));
+    let mut ctx = context();
+    ctx.files.insert(0, SourceFile::new("src/deep.rs", deep));
+    let rules = rules();
+    let sinks = run_file_rules(&rules, &mut ctx, None);
+    let alpha = &sinks[0];
+    // The other 40 files' hits stand; the refused file, though it holds the marker, has none.
+    assert_eq!(alpha.hits.len(), 171);
+    assert!(alpha.hits.iter().all(|h| h.location.path != "src/deep.rs"));
+    assert!(alpha.notes.iter().all(|n| !n.contains("deep")));
+    assert_eq!(ctx.files.len(), 40);
+    assert!(ctx.file("src/deep.rs").is_none());
+    let skipped: Vec<(&str, &str)> = ctx
+        .skipped
+        .iter()
+        .map(|s| (s.path.as_str(), s.reason.as_str()))
+        .collect();
+    assert_eq!(
+        skipped,
+        vec![(
+            "src/deep.rs",
+            "not analysable: brackets nested deeper than 256 at line 2"
+        )]
+    );
+    let unanalysable: Vec<(&str, u32)> = ctx
+        .unanalysable
+        .iter()
+        .map(|(path, e)| (path.as_str(), e.line))
+        .collect();
+    assert_eq!(unanalysable, vec![("src/deep.rs", 2)]);
+    // A second kind over the same context finds nothing left to refuse, and lists it once.
+    run_file_rules(&rules, &mut ctx, None);
+    assert_eq!(ctx.skipped.len(), 1);
+    assert_eq!(ctx.unanalysable.len(), 1);
 }

@@ -27,8 +27,13 @@ fn options() -> InspectOptions {
 }
 
 fn holistic(root: &Path, scope: &Scope, options: &InspectOptions) -> InspectorReport {
-    let ctx = Context::build(root, scope, options).expect("context");
-    inspect(InspectorKind::Holistic, &ctx, "inspector-holistic", "r1")
+    let mut ctx = Context::build(root, scope, options).expect("context");
+    inspect(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
 }
 
 /// `(rule, line, suppression)` of every finding of `rules`.

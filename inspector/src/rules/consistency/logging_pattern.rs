@@ -240,7 +240,7 @@ mod tests {
             ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
         ]);
         assert!(quiet.hits.is_empty() && quiet.notes.is_empty());
-        let ctx = Context::from_files(
+        let mut ctx = Context::from_files(
             Path::new("/r"),
             vec![SourceFile::new(
                 "src/lib.rs",
@@ -250,7 +250,7 @@ mod tests {
         );
         let report = inspect(
             InspectorKind::Consistency,
-            &ctx,
+            &mut ctx,
             "inspector-consistency",
             "r1",
         );

@@ -122,12 +122,12 @@ mod tests {
         use protocol::InspectorKind;
         let text =
             "// retake-ignore: quality/todo-marker tracked in #12\n// TODO: later\n// TODO: now\n";
-        let ctx = Context::from_files(
+        let mut ctx = Context::from_files(
             std::path::Path::new("/repo"),
             vec![SourceFile::new("src/a.rs", text)],
             crate::spec::Specs::default(),
         );
-        let report = inspect(InspectorKind::Quality, &ctx, "inspector-quality", "r1");
+        let report = inspect(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1");
         // Suppressed findings are kept, marked with the reason, for the Auditor to remove.
         let lines: Vec<(Option<u32>, Option<&str>)> = report
             .findings

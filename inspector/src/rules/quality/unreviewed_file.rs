@@ -24,7 +24,7 @@ static META: RuleMeta = RuleMeta {
                   no rule reviewed it",
 };
 
-/// Reports the files the walk found beyond what the rules can analyse.
+/// Reports the files the file pass found beyond what the rules can analyse.
 pub(crate) struct UnreviewedFile;
 
 impl Rule for UnreviewedFile {
@@ -63,8 +63,10 @@ mod tests {
         for (path, text) in files {
             write(dir.path(), path, text);
         }
-        let ctx = Context::build(dir.path(), &Scope::repository(), &InspectOptions::default())
+        let mut ctx = Context::build(dir.path(), &Scope::repository(), &InspectOptions::default())
             .expect("context");
+        // The file pass measures the files, as in a review, before any project rule runs.
+        crate::engine::file_pass::refuse_unanalysable(&mut ctx);
         let mut sink = Sink::default();
         UnreviewedFile.check_project(&ctx, &mut sink);
         sink.hits

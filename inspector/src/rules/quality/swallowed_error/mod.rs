@@ -105,13 +105,13 @@ mod tests {
 
     /// The claim after the engine's file pass over `files`.
     fn claims(files: &[(&str, &str)]) -> Vec<Claim> {
-        let ctx = Context::from_files(
+        let mut ctx = Context::from_files(
             Path::new("/r"),
             files.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect(),
             crate::spec::Specs::default(),
         );
         let rules: Vec<Box<dyn Rule>> = vec![Box::new(SwallowedError)];
-        let mut sink = run_file_rules(&rules, &ctx, None).remove(0);
+        let mut sink = run_file_rules(&rules, &mut ctx, None).remove(0);
         SwallowedError.check_project(&ctx, &mut sink);
         sink.claims
     }
