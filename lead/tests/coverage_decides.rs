@@ -2,32 +2,16 @@
 //! lost an Inspector is never GO and never exits 0 under `--strict`, every output says which
 //! Inspector and why, and a review that lost them all has no verdict (exit 2).
 
-use std::path::{Path, PathBuf};
+mod support;
+use support::copy_example;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples")
-        .join(name)
-}
-
-/// A copy of an example repository in a temporary folder, so the review writes nothing to the
-/// checked-in tree.
+/// A fresh copy of the example `name` in a temporary folder.
 fn copy_of(name: &str) -> tempfile::TempDir {
-    fn copy(from: &Path, to: &Path) {
-        std::fs::create_dir_all(to).expect("mkdir");
-        for entry in std::fs::read_dir(from).expect("read_dir") {
-            let entry = entry.expect("entry");
-            let target = to.join(entry.file_name());
-            if entry.file_type().expect("file type").is_dir() {
-                copy(&entry.path(), &target);
-            } else {
-                std::fs::copy(entry.path(), &target).expect("copy");
-            }
-        }
-    }
     let dir = tempfile::tempdir().expect("tempdir");
-    copy(&example(name), dir.path());
+    copy_example(name, dir.path());
     dir
 }
 

@@ -7,55 +7,18 @@
 //! Uncommitted edits are ignored with a note; `--trust-repo-config` applies them. A `retake
 //! serve` job's repository may set rules but not commands, agents or credentials.
 
+mod support;
+use support::{copy_example, git, write};
+
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn git(root: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=retake",
-            "-c",
-            "user.email=retake@example.invalid",
-        ])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn write(root: &Path, rel: &str, body: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
-
 /// `examples/shop-nogo` copied into a fresh git repository, committed on `main`.
 fn shop() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/shop-nogo/.");
-    let copied = Command::new("cp")
-        .arg("-r")
-        .arg(&example)
-        .arg(dir.path())
-        .status()
-        .expect("cp");
-    assert!(copied.success());
-    let _ = std::fs::remove_dir_all(dir.path().join(".retake"));
-    let _ = std::fs::remove_dir_all(dir.path().join("target"));
+    copy_example("shop-nogo", dir.path());
     write(dir.path(), ".gitignore", "/.retake/\n/target\n");
     git(dir.path(), &["init", "-q"]);
     git(dir.path(), &["add", "-A"]);

@@ -2,6 +2,9 @@
 //! kills no Inspector and hides no other file's findings, an empty CPF report is an error rather
 //! than a clean report, and a 20,000-task dependency chain in Plans.md is planned promptly.
 
+mod support;
+use support::copy_example;
+
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -16,15 +19,7 @@ fn retake(args: &[&str]) -> Output {
 /// `examples/shop-nogo` copied into `dir` (no journal of earlier reviews).
 fn shop_copy(dir: &Path) -> std::path::PathBuf {
     let repo = dir.join("shop");
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/shop-nogo");
-    let copied = Command::new("cp")
-        .arg("-r")
-        .arg(&example)
-        .arg(&repo)
-        .status()
-        .expect("cp");
-    assert!(copied.success());
-    let _ = std::fs::remove_dir_all(repo.join(".retake"));
+    copy_example("shop-nogo", &repo);
     repo
 }
 

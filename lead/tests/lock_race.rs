@@ -6,15 +6,12 @@
 //! holds the lock, and `verdicts.md` has exactly one batch per review that ran — none lost to
 //! two Leads rewriting it at once.
 
+mod support;
+use support::write;
+
 use std::os::unix::io::AsRawFd as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
 
 /// 30 reviews of `repo`, started at once: each child blocks opening a FIFO for reading until
 /// this process opens it for writing, so all of them start in the same instant.

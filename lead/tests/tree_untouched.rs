@@ -4,30 +4,11 @@
 //! `git status` is unchanged apart from retake's own state, and both reviews cover the same
 //! scope with the same findings.
 
+mod support;
+use support::git;
+
 use std::path::Path;
 use std::process::Command;
-
-fn git(root: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=retake",
-            "-c",
-            "user.email=retake@example.invalid",
-        ])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// `git status --porcelain` without retake's own state (`.retake/`, `verdicts.md`).
 fn status(repo: &Path) -> Vec<String> {

@@ -4,15 +4,12 @@
 //! `--fix`, which would run the executor); a test command that reads every process's
 //! environment must find no wire secret.
 
+mod support;
+use support::{git, write};
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
 
 /// A shell script at `path` that appends `name` to `log` and succeeds.
 fn tripwire(path: &Path, name: &str, log: &Path) -> String {
@@ -24,33 +21,6 @@ fn tripwire(path: &Path, name: &str, log: &Path) -> String {
     .expect("write");
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     path.display().to_string()
-}
-
-/// Plain git with a fixed identity (building the fixture obeys nothing hostile: the hostile
-/// settings are written last).
-fn git(root: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=retake",
-            "-c",
-            "user.email=retake@example.invalid",
-        ])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 fn retake(repo: &Path, args: &[&str]) -> Output {
