@@ -195,12 +195,11 @@ impl ActiveReview {
 mod tests {
     use super::*;
 
-    #[test]
-    fn written_read_and_cleared() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let state = ActiveReview {
+    /// A module-scoped review's state with `run_id`.
+    fn review(run_id: &str) -> ActiveReview {
+        ActiveReview {
             kind: "review".into(),
-            run_id: "r1".into(),
+            run_id: run_id.into(),
             scope: Scope::Module {
                 globs: vec!["src/**".into()],
             },
@@ -208,7 +207,13 @@ mod tests {
             no_exec: true,
             pipelines: 1,
             started_at: "2026-11-22T00:00:00Z".into(),
-        };
+        }
+    }
+
+    #[test]
+    fn written_read_and_cleared() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = review("r1");
         assert!(matches!(
             ActiveReview::read(dir.path()),
             Err(StateError::Missing(_))
@@ -235,17 +240,7 @@ mod tests {
     #[test]
     fn hostile_ids_and_counts_are_refused_naming_the_file_and_field_and_nothing_is_deleted() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let good = ActiveReview {
-            kind: "review".into(),
-            run_id: "20261122T000000Z-abcdef".into(),
-            scope: Scope::Module {
-                globs: vec!["src/**".into()],
-            },
-            runtime: "local".into(),
-            no_exec: true,
-            pipelines: 1,
-            started_at: "2026-11-22T00:00:00Z".into(),
-        };
+        let good = review("20261122T000000Z-abcdef");
         let cases = [
             (
                 ActiveReview {

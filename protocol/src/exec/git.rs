@@ -107,31 +107,6 @@ pub fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<Stri
     Ok(String::from_utf8_lossy(&done).into_owned())
 }
 
-/// The bytes of `path` at revision `rev` (`git show REV:PATH`, no textconv), or `None` when the
-/// revision has no such file. An unknown revision is an error.
-pub fn show_file(repo: &Path, rev: &str, path: &str) -> Result<Option<Vec<u8>>, GitError> {
-    let command = format!("show {rev}:{path}");
-    // A revision starting with `-` would be read as an option.
-    if rev.starts_with('-') || rev.is_empty() {
-        return Err(GitError::Failed {
-            command,
-            reason: format!("'{rev}' is not a revision"),
-        });
-    }
-    let commit = format!("{rev}^{{commit}}");
-    git(repo, &["rev-parse", "--verify", "--quiet", &commit]).map_err(|_| GitError::Failed {
-        command: command.clone(),
-        reason: format!("unknown revision '{rev}'"),
-    })?;
-    let object = format!("{rev}:{path}");
-    if git(repo, &["cat-file", "-e", &object]).is_err() {
-        return Ok(None);
-    }
-    let mut argv = hardened_prefix();
-    argv.extend(["cat-file", "blob", &object].map(String::from));
-    raw(repo, &argv, &[], &["cat-file", "blob", &object]).map(Some)
-}
-
 fn hardened_prefix() -> Vec<String> {
     let mut argv = vec!["git".to_string()];
     for setting in HARDENING {

@@ -121,24 +121,6 @@ fn no_program_of_the_repository_runs_whatever_its_configuration_says() {
 }
 
 #[test]
-fn show_file_reads_a_revision_and_tells_a_missing_file_from_a_bad_revision() {
-    let (dir, ran) = hostile_repo();
-    let repo = dir.path().join("repo");
-    assert_eq!(
-        show_file(&repo, "HEAD", "a.txt").expect("show"),
-        Some(b"a\n".to_vec())
-    );
-    assert_eq!(show_file(&repo, "HEAD", "retake.toml").expect("show"), None);
-    let err = show_file(&repo, "no-such-branch", "a.txt").expect_err("bad revision");
-    assert_eq!(
-        err.to_string(),
-        "git show no-such-branch:a.txt failed: unknown revision 'no-such-branch'"
-    );
-    assert!(show_file(&repo, "--output=x", "a.txt").is_err());
-    assert!(!ran.exists(), "textconv or filters ran");
-}
-
-#[test]
 fn a_failure_names_the_command_and_gits_first_error_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     let err = git(dir.path(), &["rev-parse", "HEAD"]).expect_err("no repository");
