@@ -3,7 +3,11 @@
 //! - **CODIFY** is applied at once: its text becomes a `- …` line of its target steering file
 //!   (created with a title when missing) and a dated line of [`DECISIONS_MD`]. Both writes are
 //!   atomic and idempotent: a line already there is not written again, so the same CODIFY across
-//!   reviews changes nothing after the first.
+//!   reviews changes nothing after the first. Only a repository that keeps steering files (its
+//!   `steering/` folder exists) is written to: in any other a review leaves the tree as it found
+//!   it, and the row is a `STEERING_SUGGESTED` note (a decision the spec leaves open — it assumes
+//!   the spec layout; an ordinary repository did not ask for one, and files a review created would
+//!   become the next review's "changes").
 //! - **PROPOSE** is asked: an answer given with `--answer ID=yes|no`, else — on a terminal and
 //!   without `--yes` — a y/n question per proposal on standard error. Approved, it is written like a
 //!   CODIFY; rejected, it is only recorded; unanswered, it is recorded `pending`. Every outcome is a
@@ -81,6 +85,7 @@ pub fn apply(
     let mut notes = Vec::new();
     let mut log: Vec<Record> = Vec::new();
     let mut asked: Vec<Proposal> = Vec::new();
+    let keeps_steering = repo.join("steering").is_dir();
     for row in rows {
         if !is_steering_file(&row.target) {
             notes.push(format!(
@@ -91,6 +96,9 @@ pub fn apply(
         }
         let text = one_line(&row.text);
         match row.action {
+            SteeringAction::Codify if !keeps_steering => {
+                notes.push(format!("STEERING_SUGGESTED|{}|{text}", row.target));
+            }
             SteeringAction::Codify => {
                 if write_decision(repo, &row.target, &text, "CODIFY", origin)? {
                     notes.push(format!("STEERING_APPLIED|{}|{text}", row.target));

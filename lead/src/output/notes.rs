@@ -109,6 +109,9 @@ fn known(tag: &str, fields: &[&str]) -> Option<String> {
             format!("{category} at {location}: {text}")
         }
         ("STEERING_APPLIED", [target, text]) => format!("Added to {target}: {text}"),
+        ("STEERING_SUGGESTED", [target, text]) => format!(
+            "Suggested for {target} (not written: the repository keeps no steering/ folder): {text}"
+        ),
         ("STEERING_REFUSED", [target, why]) => {
             format!("Steering row for {target} refused: {why}")
         }
@@ -186,6 +189,7 @@ mod tests {
             ("COVERAGE_GAP|task|unverified: no Inspector reported which tasks it covered (3 named by the design)", "Coverage of each task is unverified: no Inspector reported which tasks it covered (3 named by the design)."),
             ("SIMPLICITY|src/net.rs:14|operational-risk|dropped the suggestion \"Retry\": phantom resilience, the design has none", "operational-risk at src/net.rs:14: dropped the suggestion \"Retry\": phantom resilience, the design has none."),
             ("STEERING_APPLIED|steering/tech.md|errors: thiserror enums", "Added to steering/tech.md: errors: thiserror enums."),
+            ("STEERING_SUGGESTED|steering/tech.md|errors: thiserror enums", "Suggested for steering/tech.md (not written: the repository keeps no steering/ folder): errors: thiserror enums."),
             ("STEERING_REFUSED|../outside.md|not a steering file (steering/*.md)", "Steering row for ../outside.md refused: not a steering file (steering/*.md)."),
             ("PROPOSE_APPROVED|p1|steering/structure.md|Rule A", "Proposal p1 for steering/structure.md approved: Rule A."),
             ("PROPOSE_REJECTED|p2|steering/structure.md|Rule B", "Proposal p2 for steering/structure.md rejected: Rule B."),

@@ -161,3 +161,18 @@ fn a_target_outside_the_steering_folder_is_refused() {
         assert!(!is_steering_file(bad), "{bad}");
     }
 }
+
+#[test]
+fn a_repository_without_steering_files_is_not_written_to_and_gets_a_suggestion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let rows = [codify("errors: thiserror enums")];
+    let mut never = |_: &Proposal| -> Option<Answer> { panic!("nothing to ask") };
+    let notes = apply(root, &rows, origin("r1"), &mut never).expect("apply");
+    assert_eq!(
+        notes,
+        vec!["STEERING_SUGGESTED|steering/tech.md|errors: thiserror enums"]
+    );
+    assert!(!root.join("steering").exists());
+    assert!(!root.join(".retake").join(PROPOSALS_FILE).exists());
+}
