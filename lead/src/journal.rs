@@ -150,6 +150,7 @@ mod tests {
             notes: vec!["quality: 3 files".into()],
             claims: vec![],
             coverage: protocol::Coverage::default(),
+            preexisting: Vec::new(),
         };
         let p = j.report("inspector-quality", &report).expect("report");
         assert_eq!(p, dir.path().join("runs/r1/reports/inspector-quality.cpf"));

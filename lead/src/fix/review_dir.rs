@@ -204,6 +204,7 @@ mod tests {
             notes: vec![],
             claims: vec![],
             coverage: Coverage::default(),
+            preexisting: Vec::new(),
         }
     }
 

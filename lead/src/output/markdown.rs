@@ -51,6 +51,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let run = s.run_id.unwrap_or("—");
     let _ = writeln!(out, "| Run | {} (round {}) |", cell(run), s.round);
     issues(s, &mut out);
+    out.push_str(&super::already_there::markdown(s, code));
     verification(s, &mut out);
     let _ = writeln!(out, "\n## Recommended actions\n");
     for (i, action) in actions(s).iter().enumerate() {
