@@ -147,7 +147,7 @@ mod tests {
             finding("src/gone.rs", Some(4), "unsafe-block"),
             finding("src/untouched.rs", Some(1), "unsafe-block"),
             finding("tests/old.rs", Some(9), "test-failure"),
-            finding("Cargo.toml", None, "missing-integration-tests"),
+            finding("docs/design.md", None, "design-drift"),
         ]
     }
 
@@ -161,7 +161,7 @@ mod tests {
         );
         assert_eq!(
             places(&r.preexisting),
-            ["src/a.rs:3", "src/a.rs", "src/gone.rs:4", "Cargo.toml"]
+            ["src/a.rs:3", "src/a.rs", "src/gone.rs:4", "docs/design.md"]
         );
         assert_eq!(dropped, 1, "the finding in a file the change did not touch");
     }

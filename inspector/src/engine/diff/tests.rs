@@ -123,7 +123,7 @@ fn each_filter_keeps_what_the_module_doc_says() {
             [false, true, true, true],
         ),
         (
-            finding("Cargo.toml", None, "missing-integration-tests"),
+            finding("docs/design.md", None, "design-drift"),
             [false, true, true, true],
         ),
         (finding("img.png", None, "large-binary"), [true; 4]),
