@@ -167,6 +167,33 @@ mod tests {
     }
 
     #[test]
+    fn a_baseline_finding_still_there_is_not_absent_nor_counted_new() {
+        use crate::output::baseline::{Baseline, BaselineEntry};
+        let old = unsafe_at(5);
+        let entry = |f: &Finding| BaselineEntry {
+            fingerprint: f.fingerprint.clone(),
+            rule: f.rule.clone(),
+            severity: Some(f.severity),
+            path: f.location.path.clone(),
+            line: f.location.line,
+            description: f.description.clone(),
+            inspector: "inspector-quality".into(),
+        };
+        let gone = unsafe_at(9);
+        let baseline = Baseline::new(vec![entry(&old), entry(&gone)]);
+        let o = outcome(Verdict::Go, vec![]);
+        summary_with_reports(&o, vec![old], |s| {
+            let s = Summary {
+                baseline: Some(&baseline),
+                ..s.clone()
+            };
+            let absent: Vec<&str> = s.absent().iter().map(|e| e.fingerprint.as_str()).collect();
+            assert_eq!(absent, ["u9"]);
+            assert_eq!(s.baseline_counts(), Some((0, 0, 1)));
+        });
+    }
+
+    #[test]
     fn a_finding_that_also_gates_is_not_already_there() {
         let gating = unsafe_at(3);
         let o = outcome(Verdict::Conditional, vec![gating.clone()]);
