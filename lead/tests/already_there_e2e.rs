@@ -148,6 +148,18 @@ fn a_change_that_only_deletes_lines_is_not_judged_by_an_unsafe_block_it_did_not_
         "{}",
         run.markdown
     );
+    assert!(
+        run.markdown
+            .contains("| Findings | 0 Critical · 0 High · 0 Medium · 0 Low |\n"),
+        "{}",
+        run.markdown
+    );
+    assert!(
+        run.markdown
+            .contains("| Already there | 1 (not gating) |\n"),
+        "{}",
+        run.markdown
+    );
     assert_eq!(
         sarif_states(&run.sarif),
         [(

@@ -41,6 +41,10 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     if by_change > 0 {
         let _ = writeln!(out, "| Suppressed by this change | {by_change} |");
     }
+    let already = s.already_there().len();
+    if already > 0 {
+        let _ = writeln!(out, "| Already there | {already} (not gating) |");
+    }
     let _ = writeln!(out, "| Coverage | {} |", coverage(s));
     if let Some((new, unchanged, absent)) = s.baseline_counts() {
         let _ = writeln!(
