@@ -129,6 +129,7 @@ fn reports(n: usize) -> Vec<InspectorReport> {
             notes: Vec::new(),
             claims: Vec::new(),
             coverage: Default::default(),
+            preexisting: Vec::new(),
         })
         .collect()
 }

@@ -33,5 +33,6 @@ pub(crate) fn report(inspector: &str, findings: Vec<Finding>) -> InspectorReport
         notes: vec![format!("{inspector} looked around")],
         claims: Vec::new(),
         coverage: Default::default(),
+        preexisting: Vec::new(),
     }
 }

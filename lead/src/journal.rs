@@ -150,6 +150,7 @@ mod tests {
             notes: vec!["quality: 3 files".into()],
             claims: vec![],
             coverage: protocol::Coverage::default(),
+            preexisting: Vec::new(),
         };
         let p = j.report("inspector-quality", &report).expect("report");
         assert_eq!(p, dir.path().join("runs/r1/reports/inspector-quality.cpf"));
@@ -176,6 +177,47 @@ mod tests {
             "no temporary files left"
         );
         assert!(Journal::open(dir.path(), "missing").is_err());
+    }
+
+    #[test]
+    fn the_json_journal_keeps_what_was_already_there_and_reads_older_reports() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let j = Journal::create(dir.path(), "r1").expect("create");
+        let old = protocol::Finding::new(
+            "inspector-holistic",
+            "holistic/unsafe-without-safety",
+            "operational-risk",
+            protocol::Severity::High,
+            protocol::Location::at("src/lib.rs", 5),
+            "unsafe block",
+            "u5",
+        );
+        let report = InspectorReport {
+            review: "r1".into(),
+            inspector: "inspector-holistic".into(),
+            kind: Some(protocol::InspectorKind::Holistic),
+            scope: "session:main".into(),
+            findings: vec![],
+            notes: vec![],
+            claims: vec![],
+            coverage: protocol::Coverage::default(),
+            preexisting: vec![old],
+        };
+        j.report("inspector-holistic", &report).expect("report");
+        let reports = || {
+            Journal::open(dir.path(), "r1")
+                .expect("open")
+                .reports()
+                .expect("reports")
+        };
+        assert_eq!(reports().get("inspector-holistic"), Some(&report));
+        // A report journaled before the field existed reads with nothing already there.
+        let path = j.dir().join("reports/inspector-holistic.json");
+        let mut value: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+        value.as_object_mut().expect("object").remove("preexisting");
+        std::fs::write(&path, value.to_string()).expect("write");
+        assert_eq!(reports()["inspector-holistic"].preexisting, []);
     }
 
     #[test]

@@ -103,6 +103,7 @@ fn fixture(root: &Path) -> (PathBuf, PathBuf) {
         notes: vec![],
         claims: vec![],
         coverage: Coverage::default(),
+        preexisting: Vec::new(),
     };
     std::fs::write(
         review.join("reports/inspector-quality.json"),

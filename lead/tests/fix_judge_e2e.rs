@@ -88,6 +88,7 @@ fn fixture(root: &Path, fixer: &str) -> (PathBuf, PathBuf) {
         notes: vec![],
         claims: vec![],
         coverage: Coverage::default(),
+        preexisting: Vec::new(),
     };
     std::fs::write(
         review.join("reports/inspector-quality.json"),

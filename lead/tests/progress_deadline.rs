@@ -92,6 +92,7 @@ async fn fake_inspector(addr: SocketAddr, secret: Secret, wire: WireConfig, movi
             files_reviewed: 1,
             skipped: Vec::new(),
         },
+        preexisting: Vec::new(),
     };
     let _gone = writer
         .send(&Envelope::new(

@@ -1,6 +1,7 @@
 //! Session reviews through the real `retake` binary: a git repository built here with a branch
-//! change, reviewed against its merge base — only the changed files, `--filter added` only the
-//! added lines, the session as the default when there are changes — and agent backends
+//! change, reviewed against its merge base — only the changed files, `--filter added` (the
+//! default) gating on the added lines with the rest of the changed files already there, the
+//! session as the default when there are changes — and agent backends
 //! configured in retake.toml reaching the Inspectors.
 
 use std::collections::BTreeSet;
@@ -117,7 +118,7 @@ fn a_branch_session_reviews_only_changed_files_and_filter_added_only_added_lines
     let repo = dir.path();
     branch_repo(repo);
 
-    let file = review(repo, &["--base", "main"]);
+    let file = review(repo, &["--base", "main", "--filter", "file"]);
     assert_eq!(file.code, 1, "stderr: {}\njson: {}", file.stderr, file.json);
     assert_eq!(file.json["scope"], "session:main");
     assert_eq!(
@@ -134,12 +135,28 @@ fn a_branch_session_reviews_only_changed_files_and_filter_added_only_added_lines
         2
     );
 
+    // `--filter added` is the default: the todo!() on an untouched line of lib.rs is already
+    // there, listed apart; the one in other.rs, a file the change did not touch, is not.
+    for flags in [
+        &["--base", "main", "--filter", "added"][..],
+        &["--base", "main"],
+    ] {
+        let added = review(repo, flags);
+        assert_eq!(added.code, 1, "stderr: {}", added.stderr);
+        assert_eq!(
+            places(&added.json, "holistic/todo-macro"),
+            BTreeSet::from([place("src/lib.rs", 6), place("src/new.rs", 2)])
+        );
+        let apart: Vec<(&str, u64)> = added.json["already_there"]
+            .as_array()
+            .expect("already_there")
+            .iter()
+            .filter(|f| f["rule"] == "holistic/todo-macro")
+            .filter_map(|f| Some((f["path"].as_str()?, f["line"].as_u64()?)))
+            .collect();
+        assert_eq!(apart, [("src/lib.rs", 2)], "{flags:?}");
+    }
     let added = review(repo, &["--base", "main", "--filter", "added"]);
-    assert_eq!(added.code, 1, "stderr: {}", added.stderr);
-    assert_eq!(
-        places(&added.json, "holistic/todo-macro"),
-        BTreeSet::from([place("src/lib.rs", 6), place("src/new.rs", 2)])
-    );
     let lines: BTreeSet<(String, u64)> = added.json["findings"]
         .as_array()
         .expect("findings")

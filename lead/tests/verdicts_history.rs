@@ -58,6 +58,7 @@ fn append(path: &Path, pipelines: &[Option<VerdictCpf>], ts: &str) -> verdicts_m
         consensus: &c,
         disposition: None,
         findings: &[],
+        already_there: &[],
     };
     verdicts_md::append(path, &batch).expect("append")
 }
@@ -211,6 +212,7 @@ fn review(path: &Path, findings: &[Finding]) -> verdicts_md::Appended {
         consensus: &c,
         disposition: None,
         findings,
+        already_there: &[],
     };
     verdicts_md::append(path, &batch).expect("append")
 }

@@ -132,6 +132,7 @@ fn empty_report(kind: InspectorKind, ctx: &Context, name: &str, review: &str) ->
             files_reviewed: ctx.files.len() as u32,
             skipped: ctx.skipped.clone(),
         },
+        preexisting: Vec::new(),
     }
 }
 

@@ -3,18 +3,21 @@
 //!
 //! What each filter keeps (decisions the spec leaves open):
 //! - `nofilter`: everything the Inspectors found in the changed files.
-//! - `file` (default): findings in changed files.
+//! - `file`: findings in changed files.
 //! - `diff_context`: findings on changed lines or within [`CONTEXT_LINES`] of one (a deletion
 //!   touches the lines on both sides of it); a finding without a line is kept when its file
 //!   changed.
-//! - `added`: findings on added (or rewritten) lines; a finding without a line is kept only
-//!   when its whole file is new.
+//! - `added` (default): findings on added (or rewritten) lines; a finding without a line is
+//!   kept only when its whole file is new. The triage keeps the changed files' other findings
+//!   apart as "already there" instead of dropping them (`engine/triage.rs`).
 //!
-//! Under every filter, findings that are not about a line of source code pass through: a
-//! repository-wide finding (empty path), one in a document that is not source (design.md), in
-//! the spec layout (`specs/`, `steering/`), or a test run's result (a failing test or a test
-//! command that could not run is a fact about the change wherever the test lives — chapter 02
-//! calls failures outside the changed scope regressions).
+//! Under every filter, a finding in the spec layout (`specs/`, `steering/`) and a test run's
+//! result (a failing test or a test command that could not run is a fact about the change
+//! wherever the test lives — chapter 02 calls failures outside the changed scope regressions)
+//! are kept. Other findings that are not about source code — repository-wide ones (empty
+//! path), those in a document that is not source (design.md) — pass through
+//! `diff_context` and `file`; `added` keeps only those about a document the change touched,
+//! since a project finding the change did not cause is already there.
 
 use super::source::Language;
 use protocol::{DiffFilter, Finding};
@@ -78,7 +81,15 @@ pub struct Changes {
 impl Changes {
     /// Whether `filter` keeps `finding` (see the module documentation).
     pub fn keeps(&self, filter: DiffFilter, finding: &Finding) -> bool {
-        if filter == DiffFilter::NoFilter || passes_through(finding) {
+        if filter == DiffFilter::NoFilter || always_kept(finding) {
+            return true;
+        }
+        if filter == DiffFilter::Added && !is_source(finding) {
+            // A repository-wide finding, or one about a document the change left alone, was
+            // not caused by the change; one about a document it changed was.
+            return self.files.contains_key(&finding.location.path);
+        }
+        if !is_source(finding) {
             return true;
         }
         let Some(change) = self.files.get(&finding.location.path) else {
@@ -91,14 +102,25 @@ impl Changes {
             _ => true,
         }
     }
+
+    /// Whether `finding` is about a changed file or not about one source file (repository-wide,
+    /// a document): what `added` keeps apart as already there rather than dropping it.
+    pub fn concerns(&self, finding: &Finding) -> bool {
+        !is_source(finding) || self.files.contains_key(&finding.location.path)
+    }
 }
 
-fn passes_through(f: &Finding) -> bool {
+/// A test run's result, or a finding in the spec layout: kept under every filter.
+fn always_kept(f: &Finding) -> bool {
     let path = f.location.path.as_str();
-    path.is_empty()
-        || Language::of(path).is_none()
-        || SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir))
+    SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir))
         || RUN_CATEGORIES.contains(&f.category.as_str())
+}
+
+/// Whether the finding is about a source file (not repository-wide, not a document).
+fn is_source(f: &Finding) -> bool {
+    let path = f.location.path.as_str();
+    !path.is_empty() && Language::of(path).is_some()
 }
 
 /// Reads the output of `git diff -U0 --src-prefix=a/ --dst-prefix=b/` into changed lines per

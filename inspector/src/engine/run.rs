@@ -81,6 +81,7 @@ pub(crate) fn collect(
             files_reviewed: ctx.files.len() as u32,
             skipped: ctx.skipped.clone(),
         },
+        preexisting: Vec::new(),
     };
     let mut not_run: Vec<String> = not_run.to_vec();
     for (rule, sink) in rules.iter().zip(sinks) {

@@ -40,8 +40,10 @@ pub struct ReviewArgs {
     /// commits over origin/HEAD, main or master; use `--paths '**'` to review everything.
     #[arg(long, value_name = "REF", conflicts_with_all = ["feature", "paths", "cross_check", "wave"])]
     pub base: Option<String>,
-    /// In a session review, report only findings on added lines, changed lines and their
-    /// context, in changed files (default), or everything.
+    /// In a session review, which findings gate: those the change introduced (added or
+    /// rewritten lines, new files, test runs; default — the changed files' other findings are
+    /// listed apart as "already there" and never gate), or, dropping the rest, those on changed
+    /// lines and their context, in changed files, or everything.
     #[arg(long, value_enum, conflicts_with_all = ["feature", "paths", "cross_check", "wave"])]
     pub filter: Option<FilterArg>,
     /// Run only the rules of these dimensions, grouping findings by them (comma separated:
@@ -111,12 +113,13 @@ pub struct ChaosArgs {
 /// `--filter`: how a session review limits findings to the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FilterArg {
-    /// Only findings on added or rewritten lines.
+    /// Findings the change introduced gate (added or rewritten lines, new files, test runs);
+    /// the changed files' other findings are reported as "already there" (default).
     Added,
     /// Findings on changed lines and within 3 lines of them.
     #[value(name = "diff_context", alias = "diff-context")]
     DiffContext,
-    /// Findings anywhere in a changed file (default).
+    /// Findings anywhere in a changed file.
     File,
     /// Every finding in the changed files' review.
     #[value(name = "nofilter", alias = "no-filter")]

@@ -53,6 +53,7 @@ pub fn run(args: ConsensusArgs) -> anyhow::Result<u8> {
                 disposition: None,
                 // CPF verdicts carry no fingerprints: rows match by category, path, description.
                 findings: &[],
+                already_there: &[],
             };
             let appended = verdicts_md::append(md, &batch)
                 .with_context(|| format!("cannot append to {}", md.display()))?;

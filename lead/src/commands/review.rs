@@ -232,6 +232,16 @@ fn execute_reviewed(
         .flatten()
         .flat_map(|p| p.outcome.findings.iter().cloned())
         .collect();
+    let active: std::collections::BTreeSet<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    let already_there: Vec<protocol::Finding> =
+        crate::output::already_there::collect(&first.reports, &active)
+            .into_iter()
+            .cloned()
+            .collect();
     let batch = verdicts_md::Batch {
         title: &title,
         timestamp: &timestamp,
@@ -240,6 +250,7 @@ fn execute_reviewed(
         consensus: &consensus,
         disposition: None,
         findings: &findings,
+        already_there: &already_there,
     };
     let appended = verdicts_md::append(&md, &batch)
         .with_context(|| format!("cannot append to {}", md.display()))

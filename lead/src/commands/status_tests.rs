@@ -29,6 +29,7 @@ fn journal_report(repo: &Path, run_id: &str, name: &str) {
         notes: vec![],
         claims: vec![],
         coverage: protocol::Coverage::default(),
+        preexisting: Vec::new(),
     };
     journal.report(name, &report).expect("report");
 }

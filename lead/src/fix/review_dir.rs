@@ -204,6 +204,7 @@ mod tests {
             notes: vec![],
             claims: vec![],
             coverage: Coverage::default(),
+            preexisting: Vec::new(),
         }
     }
 
@@ -232,7 +233,10 @@ mod tests {
         let dir = tmp.path().join(".retake/runs/r1");
         std::fs::create_dir_all(dir.join("reports")).unwrap();
         let a = finding("inspector-quality", "src/a.rs", 1, "HashMap");
-        write_report(&dir, &report("inspector-quality", vec![a.clone()]));
+        let mut quality = report("inspector-quality", vec![a.clone()]);
+        // Already there before the reviewed change: never a fix task.
+        quality.preexisting = vec![finding("inspector-quality", "src/c.rs", 9, "BTreeMap")];
+        write_report(&dir, &quality);
         let mut twin = a.clone();
         twin.agents = vec!["inspector-rulebase".into()];
         let mut wide = finding("inspector-rulebase", "", 0, "x");

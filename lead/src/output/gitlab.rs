@@ -2,7 +2,8 @@
 //!
 //! Severity: C → `critical`, H → `major`, M → `minor`, L → `info` (`blocker` is not used: a
 //! Critical already blocks through the verdict). A finding without a line is reported on line 1,
-//! a repository-wide one at path `.`, since GitLab requires both. Suppressed findings are left out.
+//! a repository-wide one at path `.`, since GitLab requires both. Suppressed findings are left out,
+//! and so are those already there before a session's change (GitLab compares its own base).
 
 use super::Summary;
 use protocol::{Finding, Severity};

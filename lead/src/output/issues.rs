@@ -34,6 +34,12 @@ impl<'a> Entry<'a> {
 /// report it (agreement), then path and line so that equal findings keep a stable order.
 pub fn ordered<'a>(s: &Summary<'a>) -> Vec<&'a Finding> {
     let mut findings: Vec<&Finding> = s.active().collect();
+    sort_for_reading(&mut findings);
+    findings
+}
+
+/// Sorts findings most important first, the order of [`ordered`].
+pub fn sort_for_reading<'a>(findings: &mut [&'a Finding]) {
     findings.sort_by(|a, b| {
         let key = |f: &&'a Finding| {
             (
@@ -47,7 +53,6 @@ pub fn ordered<'a>(s: &Summary<'a>) -> Vec<&'a Finding> {
             .then_with(|| a.location.path.cmp(&b.location.path))
             .then_with(|| a.location.line.cmp(&b.location.line))
     });
-    findings
 }
 
 /// The issues list: [`ordered`] findings, a rule with more than [`GROUP_SHOWN`] of them as one

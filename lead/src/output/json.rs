@@ -1,8 +1,10 @@
 //! The `--format json` object of chapter 07, documented by `docs/retake-report.schema.json`.
 //! With `--baseline`, each finding gets `baseline` (`new`/`unchanged`) and the object an `absent`
-//! list of the baseline's fingerprints that are gone.
+//! list of the baseline's fingerprints that are gone. `already_there` lists, in the findings'
+//! form, every finding a session's change did not introduce (`output::already_there`).
 
 use super::Summary;
+use protocol::Finding;
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -39,6 +41,7 @@ struct Report<'a> {
     grade: &'a str,
     scope: &'a str,
     findings: Findings<'a, 'a>,
+    already_there: Findings<'a, 'a>,
     notes: &'a [String],
     coverage: serde_json::Map<String, Value>,
     restarts: &'a BTreeMap<String, u32>,
@@ -46,14 +49,14 @@ struct Report<'a> {
     absent: Option<Vec<&'a str>>,
 }
 
-/// The outcome's findings, serialized lazily.
-struct Findings<'s, 'a>(&'s Summary<'a>);
+/// A list of findings (the outcome's, or those already there), each serialized when written.
+struct Findings<'s, 'a>(&'s Summary<'a>, Vec<&'a Finding>);
 
 impl Serialize for Findings<'_, '_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let s = self.0;
-        let mut seq = serializer.serialize_seq(Some(s.outcome.findings.len()))?;
-        for f in &s.outcome.findings {
+        let mut seq = serializer.serialize_seq(Some(self.1.len()))?;
+        for f in &self.1 {
             seq.serialize_element(&JsonFinding {
                 agents: &f.agents,
                 rule: &f.rule,
@@ -135,7 +138,8 @@ fn report<'s, 'a>(s: &'s Summary<'a>) -> Report<'s> {
         decision: o.decision.as_str(),
         grade: o.grade.as_str(),
         scope: &o.scope,
-        findings: Findings(s),
+        findings: Findings(s, o.findings.iter().collect()),
+        already_there: Findings(s, s.already_there()),
         notes: &o.notes,
         coverage,
         restarts: s.restarts,
@@ -186,11 +190,13 @@ mod tests {
                     "grade",
                     "scope",
                     "findings",
+                    "already_there",
                     "notes",
                     "coverage",
                     "restarts"
                 ]
             );
+            assert_eq!(value["already_there"], json!([]));
             assert_eq!(value["findings"][1]["path"], "src/b.rs");
             assert_eq!(value["findings"][0]["severity"], "H");
             assert!(value["findings"][0].get("baseline").is_none());

@@ -4,6 +4,7 @@
 //! Findings below it, and with `--new-only` unchanged ones, are listed in the case's
 //! `<system-out>`; an Inspector without a report has its cases `<skipped>` and one `report`
 //! case in `<error>` saying why, so that a CI view counts the lost Inspector as an error.
+//! Findings already there before a session's change are no case of it: left out.
 
 use super::gate::{gated, Gate};
 use super::Summary;

@@ -41,6 +41,10 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     if by_change > 0 {
         let _ = writeln!(out, "| Suppressed by this change | {by_change} |");
     }
+    let already = s.already_there().len();
+    if already > 0 {
+        let _ = writeln!(out, "| Already there | {already} (not gating) |");
+    }
     let _ = writeln!(out, "| Coverage | {} |", coverage(s));
     if let Some((new, unchanged, absent)) = s.baseline_counts() {
         let _ = writeln!(
@@ -51,6 +55,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let run = s.run_id.unwrap_or("—");
     let _ = writeln!(out, "| Run | {} (round {}) |", cell(run), s.round);
     issues(s, &mut out);
+    out.push_str(&super::already_there::markdown(s, code));
     verification(s, &mut out);
     let _ = writeln!(out, "\n## Recommended actions\n");
     for (i, action) in actions(s).iter().enumerate() {

@@ -2,6 +2,7 @@
 //! Code Quality. Every format renders a [`Summary`] as a pure function, so `retake review` and
 //! `retake audit` print the same way; `gate` turns it into the exit code.
 
+pub mod already_there;
 pub mod baseline;
 pub mod gate;
 pub mod gitlab;
@@ -122,18 +123,27 @@ impl<'a> Summary<'a> {
             .collect()
     }
 
+    /// The findings already there before a session's change (see [`already_there`]): never
+    /// counted, never gating, shown apart.
+    pub fn already_there(&self) -> Vec<&'a Finding> {
+        let active: BTreeSet<&str> = self.active().map(|f| f.fingerprint.as_str()).collect();
+        already_there::collect(self.reports, &active)
+    }
+
     /// A finding's state against the baseline, when one was given.
     pub fn baseline_state(&self, finding: &Finding) -> Option<BaselineState> {
         self.baseline.map(|b| b.state(&finding.fingerprint))
     }
 
-    /// The baseline's findings that no current finding (active or suppressed) carries.
+    /// The baseline's findings that no current finding (active, suppressed or already there)
+    /// carries.
     pub fn absent(&self) -> Vec<&'a BaselineEntry> {
         let current: Vec<&Finding> = self
             .outcome
             .findings
             .iter()
             .chain(self.suppressed())
+            .chain(self.already_there())
             .collect();
         self.baseline
             .map(|b| b.absent(&current))

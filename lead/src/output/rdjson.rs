@@ -4,7 +4,8 @@
 //! Severity: C and H are `ERROR`, M `WARNING`, L `INFO`. retake's suggestions are prose, not
 //! text replacements, so they never become `suggestions` (which need a range and the new text):
 //! they are appended to the message, which is what reviewdog posts. Suppressed findings are left
-//! out.
+//! out, and so are those already there before a session's change (reviewdog would comment them
+//! on the change).
 
 use super::Summary;
 use protocol::{Finding, Severity};

@@ -5,6 +5,8 @@
 //! catalog plus any other rule its results name, and `invocations[0].exitCode` = the command's
 //! exit code. A merged finding is filed under its first agent; all its agents are in
 //! `properties.agents`. Paths are relative to `%SRCROOT%` (the reviewed repository's root).
+//! A session review's findings already there before the change are results with
+//! `baselineState` `unchanged` (the change's own are `new`); they never change the exit code.
 
 use super::baseline::{BaselineEntry, BaselineState, FINGERPRINT_KEY};
 use super::Summary;
@@ -24,10 +26,15 @@ pub fn render(s: &Summary<'_>, exit_code: u8) -> Value {
     let mut current = active.clone();
     current.extend(suppressed.iter().copied());
     let absent = s.absent();
+    let already = s.already_there();
+    // A session review that kept findings apart: what the change introduced is `new`, what was
+    // already there `unchanged` (a `--baseline` comparison, when given, decides instead).
+    let split = !already.is_empty();
 
     let mut agents: Vec<String> = s.agents().into_iter().map(str::to_string).collect();
     let owners = current
         .iter()
+        .chain(&already)
         .map(|f| Summary::owner(f))
         .chain(absent.iter().map(|e| e.inspector.as_str()));
     for owner in owners {
@@ -40,7 +47,11 @@ pub fn render(s: &Summary<'_>, exit_code: u8) -> Value {
         .map(|agent| {
             let mut run = RunBuilder::new(s, agent, &catalog);
             for f in current.iter().filter(|f| Summary::owner(f) == agent) {
-                run.finding(s, f);
+                let state = s.baseline_state(f).map(|st| st.as_str());
+                run.finding(f, state.or(split.then_some(BaselineState::New.as_str())));
+            }
+            for f in already.iter().filter(|f| Summary::owner(f) == agent) {
+                run.finding(f, Some(BaselineState::Unchanged.as_str()));
             }
             for e in absent.iter().filter(|e| e.inspector == *agent) {
                 run.absent(e);
@@ -122,7 +133,8 @@ impl<'c> RunBuilder<'c> {
         self.rules.len() - 1
     }
 
-    fn finding(&mut self, s: &Summary<'_>, f: &Finding) {
+    /// Adds `f` as a result, with `baseline_state` when it has one.
+    fn finding(&mut self, f: &Finding, baseline_state: Option<&str>) {
         let rule_index = self.rule_index(&f.rule, &f.category);
         let mut result = Map::new();
         result.insert("ruleId".into(), json!(f.rule));
@@ -136,8 +148,8 @@ impl<'c> RunBuilder<'c> {
             "partialFingerprints".into(),
             json!({FINGERPRINT_KEY: f.fingerprint}),
         );
-        if let Some(state) = s.baseline_state(f) {
-            result.insert("baselineState".into(), json!(state.as_str()));
+        if let Some(state) = baseline_state {
+            result.insert("baselineState".into(), json!(state));
         }
         if let Some(reason) = &f.suppression {
             result.insert(

@@ -1,6 +1,7 @@
 //! The terminal report: one headline (verdict, exit code, decision and grade, and why they
-//! differ), counts, prioritized issues (a rule that fires often as one group), coverage, notes as
-//! sentences. Colour only when standard output is a terminal.
+//! differ), counts, prioritized issues (a rule that fires often as one group), what was already
+//! there before a session's change, coverage, notes as sentences. Colour only when standard
+//! output is a terminal.
 
 use super::gate::Gate;
 use super::headline::headline;
@@ -78,6 +79,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
             }
         }
     }
+    out.push_str(&super::already_there::terminal(s));
     let _ = writeln!(out, "\nCoverage");
     for agent in s.agents() {
         let status = s.coverage_status(agent);

@@ -44,6 +44,16 @@ pub(crate) fn outcome(verdict: Verdict, findings: Vec<Finding>) -> AuditOutcome 
 /// Calls `f` with a summary of `outcome`: a quality report holding its findings and one skipped
 /// file, and the interface Inspector expected but unavailable.
 pub(crate) fn summary_of(outcome: &AuditOutcome, f: impl FnOnce(&Summary<'_>)) {
+    summary_with_reports(outcome, Vec::new(), f);
+}
+
+/// [`summary_of`] whose quality report also holds `preexisting`: findings already there before
+/// a session's change.
+pub(crate) fn summary_with_reports(
+    outcome: &AuditOutcome,
+    preexisting: Vec<Finding>,
+    f: impl FnOnce(&Summary<'_>),
+) {
     let report = InspectorReport {
         review: "r".into(),
         inspector: "inspector-quality".into(),
@@ -59,6 +69,7 @@ pub(crate) fn summary_of(outcome: &AuditOutcome, f: impl FnOnce(&Summary<'_>)) {
                 reason: "binary".into(),
             }],
         },
+        preexisting,
     };
     let reports = BTreeMap::from([("inspector-quality".to_string(), report)]);
     let expected = vec![

@@ -95,6 +95,7 @@ mod tests {
                 notes: Vec::new(),
                 claims: Vec::new(),
                 coverage: Default::default(),
+                preexisting: Vec::new(),
             })
             .collect();
         let config = auditor::AuditConfig::default();

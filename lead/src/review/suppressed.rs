@@ -56,6 +56,7 @@ mod tests {
             notes: Vec::new(),
             claims: Vec::new(),
             coverage: Coverage::default(),
+            preexisting: Vec::new(),
         }
     }
 

@@ -171,5 +171,6 @@ pub fn fix_report(cycle: &Cycle, header: &Header<'_>) -> InspectorReport {
         )],
         claims: Vec::new(),
         coverage: Coverage::default(),
+        preexisting: Vec::new(),
     }
 }

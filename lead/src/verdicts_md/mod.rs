@@ -66,6 +66,10 @@ pub struct Batch<'a> {
     /// The findings behind the verdicts (every pipeline's), whose fingerprints identify the rows
     /// across batches; empty when only the CPF verdicts are at hand.
     pub findings: &'a [Finding],
+    /// Findings already there before the reviewed change (a session review's "already there"):
+    /// never Tracked nor REGRESSION, but still present, so a Tracked issue among them is not
+    /// listed as resolved.
+    pub already_there: &'a [Finding],
 }
 
 /// What an append wrote.
@@ -109,6 +113,7 @@ pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
     consensus.raise_regressions(&back);
     let mut present = as_issues(&consensus.consensus);
     present.extend(as_issues(&consensus.noise));
+    present.extend(batch.already_there.iter().map(issue_of));
     let present = Problems::new(&present);
     let resolved = previous_tracked(&text).and_then(|(prev, tracked)| {
         let gone: Vec<Issue> = tracked
@@ -149,6 +154,17 @@ pub fn append(path: &Path, batch: &Batch<'_>) -> std::io::Result<Appended> {
         consensus,
         resolved: resolved_keys,
     })
+}
+
+/// A finding as the issue it is in the history.
+fn issue_of(f: &Finding) -> Issue {
+    Issue {
+        severity: f.severity,
+        category: f.category.clone(),
+        location: f.location.to_string(),
+        description: f.description.clone(),
+        fingerprint: Some(f.fingerprint.clone()),
+    }
 }
 
 /// Each consensus key's fingerprint: the first finding's with that category and location (the
@@ -195,6 +211,7 @@ mod tests {
             consensus: &consensus,
             disposition: None,
             findings: &[],
+            already_there: &[],
         };
         assert_eq!(append(&path, &batch).expect("append").seq, 1);
         let first = std::fs::read_to_string(&path).expect("read");
@@ -217,6 +234,28 @@ mod tests {
             consensus: &go,
             ..batch
         };
+        // Still there on a line the next change did not touch: neither Tracked nor resolved.
+        let untouched = Finding::new(
+            "inspector-quality",
+            "quality/todo-marker",
+            "incomplete",
+            Severity::Medium,
+            protocol::Location::at("src/a.rs", 9),
+            "TODO marker | left",
+            "todo",
+        );
+        let still = append(
+            &path,
+            &Batch {
+                raw: &raw2,
+                consensus: &go,
+                already_there: std::slice::from_ref(&untouched),
+                ..batch
+            },
+        )
+        .expect("append");
+        assert!(still.resolved.is_empty(), "{:?}", still.resolved);
+        std::fs::write(&path, &first).expect("back to B1");
         let appended = append(&path, &batch2).expect("append");
         assert_eq!(appended.seq, 2);
         assert_eq!(appended.resolved, vec!["incomplete|src/a.rs:3".to_string()]);
@@ -248,6 +287,7 @@ mod tests {
             consensus: &consensus,
             disposition: Some(Disposition::NoGoFixed),
             findings: &[],
+            already_there: &[],
         };
         append(&path, &batch).expect("append");
         let text = std::fs::read_to_string(&path).expect("read");

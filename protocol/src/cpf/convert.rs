@@ -55,6 +55,7 @@ impl InspectorReport {
             notes: cpf.notes,
             claims: Vec::new(),
             coverage: Coverage::default(),
+            preexisting: Vec::new(),
         }
     }
 }
@@ -127,6 +128,7 @@ mod tests {
             notes: vec!["looked at 3 files".into()],
             claims: Vec::new(),
             coverage: Coverage::default(),
+            preexisting: Vec::new(),
         }
     }
 

@@ -130,6 +130,14 @@ pub struct InspectorReport {
     pub claims: Vec<Claim>,
     /// What was covered.
     pub coverage: Coverage,
+    /// A session review's findings that the change did not introduce: on untouched lines of
+    /// the files it changed, or about a file that existed before (`--filter added`, the
+    /// default). Listed apart as "already there"; never in `findings`, so they never reach the
+    /// Auditor's verdict, decision or grade, nor the gate. Empty for every other scope and filter.
+    /// The journal's JSON keeps them (a journal written before the field reads as empty); CPF
+    /// has no place for them.
+    #[serde(default)]
+    pub preexisting: Vec<Finding>,
 }
 
 impl InspectorReport {

@@ -5,12 +5,14 @@ use serde::{Deserialize, Serialize};
 /// How findings are limited to a session's changes (`--filter`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum DiffFilter {
-    /// Only added lines.
+    /// The findings the change introduced gate (on added or rewritten lines, about a new file,
+    /// a test run's result); the rest of the changed files' findings are kept apart as
+    /// `InspectorReport::preexisting` ("already there"), never gating (default).
+    #[default]
     Added,
     /// Changed lines and their context.
     DiffContext,
-    /// Anything in a changed file (default).
-    #[default]
+    /// Anything in a changed file.
     File,
     /// Everything.
     NoFilter,

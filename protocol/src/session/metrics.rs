@@ -316,6 +316,7 @@ retake_build_info{{version=\"{}\",role=\"inspector\",kind=\"quality\",name=\"ins
                 notes: Vec::new(),
                 claims: Vec::new(),
                 coverage: Coverage::default(),
+                preexisting: Vec::new(),
             };
             m.on_output(&Tally::of(&Body::InspectorReport(report)), 1_250);
             m.on_output(&Tally::of(&Body::Goodbye), 30);

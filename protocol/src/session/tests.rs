@@ -43,6 +43,7 @@ fn report() -> Body {
         notes: vec!["chaos test".into()],
         claims: Vec::new(),
         coverage: Coverage::default(),
+        preexisting: Vec::new(),
     })
 }
 

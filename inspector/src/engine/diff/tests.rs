@@ -88,7 +88,7 @@ fn each_filter_keeps_what_the_module_doc_says() {
         merge_base: "abc".into(),
         files: parse_unified_zero(DIFF),
     };
-    let cases: [(Finding, [bool; 4]); 9] = [
+    let cases: [(Finding, [bool; 4]); 11] = [
         // [added, diff_context, file, nofilter]
         (
             finding("src/a.rs", Some(4), "dead-code"),
@@ -118,7 +118,15 @@ fn each_filter_keeps_what_the_module_doc_says() {
             finding("specs/f/tasks.yaml", Some(3), "task-incomplete"),
             [true; 4],
         ),
-        (finding("", None, "metadata-mismatch"), [true; 4]),
+        (
+            finding("", None, "missing-integration-tests"),
+            [false, true, true, true],
+        ),
+        (
+            finding("docs/design.md", None, "design-drift"),
+            [false, true, true, true],
+        ),
+        (finding("img.png", None, "large-binary"), [true; 4]),
         (finding("tests/old.rs", Some(9), "test-failure"), [true; 4]),
     ];
     let filters = [

@@ -177,7 +177,7 @@ fn dimensions_select_rules_and_order_findings() {
 }
 
 #[test]
-fn a_session_filter_keeps_only_added_lines_and_says_what_it_dropped() {
+fn a_session_gates_on_added_lines_and_keeps_the_rest_of_the_file_apart() {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     git(root, &["init", "-q"]);
@@ -200,11 +200,17 @@ fn a_session_filter_keeps_only_added_lines_and_says_what_it_dropped() {
         rows(&added, &["holistic/todo-macro"]),
         vec![("holistic/todo-macro", 6, None)]
     );
+    // Already there: the todo!() on an untouched line of the changed file, apart and not
+    // dropped; the one in src/other.rs, a file the change did not touch, is left out.
+    let apart: Vec<(&str, u32)> = added
+        .preexisting
+        .iter()
+        .filter(|f| f.rule == "holistic/todo-macro")
+        .map(|f| (f.location.path.as_str(), f.location.line.unwrap_or(0)))
+        .collect();
+    assert_eq!(apart, vec![("src/lib.rs", 2)]);
     assert!(
-        added.notes.contains(
-            &"holistic: --filter added: 1 finding(s) outside the added lines not reported"
-                .to_string()
-        ),
+        !added.notes.iter().any(|n| n.contains("--filter added")),
         "{:?}",
         added.notes
     );
@@ -217,6 +223,7 @@ fn a_session_filter_keeps_only_added_lines_and_says_what_it_dropped() {
         .map(|f| (f.location.path.as_str(), f.location.line.unwrap_or(0)))
         .collect();
     assert_eq!(paths, vec![("src/lib.rs", 2), ("src/lib.rs", 6)]);
+    assert!(file.preexisting.is_empty(), "{:?}", file.preexisting);
 }
 
 #[test]

@@ -180,6 +180,7 @@ fn a_workers_report_is_named_after_the_instance_it_serves() {
         notes: Vec::new(),
         claims: Vec::new(),
         coverage: Coverage::default(),
+        preexisting: Vec::new(),
     });
     pool::as_instance(&mut body, worker, "inspector-quality-r1");
     let protocol::Body::InspectorReport(report) = body else {
