@@ -5,8 +5,8 @@
                  [--json OUT] [--history N]
 
 Each repository of repos.tsv is cloned from `<mirrors>/<owner>+<name>/repo` into `<work>/<name>`
-(reused when present), checked out at its labelled commit, its `.retake/` removed, and reviewed as a
-new user would: `retake review DIR --no-exec --format json`. Every finding is matched to
+(reused when present), checked out at its labelled commit with every untracked file (`.retake/`, …)
+removed, and reviewed as a new user would: `retake review DIR --no-exec --format json`. Every finding is matched to
 `labels/<name>.tsv` by rule + path + fingerprint; precision = TP / (TP + FP + NOISE) over the
 labelled findings. With `--history N`, the last N non-merge commits of each repository are
 reviewed as changes (`--base C^`) instead, and the findings per commit and the share of commits
@@ -80,7 +80,7 @@ def git(repo, *args):
 
 
 def checkout(args, repo, commit):
-    """`<work>/<name>` at `commit`, cloned from the mirror when absent, with no `.retake/`."""
+    """`<work>/<name>` at `commit`, cloned from the mirror when absent, with no untracked file."""
     dest = os.path.join(args.work, repo["name"])
     if not os.path.isdir(os.path.join(dest, ".git")):
         mirror = os.path.join(args.mirrors, repo["mirror"].replace("/", "+"), "repo")
@@ -88,6 +88,10 @@ def checkout(args, repo, commit):
             die(f"{repo['name']}: no mirror at {mirror} (fetch github:{repo['mirror']} first)")
         subprocess.run(["git", "clone", "-q", mirror, dest], check=True)
     git(dest, "checkout", "-q", "--force", commit)
+    # A review may write into the tree it reviews (`.retake/`, `steering/*.md` it codifies); left
+    # there, the next review would see them as a change and review nothing else: every run starts
+    # from the pristine commit.
+    git(dest, "clean", "-q", "-ffd")
     shutil.rmtree(os.path.join(dest, ".retake"), ignore_errors=True)
     return dest
 
@@ -139,9 +143,11 @@ def measure(args, repos, bench):
             matched.append((f, row["label"] if row else None))
         stale = [k for k in labels if k not in seen]
         results.append({"repo": repo, "findings": matched, "stale": stale, "seconds": elapsed,
-                        "verdict": report.get("verdict"), "decision": report.get("decision")})
+                        "verdict": report.get("verdict"), "decision": report.get("decision"),
+                        "scope": report.get("scope")})
         print(f"  {repo['name']:<12} {len(matched):5} findings, {len(seen):4} labelled, "
-              f"{len(stale)} labels no longer found, {elapsed:.1f}s", file=sys.stderr)
+              f"{len(stale)} labels no longer found, scope {report.get('scope')}, {elapsed:.1f}s",
+              file=sys.stderr)
     return results
 
 
@@ -225,7 +231,7 @@ def run_precision(args, repos, bench):
                          "commit": r["repo"]["commit"], "findings": len(r["findings"]),
                          "TP": c["TP"], "FP": c["FP"], "NOISE": c["NOISE"], "precision": prec,
                          "stale_labels": [list(k) for k in r["stale"]], "seconds": round(r["seconds"], 2),
-                         "verdict": r["verdict"], "decision": r["decision"]})
+                         "verdict": r["verdict"], "decision": r["decision"], "scope": r["scope"]})
         print(f"{r['repo']['name']:<12} {r['repo']['held_out']:<4} {len(r['findings']):>8} {c['TP']:>4} "
               f"{c['FP']:>4} {c['NOISE']:>5} {pct(c['TP'], judged):>6}  {len(r['stale']):>5}  "
               f"{r['verdict']} / {r['decision']}")
