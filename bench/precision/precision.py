@@ -2,7 +2,7 @@
 """Re-runs retake on the labelled corpus and prints per-rule precision (issue #16, item 2).
 
     precision.py --retake BIN --mirrors /work/.mirror --work DIR [--profile NAME] [--only NAME ...]
-                 [--json OUT] [--history N]
+                 [--json OUT] [--markdown OUT] [--history N]
 
 Each repository of repos.tsv is cloned from `<mirrors>/<owner>+<name>/repo` into `<work>/<name>`
 (reused when present), checked out at its labelled commit with every untracked file (`.retake/`, …)
@@ -210,6 +210,21 @@ def print_table(title, rows, totals):
               f"{p:>6}  {r['severities']:<5} {r['status']}")
 
 
+def markdown(out):
+    """The per-rule table and the totals of `run_precision`'s figures, as PRECISION.md shows them."""
+    lines = ["| rule | TP | FP | NOISE | unlabelled | precision | severities | status |",
+             "|---|---:|---:|---:|---:|---:|---|---|"]
+    for r in out["rules"]:
+        p = pct(r["TP"], r["judged"]).strip().replace("%", " %") if r["judged"] else "–"
+        lines.append(f"| {r['rule']} | {r['TP']} | {r['FP']} | {r['NOISE']} | {r['unlabelled']} | {p} "
+                     f"| {' '.join(r['severities'])} | {r['status']} |")
+    lines += ["", "| | TP | FP | NOISE | precision |", "|---|---:|---:|---:|---:|"]
+    for t in out["totals"]:
+        p = pct(t["TP"], t["judged"]).strip().replace("%", " %")
+        lines.append(f"| {t['rule']} | {t['TP']} | {t['FP']} | {t['NOISE']} | **{p}** |")
+    return "\n".join(lines) + "\n"
+
+
 def run_precision(args, repos, bench):
     results = measure(args, repos, bench)
     tuning = [r for r in results if r["repo"]["held_out"] != "yes"]
@@ -310,6 +325,7 @@ def main():
     ap.add_argument("--profile", help="pass --profile NAME to retake")
     ap.add_argument("--only", nargs="+", default=[], metavar="NAME", help="only these repositories")
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
+    ap.add_argument("--markdown", metavar="OUT", help="also write the per-rule table as Markdown")
     ap.add_argument("--history", type=int, metavar="N", help="review the last N non-merge commits instead")
     ap.add_argument("--bench", default=HERE, help="the directory holding repos.tsv and labels/")
     args = ap.parse_args()
@@ -325,6 +341,9 @@ def main():
         out = run_history(args, repos)
     else:
         out = run_precision(args, repos, args.bench)
+    if args.markdown and args.history is None:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(markdown(out))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
