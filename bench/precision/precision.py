@@ -321,7 +321,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--retake", required=True, help="the retake binary under measurement")
     ap.add_argument("--mirrors", required=True, help="directory of <owner>+<name>/repo git mirrors")
-    ap.add_argument("--work", required=True, help="where the repositories are checked out")
+    ap.add_argument("--work", required=True,
+                    help="the harness's own checkouts (each is reset and cleaned before every review)")
     ap.add_argument("--profile", help="pass --profile NAME to retake")
     ap.add_argument("--only", nargs="+", default=[], metavar="NAME", help="only these repositories")
     ap.add_argument("--json", metavar="OUT", help="also write the figures as JSON")
