@@ -198,6 +198,30 @@ def total_row(name, per_rule):
             "precision": prec, "status": ""}
 
 
+def estimate(results):
+    """The share of TP over *all* findings, each label weighted by how many findings it stands for.
+
+    The sample of a repository is drawn in two strata (Critical/High, the rest; `sample.py`), so a
+    label stands for `findings in its stratum / labels in its stratum` findings. Returns the
+    estimate (None when nothing is labelled) and the number of findings in strata with no label,
+    which the estimate cannot speak for.
+    """
+    weighted, unrepresented = Counter(), 0
+    for r in results:
+        strata = defaultdict(list)
+        for f, label in r["findings"]:
+            strata[str(f.get("severity")) in ("C", "H")].append(label)
+        for labels in strata.values():
+            judged = [x for x in labels if x is not None]
+            if not judged:
+                unrepresented += len(labels)
+                continue
+            for x in judged:
+                weighted[x] += len(labels) / len(judged)
+    total = sum(weighted[x] for x in LABELS)
+    return (weighted["TP"] / total if total else None), unrepresented
+
+
 def print_table(title, rows, totals):
     print(f"\n## {title}\n")
     print(f"{'rule':<44} {'TP':>4} {'FP':>4} {'NOISE':>5} {'unlab':>5} {'prec':>6}  sev   status")
@@ -218,10 +242,12 @@ def markdown(out):
         p = pct(r["TP"], r["judged"]).strip().replace("%", " %") if r["judged"] else "–"
         lines.append(f"| {r['rule']} | {r['TP']} | {r['FP']} | {r['NOISE']} | {r['unlabelled']} | {p} "
                      f"| {' '.join(r['severities'])} | {r['status']} |")
-    lines += ["", "| | TP | FP | NOISE | precision |", "|---|---:|---:|---:|---:|"]
+    lines += ["", "| | TP | FP | NOISE | precision | estimated over all findings |",
+              "|---|---:|---:|---:|---:|---:|"]
     for t in out["totals"]:
         p = pct(t["TP"], t["judged"]).strip().replace("%", " %")
-        lines.append(f"| {t['rule']} | {t['TP']} | {t['FP']} | {t['NOISE']} | **{p}** |")
+        e = f"{100 * t['estimate']:.1f} %" if t.get("estimate") is not None else "–"
+        lines.append(f"| {t['rule']} | {t['TP']} | {t['FP']} | {t['NOISE']} | **{p}** | {e} |")
     return "\n".join(lines) + "\n"
 
 
@@ -233,6 +259,8 @@ def run_precision(args, repos, bench):
     totals = [total_row("TOTAL tuning repositories", tuning_rules),
               total_row("TOTAL held-out repositories", held_rules),
               total_row("TOTAL all", all_rules)]
+    for row, part in zip(totals, (tuning, held, results)):
+        row["estimate"], row["unrepresented"] = estimate(part)
     print_table("Per rule, all repositories", rule_rows(all_rules), totals)
     print_table("Per rule, held-out repositories only", rule_rows(held_rules), totals[1:2])
     print("\n## Per repository\n")
@@ -252,6 +280,10 @@ def run_precision(args, repos, bench):
               f"{r['verdict']} / {r['decision']}")
     default_ok = [r["rule"] for r in rule_rows(all_rules) if r["precision"] is not None and r["precision"] >= DEFAULT_BAR]
     high_ok = [r["rule"] for r in rule_rows(all_rules) if r["precision"] is not None and r["precision"] >= HIGH_BAR]
+    print("\nestimated share of TP over all findings (labels weighted by their sampling stratum):")
+    for t in totals:
+        e = f"{100 * t['estimate']:.1f}%" if t["estimate"] is not None else "-"
+        print(f"  {t['rule']:<30} {e:>6}  ({t['unrepresented']} findings in strata without a label)")
     print(f"\nrules at >= {DEFAULT_BAR:.0%} (default-worthy): {', '.join(default_ok) or 'none'}")
     print(f"rules at >= {HIGH_BAR:.0%} (may raise High/Critical): {', '.join(high_ok) or 'none'}")
     return {"profile": args.profile, "rules": rule_rows(all_rules), "held_out_rules": rule_rows(held_rules),

@@ -41,6 +41,21 @@ class Tally(unittest.TestCase):
         self.assertEqual((total["TP"], total["FP"], total["judged"], total["precision"]), (1, 1, 2, 0.5))
 
 
+class Estimate(unittest.TestCase):
+    def test_each_label_stands_for_its_stratum(self):
+        # 2 High findings, both labelled (1 TP); 10 Medium, 2 labelled (both FP): the TP stands for
+        # 1 finding, the two FPs for 10 → 1 / 12.
+        high = [(finding("h", "x", i, "H"), "TP" if i == 0 else "FP") for i in range(2)]
+        medium = [(finding("m", "y", i), "FP" if i < 2 else None) for i in range(10)]
+        share, unrepresented = precision.estimate([{"findings": high + medium}])
+        self.assertAlmostEqual(share, 1 / 12)
+        self.assertEqual(unrepresented, 0)
+
+    def test_a_stratum_without_labels_is_counted_apart(self):
+        rows = [(finding("m", "y", 1), "TP"), (finding("h", "x", 1, "C"), None)]
+        self.assertEqual(precision.estimate([{"findings": rows}]), (1.0, 1))
+
+
 class Labels(unittest.TestCase):
     def write(self, text):
         d = tempfile.mkdtemp()
