@@ -1,6 +1,7 @@
 //! Running one Inspector kind over a context: file rules over every file, then project
-//! rules, then hits turned into findings (configured overrides applied) and the report finished
-//! (suppressions marked, the session filter applied).
+//! rules, then the hits another rule's hit stands in for dropped (`step_aside`), then hits
+//! turned into findings (configured overrides applied) and the report finished (suppressions
+//! marked, the session filter applied).
 
 use super::cache::ResultCache;
 use super::file_pass::run_file_rules;
@@ -62,6 +63,8 @@ pub(crate) fn collect(
             "project rule"
         );
     }
+    let ids: Vec<&str> = rules.iter().map(|r| r.meta().id).collect();
+    super::step_aside(&ids, &mut sinks);
     tracing::debug!(
         %kind,
         files = ctx.files.len(),

@@ -5,10 +5,15 @@
 //! `Cargo.lock` into a project that does not ignore them, and the next review of the unchanged
 //! repository sees "changes".
 //!
+//! Analyzers (`cargo clippy`, `cargo check`) build into [`analyzer_target_dir`] instead: a
+//! directory per repository in the user's cache, outside the work tree, so that their build
+//! survives the review (the next one is incremental) without growing the repository.
+//!
 //! What remains: a command that writes other files into the tree (a test writing fixtures, a
 //! tool with its own cache folder) is not undone; the review's scope is read before any
 //! command runs.
 
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// Lock files a build or test command creates when they are missing (`cargo test` writes
@@ -35,6 +40,31 @@ pub fn build_env(root: &Path) -> Vec<(String, String)> {
     let pytest = format!("{pytest} -p no:cacheprovider");
     env.push(("PYTEST_ADDOPTS".into(), pytest.trim().to_string()));
     env
+}
+
+/// Where an analyzer's cargo build of the work tree `root` goes: the user's `CARGO_TARGET_DIR`
+/// when it is absolute and outside the tree, else `retake/target/<16 hex digits of SHA-256 of
+/// the root's path>` under `$XDG_CACHE_HOME` (absolute), `$HOME/.cache`, or the system's
+/// temporary directory — whichever comes first and is not inside the tree.
+pub fn analyzer_target_dir(root: &Path) -> PathBuf {
+    let env_dir = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    let outside = |p: &PathBuf| p.is_absolute() && !p.starts_with(root);
+    if let Some(user) = env_dir("CARGO_TARGET_DIR").filter(outside) {
+        return user;
+    }
+    let digest = Sha256::digest(root.to_string_lossy().as_bytes());
+    let cache = [
+        env_dir("XDG_CACHE_HOME"),
+        env_dir("HOME").map(|h| h.join(".cache")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(outside)
+    .unwrap_or_else(std::env::temp_dir);
+    cache
+        .join("retake")
+        .join("target")
+        .join(hex::encode(&digest[..8]))
 }
 
 fn var(name: &str, path: &Path) -> (String, String) {
@@ -92,6 +122,18 @@ mod tests {
                 || (target.is_none() && std::env::var_os("CARGO_TARGET_DIR").is_some()),
             "{target:?}"
         );
+    }
+
+    #[test]
+    fn analyzer_builds_go_to_the_user_cache_outside_the_tree() {
+        let root = Path::new("/home/u/src/repo");
+        let dir = analyzer_target_dir(root);
+        assert!(!dir.starts_with(root), "{}", dir.display());
+        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
+            let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            assert_eq!(name, "ae9fbcc6b5c02c00");
+            assert!(dir.parent().is_some_and(|p| p.ends_with("retake/target")));
+        }
     }
 
     #[test]

@@ -31,15 +31,21 @@ pub(crate) fn parse(stdout: &str, root: &Path) -> Vec<Diagnostic> {
         ) else {
             continue;
         };
+        let code = message["code"]["code"].as_str().unwrap_or_default();
+        // rustc's note on a lint at its default level: "`#[deny(clippy::eq_op)]` on by default".
+        let default_deny = format!("`#[deny({code})]` on by default");
+        let deny_by_default = message["children"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["message"] == default_deny.as_str());
         let diagnostic = Diagnostic {
             path: relative(root, file),
             line: line as u32,
             end_line: end as u32,
-            code: message["code"]["code"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            code: code.to_string(),
             error: message["level"] == "error",
+            deny_by_default,
             message: message["message"].as_str().unwrap_or_default().to_string(),
         };
         if !out.contains(&diagnostic) {
