@@ -6,14 +6,15 @@
 //!
 //! The reviewed repository is never written to: cargo builds into a directory of its own per
 //! repository in the user's cache (`protocol::exec::sandbox::analyzer_target_dir`), so later
-//! reviews are incremental; with a `Cargo.lock`, `--locked` keeps cargo from rewriting it, and
-//! one cargo creates where there was none is removed after the run (the sandbox's lock guard).
+//! reviews are incremental (folders unused for a week are removed); with a `Cargo.lock`,
+//! `--locked` keeps cargo from rewriting it, and one cargo creates where there was none is
+//! removed after the run (the sandbox's lock guard).
 //! `--all-targets` checks tests and examples too, so code used only by tests is still reported
 //! where the library does not use it.
 
 use super::{active, cargo_json, not_installed, run_tool, Diagnostic, Linter};
 use crate::engine::Context;
-use protocol::exec::sandbox::analyzer_target_dir;
+use protocol::exec::sandbox::{analyzer_target_dir, mark_analyzer_target_used, STALE_AFTER};
 use std::sync::Arc;
 
 /// What the review's cargo run found.
@@ -83,9 +84,9 @@ fn cargo(ctx: &Context, sub: &str) -> Result<(String, String), String> {
     if ctx.root.join("Cargo.lock").is_file() {
         argv.push("--locked");
     }
-    let target = analyzer_target_dir(&ctx.root)
-        .to_string_lossy()
-        .into_owned();
+    let target = analyzer_target_dir(&ctx.root);
+    mark_analyzer_target_used(&target, STALE_AFTER);
+    let target = target.to_string_lossy().into_owned();
     let tool = if sub == "clippy" {
         "clippy"
     } else {

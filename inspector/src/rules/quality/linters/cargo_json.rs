@@ -99,7 +99,22 @@ mod tests {
                 ),
             ]
         );
-        assert!(found.iter().all(|d| !d.error));
+        assert!(found.iter().all(|d| !d.error && !d.deny_by_default));
+        // Captured from clippy 0.1.95 (children trimmed to rustc's level notes).
+        let denied = r#"{"reason":"compiler-message","message":{"code":{"code":"clippy::eq_op","explanation":null},"level":"error","message":"equal expressions as operands to `==`","children":[{"message":"`#[deny(clippy::eq_op)]` on by default","level":"note","spans":[],"children":[]}],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":2,"line_end":2}]}}
+{"reason":"compiler-message","message":{"code":{"code":"clippy::needless_return","explanation":null},"level":"error","message":"unneeded `return` statement","children":[{"message":"`-D clippy::needless-return` implied by `-D warnings`","level":"note","spans":[],"children":[]}],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":2,"line_end":2}]}}"#;
+        let levels: Vec<(String, bool, bool)> = parse(denied, Path::new("/tmp/capt"))
+            .into_iter()
+            .map(|d| (d.code, d.error, d.deny_by_default))
+            .collect();
+        assert_eq!(
+            levels,
+            vec![
+                ("clippy::eq_op".to_string(), true, true),
+                ("clippy::needless_return".to_string(), true, false)
+            ],
+            "an error by the project's -D warnings is not deny-by-default"
+        );
         assert!(parse(
             "not json\n{\"reason\":\"build-finished\"}\n",
             Path::new("/")
