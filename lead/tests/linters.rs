@@ -202,3 +202,60 @@ fn a_cargo_project_gets_clippy_by_default_built_outside_the_tree() {
         .collect();
     assert_eq!(targets.len(), 1, "one build folder for the one repository");
 }
+
+#[cfg(unix)]
+#[test]
+fn without_cargo_clippy_one_note_and_cargo_check_still_finds_dead_code() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = tempfile::tempdir().expect("repo");
+    support::write(
+        repo.path(),
+        "Cargo.toml",
+        "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+    );
+    support::write(repo.path(), "src/lib.rs", "fn helper() {}\n");
+    support::write(repo.path(), "retake.toml", "[test]\ncommand = [\"true\"]\n");
+    // A cargo without clippy, as cargo says it; its `check` prints one dead-code warning.
+    let bin = tempfile::tempdir().expect("bin");
+    let warning = r#"{"reason":"compiler-message","message":{"code":{"code":"dead_code"},"level":"warning","message":"function `helper` is never used","children":[],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":1,"line_end":1}]}}"#;
+    let script = format!(
+        "#!/bin/sh\ncase \"$1\" in\n  clippy) echo 'error: no such command: `clippy`' >&2; exit 101 ;;\n  check) echo '{warning}' ;;\nesac\n"
+    );
+    std::fs::write(bin.path().join("cargo"), script).expect("write");
+    std::fs::set_permissions(
+        bin.path().join("cargo"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .expect("chmod");
+    let path_env = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = review(repo.path(), &path_env);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    assert_eq!(
+        findings_on(&json, "src/lib.rs"),
+        vec![(
+            "quality/compiler-dead-code".to_string(),
+            1,
+            "function `helper` is never used (rustc `dead_code`)".to_string()
+        )]
+    );
+    // The quality Inspector's report, as the run keeps it: the missing tool is one note.
+    let runs = repo.path().join(".retake/runs");
+    let run = std::fs::read_dir(&runs)
+        .expect("runs")
+        .flatten()
+        .next()
+        .expect("one run")
+        .path();
+    let report = std::fs::read(run.join("reports/inspector-quality.json")).expect("report");
+    let report: Value = serde_json::from_slice(&report).expect("JSON");
+    assert_eq!(
+        report["notes"],
+        serde_json::json!(["clippy not run: cargo-clippy not installed"])
+    );
+}
