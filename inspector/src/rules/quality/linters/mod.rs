@@ -150,10 +150,15 @@ pub(crate) fn run_tool(
             Err(not_installed(tool, &argv[0]))
         }
         Err(RunError::Spawn(e)) => Err(format!("{tool} not run: `{command}` could not start: {e}")),
-        Err(RunError::TimedOut) => Err(format!(
-            "{tool}: `{command}` timed out after {} s: its findings are missing",
-            timeout.as_secs()
-        )),
+        Err(RunError::TimedOut) => {
+            let after = match timeout.as_secs() {
+                0 => format!("{} ms", timeout.as_millis()),
+                secs => format!("{secs} s"),
+            };
+            Err(format!(
+                "{tool}: `{command}` timed out after {after} (the test timeout): its findings are missing"
+            ))
+        }
     }
 }
 
@@ -187,6 +192,12 @@ mod tests {
             )
             .map(|d| d.stdout),
             Err("ruff not run: retake-no-such-linter not installed".to_string())
+        );
+        let mut ctx = ctx;
+        ctx.options.test_timeout_ms = 200;
+        assert_eq!(
+            run_tool(&ctx, "go vet", &["sleep", "5"], Vec::new()).map(|d| d.stdout),
+            Err("go vet: `sleep 5` timed out after 200 ms (the test timeout): its findings are missing".to_string())
         );
         assert_eq!(
             not_installed("clippy", "cargo-clippy"),
