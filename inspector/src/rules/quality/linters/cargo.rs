@@ -13,6 +13,7 @@
 //! where the library does not use it.
 
 use super::{active, cargo_json, not_installed, run_tool, Diagnostic, Linter};
+use crate::engine::process::Finished;
 use crate::engine::Context;
 use protocol::exec::sandbox::{analyzer_target_dir, mark_analyzer_target_used, STALE_AFTER};
 use std::sync::Arc;
@@ -37,16 +38,10 @@ fn run(ctx: &Context) -> CargoRun {
     let mut notes = Vec::new();
     if active(ctx).contains(&Linter::Clippy) {
         match cargo(ctx, "clippy") {
-            Ok((stderr, _)) if clippy_missing(&stderr) => {
+            Ok(done) if clippy_missing(&done.stderr) => {
                 notes.push(not_installed("clippy", "cargo-clippy"));
             }
-            Ok((_, stdout)) => {
-                return CargoRun {
-                    clippy: true,
-                    diagnostics: cargo_json::parse(&stdout, &ctx.root),
-                    notes,
-                }
-            }
+            Ok(done) => return read(ctx, "clippy", &done, notes),
             Err(note) => {
                 return CargoRun {
                     notes: vec![note],
@@ -56,11 +51,7 @@ fn run(ctx: &Context) -> CargoRun {
         }
     }
     match cargo(ctx, "check") {
-        Ok((_, stdout)) => CargoRun {
-            clippy: false,
-            diagnostics: cargo_json::parse(&stdout, &ctx.root),
-            notes,
-        },
+        Ok(done) => read(ctx, "cargo check", &done, notes),
         Err(note) => {
             notes.push(note);
             CargoRun {
@@ -71,8 +62,34 @@ fn run(ctx: &Context) -> CargoRun {
     }
 }
 
-/// Runs `cargo <sub>` over the workspace; (stderr, stdout), or the note to give.
-fn cargo(ctx: &Context, sub: &str) -> Result<(String, String), String> {
+/// The diagnostics of a finished cargo run; a run that failed without reporting one compile
+/// error (a dependency it could not fetch, a broken manifest) is a note, not a clean result.
+fn read(ctx: &Context, tool: &str, done: &Finished, mut notes: Vec<String>) -> CargoRun {
+    let diagnostics = cargo_json::parse(&done.stdout, &ctx.root);
+    let explained = diagnostics.iter().any(|d| d.error);
+    if done.code != Some(0) && !explained {
+        notes.push(failed_note(tool, &done.stderr));
+    }
+    CargoRun {
+        clippy: tool == "clippy",
+        diagnostics,
+        notes,
+    }
+}
+
+/// "clippy failed (error: …): its findings are missing", with cargo's first error line.
+fn failed_note(tool: &str, stderr: &str) -> String {
+    let why = stderr
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("error"))
+        .or_else(|| stderr.lines().map(str::trim).find(|l| !l.is_empty()))
+        .unwrap_or("no output");
+    format!("{tool} failed ({why}): its findings are missing")
+}
+
+/// Runs `cargo <sub>` over the workspace, or gives the note to give.
+fn cargo(ctx: &Context, sub: &str) -> Result<Finished, String> {
     let mut argv = vec![
         "cargo",
         sub,
@@ -93,7 +110,6 @@ fn cargo(ctx: &Context, sub: &str) -> Result<(String, String), String> {
         "cargo check"
     };
     run_tool(ctx, tool, &argv, vec![("CARGO_TARGET_DIR".into(), target)])
-        .map(|done| (done.stderr, done.stdout))
 }
 
 /// Whether cargo said it has no clippy (no `cargo-clippy` on the PATH, or rustup's proxy
@@ -115,5 +131,35 @@ mod tests {
         ));
         assert!(clippy_missing("error: 'cargo-clippy' is not installed for the toolchain 'stable-x86_64-unknown-linux-gnu'.\nTo install, run `rustup component add clippy`\n"));
         assert!(!clippy_missing("warning: unused import\n"));
+    }
+
+    #[test]
+    fn a_failed_run_without_compile_errors_is_a_note() {
+        let ctx = Context::from_files(
+            std::path::Path::new("/r"),
+            Vec::new(),
+            crate::spec::Specs::default(),
+        );
+        let failed = Finished {
+            code: Some(101),
+            stdout: String::new(),
+            stderr: "    Updating crates.io index\nerror: failed to get `serde` as a dependency of package `demo`\n".into(),
+        };
+        let run = read(&ctx, "clippy", &failed, Vec::new());
+        assert_eq!(
+            (run.clippy, run.diagnostics.len(), run.notes),
+            (true, 0, vec!["clippy failed (error: failed to get `serde` as a dependency of package `demo`): its findings are missing".to_string()])
+        );
+        // A build with compile errors explains its exit code: its diagnostics are the result.
+        let broken = Finished {
+            code: Some(101),
+            stdout: r#"{"reason":"compiler-message","message":{"code":{"code":"E0308"},"level":"error","message":"mismatched types","children":[],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":2,"line_end":2}]}}"#.into(),
+            stderr: "error: could not compile `demo`\n".into(),
+        };
+        let run = read(&ctx, "cargo check", &broken, Vec::new());
+        assert_eq!(
+            (run.clippy, run.diagnostics.len(), run.notes.len()),
+            (false, 1, 0)
+        );
     }
 }
