@@ -81,6 +81,10 @@ pub struct Hit {
     pub suggestion: Option<String>,
     /// Replaces the rule's default severity for this hit (e.g. partial vs missing).
     pub severity: Option<Severity>,
+    /// Replaces the rule's category for this hit: an analyzer's lint that says what another
+    /// Inspector's rule says takes that rule's category, so the Auditor's dedup (same place,
+    /// same category) makes the two one finding.
+    pub category: Option<String>,
 }
 
 impl Hit {
@@ -92,12 +96,19 @@ impl Hit {
             key: key.into(),
             suggestion: None,
             severity: None,
+            category: None,
         }
     }
 
     /// Adds a suggestion.
     pub fn suggest(mut self, suggestion: impl Into<String>) -> Hit {
         self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Overrides the rule's category.
+    pub fn with_category(mut self, category: impl Into<String>) -> Hit {
+        self.category = Some(category.into());
         self
     }
 

@@ -92,10 +92,11 @@ pub(crate) fn collect(
             override_for(&ctx.options.rule_overrides, meta.id).and_then(|o| o.severity);
         for hit in sink.hits {
             let severity: Severity = severity_override.or(hit.severity).unwrap_or(meta.severity);
+            let category = hit.category.as_deref().unwrap_or(meta.category);
             let mut finding = Finding::new(
                 name,
                 meta.id,
-                meta.category,
+                category,
                 severity,
                 hit.location,
                 hit.description,

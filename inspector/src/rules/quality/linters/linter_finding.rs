@@ -11,7 +11,7 @@
 //! Low; go vet Medium; an eslint error Medium, its warning Low.
 
 use super::cargo::cargo_run;
-use super::stand_ins::{is_tabled_rustc_lint, stands_in_for};
+use super::stand_ins::{category_of, is_tabled_rustc_lint, stands_in_for};
 use super::{active, eslint, go_vet, not_installed, ruff, run_tool, Diagnostic, Linter};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Dimension, Location, Severity};
@@ -185,7 +185,7 @@ fn severity(linter: Linter, d: &Diagnostic) -> Severity {
 }
 
 /// Hits for an analyzer's diagnostics in scope, each standing in for the built-in rule that
-/// says the same (pure: filtering and mapping only).
+/// says the same, with that rule's category (pure: filtering and mapping only).
 fn report(linter: Linter, diagnostics: Vec<Diagnostic>, ctx: &Context, out: &mut Sink) {
     for d in diagnostics
         .into_iter()
@@ -195,15 +195,18 @@ fn report(linter: Linter, diagnostics: Vec<Diagnostic>, ctx: &Context, out: &mut
         if d.end_line > d.line {
             location.end_line = Some(d.end_line);
         }
-        if let Some(rule) = stands_in_for(linter, &d.code) {
-            out.stand_in(rule, &d.path, d.line, d.end_line);
-        }
         let label = linter.label();
-        let hit = Hit::new(
+        let mut hit = Hit::new(
             location,
             format!("{label} `{}`: {}", d.code, d.message),
             format!("{label} {}: {}", d.code, d.message),
         );
+        if let Some(rule) = stands_in_for(linter, &d.code) {
+            out.stand_in(rule, &d.path, d.line, d.end_line);
+            if let Some(category) = category_of(rule) {
+                hit = hit.with_category(category);
+            }
+        }
         out.hit(hit.with_severity(severity(linter, &d)));
     }
 }

@@ -1,6 +1,9 @@
-//! Which analyzer lints say what a built-in quality rule says, so that where both fire on the
-//! same lines the built-in hit steps aside (`engine::step_aside`) and the problem is reported
-//! once, with the analyzer's lint name — the analyzer knows types, `cfg(test)` and targets.
+//! Which analyzer lints say what a built-in rule says, so that the problem is reported once.
+//! A quality rule's hit on the same lines steps aside (`engine::step_aside`) and the finding
+//! carries the analyzer's lint name — the analyzer knows types, `cfg(test)` and targets. Another
+//! Inspector's rule is another process's finding: the analyzer's hit takes that rule's category,
+//! and the Auditor's dedup (same place, same category) merges the two into one finding that two
+//! agents confirm (its rule is the first reported, its severity the higher).
 //!
 //! The table pairs only lints whose subject is the built-in rule's own subject. Most of them
 //! are not in their analyzer's default set (clippy's `unwrap_used`, ruff's `ERA001`, eslint's
@@ -10,13 +13,13 @@
 //! `no-empty` (an empty `catch` block). Left out on purpose: print lints (clippy
 //! `print_stdout`, ruff `T201`, eslint `no-console`), since `quality/logging-violation` also
 //! reports a secret reaching a print, which the analyzer does not; no default go vet analyzer
-//! says what a quality rule says. Rules of other Inspectors (`holistic/todo-macro` beside
-//! clippy's `todo`) are a different process's findings and are not covered here.
+//! says what a quality rule says; clippy's default `await_holding_lock` is
+//! `holistic/lock-across-await`'s subject.
 
 use super::Linter;
 
 /// (analyzer, lint code as the analyzer reports it, built-in rule that steps aside for it).
-const TABLE: [(Linter, &str, &str); 30] = [
+const TABLE: [(Linter, &str, &str); 42] = [
     (
         Linter::Clippy,
         "clippy::unwrap_used",
@@ -48,7 +51,31 @@ const TABLE: [(Linter, &str, &str); 30] = [
         "clippy::excessive_nesting",
         "quality/deep-nesting",
     ),
+    (
+        Linter::Clippy,
+        "clippy::await_holding_lock",
+        "holistic/lock-across-await",
+    ),
+    (Linter::Clippy, "clippy::todo", "holistic/todo-macro"),
+    (
+        Linter::Clippy,
+        "clippy::unimplemented",
+        "holistic/todo-macro",
+    ),
+    (Linter::Clippy, "clippy::panic", "holistic/panic-in-library"),
+    (Linter::Clippy, "clippy::exit", "holistic/exit-in-library"),
+    (
+        Linter::Clippy,
+        "clippy::undocumented_unsafe_blocks",
+        "holistic/unsafe-without-safety",
+    ),
     (Linter::Ruff, "E722", "quality/swallowed-error"),
+    (Linter::Ruff, "S105", "holistic/hardcoded-credential"),
+    (Linter::Ruff, "S106", "holistic/hardcoded-credential"),
+    (Linter::Ruff, "S113", "holistic/client-without-timeout"),
+    (Linter::Ruff, "S501", "holistic/tls-verification-disabled"),
+    (Linter::Ruff, "S602", "holistic/shell-injection"),
+    (Linter::Ruff, "S608", "holistic/sql-injection"),
     (Linter::Ruff, "S110", "quality/swallowed-error"),
     (Linter::Ruff, "S112", "quality/swallowed-error"),
     (Linter::Ruff, "SIM105", "quality/swallowed-error"),
@@ -89,6 +116,14 @@ pub(crate) fn stands_in_for(linter: Linter, code: &str) -> Option<&'static str> 
         .map(|(_, _, rule)| *rule)
 }
 
+/// The category of the rule `rule` (from the catalog), which a standing-in hit takes.
+pub(crate) fn category_of(rule: &str) -> Option<&'static str> {
+    crate::rules::catalog()
+        .into_iter()
+        .find(|(_, meta)| meta.id == rule)
+        .map(|(_, meta)| meta.category)
+}
+
 /// Whether the lint is one of rustc's (not clippy's) that clippy's run reports and the table
 /// names: taken from clippy's output beside the `clippy::` lints.
 pub(crate) fn is_tabled_rustc_lint(code: &str) -> bool {
@@ -114,6 +149,14 @@ mod tests {
         assert_eq!(
             stands_in_for(Linter::Clippy, "clippy::needless_return"),
             None
+        );
+        assert_eq!(
+            stands_in_for(Linter::Clippy, "clippy::await_holding_lock"),
+            Some("holistic/lock-across-await")
+        );
+        assert_eq!(
+            category_of("holistic/lock-across-await"),
+            Some("race-condition")
         );
         assert!(is_tabled_rustc_lint("non_snake_case"));
         assert!(!is_tabled_rustc_lint("clippy::unwrap_used") && !is_tabled_rustc_lint("dead_code"));

@@ -131,14 +131,23 @@ fn fires_on_analyzer_json_in_scope_with_its_severity() {
             ),
         ]
     );
-    // Only the naming lint stands in for a built-in rule.
+    // The lock lint stands in for the holistic rule, the naming lint for the quality one; each
+    // takes its rule's category.
+    let categories: Vec<Option<&str>> = sink.hits.iter().map(|h| h.category.as_deref()).collect();
+    let mut expected = vec![None; 8];
+    (expected[4], expected[6]) = (Some("race-condition"), Some("naming-violation"));
+    assert_eq!(categories, expected);
+    let stand_in = |rule, line| crate::engine::StandIn {
+        rule,
+        path: s("src/lib.rs"),
+        lines: (line, line),
+    };
     assert_eq!(
         sink.stand_ins,
-        vec![crate::engine::StandIn {
-            rule: "quality/naming-violation",
-            path: s("src/lib.rs"),
-            lines: (11, 11)
-        }]
+        vec![
+            stand_in("holistic/lock-across-await", 4),
+            stand_in("quality/naming-violation", 11)
+        ]
     );
 }
 
