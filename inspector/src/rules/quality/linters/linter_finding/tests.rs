@@ -248,7 +248,13 @@ fn a_missing_analyzer_is_one_note() {
     if !has("go") {
         expected.push("go vet not run: go not installed".to_string());
     }
-    assert_eq!(sink.notes, expected);
+    // (Where a tool is installed it runs, and what it says is not this test's subject.)
+    let missing: Vec<&String> = sink
+        .notes
+        .iter()
+        .filter(|n| n.ends_with("not installed"))
+        .collect();
+    assert_eq!(missing, expected.iter().collect::<Vec<_>>());
     // `auto` alone, with an eslint config but no local eslint: one note, no global eslint.
     std::fs::write(dir.path().join("eslint.config.js"), "export default [];\n").expect("write");
     ctx.options.linters = vec!["auto".to_string()];
