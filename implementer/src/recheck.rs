@@ -94,6 +94,13 @@ pub fn recheck(repo: &Path, findings: &[Finding], shift: LineShift<'_>) -> Reche
             })
             .collect(),
         cache: false,
+        // An analyzer's finding is re-checked by running the analyzers again; without them
+        // it would pass for gone.
+        linters: if wanted.contains("quality/linter-finding") {
+            vec!["auto".to_string()]
+        } else {
+            Vec::new()
+        },
         ..InspectOptions::default()
     };
     let mut context = if kinds.is_empty() {

@@ -5,6 +5,7 @@
 
 mod agent;
 mod chaos;
+mod linters;
 mod load;
 pub mod origin;
 mod source;
@@ -198,7 +199,10 @@ impl Default for AuditSettings {
 pub struct InspectorSettings {
     /// Files larger than this are skipped and listed.
     pub max_file_bytes: u64,
-    /// Opt-in linter adapters the quality Inspector runs: `clippy`, `ruff`, `eslint`.
+    /// The analyzers the quality Inspector runs unless `--no-exec`: `auto` (default: those of
+    /// the languages present), named ones (`clippy`, `ruff`, `eslint`, `go-vet`), or none
+    /// (`[]`, `"off"`); see `config::linters`.
+    #[serde(deserialize_with = "linters::deserialize")]
     pub linters: Vec<String>,
     /// Reuse per-file rule results from `.retake/cache/` (`--no-cache` turns it off for a run).
     pub cache: bool,
@@ -220,7 +224,7 @@ impl Default for InspectorSettings {
     fn default() -> Self {
         InspectorSettings {
             max_file_bytes: 1024 * 1024,
-            linters: Vec::new(),
+            linters: linters::default_linters(),
             cache: true,
             rulebase: KindSettings::default(),
             interface: KindSettings::default(),
@@ -259,16 +263,7 @@ impl Settings {
                 self.audit.test_failure
             ));
         }
-        if let Some(bad) = self
-            .inspector
-            .linters
-            .iter()
-            .find(|l| !matches!(l.as_str(), "clippy" | "ruff" | "eslint"))
-        {
-            return Err(format!(
-                "inspector.linters: '{bad}' (expected clippy, ruff or eslint)"
-            ));
-        }
+        linters::check(&self.inspector.linters)?;
         for (rule, sev) in &self.rules.severity {
             sev.parse::<protocol::Severity>()
                 .map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
@@ -332,6 +327,7 @@ mod tests {
         assert_eq!(s.test.timeout_secs, d.test.timeout_secs);
         assert_eq!(s.audit.test_failure, d.audit.test_failure);
         assert_eq!(s.inspector.max_file_bytes, d.inspector.max_file_bytes);
+        assert_eq!(s.inspector.linters, d.inspector.linters);
         assert_eq!(s.executor.timeout_secs, d.executor.timeout_secs);
         assert_eq!(s.executor.kind, None);
         assert_eq!(

@@ -127,7 +127,9 @@ pub struct InspectOptions {
     pub agent: Option<AgentSpec>,
     /// The coverage command (argv), when configured; its percentage is reported.
     pub coverage_command: Option<Vec<String>>,
-    /// Opt-in linter adapters (`clippy`, `ruff`, `eslint`) the quality Inspector runs.
+    /// The analyzers the quality Inspector runs unless `no_exec`: `auto` (those of the languages
+    /// in scope), or named (`clippy`, `ruff`, `eslint`, `go-vet`); empty runs none (the Lead
+    /// sends `[inspector] linters`, whose default is `auto`).
     pub linters: Vec<String>,
     /// Reuse and store per-file rule results under the repository's `.retake/cache/`
     /// (`[inspector] cache`, `--no-cache`); off unless the Lead turns it on.

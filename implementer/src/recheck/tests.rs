@@ -163,3 +163,47 @@ fn what_cannot_run_again_is_not_checked() {
     );
     assert!(!result.all_gone());
 }
+
+#[test]
+fn an_analyzer_s_finding_is_rechecked_by_running_the_analyzer_again() {
+    let clippy = std::process::Command::new("cargo")
+        .args(["clippy", "--version"])
+        .output();
+    if !clippy.is_ok_and(|o| o.status.success()) {
+        eprintln!("cargo clippy is not installed here: nothing to check");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let manifest =
+        "[package]\nname = \"geo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n";
+    write(dir.path(), "Cargo.toml", manifest);
+    let lib = "pub fn double(x: u32) -> u32 {\n    return x * 2;\n}\n";
+    write(dir.path(), "src/lib.rs", lib);
+    let options = InspectOptions {
+        linters: vec!["auto".to_string()],
+        ..InspectOptions::default()
+    };
+    let mut ctx = Context::build(dir.path(), &Scope::repository(), &options).expect("context");
+    let found: Vec<Finding> = inspector::inspect(InspectorKind::Quality, &mut ctx, "i", "r")
+        .findings
+        .into_iter()
+        .filter(|f| f.rule == "quality/linter-finding")
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    let kept = recheck(dir.path(), &found, &no_shift);
+    assert_eq!(
+        kept.findings[0].status,
+        Status::Remains {
+            line: Some(2),
+            suppressed: None
+        }
+    );
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "pub fn double(x: u32) -> u32 {\n    x * 2\n}\n",
+    );
+    let fixed = recheck(dir.path(), &found, &no_shift);
+    std::fs::remove_dir_all(protocol::exec::sandbox::analyzer_target_dir(dir.path())).ok();
+    assert_eq!(fixed.findings[0].status, Status::Gone);
+}

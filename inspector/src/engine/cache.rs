@@ -134,6 +134,7 @@ impl ResultCache {
                         notes: s.notes,
                         claims: s.claims,
                         not_run: s.not_run,
+                        stand_ins: Vec::new(),
                         kept: s.kept,
                         file_pass_done: false,
                     };

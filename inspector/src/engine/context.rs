@@ -5,6 +5,7 @@ use super::decisions::{Decisions, DecisionsError};
 use super::diff::Changes;
 use super::git::{session_changes, GitError};
 use super::limits::Exceeded;
+use super::memo::Memo;
 use super::progress::Progress;
 use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
@@ -62,6 +63,8 @@ pub struct Context {
     pub decisions: Decisions,
     /// How far the rules have got (read by the actor's heartbeat).
     pub progress: Progress,
+    /// What one project rule computed for others (an analyzer's run).
+    pub memo: Memo,
 }
 
 impl Context {
@@ -94,6 +97,7 @@ impl Context {
             changes,
             decisions,
             progress: Progress::default(),
+            memo: Memo::default(),
         })
     }
 
@@ -110,6 +114,7 @@ impl Context {
             changes: None,
             decisions: Decisions::default(),
             progress: Progress::default(),
+            memo: Memo::default(),
         }
     }
 

@@ -18,12 +18,14 @@ pub mod git;
 #[cfg(test)]
 mod hostile_tests;
 pub mod limits;
+mod memo;
 pub(crate) mod process;
 mod progress;
 pub(crate) mod run;
 mod scope_filter;
 mod skeleton;
 mod source;
+mod step_aside;
 mod suppress;
 #[cfg(test)]
 pub(crate) mod testing;
@@ -34,9 +36,12 @@ pub use context::{Context, ContextError};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
 pub use git::{default_session_base, file_at_revision, GitError};
+pub use memo::Memo;
 pub use progress::Progress;
 pub use run::inspect;
 pub use source::{is_test_path, Language, SourceFile};
+pub(crate) use step_aside::step_aside;
+pub use step_aside::StandIn;
 pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
 pub use triage::finish;
 pub use walk::{walk, Walked};
@@ -76,6 +81,10 @@ pub struct Hit {
     pub suggestion: Option<String>,
     /// Replaces the rule's default severity for this hit (e.g. partial vs missing).
     pub severity: Option<Severity>,
+    /// Replaces the rule's category for this hit: an analyzer's lint that says what another
+    /// Inspector's rule says takes that rule's category, so the Auditor's dedup (same place,
+    /// same category) makes the two one finding.
+    pub category: Option<String>,
 }
 
 impl Hit {
@@ -87,12 +96,19 @@ impl Hit {
             key: key.into(),
             suggestion: None,
             severity: None,
+            category: None,
         }
     }
 
     /// Adds a suggestion.
     pub fn suggest(mut self, suggestion: impl Into<String>) -> Hit {
         self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// Overrides the rule's category.
+    pub fn with_category(mut self, category: impl Into<String>) -> Hit {
+        self.category = Some(category.into());
         self
     }
 
@@ -115,6 +131,8 @@ pub struct Sink {
     pub claims: Vec<Claim>,
     /// Commands `--no-exec` kept from running (`cargo check`), said once per Inspector.
     pub not_run: Vec<String>,
+    /// Other rules' hits this rule's hits replace (see [`Sink::stand_in`]).
+    pub stand_ins: Vec<StandIn>,
     kept: Kept,
     file_pass_done: bool,
 }
@@ -154,6 +172,17 @@ impl Sink {
     /// check`); the engine turns all of an Inspector's into one note.
     pub fn not_run(&mut self, what: impl Into<String>) {
         self.not_run.push(what.into());
+    }
+
+    /// Says that this rule's hit on `path`, lines `first..=last`, says what `rule` says there:
+    /// `rule`'s hits on those lines step aside for it (`engine::step_aside`), so the problem is
+    /// reported once, by the more precise of the two.
+    pub fn stand_in(&mut self, rule: &'static str, path: &str, first: u32, last: u32) {
+        self.stand_ins.push(StandIn {
+            rule,
+            path: path.to_string(),
+            lines: (first, last.max(first)),
+        });
     }
 
     /// Keeps a fact about the file being checked for this rule's [`Rule::check_project`]. Rules
@@ -214,6 +243,7 @@ impl Sink {
             && self.notes.is_empty()
             && self.claims.is_empty()
             && self.not_run.is_empty()
+            && self.stand_ins.is_empty()
             && self.kept.0.is_empty()
     }
 
@@ -223,6 +253,7 @@ impl Sink {
         self.notes.append(&mut other.notes);
         self.claims.append(&mut other.claims);
         self.not_run.append(&mut other.not_run);
+        self.stand_ins.append(&mut other.stand_ins);
         self.kept.0.append(&mut other.kept.0);
     }
 

@@ -1,6 +1,7 @@
 //! Running one Inspector kind over a context: file rules over every file, then project
-//! rules, then hits turned into findings (configured overrides applied) and the report finished
-//! (suppressions marked, the session filter applied).
+//! rules, then the hits another rule's hit stands in for dropped (`step_aside`), then hits
+//! turned into findings (configured overrides applied) and the report finished (suppressions
+//! marked, the session filter applied).
 
 use super::cache::ResultCache;
 use super::file_pass::run_file_rules;
@@ -62,6 +63,8 @@ pub(crate) fn collect(
             "project rule"
         );
     }
+    let ids: Vec<&str> = rules.iter().map(|r| r.meta().id).collect();
+    super::step_aside(&ids, &mut sinks);
     tracing::debug!(
         %kind,
         files = ctx.files.len(),
@@ -90,10 +93,11 @@ pub(crate) fn collect(
             override_for(&ctx.options.rule_overrides, meta.id).and_then(|o| o.severity);
         for hit in sink.hits {
             let severity: Severity = severity_override.or(hit.severity).unwrap_or(meta.severity);
+            let category = hit.category.as_deref().unwrap_or(meta.category);
             let mut finding = Finding::new(
                 name,
                 meta.id,
-                meta.category,
+                category,
                 severity,
                 hit.location,
                 hit.description,

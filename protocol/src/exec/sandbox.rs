@@ -5,10 +5,18 @@
 //! `Cargo.lock` into a project that does not ignore them, and the next review of the unchanged
 //! repository sees "changes".
 //!
+//! Analyzers (`cargo clippy`, `cargo check`) build into [`analyzer_target_dir`] instead: a
+//! directory per repository in the user's cache, outside the work tree, so that their build
+//! survives the review (the next one is incremental) without growing the repository;
+//! [`mark_analyzer_target_used`] stamps the one a review uses and removes the folders of
+//! repositories no review has built for [`STALE_AFTER`], so the cache does not grow without
+//! bound as repositories (and temporary copies of them) come and go.
+//!
 //! What remains: a command that writes other files into the tree (a test writing fixtures, a
 //! tool with its own cache folder) is not undone; the review's scope is read before any
 //! command runs.
 
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// Lock files a build or test command creates when they are missing (`cargo test` writes
@@ -35,6 +43,66 @@ pub fn build_env(root: &Path) -> Vec<(String, String)> {
     let pytest = format!("{pytest} -p no:cacheprovider");
     env.push(("PYTEST_ADDOPTS".into(), pytest.trim().to_string()));
     env
+}
+
+/// Where an analyzer's cargo build of the work tree `root` goes: the user's `CARGO_TARGET_DIR`
+/// when it is absolute and outside the tree, else `retake/target/<16 hex digits of SHA-256 of
+/// the root's path>` under `$XDG_CACHE_HOME` (absolute), `$HOME/.cache`, or the system's
+/// temporary directory — whichever comes first and is not inside the tree.
+pub fn analyzer_target_dir(root: &Path) -> PathBuf {
+    let env_dir = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    let outside = |p: &PathBuf| p.is_absolute() && !p.starts_with(root);
+    if let Some(user) = env_dir("CARGO_TARGET_DIR").filter(outside) {
+        return user;
+    }
+    let digest = Sha256::digest(root.to_string_lossy().as_bytes());
+    let cache = [
+        env_dir("XDG_CACHE_HOME"),
+        env_dir("HOME").map(|h| h.join(".cache")),
+    ]
+    .into_iter()
+    .flatten()
+    .find(outside)
+    .unwrap_or_else(std::env::temp_dir);
+    cache
+        .join("retake")
+        .join("target")
+        .join(hex::encode(&digest[..8]))
+}
+
+/// How long an analyzer build folder may go unused before a review removes it.
+pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(7 * 24 * 3600);
+
+/// The stamp file whose modification time says when a review last used a build folder.
+const USED_STAMP: &str = ".retake-used";
+
+/// Stamps `target` (an [`analyzer_target_dir`]) as used now, creating it, and removes its
+/// sibling folders under `retake/target/` whose stamp (or, without one, the folder itself) is
+/// older than `stale_after`. Only folders of that cache are touched; failures are ignored (a
+/// folder left behind costs disk, never a review).
+pub fn mark_analyzer_target_used(target: &Path, stale_after: std::time::Duration) {
+    // A user's own `CARGO_TARGET_DIR` is theirs: neither stamped nor pruned around.
+    let Some(parent) = target.parent().filter(|p| p.ends_with("retake/target")) else {
+        return;
+    };
+    if std::fs::create_dir_all(target).is_err() {
+        return;
+    }
+    let _ = std::fs::write(target.join(USED_STAMP), b"");
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for dir in entries.flatten().map(|e| e.path()).filter(|p| p != target) {
+        let stamp = dir.join(USED_STAMP);
+        let used = std::fs::metadata(&stamp)
+            .or_else(|_| std::fs::metadata(&dir))
+            .and_then(|m| m.modified());
+        let stale = used.is_ok_and(|t| now.duration_since(t).is_ok_and(|age| age > stale_after));
+        if stale && dir.is_dir() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
 }
 
 fn var(name: &str, path: &Path) -> (String, String) {
@@ -92,6 +160,38 @@ mod tests {
                 || (target.is_none() && std::env::var_os("CARGO_TARGET_DIR").is_some()),
             "{target:?}"
         );
+    }
+
+    #[test]
+    fn analyzer_builds_go_to_the_user_cache_outside_the_tree() {
+        let root = Path::new("/home/u/src/repo");
+        let dir = analyzer_target_dir(root);
+        assert!(!dir.starts_with(root), "{}", dir.display());
+        if std::env::var_os("CARGO_TARGET_DIR").is_none() {
+            let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            assert_eq!(name, "ae9fbcc6b5c02c00");
+            assert!(dir.parent().is_some_and(|p| p.ends_with("retake/target")));
+        }
+    }
+
+    #[test]
+    fn a_used_build_folder_is_stamped_and_stale_siblings_removed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache = dir.path().join("retake/target");
+        let (old, mine) = (
+            cache.join("0000000000000001"),
+            cache.join("0000000000000002"),
+        );
+        std::fs::create_dir_all(old.join("debug")).expect("mkdir");
+        std::fs::write(old.join(USED_STAMP), b"").expect("stamp");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        // Unused for longer than 10 ms: removed; the review's own folder is kept and stamped.
+        mark_analyzer_target_used(&mine, std::time::Duration::from_millis(10));
+        assert!(!old.exists() && mine.join(USED_STAMP).is_file());
+        let fresh = cache.join("0000000000000003");
+        std::fs::create_dir_all(&fresh).expect("mkdir");
+        mark_analyzer_target_used(&mine, STALE_AFTER);
+        assert!(fresh.is_dir(), "a folder used within the week stays");
     }
 
     #[test]

@@ -31,15 +31,21 @@ pub(crate) fn parse(stdout: &str, root: &Path) -> Vec<Diagnostic> {
         ) else {
             continue;
         };
+        let code = message["code"]["code"].as_str().unwrap_or_default();
+        // rustc's note on a lint at its default level: "`#[deny(clippy::eq_op)]` on by default".
+        let default_deny = format!("`#[deny({code})]` on by default");
+        let deny_by_default = message["children"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|c| c["message"] == default_deny.as_str());
         let diagnostic = Diagnostic {
             path: relative(root, file),
             line: line as u32,
             end_line: end as u32,
-            code: message["code"]["code"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            code: code.to_string(),
             error: message["level"] == "error",
+            deny_by_default,
             message: message["message"].as_str().unwrap_or_default().to_string(),
         };
         if !out.contains(&diagnostic) {
@@ -93,7 +99,22 @@ mod tests {
                 ),
             ]
         );
-        assert!(found.iter().all(|d| !d.error));
+        assert!(found.iter().all(|d| !d.error && !d.deny_by_default));
+        // Captured from clippy 0.1.95 (children trimmed to rustc's level notes).
+        let denied = r#"{"reason":"compiler-message","message":{"code":{"code":"clippy::eq_op","explanation":null},"level":"error","message":"equal expressions as operands to `==`","children":[{"message":"`#[deny(clippy::eq_op)]` on by default","level":"note","spans":[],"children":[]}],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":2,"line_end":2}]}}
+{"reason":"compiler-message","message":{"code":{"code":"clippy::needless_return","explanation":null},"level":"error","message":"unneeded `return` statement","children":[{"message":"`-D clippy::needless-return` implied by `-D warnings`","level":"note","spans":[],"children":[]}],"spans":[{"file_name":"src/lib.rs","is_primary":true,"line_start":2,"line_end":2}]}}"#;
+        let levels: Vec<(String, bool, bool)> = parse(denied, Path::new("/tmp/capt"))
+            .into_iter()
+            .map(|d| (d.code, d.error, d.deny_by_default))
+            .collect();
+        assert_eq!(
+            levels,
+            vec![
+                ("clippy::eq_op".to_string(), true, true),
+                ("clippy::needless_return".to_string(), true, false)
+            ],
+            "an error by the project's -D warnings is not deny-by-default"
+        );
         assert!(parse(
             "not json\n{\"reason\":\"build-finished\"}\n",
             Path::new("/")

@@ -1,21 +1,14 @@
 //! `quality/compiler-dead-code`: dead code and unused imports as the compiler itself reports
-//! them (`cargo check --message-format=json`, lints `dead_code` and `unused_imports`), located
-//! with the compiler's own span. Runs when the repository root has a `Cargo.toml`, the scope
-//! holds Rust files and `--no-exec` is off.
-//!
-//! The Inspector never writes to the reviewed repository: cargo builds into a directory of its
-//! own under the system's temporary directory (one per repository, so later reviews are
-//! incremental), and `--locked` keeps it from rewriting `Cargo.lock`; without a `Cargo.lock`
-//! cargo would create one, so the check is skipped with a note. `--all-targets` checks tests
-//! and examples too, so code used only by tests is still reported where the library does not
-//! use it. Diagnostics outside the scope are dropped.
+//! them (lints `dead_code` and `unused_imports`), located with the compiler's own span. Runs
+//! when the repository root has a `Cargo.toml`, the scope holds Rust files and `--no-exec` is
+//! off, reading the review's one cargo run (`cargo.rs`: clippy's when clippy is active, else
+//! `cargo check`'s), which builds outside the repository. Diagnostics outside the scope are
+//! dropped.
 
-use super::{cargo_json, run_tool, Diagnostic};
+use super::cargo::cargo_run;
+use super::Diagnostic;
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Dimension, Location, Severity};
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/compiler-dead-code",
@@ -50,42 +43,12 @@ impl Rule for CompilerDeadCode {
             out.not_run("cargo check");
             return;
         }
-        if !ctx.root.join("Cargo.lock").is_file() {
-            out.note(format!(
-                "{}: no Cargo.lock, and cargo check would write one into the repository: not run",
-                META.id
-            ));
-            return;
+        let run = cargo_run(ctx);
+        for note in &run.notes {
+            out.note(note.clone());
         }
-        let target = target_dir(&ctx.root).to_string_lossy().into_owned();
-        let argv = [
-            "cargo",
-            "check",
-            "--workspace",
-            "--all-targets",
-            "--locked",
-            "--message-format=json",
-            "--quiet",
-        ];
-        match run_tool(
-            ctx,
-            META.id,
-            &argv,
-            vec![("CARGO_TARGET_DIR".into(), target)],
-        ) {
-            Ok(stdout) => report(ctx, &cargo_json::parse(&stdout, &ctx.root), out),
-            Err(note) => out.note(note),
-        }
+        report(ctx, &run.diagnostics, out);
     }
-}
-
-/// cargo's build directory for one repository, outside it.
-fn target_dir(root: &Path) -> PathBuf {
-    let mut hasher = DefaultHasher::new();
-    root.hash(&mut hasher);
-    std::env::temp_dir()
-        .join("retake-cargo-check")
-        .join(format!("{:016x}", hasher.finish()))
 }
 
 /// Hits for the dead-code and unused-import diagnostics in scope; a note when the build had
@@ -113,10 +76,14 @@ fn report(ctx: &Context, diagnostics: &[Diagnostic], out: &mut Sink) {
             .suggest(suggestion),
         );
     }
-    let errors = diagnostics.iter().filter(|d| d.error).count();
+    // Clippy's deny-by-default lints are errors too; only the compiler's stop it.
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.error && !d.code.starts_with("clippy::"))
+        .count();
     if errors > 0 {
         out.note(format!(
-            "{}: cargo check reported {errors} error{}: dead code in crates that do not compile is not reported",
+            "{}: cargo reported {errors} compile error{}: dead code in crates that do not compile is not reported",
             META.id,
             if errors == 1 { "" } else { "s" }
         ));
@@ -127,6 +94,7 @@ fn report(ctx: &Context, diagnostics: &[Diagnostic], out: &mut Sink) {
 mod tests {
     use super::*;
     use crate::engine::SourceFile;
+    use std::path::Path;
 
     fn diag(path: &str, line: u32, code: &str, message: &str, error: bool) -> Diagnostic {
         Diagnostic {
@@ -135,6 +103,7 @@ mod tests {
             end_line: line,
             code: code.into(),
             error,
+            deny_by_default: false,
             message: message.into(),
         }
     }
@@ -219,7 +188,7 @@ mod tests {
         assert!(sink.hits.is_empty());
         assert_eq!(
             sink.notes,
-            vec!["quality/compiler-dead-code: cargo check reported 1 error: dead code in crates that do not compile is not reported".to_string()]
+            vec!["quality/compiler-dead-code: cargo reported 1 compile error: dead code in crates that do not compile is not reported".to_string()]
         );
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
@@ -258,7 +227,9 @@ mod tests {
         let mut sink = Sink::default();
         CompilerDeadCode.check_project(&ctx, &mut sink);
         // The build directory lives outside the repository; this one is not needed again.
-        std::fs::remove_dir_all(target_dir(root)).ok();
+        let target = protocol::exec::sandbox::analyzer_target_dir(root);
+        assert!(target.is_dir() && !target.starts_with(root));
+        std::fs::remove_dir_all(target).ok();
         let found: Vec<(Option<u32>, String)> = sink
             .hits
             .into_iter()

@@ -1,9 +1,36 @@
 //! Reading `eslint --format json`: a JSON array with one entry per file (absolute
-//! `filePath`), each with its `messages` (rule id, severity 1 = warning / 2 = error, lines).
+//! `filePath`), each with its `messages` (rule id, severity 1 = warning / 2 = error, lines);
+//! and whether a repository configures eslint at its root.
 
 use super::{relative, Diagnostic};
 use serde_json::Value;
 use std::path::Path;
+
+/// eslint's configuration files (flat config, then the legacy `.eslintrc` forms).
+const CONFIG_FILES: [&str; 12] = [
+    "eslint.config.js",
+    "eslint.config.mjs",
+    "eslint.config.cjs",
+    "eslint.config.ts",
+    "eslint.config.mts",
+    "eslint.config.cts",
+    ".eslintrc",
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+    ".eslintrc.json",
+    ".eslintrc.yaml",
+    ".eslintrc.yml",
+];
+
+/// Whether the repository at `root` configures eslint: a config file at the root, or an
+/// `eslintConfig` key in its `package.json`.
+pub(crate) fn configured(root: &Path) -> bool {
+    CONFIG_FILES.iter().any(|f| root.join(f).is_file())
+        || std::fs::read_to_string(root.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+            .is_some_and(|manifest| manifest.get("eslintConfig").is_some())
+}
 
 /// The messages of eslint's JSON output, located relative to `root`; `None` when the output is
 /// not eslint's JSON.
@@ -25,6 +52,7 @@ pub(crate) fn parse(stdout: &str, root: &Path) -> Option<Vec<Diagnostic>> {
                 // A parse error has no rule id.
                 code: m["ruleId"].as_str().unwrap_or("parse-error").to_string(),
                 error: m["severity"] == 2,
+                deny_by_default: false,
                 message: m["message"].as_str().unwrap_or_default().to_string(),
             });
         }
@@ -60,5 +88,27 @@ mod tests {
             ]
         );
         assert_eq!(parse("Oops! Something went wrong!", Path::new("/")), None);
+    }
+
+    #[test]
+    fn configured_by_a_config_file_or_package_json() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        assert!(!configured(root));
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"name": "x", "devDependencies": {}}"#,
+        )
+        .expect("write");
+        assert!(!configured(root), "a package.json without eslintConfig");
+        std::fs::write(root.join("eslint.config.mjs"), "export default [];\n").expect("write");
+        assert!(configured(root));
+        std::fs::remove_file(root.join("eslint.config.mjs")).expect("rm");
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"eslintConfig": {"extends": "x"}}"#,
+        )
+        .expect("write");
+        assert!(configured(root));
     }
 }

@@ -1,12 +1,18 @@
-//! `quality/linter-finding`: the findings of the linters a project opted into (clippy, ruff,
-//! eslint; see [`enabled_linters`]), read from their JSON output. A linter runs only when the
-//! scope holds files it lints (Rust with a root `Cargo.toml`, Python, TypeScript/JavaScript),
-//! never under `--no-exec`; one that is not installed, times out or prints no JSON becomes a
-//! note. Clippy's output also repeats rustc's own lints: only `clippy::` lints are taken
-//! (rustc's dead code is `quality/compiler-dead-code`). A linter's error is Medium, its warning
-//! Low. Diagnostics outside the scope are dropped.
+//! `quality/linter-finding`: the findings of the field's own analyzers (clippy, ruff, eslint,
+//! go vet; which ones run is [`active`]), read from their JSON output. None runs under
+//! `--no-exec`; one that is not installed ("clippy not run: cargo-clippy not installed"),
+//! times out or prints no JSON becomes one note. Clippy's output also repeats rustc's own
+//! lints: `clippy::` lints are taken, and rustc's only where they stand in for a built-in rule
+//! (naming); rustc's dead code is `quality/compiler-dead-code`. Diagnostics outside the scope
+//! are dropped. A lint that says what a built-in rule says stands in for it (`stand_ins.rs`).
+//!
+//! Severity: clippy's deny-by-default lints (its `correctness` group) High, its `suspicious`
+//! ones Medium, the rest Low; ruff's syntax errors and `E9`/`F63`/`F7`/`F82` High, the rest
+//! Low; go vet Medium; an eslint error Medium, its warning Low.
 
-use super::{cargo_json, enabled_linters, eslint, ruff, run_tool, Diagnostic, Linter};
+use super::cargo::cargo_run;
+use super::stand_ins::{category_of, is_tabled_rustc_lint, stands_in_for};
+use super::{active, eslint, go_vet, not_installed, ruff, run_tool, Diagnostic, Linter};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Dimension, Location, Severity};
 
@@ -19,12 +25,34 @@ static META: RuleMeta = RuleMeta {
         Language::Python,
         Language::TypeScript,
         Language::JavaScript,
+        Language::Go,
     ],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
-    explanation: "Findings of the project's opt-in linters (clippy, ruff, eslint JSON)",
+    explanation: "Findings of the project's analyzers (clippy, ruff, eslint, go vet JSON)",
 };
 
-/// Turns opted-in linters' diagnostics into findings.
+/// Clippy's `suspicious` lints (warn by default, Medium): the ones named `suspicious_*` and
+/// these.
+const SUSPICIOUS: [&str; 16] = [
+    "almost_complete_range",
+    "await_holding_lock",
+    "await_holding_refcell_ref",
+    "crate_in_macro_def",
+    "drop_non_drop",
+    "duplicate_mod",
+    "empty_loop",
+    "float_equality_without_abs",
+    "forget_non_drop",
+    "let_underscore_future",
+    "misnamed_getters",
+    "multi_assignments",
+    "mut_range_bound",
+    "mutable_key_type",
+    "print_in_format_impl",
+    "swap_ptr_to_ref",
+];
+
+/// Turns the active analyzers' diagnostics into findings.
 pub(crate) struct LinterFinding;
 
 impl Rule for LinterFinding {
@@ -37,73 +65,128 @@ impl Rule for LinterFinding {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        for linter in enabled_linters(&ctx.options) {
-            if !applies(linter, ctx) {
-                continue;
-            }
+        for linter in active(ctx) {
             if ctx.options.no_exec {
-                out.not_run(linter.name());
-                continue;
-            }
-            let eslint_local = ctx.root.join("node_modules/.bin/eslint");
-            let eslint_local = eslint_local.to_string_lossy();
-            let argv: Vec<&str> = match linter {
-                Linter::Clippy => vec![
-                    "cargo",
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--message-format=json",
-                    "--quiet",
-                ],
-                Linter::Ruff => vec!["ruff", "check", "--output-format=json", "--exit-zero", "."],
-                Linter::Eslint if ctx.root.join("node_modules/.bin/eslint").is_file() => {
-                    vec![&eslint_local, "--format", "json", "."]
-                }
-                Linter::Eslint => vec!["eslint", "--format", "json", "."],
-            };
-            match run_tool(ctx, META.id, &argv, Vec::new()) {
-                Ok(stdout) => apply(linter, &stdout, ctx, out),
-                Err(note) => out.note(note),
+                out.not_run(linter.label());
+            } else if let Some(found) = diagnostics(linter, ctx, out) {
+                report(linter, found, ctx, out);
             }
         }
     }
 }
 
-/// Whether the scope holds files the linter lints.
-fn applies(linter: Linter, ctx: &Context) -> bool {
-    let has = |langs: &[Language]| {
-        ctx.files
-            .iter()
-            .any(|f| f.language.is_some_and(|l| langs.contains(&l)))
+/// Runs `linter` (clippy: reads the review's cargo run) and returns its diagnostics; `None`
+/// when it did not run or printed no JSON, said in a note.
+fn diagnostics(linter: Linter, ctx: &Context, out: &mut Sink) -> Option<Vec<Diagnostic>> {
+    let label = linter.label();
+    let ran = match linter {
+        Linter::Clippy => {
+            let run = cargo_run(ctx);
+            run.notes.iter().for_each(|n| out.note(n.clone()));
+            return run.clippy.then(|| clippy_lints(&run.diagnostics));
+        }
+        Linter::Ruff => {
+            let argv = [
+                "ruff",
+                "check",
+                "--output-format=json",
+                "--exit-zero",
+                "--no-cache",
+                ".",
+            ];
+            run_tool(ctx, label, &argv, Vec::new())
+        }
+        Linter::Eslint => {
+            let local = ctx.root.join("node_modules/.bin/eslint");
+            let explicit = ctx.options.linters.iter().any(|n| n == linter.name());
+            let program = if local.is_file() {
+                local.to_string_lossy().into_owned()
+            } else if explicit {
+                "eslint".to_string()
+            } else {
+                // `auto` runs only the repository's own install, never a global or `npx` one.
+                out.note(not_installed(label, "node_modules/.bin/eslint"));
+                return None;
+            };
+            run_tool(
+                ctx,
+                label,
+                &[program.as_str(), "--format", "json", "."],
+                Vec::new(),
+            )
+        }
+        Linter::GoVet => {
+            // Never fetch another Go toolchain a go.mod asks for.
+            let env = vec![("GOTOOLCHAIN".to_string(), "local".to_string())];
+            run_tool(ctx, label, &["go", "vet", "-json", "./..."], env)
+        }
     };
+    let done = match ran {
+        Ok(done) => done,
+        Err(note) => {
+            out.note(note);
+            return None;
+        }
+    };
+    let parsed = match linter {
+        Linter::Ruff => ruff::parse(&done.stdout, &ctx.root),
+        Linter::Eslint => eslint::parse(&done.stdout, &ctx.root),
+        _ => {
+            let vet = go_vet::parse(&format!("{}\n{}", done.stderr, done.stdout), &ctx.root);
+            for error in vet.errors.iter().take(3) {
+                out.note(format!("go vet: {error}"));
+            }
+            (vet.json || done.code == Some(0)).then_some(vet.diagnostics)
+        }
+    };
+    if parsed.is_none() {
+        let why = done.stderr.lines().next().unwrap_or("no output");
+        out.note(format!(
+            "{}: {label} printed no JSON ({why}): its findings are missing",
+            META.id
+        ));
+    }
+    parsed
+}
+
+/// Clippy's own lints in a cargo run, and rustc's that stand in for a built-in rule.
+fn clippy_lints(diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    diagnostics
+        .iter()
+        .filter(|d| d.code.starts_with("clippy::") || is_tabled_rustc_lint(&d.code))
+        .cloned()
+        .collect()
+}
+
+/// The severity of one analyzer diagnostic (see the module's documentation).
+fn severity(linter: Linter, d: &Diagnostic) -> Severity {
     match linter {
-        Linter::Clippy => ctx.root.join("Cargo.toml").is_file() && has(&[Language::Rust]),
-        Linter::Ruff => has(&[Language::Python]),
-        Linter::Eslint => has(&[Language::TypeScript, Language::JavaScript]),
+        Linter::Clippy if d.deny_by_default => Severity::High,
+        Linter::Clippy => {
+            let lint = d.code.trim_start_matches("clippy::");
+            if lint.starts_with("suspicious_") || SUSPICIOUS.contains(&lint) {
+                Severity::Medium
+            } else {
+                Severity::Low
+            }
+        }
+        Linter::Ruff => {
+            let high = ["E9", "F63", "F7", "F82"];
+            if d.code == "syntax-error" || high.iter().any(|p| d.code.starts_with(p)) {
+                Severity::High
+            } else {
+                Severity::Low
+            }
+        }
+        Linter::Eslint if d.error => Severity::Medium,
+        Linter::Eslint => Severity::Low,
+        Linter::GoVet => Severity::Medium,
     }
 }
 
-/// Hits for a linter's output (pure: parsing and filtering only).
-fn apply(linter: Linter, stdout: &str, ctx: &Context, out: &mut Sink) {
-    let parsed: Option<Vec<Diagnostic>> = match linter {
-        Linter::Clippy => Some(
-            cargo_json::parse(stdout, &ctx.root)
-                .into_iter()
-                .filter(|d| d.code.starts_with("clippy::"))
-                .collect(),
-        ),
-        Linter::Ruff => ruff::parse(stdout, &ctx.root),
-        Linter::Eslint => eslint::parse(stdout, &ctx.root),
-    };
-    let Some(diagnostics) = parsed else {
-        out.note(format!(
-            "{}: {} printed no JSON: its findings are missing",
-            META.id,
-            linter.name()
-        ));
-        return;
-    };
+/// Hits for an analyzer's diagnostics in scope, each standing in for the built-in rule that
+/// says the same, with that rule's category (pure: filtering and mapping only).
+fn report(linter: Linter, diagnostics: Vec<Diagnostic>, ctx: &Context, out: &mut Sink) {
     for d in diagnostics
         .into_iter()
         .filter(|d| ctx.file(&d.path).is_some())
@@ -112,115 +195,21 @@ fn apply(linter: Linter, stdout: &str, ctx: &Context, out: &mut Sink) {
         if d.end_line > d.line {
             location.end_line = Some(d.end_line);
         }
+        let label = linter.label();
         let mut hit = Hit::new(
             location,
-            format!("{} `{}`: {}", linter.name(), d.code, d.message),
-            format!("{} {}: {}", linter.name(), d.code, d.message),
+            format!("{label} `{}`: {}", d.code, d.message),
+            format!("{label} {}: {}", d.code, d.message),
         );
-        if d.error {
-            hit = hit.with_severity(Severity::Medium);
+        if let Some(rule) = stands_in_for(linter, &d.code) {
+            out.stand_in(rule, &d.path, d.line, d.end_line);
+            if let Some(category) = category_of(rule) {
+                hit = hit.with_category(category);
+            }
         }
-        out.hit(hit);
+        out.hit(hit.with_severity(severity(linter, &d)));
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::Path;
-
-    fn ctx_with(paths: &[&str]) -> Context {
-        Context::from_files(
-            Path::new("/r"),
-            paths.iter().map(|p| SourceFile::new(*p, "")).collect(),
-            crate::spec::Specs::default(),
-        )
-    }
-
-    fn found(sink: Sink) -> Vec<(String, Option<u32>, String, Option<Severity>)> {
-        sink.hits
-            .into_iter()
-            .map(|h| (h.location.path, h.location.line, h.description, h.severity))
-            .collect()
-    }
-
-    #[test]
-    fn fires_on_linter_json_in_scope() {
-        let ctx = ctx_with(&["app.py", "src/lib.rs", "web/app.js"]);
-        let mut sink = Sink::default();
-        apply(
-            Linter::Ruff,
-            r#"[{"code": "F401", "end_location": {"column": 10, "row": 1}, "filename": "/r/app.py", "location": {"column": 8, "row": 1}, "message": "`os` imported but unused"}]"#,
-            &ctx,
-            &mut sink,
-        );
-        apply(
-            Linter::Eslint,
-            r#"[{"filePath": "/r/web/app.js", "messages": [{"ruleId": "eqeqeq", "severity": 1, "message": "Expected '===' and instead saw '=='.", "line": 5, "endLine": 5}]}]"#,
-            &ctx,
-            &mut sink,
-        );
-        apply(
-            Linter::Clippy,
-            "{\"reason\":\"compiler-message\",\"message\":{\"code\":{\"code\":\"clippy::needless_return\"},\"level\":\"warning\",\"message\":\"unneeded `return` statement\",\"spans\":[{\"file_name\":\"src/lib.rs\",\"is_primary\":true,\"line_start\":9,\"line_end\":9}]}}\n{\"reason\":\"compiler-message\",\"message\":{\"code\":{\"code\":\"dead_code\"},\"level\":\"warning\",\"message\":\"function `f` is never used\",\"spans\":[{\"file_name\":\"src/lib.rs\",\"is_primary\":true,\"line_start\":3,\"line_end\":3}]}}\n",
-            &ctx,
-            &mut sink,
-        );
-        assert_eq!(
-            found(sink),
-            vec![
-                (
-                    "app.py".to_string(),
-                    Some(1),
-                    "ruff `F401`: `os` imported but unused".to_string(),
-                    None
-                ),
-                (
-                    "web/app.js".to_string(),
-                    Some(5),
-                    "eslint `eqeqeq`: Expected '===' and instead saw '=='.".to_string(),
-                    None
-                ),
-                (
-                    "src/lib.rs".to_string(),
-                    Some(9),
-                    "clippy `clippy::needless_return`: unneeded `return` statement".to_string(),
-                    None
-                ),
-            ]
-        );
-    }
-
-    #[test]
-    fn quiet_out_of_scope_and_a_note_for_garbage() {
-        let ctx = ctx_with(&["app.py"]);
-        let mut sink = Sink::default();
-        apply(
-            Linter::Ruff,
-            r#"[{"code": "F401", "filename": "/r/vendor/x.py", "location": {"row": 1}, "message": "m"}]"#,
-            &ctx,
-            &mut sink,
-        );
-        assert!(sink.hits.is_empty() && sink.notes.is_empty());
-        apply(
-            Linter::Eslint,
-            "Oops! Something went wrong!",
-            &ctx,
-            &mut sink,
-        );
-        assert_eq!(
-            sink.notes,
-            vec![
-                "quality/linter-finding: eslint printed no JSON: its findings are missing"
-                    .to_string()
-            ]
-        );
-        assert!(!applies(Linter::Eslint, &ctx) && applies(Linter::Ruff, &ctx));
-        let mut sink = Sink::default();
-        LinterFinding.check_project(&ctx, &mut sink);
-        assert!(
-            sink.hits.is_empty() && sink.notes.is_empty(),
-            "no linter is enabled by default"
-        );
-    }
-}
+mod tests;

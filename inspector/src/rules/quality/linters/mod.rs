@@ -1,21 +1,30 @@
-//! Findings from the compiler and linters: `cargo check` diagnostics for dead code and unused
-//! imports (`compiler_dead_code.rs`), and the opt-in linter adapters — clippy, ruff and eslint
-//! JSON (`linter_finding.rs`). Each tool runs through the engine's process runner (argv, own
-//! process group, timeout that kills the group); none runs under `--no-exec`, and a tool that
-//! is missing or times out becomes a note, never a failed review.
+//! Findings from the compiler and the field's own analyzers: `cargo check`/`cargo clippy`
+//! diagnostics for dead code and unused imports (`compiler_dead_code.rs`), and the analyzer
+//! adapters — clippy, ruff, eslint and go vet JSON (`linter_finding.rs`). Each tool runs through
+//! the engine's process runner (argv, own process group, timeout that kills the group); none
+//! runs under `--no-exec`, and a tool that is missing or times out becomes one note, never a
+//! failed review.
 //!
-//! Enabling the linter adapters: [`enabled_linters`] reads which linters a project opted into
-//! (`[inspector] linters = ["clippy", "ruff"]` in `retake.toml`, passed in `InspectOptions`).
+//! Which analyzers run: [`active`] reads `[inspector] linters` (passed in `InspectOptions`):
+//! `auto`, the Lead's default, is the analyzer of each language in scope — clippy for a cargo
+//! project, ruff for Python, go vet for a Go module, and eslint only when the repository
+//! configures it (an eslint config file or `eslintConfig` in `package.json`), from its own
+//! `node_modules/.bin` (never `npx`, which downloads); named analyzers run when their language
+//! is in scope; an empty list runs none. One cargo run serves both Rust rules (`cargo.rs`):
+//! clippy when it is active (its output carries rustc's lints too), else `cargo check`.
+//! An analyzer's lint that says what a built-in rule says stands in for it (`stand_ins.rs`).
 
+mod cargo;
 mod cargo_json;
 pub(super) mod compiler_dead_code;
 mod eslint;
+mod go_vet;
 pub(super) mod linter_finding;
 mod ruff;
+mod stand_ins;
 
-use crate::engine::process::{run_with, Extra, RunError};
-use crate::engine::Context;
-use protocol::message::InspectOptions;
+use crate::engine::process::{run_with, Extra, Finished, RunError};
+use crate::engine::{Context, Language};
 use std::path::Path;
 use std::time::Duration;
 
@@ -32,11 +41,14 @@ pub(crate) struct Diagnostic {
     pub(crate) code: String,
     /// Whether the tool rates it an error (else a warning).
     pub(crate) error: bool,
+    /// Whether the lint is an error by the tool's own default (clippy's `correctness` group
+    /// is the one denied by default), not by the project's configuration.
+    pub(crate) deny_by_default: bool,
     /// The tool's message.
     pub(crate) message: String,
 }
 
-/// A linter with a JSON adapter.
+/// An analyzer with a JSON adapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Linter {
     /// `cargo clippy --message-format=json`.
@@ -45,33 +57,63 @@ pub(crate) enum Linter {
     Ruff,
     /// `eslint --format json`.
     Eslint,
+    /// `go vet -json ./...`.
+    GoVet,
 }
 
 impl Linter {
-    /// The name used in configuration and notes.
+    /// Every adapter, in the order they run.
+    const ALL: [Linter; 4] = [Linter::Clippy, Linter::Ruff, Linter::Eslint, Linter::GoVet];
+
+    /// The name used in configuration.
     pub(crate) fn name(self) -> &'static str {
         match self {
             Linter::Clippy => "clippy",
             Linter::Ruff => "ruff",
             Linter::Eslint => "eslint",
+            Linter::GoVet => "go-vet",
         }
+    }
+
+    /// The name used in notes and findings.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Linter::GoVet => "go vet",
+            other => other.name(),
+        }
+    }
+
+    /// Whether the scope holds files this analyzer lints (and, for clippy and go vet, the
+    /// root holds the manifest the tool needs).
+    fn applies(self, ctx: &Context) -> bool {
+        let has = |langs: &[Language]| {
+            ctx.files
+                .iter()
+                .any(|f| f.language.is_some_and(|l| langs.contains(&l)))
+        };
+        match self {
+            Linter::Clippy => ctx.root.join("Cargo.toml").is_file() && has(&[Language::Rust]),
+            Linter::Ruff => has(&[Language::Python]),
+            Linter::Eslint => has(&[Language::TypeScript, Language::JavaScript]),
+            Linter::GoVet => ctx.root.join("go.mod").is_file() && has(&[Language::Go]),
+        }
+    }
+
+    /// Whether `auto` runs it: it applies, and eslint only where the repository configures it.
+    fn auto_applies(self, ctx: &Context) -> bool {
+        self.applies(ctx) && (self != Linter::Eslint || eslint::configured(&ctx.root))
     }
 }
 
-/// The linters the project opted into (the Lead has rejected unknown names).
-pub(crate) fn enabled_linters(options: &InspectOptions) -> Vec<Linter> {
-    from_names(&options.linters)
-}
-
-/// Linters by their configuration names; unknown names are ignored.
-pub(crate) fn from_names(names: &[String]) -> Vec<Linter> {
-    names
-        .iter()
-        .filter_map(|n| match n.as_str() {
-            "clippy" => Some(Linter::Clippy),
-            "ruff" => Some(Linter::Ruff),
-            "eslint" => Some(Linter::Eslint),
-            _ => None,
+/// The analyzers this review runs (the Lead has rejected unknown names): with `auto`, those of
+/// the languages in scope; named ones when their language is in scope.
+pub(crate) fn active(ctx: &Context) -> Vec<Linter> {
+    let names = &ctx.options.linters;
+    let auto = names.iter().any(|n| n == "auto");
+    Linter::ALL
+        .into_iter()
+        .filter(|l| {
+            (auto && l.auto_applies(ctx)) || (names.iter().any(|n| n == l.name()) && l.applies(ctx))
         })
         .collect()
 }
@@ -85,57 +127,113 @@ pub(crate) fn relative(root: &Path, path: &str) -> String {
         .replace('\\', "/")
 }
 
-/// Runs a tool in the repository root with the review's timeout; `Err` is the note to give.
+/// The note for an analyzer whose program is missing: "clippy not run: cargo-clippy not
+/// installed".
+pub(crate) fn not_installed(tool: &str, program: &str) -> String {
+    format!("{tool} not run: {program} not installed")
+}
+
+/// Runs a tool (`argv`, labelled `tool` in notes) in the repository root with the review's
+/// test timeout; `Err` is the note to give (not installed, could not start, timed out).
 pub(crate) fn run_tool(
     ctx: &Context,
-    rule: &str,
+    tool: &str,
     argv: &[&str],
     env: Vec<(String, String)>,
-) -> Result<String, String> {
+) -> Result<Finished, String> {
     let argv: Vec<String> = argv.iter().map(|a| a.to_string()).collect();
     let timeout = Duration::from_millis(ctx.options.test_timeout_ms.max(1));
     let command = argv.join(" ");
     match run_with(&argv, &ctx.root, timeout, &Extra { stdin: None, env }) {
-        Ok(done) => Ok(done.stdout),
+        Ok(done) => Ok(done),
         Err(RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound => {
-            Err(format!("{rule}: `{}` is not installed: not run", argv[0]))
+            Err(not_installed(tool, &argv[0]))
         }
-        Err(RunError::Spawn(e)) => Err(format!("{rule}: `{command}` could not start: {e}")),
-        Err(RunError::TimedOut) => Err(format!(
-            "{rule}: `{command}` timed out after {} s: its findings are missing",
-            timeout.as_secs()
-        )),
+        Err(RunError::Spawn(e)) => Err(format!("{tool} not run: `{command}` could not start: {e}")),
+        Err(RunError::TimedOut) => {
+            let after = match timeout.as_secs() {
+                0 => format!("{} ms", timeout.as_millis()),
+                secs => format!("{secs} s"),
+            };
+            Err(format!(
+                "{tool}: `{command}` timed out after {after} (the test timeout): its findings are missing"
+            ))
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::SourceFile;
+
+    fn ctx_in(root: &Path, paths: &[&str], linters: &[&str]) -> Context {
+        let mut ctx = Context::from_files(
+            root,
+            paths.iter().map(|p| SourceFile::new(*p, "")).collect(),
+            crate::spec::Specs::default(),
+        );
+        ctx.options.linters = linters.iter().map(|l| l.to_string()).collect();
+        ctx
+    }
 
     #[test]
     fn relative_paths_and_missing_tools() {
         assert_eq!(relative(Path::new("/r"), "/r/app/a.py"), "app/a.py");
         assert_eq!(relative(Path::new("/r"), "src/lib.rs"), "src/lib.rs");
         let dir = tempfile::tempdir().expect("tempdir");
-        let ctx = Context::from_files(dir.path(), Vec::new(), crate::spec::Specs::default());
+        let ctx = ctx_in(dir.path(), &[], &[]);
         assert_eq!(
             run_tool(
                 &ctx,
-                "quality/linter-finding",
+                "ruff",
                 &["retake-no-such-linter", "--json"],
                 Vec::new()
-            ),
-            Err(
-                "quality/linter-finding: `retake-no-such-linter` is not installed: not run"
-                    .to_string()
             )
+            .map(|d| d.stdout),
+            Err("ruff not run: retake-no-such-linter not installed".to_string())
         );
-        assert!(enabled_linters(&InspectOptions::default()).is_empty());
-        let names = [
-            "ruff".to_string(),
-            "pylint".to_string(),
-            "clippy".to_string(),
-        ];
-        assert_eq!(from_names(&names), vec![Linter::Ruff, Linter::Clippy]);
+        let mut ctx = ctx;
+        ctx.options.test_timeout_ms = 200;
+        assert_eq!(
+            run_tool(&ctx, "go vet", &["sleep", "5"], Vec::new()).map(|d| d.stdout),
+            Err("go vet: `sleep 5` timed out after 200 ms (the test timeout): its findings are missing".to_string())
+        );
+        assert_eq!(
+            not_installed("clippy", "cargo-clippy"),
+            "clippy not run: cargo-clippy not installed"
+        );
+    }
+
+    #[test]
+    fn auto_picks_the_analyzers_of_the_languages_present() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let all = ["src/lib.rs", "tool.py", "web/app.ts", "cmd/main.go"];
+        // No Cargo.toml, go.mod or eslint config yet: only ruff has what it needs.
+        assert_eq!(active(&ctx_in(root, &all, &["auto"])), vec![Linter::Ruff]);
+        std::fs::write(root.join("Cargo.toml"), "[package]\n").expect("write");
+        std::fs::write(root.join("go.mod"), "module x\n").expect("write");
+        assert_eq!(
+            active(&ctx_in(root, &all, &["auto"])),
+            vec![Linter::Clippy, Linter::Ruff, Linter::GoVet]
+        );
+        std::fs::write(
+            root.join("package.json"),
+            r#"{"eslintConfig": {"root": true}}"#,
+        )
+        .expect("write");
+        assert_eq!(
+            active(&ctx_in(root, &all, &["auto"])),
+            vec![Linter::Clippy, Linter::Ruff, Linter::Eslint, Linter::GoVet]
+        );
+        // Languages not in scope: nothing to run.
+        assert_eq!(active(&ctx_in(root, &["README.md"], &["auto"])), Vec::new());
+        // An explicit list keeps its meaning; an empty one runs none.
+        assert_eq!(
+            active(&ctx_in(root, &all, &["ruff", "go-vet"])),
+            vec![Linter::Ruff, Linter::GoVet]
+        );
+        assert_eq!(active(&ctx_in(root, &all, &[])), Vec::new());
     }
 }

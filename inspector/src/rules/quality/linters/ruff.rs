@@ -21,6 +21,7 @@ pub(crate) fn parse(stdout: &str, root: &Path) -> Option<Vec<Diagnostic>> {
                     end_line: v["end_location"]["row"].as_u64().map_or(line, |l| l as u32),
                     code: v["code"].as_str().unwrap_or("syntax-error").to_string(),
                     error: v["code"].is_null(),
+                    deny_by_default: false,
                     message: v["message"].as_str().unwrap_or_default().to_string(),
                 })
             })
