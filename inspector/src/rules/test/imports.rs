@@ -104,6 +104,13 @@ impl PythonModules {
             {
                 first -= 1;
             }
+            // A namespace package (a folder without `__init__.py`: `flask/sansio/`) hides the
+            // package above it: the longer names are the module's too (`flask.sansio.app`).
+            for from in 0..first.min(parts.len().saturating_sub(1)) {
+                by_name
+                    .entry(parts[from..].join("."))
+                    .or_insert_with(|| path.to_string());
+            }
             let dotted = parts[first..].join(".");
             if !dotted.is_empty() {
                 by_name
@@ -328,7 +335,10 @@ mod tests {
     #[test]
     fn tests_reach_modules_through_the_modules_they_import() {
         let dir = repo(&[
-            ("src/flask/__init__.py", "from .app import Flask as Flask\n"),
+            (
+                "src/flask/__init__.py",
+                "from .app import Flask as Flask\nfrom .blueprints import Blueprint\n",
+            ),
             (
                 "src/flask/app.py",
                 "from . import ctx\nfrom .json.tag import (\n    TaggedJSON,\n)\n",
@@ -337,6 +347,15 @@ mod tests {
             ("src/flask/json/__init__.py", ""),
             ("src/flask/json/tag.py", "def tag():\n    pass\n"),
             ("src/flask/lonely.py", "def alone():\n    pass\n"),
+            // A namespace package: no `__init__.py` in `sansio/`.
+            (
+                "src/flask/sansio/scaffold.py",
+                "def setupmethod():\n    pass\n",
+            ),
+            (
+                "src/flask/blueprints.py",
+                "from .sansio.scaffold import setupmethod\n",
+            ),
             ("tests/test_basic.py", "import flask\n"),
             ("package.json", "{\"name\": \"kit\"}\n"),
             (
@@ -365,6 +384,7 @@ mod tests {
             "src/flask/app.py",
             "src/flask/ctx.py",
             "src/flask/json/tag.py",
+            "src/flask/sansio/scaffold.py",
             "lib/core/dispatch.js",
             "src/v4/errors.ts",
         ] {

@@ -91,7 +91,8 @@ fn calls_in(code: &str, header: bool, lang: Language) -> usize {
         let declared = ["def", "func", "function"]
             .iter()
             .any(|d| before.ends_with(d));
-        let callee = !name.is_empty() || before.ends_with(')') || before.ends_with(']');
+        // `f()(`, `a[0](`, and a generic call `assertEqual<A, B>(`.
+        let callee = !name.is_empty() || before.ends_with([')', ']', '>']);
         if callee && !declared && !NOT_CALLS.contains(&name) {
             count += 1;
         }
@@ -103,11 +104,21 @@ fn calls_in(code: &str, header: bool, lang: Language) -> usize {
     count
 }
 
-/// TypeScript's compile-time checks, which a vitest typecheck run fails on: `x satisfies T`
-/// and a `// @ts-expect-error` line.
+/// TypeScript's compile-time checks, which a vitest typecheck run fails on: `x satisfies T`,
+/// a `// @ts-expect-error` line, a type alias and a declaration annotated with a type
+/// (`const _a: ZodType = schema`) — a type-level test is made of them.
 fn type_check(line: &LexLine<'_>, code: &str, lang: Language) -> bool {
+    let t = code.trim_start();
+    let annotated = ["const ", "let ", "var "].iter().any(|d| {
+        t.strip_prefix(d).is_some_and(|rest| {
+            let name_end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'));
+            name_end.is_some_and(|end| end > 0 && rest[end..].starts_with(':'))
+        })
+    });
     lang == Language::TypeScript
         && (code.contains(" satisfies ")
+            || annotated
+            || t.starts_with("type ")
             || line
                 .comments()
                 .any(|c| c.body.trim_start().starts_with("@ts-expect-error")))
@@ -204,9 +215,10 @@ fn js_tests(lines: &[LexLine<'_>]) -> Vec<(String, usize, usize)> {
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
         let head = code.trim_start();
+        // A test is declared with its title: `test(app1)` is a helper's call.
         let Some(open) = ["it(", "test(", "it.only(", "test.only(", "test.serial("]
             .iter()
-            .find(|c| head.starts_with(*c))
+            .find(|c| head.starts_with(*c) && head[c.len()..].trim_start().starts_with('"'))
         else {
             continue;
         };
@@ -314,7 +326,7 @@ mod tests {
 
     #[test]
     fn jest_mocha_and_type_level_tests() {
-        let jest = "describe('cart', () => {\n  it('adds', () => {\n    expect(true).toBe(true);\n  });\n  it('renders', () => {\n    render(<Cart />);\n  });\n  it('handler', function (done) {\n    axios('/foo');\n    getAjaxRequest().then(function (request) {\n      // expect(progressSpy).toHaveBeenCalled();\n      done();\n    });\n  });\n  it('listens', function (done) {\n    const server = app.listen(0, function () {\n      server.close(done)\n    });\n  });\n  test('infers', () => {\n    expectTypeOf<z.infer<typeof s>>().toEqualTypeOf<string>();\n    expect(x).toEqual(x);\n    expect(f()).toBe(f());\n  });\n  test('types', () => {\n    const a = { x: 1 } satisfies Shape;\n    // @ts-expect-error\n    const b: Shape = { y: 1 };\n  });\n});\n";
+        let jest = "describe('cart', () => {\n  it('adds', () => {\n    expect(true).toBe(true);\n  });\n  it('renders', () => {\n    render(<Cart />);\n  });\n  it('handler', function (done) {\n    axios('/foo');\n    getAjaxRequest().then(function (request) {\n      // expect(progressSpy).toHaveBeenCalled();\n      done();\n    });\n  });\n  it('listens', function (done) {\n    const server = app.listen(0, function () {\n      server.close(done)\n    });\n  });\n  test('infers', () => {\n    expectTypeOf<z.infer<typeof s>>().toEqualTypeOf<string>();\n    expect(x).toEqual(x);\n    expect(f()).toBe(f());\n  });\n  test('types', () => {\n    const a = { x: 1 } satisfies Shape;\n    // @ts-expect-error\n    const b = { y: 1 };\n  });\n  test('annotated', () => {\n    const _a: ZodType = {} as any as ZodString;\n    type T = Infer<typeof s>;\n  });\n  test('generic', () => {\n    util.assertEqual<A, B>(true);\n  });\n  test(app1);\n});\n";
         assert_eq!(
             weak("web/cart.test.tsx", jest),
             vec![
