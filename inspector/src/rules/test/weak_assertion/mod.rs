@@ -1,6 +1,7 @@
 //! `test/weak-assertion`: tests that cannot fail — an assertion that is true whatever the code
 //! does (`assert!(true)`, `assert_eq!(x, x)`, `assert True`, `expect(true).toBe(true)`), a test
-//! whose only assertion is commented out, or a test with nothing in it that can fail (empty, or
+//! whose only assertion is commented out, a test that records what the code does and never
+//! reads the record (`record.rs`), or a test with nothing in it that can fail (empty, or
 //! only assignments and logging). A test that calls the code under test can fail by that call
 //! raising, panicking or rejecting (a validator, `parse()` of valid input, a "does not crash"
 //! test, a mocha `done`), so it is not called assertion-free. What asserts is each test
@@ -9,6 +10,7 @@
 //! `script.rs`): no file is parsed into a syntax tree for this.
 
 mod args;
+mod record;
 mod rust;
 mod script;
 pub(crate) mod vocabulary;
@@ -72,6 +74,19 @@ impl Weak {
             line,
             description: format!("test `{test}` asserts something that cannot fail: `{written}`"),
             key: format!("{test}: {written}"),
+            severity: None,
+        }
+    }
+
+    /// A test that records what the code does in `record` and never reads it, at the record.
+    fn unread_record(test: &str, line: u32, record: &str) -> Weak {
+        Weak {
+            line,
+            description: format!(
+                "test `{test}` records `{record}` and never checks it: it passes whatever the code does"
+            ),
+            // The same defect as a test with no assertion: the same identity.
+            key: format!("no assertion in {test}"),
             severity: None,
         }
     }

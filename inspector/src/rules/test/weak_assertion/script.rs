@@ -5,6 +5,7 @@
 //! tests with nothing that can fail (no assertion of the file's frameworks and no call).
 
 use super::args::{always_true, call_args, same_operands, split_args};
+use super::record::unread_record;
 use super::vocabulary::{asserts_on, commented_assertion, frameworks_of};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
@@ -55,6 +56,8 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
         }
         if let Some((number, written)) = commented_assertion(&lines[start..=end], &frameworks) {
             out.push(Weak::commented_out(&name, number, &written));
+        } else if let Some((k, record)) = unread_record(&codes[start..=end]) {
+            out.push(Weak::unread_record(&name, lines[start + k].number, &record));
         } else if !(start..=end).any(|k| can_fail(&codes[k], lang, k == start)) {
             out.push(Weak::no_assertion(&name, lines[start].number));
         }

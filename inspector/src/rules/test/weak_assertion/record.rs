@@ -1,0 +1,122 @@
+//! A test that records what the code does and never looks at it: a local the test binds
+//! (`rv = {}`, `const calls = []`) that is only ever written afterwards — by a fake it hands
+//! the code (`rv["x"] = kwargs.get("x")`, `calls.push(arg)`) — and never read. The test meant
+//! to check the record and does not: it passes whatever the code does.
+
+use crate::rules::lexical::is_ident;
+
+/// Methods that add to a container without reading it.
+const WRITERS: [&str; 7] = [
+    ".append(", ".push(", ".add(", ".update(", ".extend(", ".set(", ".insert(",
+];
+
+/// The first local of the test's lines of code `codes` (its header first) that is bound, then
+/// written at least once more, and never read: (index into `codes` of its binding, its name).
+pub(super) fn unread_record(codes: &[String]) -> Option<(usize, String)> {
+    codes.iter().enumerate().skip(1).find_map(|(k, code)| {
+        let name = bound_name(code)?;
+        let mut writes = 0;
+        for (i, other) in codes.iter().enumerate().skip(1) {
+            for at in occurrences(other, name) {
+                if i == k && is_binding_at(code, at) {
+                    continue;
+                }
+                if !is_write(other, at, name) {
+                    return None;
+                }
+                writes += 1;
+            }
+        }
+        (writes > 0).then(|| (k, name.to_string()))
+    })
+}
+
+/// The name a line binds as a whole statement: `name = …` or `const|let|var name = …`.
+fn bound_name(code: &str) -> Option<&str> {
+    let t = code.trim_start();
+    let t = ["const ", "let ", "var "]
+        .iter()
+        .find_map(|d| t.strip_prefix(d))
+        .unwrap_or(t);
+    let end = t.bytes().take_while(|b| is_ident(*b)).count();
+    let rest = t[end..].trim_start();
+    (end > 0 && rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>"))
+        .then(|| &t[..end])
+}
+
+/// Whether the occurrence at `at` is the binding's own name.
+fn is_binding_at(code: &str, at: usize) -> bool {
+    let before = code[..at].trim();
+    before.is_empty() || matches!(before, "const" | "let" | "var")
+}
+
+/// The byte offsets where `name` occurs as a whole word.
+fn occurrences<'a>(code: &'a str, name: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let b = code.as_bytes();
+    code.match_indices(name)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let end = at + name.len();
+            (at == 0 || !is_ident(b[at - 1]) && b[at - 1] != b'.')
+                && (end >= b.len() || !is_ident(b[end]))
+        })
+}
+
+/// Whether `name` at `at` is written, not read: assigned (`rv = …`, `rv["k"] = …`, `rv.k = …`),
+/// added to (`rv.append(…)`), or declared `nonlocal`/`global`.
+fn is_write(code: &str, at: usize, name: &str) -> bool {
+    let before = code[..at].trim_end();
+    if before.ends_with("nonlocal") || before.ends_with("global") {
+        return true;
+    }
+    let mut rest = &code[at + name.len()..];
+    if WRITERS.iter().any(|w| rest.starts_with(w)) {
+        return true;
+    }
+    // Skip one subscript or attribute: `rv["k"]`, `rv.k`.
+    if rest.starts_with('[') {
+        let mut depth = 0;
+        for (i, c) in rest.char_indices() {
+            depth += match c {
+                '[' => 1,
+                ']' => -1,
+                _ => 0,
+            };
+            if depth == 0 {
+                rest = &rest[i + 1..];
+                break;
+            }
+        }
+    } else if let Some(attr) = rest.strip_prefix('.') {
+        rest = &attr[attr.bytes().take_while(|b| is_ident(*b)).count()..];
+    }
+    let rest = rest.trim_start();
+    rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_record_only_written_is_unread() {
+        let flask = "def test_passthrough(monkeypatch, app):\n    rv = {}\n    def run_simple_mock(*args, **kwargs):\n        rv[\"passthrough_errors\"] = kwargs.get(\"passthrough_errors\")\n    monkeypatch.setattr(serving, \"run_simple\", run_simple_mock)\n    app.run(debug=True)";
+        assert_eq!(unread_record(&codes(flask)), Some((1, "rv".to_string())));
+        let js = "it('calls', () => {\n  const calls = [];\n  run((x) => calls.push(x));\n});";
+        assert_eq!(unread_record(&codes(js)), Some((1, "calls".to_string())));
+    }
+
+    #[test]
+    fn a_record_read_anywhere_or_never_written_is_no_finding() {
+        let read = "def test_x(app):\n    rv = {}\n    def fake(**kw):\n        rv[\"k\"] = kw\n    app.run()\n    check(rv)";
+        assert_eq!(unread_record(&codes(read)), None);
+        let bound_only = "def test_x(app):\n    client = app.test_client()\n    client.get('/')";
+        assert_eq!(unread_record(&codes(bound_only)), None);
+        let unused = "def test_x(app):\n    x = make()\n    app.run()";
+        assert_eq!(unread_record(&codes(unused)), None);
+    }
+}
