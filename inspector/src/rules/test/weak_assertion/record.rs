@@ -3,6 +3,7 @@
 //! the code (`rv["x"] = kwargs.get("x")`, `calls.push(arg)`) — and never read. The test meant
 //! to check the record and does not: it passes whatever the code does.
 
+use crate::rules::lexical::functions::indent_of;
 use crate::rules::lexical::is_ident;
 
 /// Methods that add to a container without reading it.
@@ -13,12 +14,20 @@ const WRITERS: [&str; 7] = [
 /// The first local of the test's lines of code `codes` (its header first) that is bound, then
 /// written at least once more, and never read: (index into `codes` of its binding, its name).
 pub(super) fn unread_record(codes: &[String]) -> Option<(usize, String)> {
+    // The test's own level: a binding deeper in is a class attribute or a nested function's.
+    let level = codes
+        .iter()
+        .skip(1)
+        // The closing `});` of a JavaScript test is its declaration's, not its body's.
+        .filter(|c| !c.trim().is_empty() && !c.trim_start().starts_with(['}', ')']))
+        .map(|c| indent_of(c))
+        .min()?;
     codes.iter().enumerate().skip(1).find_map(|(k, code)| {
-        let name = bound_name(code)?;
+        let name = bound_name(code).filter(|_| indent_of(code) == level)?;
         let mut writes = 0;
         for (i, other) in codes.iter().enumerate().skip(1) {
             for at in occurrences(other, name) {
-                if i == k && is_binding_at(code, at) {
+                if i == k && is_binding_at(code, at) || is_keyword_argument(other, at) {
                     continue;
                 }
                 if !is_write(other, at, name) {
@@ -42,6 +51,16 @@ fn bound_name(code: &str) -> Option<&str> {
     let rest = t[end..].trim_start();
     (end > 0 && rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>"))
         .then(|| &t[..end])
+}
+
+/// Whether the name at `at` names a keyword argument or an object key (`f(a=1)`, `{a: 1}`),
+/// not the local.
+fn is_keyword_argument(code: &str, at: usize) -> bool {
+    let before = code[..at].trim_end();
+    let after = code[at..].trim_start_matches(|c: char| c.is_alphanumeric() || c == '_');
+    before.ends_with(['(', ',', '{'])
+        && (after.trim_start().starts_with(':')
+            || after.starts_with('=') && !after.starts_with("=="))
 }
 
 /// Whether the occurrence at `at` is the binding's own name.
@@ -118,5 +137,10 @@ mod tests {
         assert_eq!(unread_record(&codes(bound_only)), None);
         let unused = "def test_x(app):\n    x = make()\n    app.run()";
         assert_eq!(unread_record(&codes(unused)), None);
+        // A class attribute, and a keyword argument of the same name, are not the test's local.
+        let class = "def test_x():\n    @attr.s\n    class A:\n        a = attr.ib(converter=f)\n    check(A, a=int)";
+        assert_eq!(unread_record(&codes(class)), None);
+        let keyword = "def test_x():\n    a = []\n    run(a=1)\n    a.append(2)";
+        assert_eq!(unread_record(&codes(keyword)), Some((1, "a".to_string())));
     }
 }
