@@ -3,6 +3,7 @@
 //! the code (`rv["x"] = kwargs.get("x")`, `calls.push(arg)`) — and never read. The test meant
 //! to check the record and does not: it passes whatever the code does.
 
+use crate::engine::Language;
 use crate::rules::lexical::functions::indent_of;
 use crate::rules::lexical::is_ident;
 
@@ -13,7 +14,7 @@ const WRITERS: [&str; 7] = [
 
 /// The first local of the test's lines of code `codes` (its header first) that is bound, then
 /// written at least once more, and never read: (index into `codes` of its binding, its name).
-pub(super) fn unread_record(codes: &[String]) -> Option<(usize, String)> {
+pub(super) fn unread_record(codes: &[String], lang: Language) -> Option<(usize, String)> {
     // The test's own level: a binding deeper in is a class attribute or a nested function's.
     let level = codes
         .iter()
@@ -23,7 +24,7 @@ pub(super) fn unread_record(codes: &[String]) -> Option<(usize, String)> {
         .map(|c| indent_of(c))
         .min()?;
     codes.iter().enumerate().skip(1).find_map(|(k, code)| {
-        let name = bound_name(code).filter(|_| indent_of(code) == level)?;
+        let name = bound_name(code, lang).filter(|_| indent_of(code) == level)?;
         let mut writes = 0;
         for (i, other) in codes.iter().enumerate().skip(1) {
             for at in occurrences(other, name) {
@@ -40,17 +41,24 @@ pub(super) fn unread_record(codes: &[String]) -> Option<(usize, String)> {
     })
 }
 
-/// The name a line binds as a whole statement: `name = …` or `const|let|var name = …`.
-fn bound_name(code: &str) -> Option<&str> {
+/// The local a line declares as a whole statement: Python's `name = …`, JavaScript's
+/// `const|let|var name = …`, Go's `name := …`/`var name = …`. A bare `name = …` in JavaScript
+/// or Go assigns a variable of an outer scope (a package setting), no record of the test's.
+fn bound_name(code: &str, lang: Language) -> Option<&str> {
     let t = code.trim_start();
-    let t = ["const ", "let ", "var "]
+    let declared = ["const ", "let ", "var "]
         .iter()
-        .find_map(|d| t.strip_prefix(d))
-        .unwrap_or(t);
+        .find_map(|d| t.strip_prefix(d));
+    let t = declared.unwrap_or(t);
     let end = t.bytes().take_while(|b| is_ident(*b)).count();
     let rest = t[end..].trim_start();
-    (end > 0 && rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>"))
-        .then(|| &t[..end])
+    let assigns = rest.starts_with('=') && !rest.starts_with("==") && !rest.starts_with("=>");
+    let local = match lang {
+        Language::Python => assigns,
+        Language::Go => rest.starts_with(":=") || declared.is_some() && assigns,
+        _ => declared.is_some() && assigns,
+    };
+    (end > 0 && local).then(|| &t[..end])
 }
 
 /// Whether the name at `at` names a keyword argument or an object key (`f(a=1)`, `{a: 1}`),
@@ -124,23 +132,40 @@ mod tests {
     #[test]
     fn a_record_only_written_is_unread() {
         let flask = "def test_passthrough(monkeypatch, app):\n    rv = {}\n    def run_simple_mock(*args, **kwargs):\n        rv[\"passthrough_errors\"] = kwargs.get(\"passthrough_errors\")\n    monkeypatch.setattr(serving, \"run_simple\", run_simple_mock)\n    app.run(debug=True)";
-        assert_eq!(unread_record(&codes(flask)), Some((1, "rv".to_string())));
+        assert_eq!(
+            unread_record(&codes(flask), Language::Python),
+            Some((1, "rv".to_string()))
+        );
         let js = "it('calls', () => {\n  const calls = [];\n  run((x) => calls.push(x));\n});";
-        assert_eq!(unread_record(&codes(js)), Some((1, "calls".to_string())));
+        assert_eq!(
+            unread_record(&codes(js), Language::JavaScript),
+            Some((1, "calls".to_string()))
+        );
     }
 
     #[test]
     fn a_record_read_anywhere_or_never_written_is_no_finding() {
         let read = "def test_x(app):\n    rv = {}\n    def fake(**kw):\n        rv[\"k\"] = kw\n    app.run()\n    check(rv)";
-        assert_eq!(unread_record(&codes(read)), None);
+        assert_eq!(unread_record(&codes(read), Language::Python), None);
         let bound_only = "def test_x(app):\n    client = app.test_client()\n    client.get('/')";
-        assert_eq!(unread_record(&codes(bound_only)), None);
+        assert_eq!(unread_record(&codes(bound_only), Language::Python), None);
         let unused = "def test_x(app):\n    x = make()\n    app.run()";
-        assert_eq!(unread_record(&codes(unused)), None);
+        assert_eq!(unread_record(&codes(unused), Language::Python), None);
         // A class attribute, and a keyword argument of the same name, are not the test's local.
         let class = "def test_x():\n    @attr.s\n    class A:\n        a = attr.ib(converter=f)\n    check(A, a=int)";
-        assert_eq!(unread_record(&codes(class)), None);
+        assert_eq!(unread_record(&codes(class), Language::Python), None);
         let keyword = "def test_x():\n    a = []\n    run(a=1)\n    a.append(2)";
-        assert_eq!(unread_record(&codes(keyword)), Some((1, "a".to_string())));
+        assert_eq!(
+            unread_record(&codes(keyword), Language::Python),
+            Some((1, "a".to_string()))
+        );
+        // Go and JavaScript assign an outer (package) setting without declaring it.
+        let setting = "func TestHooks(t *testing.T) {\n\tEnableHooks = true\n\tdefer func() {\n\t\tEnableHooks = false\n\t}()\n\trun(t)\n}";
+        assert_eq!(unread_record(&codes(setting), Language::Go), None);
+        let go = "func TestX(t *testing.T) {\n\tgot := map[string]bool{}\n\trun(func(k string) { got[k] = true })\n}";
+        assert_eq!(
+            unread_record(&codes(go), Language::Go),
+            Some((1, "got".to_string()))
+        );
     }
 }

@@ -56,7 +56,7 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
         }
         if let Some((number, written)) = commented_assertion(&lines[start..=end], &frameworks) {
             out.push(Weak::commented_out(&name, number, &written));
-        } else if let Some((k, record)) = unread_record(&codes[start..=end]) {
+        } else if let Some((k, record)) = unread_record(&codes[start..=end], lang) {
             out.push(Weak::unread_record(&name, lines[start + k].number, &record));
         } else if !(start..=end).any(|k| can_fail(&codes[k], lang, k == start)) {
             out.push(Weak::no_assertion(&name, lines[start].number));
