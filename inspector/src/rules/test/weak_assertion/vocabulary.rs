@@ -33,7 +33,8 @@ pub(crate) enum Framework {
     Testify,
     /// gomega: `Expect`, `Eventually`, `Consistently`, `Ω`.
     Gomega,
-    /// Rust's libtest: `assert*!`, `panic!`, `unwrap_err`, mockall expectations.
+    /// Rust's libtest: `assert*!`, `panic!`, `unwrap`/`expect`/`?` of a result, `unwrap_err`,
+    /// mockall expectations.
     Libtest,
 }
 
@@ -227,6 +228,11 @@ static TABLE: &[Entry] = &[
             ".expect_err(",
             ".expect_",
             ".assert",
+            // A test that unwraps or `?`s the tested call's result fails on its error.
+            ".unwrap()",
+            ".expect(",
+            "?;",
+            "?)",
         ],
     },
 ];
@@ -397,6 +403,8 @@ mod tests {
         let rust = frameworks_of("", Language::Rust);
         assert!(asserts_on("assert_eq!(a, b);", &rust));
         assert!(!asserts_on("let x = f();", &rust));
+        assert!(asserts_on("let x = parse(s)?;", &rust));
+        assert!(asserts_on("let x = parse(s).unwrap();", &rust));
         let mocha = frameworks_of("", Language::JavaScript);
         assert!(asserts_on("if (err) return done(err);", &mocha));
         assert!(!asserts_on("done();", &mocha));
