@@ -6,7 +6,7 @@
 //! with their body found by brace matching over code segments (strings and comments cannot
 //! unbalance it).
 
-use super::LexLine;
+use super::{LexLine, Seg};
 use crate::engine::Language;
 
 /// A function found in the text.
@@ -56,7 +56,8 @@ pub(crate) fn python_block_end(lines: &[LexLine<'_>], header: usize) -> usize {
     let header_end = python_header_end(lines, header);
     let mut end = header_end;
     for (i, line) in lines.iter().enumerate().skip(header_end + 1) {
-        if line.code().trim().is_empty() {
+        // A line that starts inside a multi-line string is the string's, whatever its indent.
+        if line.code().trim().is_empty() || starts_in_string(line) {
             continue;
         }
         if indent_of(line.text) <= base {
@@ -65,6 +66,18 @@ pub(crate) fn python_block_end(lines: &[LexLine<'_>], header: usize) -> usize {
         end = i;
     }
     end
+}
+
+/// Whether a line begins inside a string literal opened on an earlier line: its first segment
+/// is a string that does not start with a quote (or a string prefix) there.
+fn starts_in_string(line: &LexLine<'_>) -> bool {
+    match line.segs.first() {
+        Some(Seg::Str(s)) => {
+            let body = s.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            !(line.text.trim_start().starts_with(s) && body.starts_with(['"', '\'']))
+        }
+        _ => false,
+    }
 }
 
 /// The last line index of a header that starts at `header`: a `def f(` whose parameters run on

@@ -3,9 +3,12 @@
 //! - mockall `.expect_save()` chains without `.with(..)`/`.withf(..)`, when the mocked method
 //!   takes arguments (its `fn save(&self, ..)` is looked up in the code; unknown → not judged);
 //! - Python `m.assert_called()`/`assert_called_once()`/`assert m.called` when the file never
-//!   checks that mock's arguments (`m.assert_called_with`, `m.call_args`, …);
+//!   checks that mock's arguments (`m.assert_called_with`, `m.call_args`, …); a `called` flag
+//!   the file sets itself (`self.called = True` in a hand-written fake) is no mock's;
 //! - jest/vitest `expect(m).toHaveBeenCalled()`/`toBeCalled()`/`toHaveBeenCalledTimes(n)` when
-//!   the file never checks `m`'s arguments (`toHaveBeenCalledWith`, `m.mock.calls`, …);
+//!   the file never checks `m`'s arguments (`toHaveBeenCalledWith`, `m.mock.calls`, …), and `m`
+//!   replaces a dependency: a bare spy the test creates (`const onDone = jest.fn()`) and hands
+//!   to the code as a callback is the subject — whether the code calls it is the behaviour;
 //! - gomock `.EXPECT().Save(gomock.Any(), gomock.Any())`: every argument `Any()`.
 //!
 //! Only test code is read.
@@ -183,8 +186,10 @@ fn takes_arguments(files: &RepositoryFiles<'_>, name: &str) -> Option<bool> {
 }
 
 fn python(file: &SourceFile) -> Found {
+    let lines = file.lexed(Language::Python);
+    let sets_called_flag = lines.iter().any(|l| assigns_called(&l.code()));
     let mut out = Vec::new();
-    for line in file.lexed(Language::Python).iter() {
+    for line in lines.iter() {
         let code = line.code();
         let t = code.trim();
         let (mock, call) = if let Some(at) = ["assert_called()", "assert_called_once()"]
@@ -195,6 +200,7 @@ fn python(file: &SourceFile) -> Found {
         } else if let Some(rest) = t
             .strip_prefix("assert ")
             .and_then(|r| r.strip_suffix(".called"))
+            .filter(|_| !sets_called_flag)
         {
             (rest.trim().to_string(), "called".to_string())
         } else {
@@ -219,6 +225,40 @@ fn python(file: &SourceFile) -> Found {
         ));
     }
     out
+}
+
+/// Whether a line of Python code sets a `called` flag (`self.called = True`, `called = False`
+/// in a class body): a hand-written fake records its call there.
+fn assigns_called(code: &str) -> bool {
+    code.match_indices("called").any(|(at, m)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + m.len()..].trim_start();
+        before.is_none_or(|c| c == '.' || c.is_whitespace())
+            && after.starts_with('=')
+            && !after.starts_with("==")
+    })
+}
+
+/// Whether the file creates `name` as a bare spy of its own (`const name = jest.fn()`,
+/// `vi.fn()`, `jasmine.createSpy(..)`, `sinon.spy()`): a callback the test hands to the code,
+/// not a dependency's method replaced.
+fn bare_spy(text: &str, name: &str) -> bool {
+    !name.contains('.')
+        && ["const", "let", "var"].iter().any(|decl| {
+            let head = format!("{decl} {name} = ");
+            text.match_indices(&head).any(|(at, _)| {
+                let rest = &text[at + head.len()..];
+                [
+                    "jest.fn()",
+                    "vi.fn()",
+                    "jasmine.createSpy(",
+                    "sinon.spy()",
+                    "sinon.fake()",
+                ]
+                .iter()
+                .any(|s| rest.starts_with(s))
+            })
+        })
 }
 
 fn jest(file: &SourceFile) -> Found {
@@ -257,7 +297,7 @@ fn jest(file: &SourceFile) -> Found {
                 || file.text.contains(&format!("{mock}.mock.calls"))
                 // jasmine: `spy.calls.first().args`, `spy.calls.argsFor(0)`.
                 || file.text.contains(&format!("{mock}.calls."));
-            if mock.is_empty() || checks_args {
+            if mock.is_empty() || checks_args || bare_spy(&file.text, &mock) {
                 continue;
             }
             let shown = matcher.trim_end_matches('(');
@@ -355,6 +395,10 @@ mod tests {
             ("web/signup.test.ts", "it('saves', () => {\n  expect(repo.save).toHaveBeenCalled();\n  expect(repo.save).toHaveBeenCalledWith('ann');\n});\n"),
             ("web/settle.spec.js", "it('rejects', () => {\n  expect(resolve).not.toHaveBeenCalled();\n  expect(reject).toHaveBeenCalled();\n  const reason = reject.calls.first().args[0];\n  expect(reason.message).toBe('failed');\n});\n"),
             ("signup/signup_test.go", "func TestSignup(t *testing.T) {\n\trepo.EXPECT().Save(gomock.Any(), \"ann\").Return(nil)\n\trepo.EXPECT().Close()\n}\n"),
+            // A hand-written fake's own flag, and a fake class's flag attribute.
+            ("tests/test_db.py", "def test_init(monkeypatch):\n    class Recorder:\n        called = False\n    def fake_init_db():\n        Recorder.called = True\n    run()\n    assert Recorder.called\n"),
+            // A bare spy handed to the code as a callback: being called is the behaviour.
+            ("web/progress.spec.js", "it('runs the handler', (done) => {\n  const progressSpy = jasmine.createSpy('progress');\n  const onEnd = jest.fn();\n  axios('/foo', { onDownloadProgress: progressSpy, onEnd });\n  expect(progressSpy).toHaveBeenCalled();\n  expect(onEnd).toHaveBeenCalledTimes(1);\n});\n"),
             ("src/lib.rs", "pub fn f(o: Option<u8>) -> u8 { o.expect_none() }\n"),
         ]);
         let sink = project(&FalsePositiveRisk, &context(&dir));

@@ -2,14 +2,18 @@
 //!
 //! - Rust `src/x.rs`: a `#[cfg(test)]`/`#[test]` in the file, or a file under the crate's
 //!   `tests/` that mentions `x` or one of its public functions;
-//! - Python `x.py`: a `test_x.py` or `x_test.py` anywhere in the repository;
-//! - Go `x.go`: `x_test.go` beside it;
-//! - TypeScript/JavaScript `x.ts`: an `x.test.*` or `x.spec.*` anywhere.
+//! - Python `x.py` and TypeScript/JavaScript `x.ts`: a test that reaches it through imports
+//!   (a test importing `flask` runs `flask/__init__.py`, which imports `app.py`: see
+//!   [`ImportGraph`]), or a test named after it — `test_x.py`/`x_test.py` (`_x.py` too),
+//!   `x.test.*`/`x.spec.*`, or `x.js` in a test folder. A module no file imports is a script,
+//!   a configuration or an entry point, not a unit to test: it is not judged;
+//! - Go `x.go`: a `_test.go` in its package (folder).
 //!
 //! Only library code that defines functions counts: entry files (`lib.rs`, `mod.rs`,
 //! `__init__.py`, `index.ts`), binaries, scripts, examples and type-only files do not.
 
 use super::conventions::{defines_functions, is_entry_file, stem_of};
+use super::imports::{is_graph_language, ImportGraph};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::find_word;
 use crate::rules::library_code::{crate_root, is_library_file};
@@ -53,8 +57,12 @@ impl Rule for MissingTestFile {
         }
         let files = RepositoryFiles::of(ctx);
         let index = TestIndex::of(&files);
+        let graph = candidates
+            .iter()
+            .any(|f| is_graph_language(&f.rel_path))
+            .then(|| ImportGraph::of(&files));
         for file in candidates {
-            if let Some(why) = untested(file, &index, &files) {
+            if let Some(why) = untested(file, &index, &files, graph.as_ref()) {
                 out.hit(
                     Hit::new(
                         Location::file(&file.rel_path),
@@ -162,10 +170,21 @@ fn declared_test_only(files: &RepositoryFiles<'_>, path: &str) -> bool {
     })
 }
 
-/// Why `file` counts as untested, or `None` when its tests exist.
-fn untested(file: &SourceFile, index: &TestIndex, files: &RepositoryFiles<'_>) -> Option<String> {
+/// Why `file` counts as untested, or `None` when its tests exist (or it is no unit to test).
+fn untested(
+    file: &SourceFile,
+    index: &TestIndex,
+    files: &RepositoryFiles<'_>,
+    graph: Option<&ImportGraph>,
+) -> Option<String> {
     let path = file.rel_path.as_str();
     let stem = stem_of(path);
+    let judged_by_imports = graph.filter(|_| is_graph_language(path));
+    if judged_by_imports.is_some_and(|g| g.tested(path) || !g.imported(path)) {
+        return None;
+    }
+    // `_config.py` is tested by `test_config.py`.
+    let bare = stem.trim_start_matches('_');
     match file.language? {
         Language::Rust => {
             if file.text.contains("#[cfg(test)]")
@@ -183,21 +202,26 @@ fn untested(file: &SourceFile, index: &TestIndex, files: &RepositoryFiles<'_>) -
             })
         }
         Language::Python => {
-            let wanted = [format!("test_{stem}.py"), format!("{stem}_test.py")];
+            let wanted = [format!("test_{bare}.py"), format!("{bare}_test.py")];
             (!wanted.iter().any(|w| index.names.contains(w)))
-                .then(|| format!("no {} or {}", wanted[0], wanted[1]))
+                .then(|| format!("no test imports it, and no {} or {}", wanted[0], wanted[1]))
         }
         Language::Go => {
-            let wanted = format!("{}_test.go", path.trim_end_matches(".go"));
-            (!index.paths.contains(&wanted)).then(|| format!("no {wanted}"))
+            // Go tests are per package: any `_test.go` of the folder tests its files.
+            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            let found = index.paths.iter().any(|p| {
+                p.ends_with("_test.go") && p.rsplit_once('/').map_or("", |(d, _)| d) == dir
+            });
+            (!found).then(|| format!("no _test.go in {}", if dir.is_empty() { "." } else { dir }))
         }
         Language::TypeScript | Language::JavaScript => {
-            let found = index.names.iter().any(|n| {
-                [".test.", ".spec."]
-                    .iter()
-                    .any(|m| n.strip_prefix(stem).is_some_and(|r| r.starts_with(m)))
-            });
-            (!found).then(|| format!("no {stem}.test.* or {stem}.spec.* file"))
+            // `cart.test.ts`, `cart.spec.js`, or `test/unit/cart.js` named after it.
+            let found = index
+                .names
+                .iter()
+                .any(|n| stem_of(n) == bare || stem_of(n) == stem);
+            (!found)
+                .then(|| format!("no test imports it, and no {stem}.test.* or {stem}.spec.* file"))
         }
         Language::Config => None,
     }
@@ -229,7 +253,9 @@ mod tests {
                 "tests/cache.rs",
                 "#[test]\nfn hit() { app::cache::get(); }\n",
             ),
+            ("app/__init__.py", ""),
             ("app/users.py", "def create_user(name):\n    pass\n"),
+            ("app/main.py", "from app.users import create_user\n"),
             (
                 "pkg/calc/add.go",
                 "package calc\n\nfunc Add(a, b int) int { return a + b }\n",
@@ -238,16 +264,17 @@ mod tests {
                 "web/cart.ts",
                 "export function total(items: number[]) { return 0; }\n",
             ),
+            ("web/app.ts", "import { total } from './cart';\n"),
             ("web/types.ts", "export interface Item { price: number }\n"),
         ]);
         let sink = project(&MissingTestFile, &context(&dir));
         assert_eq!(
             described(&sink),
             vec![
-                ("app/users.py".to_string(), "`app/users.py` has no tests: no test_users.py or users_test.py".to_string()),
-                ("pkg/calc/add.go".to_string(), "`pkg/calc/add.go` has no tests: no pkg/calc/add_test.go".to_string()),
+                ("app/users.py".to_string(), "`app/users.py` has no tests: no test imports it, and no test_users.py or users_test.py".to_string()),
+                ("pkg/calc/add.go".to_string(), "`pkg/calc/add.go` has no tests: no _test.go in pkg/calc".to_string()),
                 ("src/store.rs".to_string(), "`src/store.rs` has no tests: no `#[cfg(test)]` module, and nothing under tests/ mentions `store` or its functions".to_string()),
-                ("web/cart.ts".to_string(), "`web/cart.ts` has no tests: no cart.test.* or cart.spec.* file".to_string()),
+                ("web/cart.ts".to_string(), "`web/cart.ts` has no tests: no test imports it, and no cart.test.* or cart.spec.* file".to_string()),
             ]
         );
     }
@@ -284,6 +311,30 @@ mod tests {
             ),
             // A test folder inside the crate's src/ (rust-analyzer's `hir-ty/src/tests/`).
             ("ty/src/infer/coerce.rs", "pub fn unify() {}\n"),
+            // Tested under its name without the private module's underscore.
+            ("pkg/_config.py", "def load():\n    pass\n"),
+            ("pkg/api.py", "from ._config import load\n"),
+            (
+                "tests/test_config.py",
+                "def test_load():\n    assert True\n",
+            ),
+            // A test named after the module, without `.test`/`.spec`.
+            ("lib/utils.js", "export function merge() {}\n"),
+            (
+                "lib/app.js",
+                "import { merge } from './utils.js';\nimport send from './send.js';\n",
+            ),
+            ("test/utils.js", "it('merges', () => {});\n"),
+            // Reached through the module a test imports.
+            ("lib/send.js", "export default function send() {}\n"),
+            ("test/app.listen.js", "const app = require('../lib/app');\n"),
+            // Imported by nothing: build configuration, a script.
+            ("gulpfile.js", "function build() {}\n"),
+            // Go tests are per package.
+            (
+                "pkg/calc/sub.go",
+                "package calc\n\nfunc Sub(a, b int) int { return a - b }\n",
+            ),
             (
                 "ty/src/tests/coercion.rs",
                 "#[test]\nfn reborrow() { check(\"let x: &u8 = coerce(&mut 1);\"); }\n",

@@ -20,6 +20,7 @@ mod coverage;
 mod environment_error;
 mod false_positive_risk;
 mod gotest;
+mod imports;
 mod jest;
 mod libtest;
 mod locate;

@@ -1,15 +1,37 @@
 //! Reading an assertion's arguments from its raw text (literals kept, so `f("a")` and `f("b")`
 //! stay different): the top-level arguments of a call, and whether a condition is always true.
 
-use crate::rules::lexical::is_ident;
-
-/// `cond` is a constant truth or compares an expression with itself.
-pub(super) fn always_true(cond: &str, eq: &str, constants: &[&str]) -> bool {
+/// `cond` is a constant truth or compares an operand with itself ([`same_operands`]).
+pub(super) fn always_true(cond: &str, eq: &str, constants: &[&str], literals_only: bool) -> bool {
     let cond = cond.trim();
     constants.contains(&cond)
         || cond
             .split_once(eq)
-            .is_some_and(|(a, b)| !a.trim().is_empty() && a.trim() == b.trim())
+            .is_some_and(|(a, b)| same_operands(a, b, literals_only))
+}
+
+/// Whether two compared operands are one and the same value: the same name, path or literal
+/// (whitespace aside). Never when a call is in them: `C(1) == C(1)` builds two distinct values
+/// and `hash(x) == hash(x)` checks determinism, so the comparison can fail. With
+/// `literals_only` (Python, whose `==` runs the operand's own `__eq__`, so `x == x` checks its
+/// reflexivity) only the same literal counts.
+pub(super) fn same_operands(a: &str, b: &str, literals_only: bool) -> bool {
+    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
+    let (a, b) = (squeeze(a), squeeze(b));
+    !a.is_empty() && a == b && !a.contains('(') && (!literals_only || is_literal(&a))
+}
+
+/// A number, a quoted string or a constant (`True`, `None`, `null`, …).
+fn is_literal(s: &str) -> bool {
+    s.parse::<f64>().is_ok()
+        || matches!(
+            s,
+            "True" | "False" | "None" | "true" | "false" | "null" | "undefined" | "nil"
+        )
+        || s.len() >= 2
+            && ['"', '\'', '`']
+                .iter()
+                .any(|q| s.starts_with(*q) && s.ends_with(*q))
 }
 
 /// The top-level arguments of the first call `callee(` on a line (callee text included the `(`),
@@ -63,42 +85,6 @@ pub(super) fn split_args(text: &str) -> Vec<&str> {
     out
 }
 
-/// The identifier that ends at byte `end` of `code`.
-pub(super) fn ident_before(code: &str, end: usize) -> &str {
-    let b = code.as_bytes();
-    let mut start = end;
-    while start > 0 && is_ident(b[start - 1]) {
-        start -= 1;
-    }
-    &code[start..end]
-}
-
-/// Whether a name reads as a checking helper: a word of it (snake_case or camelCase) starts with
-/// assert, check, verify or expect (`do_check`, `check_assist`, `expectSuccess`).
-pub(super) fn checking_name(name: &str) -> bool {
-    let mut words: Vec<String> = Vec::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if c == '_' {
-            prev_lower = false;
-            words.push(String::new());
-            continue;
-        }
-        if c.is_ascii_uppercase() && prev_lower || words.is_empty() {
-            words.push(String::new());
-        }
-        prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-        if let Some(w) = words.last_mut() {
-            w.push(c.to_ascii_lowercase());
-        }
-    }
-    words.iter().any(|w| {
-        ["assert", "check", "verify", "expect"]
-            .iter()
-            .any(|p| w.starts_with(p))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,8 +96,12 @@ mod tests {
             Some(vec!["f(\"a, b\")", "[1, 2]"])
         );
         assert_eq!(call_args("my_assert_eq!(a, b)", "assert_eq!("), None);
-        assert!(always_true("x.len() == x.len()", "==", &["true"]));
-        assert!(always_true("true", "==", &["true"]));
-        assert!(!always_true("x == y", "==", &["true"]));
+        assert!(always_true("x.len == x.len", "==", &["true"], false));
+        assert!(always_true("true", "==", &["true"], false));
+        assert!(!always_true("x == y", "==", &["true"], false));
+        // Two calls build two values: `C(1) == C(1)` tests `C`'s equality.
+        assert!(!always_true("C(1) == C(1)", "==", &["true"], false));
+        assert!(!always_true("e2 == e2", "==", &["True"], true));
+        assert!(always_true("'a' == 'a'", "==", &["True"], true));
     }
 }

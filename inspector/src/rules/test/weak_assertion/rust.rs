@@ -1,26 +1,24 @@
 //! Weak assertions in Rust tests, read at the text level (the lexer tells code from strings and
-//! comments; no syntax tree is built, so the test Inspector parses nothing): `#[test]`-style
-//! functions that assert nothing, and assertions that cannot fail (`assert!(true)`,
-//! `assert_eq!(x, x)`, `assert!(a == a)`).
+//! comments; no syntax tree is built, so the test Inspector parses nothing): assertions that
+//! cannot fail (`assert!(true)`, `assert_eq!(x, x)`, `assert!(a == a)`), tests whose only
+//! assertion is commented out, and empty tests.
 //!
-//! An assertion is any `assert*!`/`debug_assert*!`/`prop_assert*!` macro, `panic!`/`unreachable!`
-//! (a failing branch), `#[should_panic]`, a call of a helper named for checking (a word of its
-//! name starts with `assert`, `check`, `verify` or `expect`: `do_check`, `check_assist`) or of a
-//! function of the same file that asserts (`fn type_char_noop(..) { assert_eq!(..) }`), a mock
-//! expectation (`.expect_x()` — mockall verifies it on drop), or a method that asserts or fails
-//! on the wrong variant (`.assert_eq(..)`, `.unwrap_err()`, `.expect_err(..)`).
+//! A Rust test with any code in it can fail: a call panics or `?`/`unwrap()`s an error, and a
+//! test of `let` bindings alone checks that types compile. So only a test whose body is empty
+//! (or only prints or logs) is reported as asserting nothing; `#[should_panic]` is an
+//! assertion of its own.
 
-use super::args::{always_true, call_args, checking_name, ident_before};
-use super::helpers::{Facts, Helpers};
+use super::args::{always_true, call_args, same_operands};
+use super::vocabulary::{asserts_on, commented_assertion, Framework};
 use super::Weak;
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::{is_ident, LexLine};
+use crate::rules::lexical::calls::{logs_on, print_on};
+use crate::rules::lexical::LexLine;
 
 /// The weak assertions of a Rust file.
 pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
     let lines = file.lexed(Language::Rust);
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
-    let mut helpers = Helpers::new(&codes, helper_defs(&codes), facts);
     let mut out = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -41,8 +39,18 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
             i = header + 1;
             continue;
         };
-        if !should_panic && !helpers.range_asserts(header, end, 0) {
-            out.push(Weak::no_assertion(&name, lines[header].number));
+        let asserts = should_panic
+            || codes[header..=end]
+                .iter()
+                .any(|c| asserts_on(c, &[Framework::Libtest]));
+        if !asserts {
+            if let Some((number, written)) =
+                commented_assertion(&lines[header..=end], &[Framework::Libtest])
+            {
+                out.push(Weak::commented_out(&name, number, &written));
+            } else if body_is_empty(&codes[header..=end]) {
+                out.push(Weak::no_assertion(&name, lines[header].number));
+            }
         }
         for k in header..=end {
             if tautology_at(&lines, k) {
@@ -56,6 +64,26 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
         i = end + 1;
     }
     out
+}
+
+/// Whether a function's code (header to closing line) has nothing between its braces but
+/// printing and logging of values it does not compute (`println!("{:?}", hostname().unwrap())`
+/// calls the code under test, which can panic).
+fn body_is_empty(codes: &[String]) -> bool {
+    let only_output = |c: &String| {
+        (logs_on(c, Language::Rust) || print_on(c, Language::Rust).is_some())
+            && c.matches('(').count() == 1
+    };
+    let text: String = codes
+        .iter()
+        .filter(|c| !only_output(c))
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (Some(open), Some(close)) = (text.find('{'), text.rfind('}')) else {
+        return false;
+    };
+    open < close && text[open + 1..close].trim().is_empty()
 }
 
 /// `#[test]`, `#[tokio::test(..)]`, `#[rstest]`, `#[test_case(..)]` — not `#[cfg(test)]`.
@@ -104,62 +132,6 @@ fn body_end(codes: &[String], header: usize) -> Option<usize> {
     None
 }
 
-fn is_assert_macro(name: &str) -> bool {
-    ["assert", "debug_assert", "prop_assert"]
-        .iter()
-        .any(|p| name.starts_with(p))
-        || matches!(name, "panic" | "unreachable")
-}
-
-/// What one Rust line does: `name!(`, `name! {`, `name(`, `name::<T>(`, `.name(` calls, and
-/// whether it asserts by itself.
-fn facts(code: &str) -> Facts<'_> {
-    let b = code.as_bytes();
-    let mut facts = Facts {
-        direct: [".expect_", ".unwrap_err(", ".expect_err(", ".assert"]
-            .iter()
-            .any(|m| code.contains(m)),
-        calls: Vec::new(),
-    };
-    let ends = code
-        .match_indices(['(', '!'])
-        .map(|(at, _)| at)
-        .chain(code.match_indices("::<").map(|(at, _)| at));
-    for at in ends {
-        let is_macro = b[at] == b'!';
-        if is_macro && !code[at + 1..].trim_start().starts_with(['(', '[', '{']) {
-            continue;
-        }
-        let name = ident_before(code, at);
-        if name.is_empty() {
-            continue;
-        }
-        let start = at - name.len();
-        let method = start > 0 && b[start - 1] == b'.';
-        facts.direct |= (is_macro && is_assert_macro(name)) || (!method && checking_name(name));
-        facts.calls.push(name);
-    }
-    facts
-}
-
-/// The file's functions and `macro_rules!`: (name, first line index, last line index).
-fn helper_defs(codes: &[String]) -> Vec<(String, usize, usize)> {
-    let mut defs = Vec::new();
-    for (k, code) in codes.iter().enumerate() {
-        let name = match code.find("macro_rules!") {
-            Some(at) => Some(code[at + "macro_rules!".len()..].trim_start()),
-            None => code.find("fn ").map(|at| code[at + 3..].trim_start()),
-        };
-        let Some(name) = name.map(|n| &n[..n.bytes().take_while(|c| is_ident(*c)).count()]) else {
-            continue;
-        };
-        if let (false, Some(end)) = (name.is_empty(), body_end(codes, k)) {
-            defs.push((name.to_string(), k, end));
-        }
-    }
-    defs
-}
-
 /// Whether line `k` holds an `assert!`/`assert_eq!` (or `debug_` form) that cannot fail; its
 /// arguments are read from the raw text of up to ten lines, literals kept.
 fn tautology_at(lines: &[LexLine<'_>], k: usize) -> bool {
@@ -172,20 +144,19 @@ fn tautology_at(lines: &[LexLine<'_>], k: usize) -> bool {
         .map(|l| l.text)
         .collect::<Vec<_>>()
         .join("\n");
-    let squeeze = |s: &str| s.split_whitespace().collect::<String>();
     ["assert!(", "debug_assert!("]
         .iter()
         .filter(|m| code.contains(*m))
         .any(|m| {
             call_args(&raw, m)
-                .and_then(|a| a.first().map(|c| squeeze(c)))
-                .is_some_and(|c| always_true(&c, "==", &["true", "!false"]))
+                .and_then(|a| a.first().map(|c| c.split_whitespace().collect::<String>()))
+                .is_some_and(|c| always_true(&c, "==", &["true", "!false"], false))
         })
         || ["assert_eq!(", "debug_assert_eq!("]
             .iter()
             .filter(|m| code.contains(*m))
             .any(|m| {
-                call_args(&raw, m).is_some_and(|a| a.len() >= 2 && squeeze(a[0]) == squeeze(a[1]))
+                call_args(&raw, m).is_some_and(|a| a.len() >= 2 && same_operands(a[0], a[1], false))
             })
 }
 
@@ -201,23 +172,40 @@ mod tests {
     }
 
     #[test]
-    fn finds_empty_and_tautological_tests() {
+    fn finds_empty_commented_out_and_tautological_tests() {
         let text = "\
 #[cfg(test)]
 mod tests {
     #[test]
     fn smoke() {
-        let _ = super::run();
+        // to do
+        println!(\"nothing yet\");
     }
     #[tokio::test]
     async fn always() {
         assert!(true, \"ok\");
         assert_eq!(total(&cart), total(&cart));
         assert!(x.len() == x.len());
+        assert_eq!(cart, cart);
         assert_eq!(total(&cart), 3);
-        assert_eq!(f(\"a\"), f(\"b\"));
     }
-    fn helper() {}
+    #[test]
+    fn disabled() {
+        let v = compute();
+        // assert_eq!(v, 3);
+    }
+    #[test]
+    fn runs() {
+        let _ = super::run();
+    }
+    #[test]
+    fn prints_a_call() {
+        println!(\"{:?}\", hostname().unwrap());
+    }
+    #[test]
+    fn compiles() {
+        let _x: Wrapper<u8> = Wrapper { inner: 1 };
+    }
 }
 ";
         assert_eq!(
@@ -228,18 +216,18 @@ mod tests {
                     "test `smoke` has no assertion: it passes whatever the code does".to_string()
                 ),
                 (
-                    9,
+                    10,
                     "test `always` asserts something that cannot fail: `assert!(true, \"ok\");`"
                         .to_string()
                 ),
                 (
-                    10,
-                    "test `always` asserts something that cannot fail: `assert_eq!(total(&cart), total(&cart));`"
+                    13,
+                    "test `always` asserts something that cannot fail: `assert_eq!(cart, cart);`"
                         .to_string()
                 ),
                 (
-                    11,
-                    "test `always` asserts something that cannot fail: `assert!(x.len() == x.len());`"
+                    19,
+                    "test `disabled` asserts nothing but a commented-out `assert_eq!(v, 3);`: it passes whatever the code does"
                         .to_string()
                 ),
             ]
