@@ -11,8 +11,10 @@ use super::source::SourceFile;
 use super::walk::walk;
 use crate::spec::{SpecError, Specs};
 use protocol::message::InspectOptions;
+use protocol::project::ProjectModel;
 use protocol::{Scope, Skipped};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a context could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -62,6 +64,11 @@ pub struct Context {
     pub decisions: Decisions,
     /// How far the rules have got (read by the actor's heartbeat).
     pub progress: Progress,
+    /// The project model of this review (the Lead's, or built here when it named none or its
+    /// file could not be used); each file's `role` comes from it.
+    pub project: Arc<ProjectModel>,
+    /// Why the model was built here although the Lead named one (said once in the report).
+    pub project_note: Option<String>,
 }
 
 impl Context {
@@ -83,22 +90,34 @@ impl Context {
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
+        let (project, project_note) = project_for(root, options.project_model.as_deref());
+        let mut files = walked.files;
+        assign_roles(&project, &mut files);
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),
             options: options.clone(),
-            files: walked.files,
+            files,
             skipped: walked.skipped,
             unanalysable: Vec::new(),
             specs,
             changes,
             decisions,
             progress: Progress::default(),
+            project: Arc::new(project),
+            project_note,
         })
     }
 
-    /// A context over files given in memory (tests, fixtures).
-    pub fn from_files(root: &Path, files: Vec<SourceFile>, specs: Specs) -> Context {
+    /// A context over files given in memory (tests, fixtures), with the project model of
+    /// those files.
+    pub fn from_files(root: &Path, mut files: Vec<SourceFile>, specs: Specs) -> Context {
+        let texts: Vec<(&str, &str)> = files
+            .iter()
+            .map(|f| (f.rel_path.as_str(), f.text.as_str()))
+            .collect();
+        let project = crate::project::build_in_memory(&texts);
+        assign_roles(&project, &mut files);
         Context {
             root: root.to_path_buf(),
             scope: Scope::repository(),
@@ -110,6 +129,8 @@ impl Context {
             changes: None,
             decisions: Decisions::default(),
             progress: Progress::default(),
+            project: Arc::new(project),
+            project_note: None,
         }
     }
 
@@ -143,6 +164,33 @@ impl Context {
             .binary_search_by(|f| f.rel_path.as_str().cmp(rel_path))
             .ok()
             .and_then(|i| self.files.get(i))
+    }
+}
+
+/// The model the Lead named (`hash`), or, when it named none or its file is gone or does not
+/// match, the model built here with the same function — then with a note saying so.
+fn project_for(root: &Path, hash: Option<&str>) -> (ProjectModel, Option<String>) {
+    let Some(hash) = hash else {
+        return (crate::project::build_at(root), None);
+    };
+    match crate::project::load(root, hash) {
+        Some(model) => (model, None),
+        None => (
+            crate::project::build_at(root),
+            Some(format!(
+                "project model .retake/cache/project-{hash}.bin could not be read: built again here"
+            )),
+        ),
+    }
+}
+
+/// Gives each file the role the model lists for it (a file the model does not list keeps the
+/// fallback role it was built with).
+fn assign_roles(project: &ProjectModel, files: &mut [SourceFile]) {
+    for file in files {
+        if let Some(role) = project.role(&file.rel_path) {
+            file.role = role;
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub use diff::{Changes, FileChange};
 pub use git::{default_session_base, file_at_revision, GitError};
 pub use progress::Progress;
 pub use run::inspect;
+pub(crate) use source::is_test_data_path;
 pub use source::{is_test_path, Language, SourceFile};
 pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
 pub use triage::finish;

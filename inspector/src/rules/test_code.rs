@@ -95,7 +95,7 @@ pub(crate) fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// `test`, or `all(.., test, ..)` with `test` as one of the top-level conditions.
-fn cfg_means_test(tokens: &str) -> bool {
+pub(crate) fn cfg_means_test(tokens: &str) -> bool {
     let compact: String = tokens.chars().filter(|c| !c.is_whitespace()).collect();
     if compact == "test" {
         return true;
