@@ -174,7 +174,10 @@ fn project_for(root: &Path, hash: Option<&str>) -> (ProjectModel, Option<String>
         return (crate::project::build_at(root), None);
     };
     match crate::project::load(root, hash) {
-        Some(model) => (model, None),
+        Some(model) => {
+            tracing::debug!(hash, "project model loaded");
+            (model, None)
+        }
         None => (
             crate::project::build_at(root),
             Some(format!(
@@ -197,6 +200,46 @@ fn assign_roles(project: &ProjectModel, files: &mut [SourceFile]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_carry_the_role_of_the_leads_model_or_one_built_here() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        crate::engine::testing::write(root, "Cargo.toml", "[package]\nname = \"m\"\n");
+        crate::engine::testing::write(root, "src/lib.rs", "#[cfg(test)]\nmod testutil;\n");
+        crate::engine::testing::write(root, "src/testutil.rs", "pub fn f() {}\n");
+        let scope = Scope::repository();
+        let own = Context::build(root, &scope, &InspectOptions::default()).expect("context");
+        let testutil = own.file("src/testutil.rs").expect("in scope");
+        assert!(
+            testutil.is_test_file(),
+            "declared #[cfg(test)] in its parent"
+        );
+        assert_eq!(own.project_note, None);
+
+        let hash = crate::project::store(root, &own.project).expect("stored");
+        let named = InspectOptions {
+            project_model: Some(hash),
+            ..InspectOptions::default()
+        };
+        let loaded = Context::build(root, &scope, &named).expect("context");
+        assert_eq!(loaded.project, own.project);
+        assert_eq!(loaded.project_note, None, "loaded, not built again");
+
+        let gone = InspectOptions {
+            project_model: Some("ab".repeat(32)),
+            ..InspectOptions::default()
+        };
+        let rebuilt = Context::build(root, &scope, &gone).expect("context");
+        assert_eq!(
+            rebuilt.project, own.project,
+            "the same function, the same model"
+        );
+        assert_eq!(
+            rebuilt.project_note.as_deref(),
+            Some(format!("project model .retake/cache/project-{}.bin could not be read: built again here", "ab".repeat(32)).as_str())
+        );
+    }
     use crate::engine::testing::{session_repo, write};
     use protocol::DiffFilter;
 
