@@ -23,14 +23,30 @@ pub(crate) struct ModDecl {
 /// counting the braces outside literals and comments.
 pub(crate) fn declarations(text: &str) -> Vec<ModDecl> {
     let mut out = Vec::new();
+    // Most files declare no module out of line: one search says so, without the line scan,
+    // which stops after the last line that may be a declaration.
+    let Some(last) = last_out_of_line_mod(text) else {
+        return out;
+    };
     let mut test_only = false;
     let mut path_attr: Option<String> = None;
     // Open inline modules: (name, brace depth inside it, test-only).
     let mut inline: Vec<(String, usize, bool)> = Vec::new();
     let mut depth = 0usize;
-    for raw in text.lines() {
+    let mut offset = 0usize;
+    for raw in text.split_inclusive('\n') {
+        if offset > last {
+            break;
+        }
+        offset += raw.len();
         let mut line = raw.trim();
         if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        // Outside inline modules only attributes and `mod` items matter.
+        if inline.is_empty() && !line.starts_with('#') && !line.contains("mod ") {
+            test_only = false;
+            path_attr = None;
             continue;
         }
         // Attributes, possibly several, possibly before the item on the same line.
@@ -66,6 +82,11 @@ pub(crate) fn declarations(text: &str) -> Vec<ModDecl> {
         }
         test_only = false;
         path_attr = None;
+        // Braces are counted only inside inline modules: depth is relative to the outermost.
+        if inline.is_empty() {
+            depth = 0;
+            continue;
+        }
         for brace in braces(line) {
             if brace {
                 depth += 1;
@@ -78,6 +99,21 @@ pub(crate) fn declarations(text: &str) -> Vec<ModDecl> {
         }
     }
     out
+}
+
+/// Where the last line of `text` that looks like `mod name;` starts, if any (a cheap necessary
+/// condition for [`declarations`] to find anything there or before).
+fn last_out_of_line_mod(text: &str) -> Option<usize> {
+    text.match_indices("mod ")
+        .filter_map(|(at, _)| {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            text.get(line_start..line_end)
+                .and_then(|line| line.split("//").next())
+                .is_some_and(|line| line.trim_end().ends_with(';'))
+                .then_some(line_start)
+        })
+        .last()
 }
 
 /// The braces of a line outside string and character literals and a trailing comment, in
