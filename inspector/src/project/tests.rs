@@ -338,3 +338,30 @@ fn a_stored_model_loads_by_its_hash_and_a_corrupt_one_does_not() {
     assert_eq!(again, hash);
     assert!(!root.join(".retake/cache/project-00.bin").exists());
 }
+
+#[test]
+fn hostile_manifests_are_ignored_not_fatal() {
+    let deep_toml = format!(
+        "[package]\nname = \"x\"\na = {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let deep_json = format!(
+        "{{\"bin\": {}{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let deep_mods = "mod a {\n".repeat(50_000) + "mod b;\n";
+    let m = model(&[
+        ("Cargo.toml", &deep_toml),
+        ("package.json", &deep_json),
+        ("pyproject.toml", "[project\nname = "),
+        ("src/lib.rs", &deep_mods),
+        ("go.mod", ""),
+    ]);
+    assert_eq!(placed(&m, "src/lib.rs").0, FileRole::Library);
+    assert!(m
+        .packages
+        .iter()
+        .all(|p| p.ecosystem != protocol::project::Ecosystem::Node));
+}
