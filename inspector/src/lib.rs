@@ -7,6 +7,7 @@
 pub mod actor;
 pub mod backend;
 pub mod engine;
+pub mod project;
 pub mod rules;
 pub mod runtime;
 pub mod spec;

@@ -138,6 +138,10 @@ pub struct InspectOptions {
     /// Inspector reads, so that the change under review cannot configure its own gate; `None`
     /// reads the work tree (no committed history, or `--trust-repo-config`).
     pub repo_files_rev: Option<String>,
+    /// The project model the Lead built for this review: the hex content hash of
+    /// `.retake/cache/project-<hash>.bin`. `None` (or a file that is gone or does not match)
+    /// makes the Inspector build the model itself, with the same function.
+    pub project_model: Option<String>,
 }
 
 impl Default for InspectOptions {
@@ -155,6 +159,7 @@ impl Default for InspectOptions {
             linters: Vec::new(),
             cache: false,
             repo_files_rev: None,
+            project_model: None,
         }
     }
 }

@@ -2,8 +2,8 @@
 //! notes, claims, kept facts), stored under the reviewed repository's `.retake/cache/`, one file
 //! per Inspector kind, so that a re-review parses and scans only the files that changed.
 //!
-//! `check_file` sees nothing but the file (its path and text), so its results are a function
-//! of the rule, the path and the text. An entry is used only when all of these match: the
+//! `check_file` sees nothing but the file (its path, text and role), so its results are a
+//! function of the rule, the path, the text and the role. An entry is used only when all of these match: the
 //! build of retake that wrote it (version and the executable's size and modification time,
 //! since a rebuilt rule may find other things), the Inspector kind and the exact list of rules
 //! run (`--dimensions` and disabled rules change it), the path, and the text's length and hash.
@@ -14,6 +14,7 @@
 //! [`Rule::check_file`]: super::Rule::check_file
 
 use super::{Hit, Kept, Sink};
+use protocol::project::FileRole;
 use protocol::wire::{decode_cached, encode_cached};
 use protocol::Claim;
 use serde::{Deserialize, Serialize};
@@ -32,7 +33,9 @@ const HEADER_BYTES: usize = 24;
 /// earlier runs, until the bound.
 pub(crate) const MAX_CACHE_BYTES: usize = 64 << 20;
 
-/// What the cache knows of a file's text: its length and a 64-bit hash of its bytes.
+/// What the cache knows of a file: its text's length and a 64-bit hash of its bytes and of the
+/// role the project model gives the file (rules read the role, so a file whose role changed
+/// is checked again).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Digest {
     len: u64,
@@ -40,11 +43,14 @@ pub(crate) struct Digest {
 }
 
 impl Digest {
-    /// The digest of a file's text.
-    pub(crate) fn of(text: &str) -> Digest {
+    /// The digest of a file's text and role.
+    pub(crate) fn of(text: &str, role: FileRole) -> Digest {
+        let mut h = DefaultHasher::new();
+        h.write(text.as_bytes());
+        h.write_u8(role as u8);
         Digest {
             len: text.len() as u64,
-            hash: hash_bytes(text.as_bytes()),
+            hash: h.finish(),
         }
     }
 }

@@ -12,8 +12,10 @@ use super::source::SourceFile;
 use super::walk::walk;
 use crate::spec::{SpecError, Specs};
 use protocol::message::InspectOptions;
+use protocol::project::ProjectModel;
 use protocol::{Scope, Skipped};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Why a context could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -65,6 +67,11 @@ pub struct Context {
     pub progress: Progress,
     /// What one project rule computed for others (an analyzer's run).
     pub memo: Memo,
+    /// The project model of this review (the Lead's, or built here when it named none or its
+    /// file could not be used); each file's `role` comes from it.
+    pub project: Arc<ProjectModel>,
+    /// Why the model was built here although the Lead named one (said once in the report).
+    pub project_note: Option<String>,
 }
 
 impl Context {
@@ -86,11 +93,14 @@ impl Context {
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
         let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
+        let (project, project_note) = project_for(root, options.project_model.as_deref());
+        let mut files = walked.files;
+        assign_roles(&project, &mut files);
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),
             options: options.clone(),
-            files: walked.files,
+            files,
             skipped: walked.skipped,
             unanalysable: Vec::new(),
             specs,
@@ -98,11 +108,20 @@ impl Context {
             decisions,
             progress: Progress::default(),
             memo: Memo::default(),
+            project: Arc::new(project),
+            project_note,
         })
     }
 
-    /// A context over files given in memory (tests, fixtures).
-    pub fn from_files(root: &Path, files: Vec<SourceFile>, specs: Specs) -> Context {
+    /// A context over files given in memory (tests, fixtures), with the project model of
+    /// those files.
+    pub fn from_files(root: &Path, mut files: Vec<SourceFile>, specs: Specs) -> Context {
+        let texts: Vec<(&str, &str)> = files
+            .iter()
+            .map(|f| (f.rel_path.as_str(), f.text.as_str()))
+            .collect();
+        let project = crate::project::build_in_memory(&texts);
+        assign_roles(&project, &mut files);
         Context {
             root: root.to_path_buf(),
             scope: Scope::repository(),
@@ -115,6 +134,8 @@ impl Context {
             decisions: Decisions::default(),
             progress: Progress::default(),
             memo: Memo::default(),
+            project: Arc::new(project),
+            project_note: None,
         }
     }
 
@@ -151,9 +172,79 @@ impl Context {
     }
 }
 
+/// The model the Lead named (`hash`), or, when it named none or its file is gone or does not
+/// match, the model built here with the same function — then with a note saying so.
+fn project_for(root: &Path, hash: Option<&str>) -> (ProjectModel, Option<String>) {
+    let Some(hash) = hash else {
+        return (crate::project::build_at(root), None);
+    };
+    match crate::project::load(root, hash) {
+        Some(model) => {
+            tracing::debug!(hash, "project model loaded");
+            (model, None)
+        }
+        None => (
+            crate::project::build_at(root),
+            Some(format!(
+                "project model .retake/cache/project-{hash}.bin could not be read: built again here"
+            )),
+        ),
+    }
+}
+
+/// Gives each file the role the model lists for it (a file the model does not list keeps the
+/// fallback role it was built with).
+fn assign_roles(project: &ProjectModel, files: &mut [SourceFile]) {
+    for file in files {
+        if let Some(role) = project.role(&file.rel_path) {
+            file.role = role;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_carry_the_role_of_the_leads_model_or_one_built_here() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        crate::engine::testing::write(root, "Cargo.toml", "[package]\nname = \"m\"\n");
+        crate::engine::testing::write(root, "src/lib.rs", "#[cfg(test)]\nmod testutil;\n");
+        crate::engine::testing::write(root, "src/testutil.rs", "pub fn f() {}\n");
+        let scope = Scope::repository();
+        let own = Context::build(root, &scope, &InspectOptions::default()).expect("context");
+        let testutil = own.file("src/testutil.rs").expect("in scope");
+        assert!(
+            testutil.is_test_file(),
+            "declared #[cfg(test)] in its parent"
+        );
+        assert_eq!(own.project_note, None);
+
+        let hash = crate::project::store(root, &own.project).expect("stored");
+        let named = InspectOptions {
+            project_model: Some(hash),
+            ..InspectOptions::default()
+        };
+        let loaded = Context::build(root, &scope, &named).expect("context");
+        assert_eq!(loaded.project, own.project);
+        assert_eq!(loaded.project_note, None, "loaded, not built again");
+
+        let gone = InspectOptions {
+            project_model: Some("ab".repeat(32)),
+            ..InspectOptions::default()
+        };
+        let rebuilt = Context::build(root, &scope, &gone).expect("context");
+        assert_eq!(
+            rebuilt.project, own.project,
+            "the same function, the same model"
+        );
+        assert_eq!(
+            rebuilt.project_note.as_deref(),
+            Some(format!("project model .retake/cache/project-{}.bin could not be read: built again here", "ab".repeat(32)).as_str())
+        );
+    }
     use crate::engine::testing::{session_repo, write};
     use protocol::DiffFilter;
 

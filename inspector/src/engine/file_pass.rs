@@ -21,6 +21,7 @@
 use super::cache::{encode_results, Digest, ResultCache};
 use super::limits::{self, Exceeded};
 use super::{Context, Progress, Rule, Sink, SourceFile, TreeUse};
+use protocol::project::FileRole;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Stack of each worker: syn recurses deeply on generated or heavily nested code, and a
@@ -60,7 +61,7 @@ pub(crate) struct Passed {
 /// What every worker shares.
 struct Pass<'a> {
     rules: &'a [Box<dyn Rule>],
-    files: &'a [(&'a str, &'a str)],
+    files: &'a [(&'a str, &'a str, FileRole)],
     next: AtomicUsize,
     cache: Option<&'a ResultCache>,
     progress: &'a Progress,
@@ -96,10 +97,10 @@ fn run_with(
     ctx: &Context,
     cache: Option<ResultCache>,
 ) -> Passed {
-    let files: Vec<(&str, &str)> = ctx
+    let files: Vec<(&str, &str, FileRole)> = ctx
         .files
         .iter()
-        .map(|f| (f.rel_path.as_str(), f.text.as_str()))
+        .map(|f| (f.rel_path.as_str(), f.text.as_str(), f.role))
         .collect();
     let pass = Pass {
         rules,
@@ -123,7 +124,7 @@ fn run_with(
         let fresh = fresh
             .into_iter()
             .filter_map(|(file, digest, results)| {
-                let (path, _) = files.get(file)?;
+                let (path, _, _) = files.get(file)?;
                 Some((path.to_string(), digest, results))
             })
             .collect();
@@ -197,12 +198,12 @@ fn review_files(pass: &Pass<'_>) -> Done {
     let mut done = Done::default();
     loop {
         let index = pass.next.fetch_add(1, Ordering::Relaxed);
-        let Some((path, text)) = pass.files.get(index) else {
+        let Some(&(path, text, role)) = pass.files.get(index) else {
             return done;
         };
         pass.progress.advance();
         let held = pass.cache.filter(|c| c.holds(path));
-        if let Some(stored) = held.and_then(|c| c.lookup(path, Digest::of(text))) {
+        if let Some(stored) = held.and_then(|c| c.lookup(path, Digest::of(text, role))) {
             for (id, sink) in stored {
                 if let Some(rule) = rules.iter().position(|r| r.meta().id == id) {
                     done.produced.push(Produced {
@@ -215,7 +216,7 @@ fn review_files(pass: &Pass<'_>) -> Done {
             continue;
         }
         let first = done.produced.len();
-        let file = SourceFile::new(*path, *text);
+        let file = SourceFile::with_role(path, text, role);
         // On the lines the rules will share: lexed here once, not a second time by them.
         let exceeded = file
             .language
@@ -250,7 +251,7 @@ fn review_files(pass: &Pass<'_>) -> Done {
                 .filter_map(|p| Some((rules.get(p.rule)?.meta().id, &p.sink)))
                 .collect();
             if let Some(encoded) = encode_results(&results) {
-                done.fresh.push((index, Digest::of(text), encoded));
+                done.fresh.push((index, Digest::of(text, role), encoded));
             }
         }
         drop(file);

@@ -39,6 +39,7 @@ pub use git::{default_session_base, file_at_revision, GitError};
 pub use memo::Memo;
 pub use progress::Progress;
 pub use run::inspect;
+pub(crate) use source::is_test_data_path;
 pub use source::{is_test_path, Language, SourceFile};
 pub(crate) use step_aside::step_aside;
 pub use step_aside::StandIn;

@@ -86,6 +86,7 @@ pub(crate) fn collect(
         },
         preexisting: Vec::new(),
     };
+    report.notes.extend(ctx.project_note.clone());
     let mut not_run: Vec<String> = not_run.to_vec();
     for (rule, sink) in rules.iter().zip(sinks) {
         let meta = rule.meta();

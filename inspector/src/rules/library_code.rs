@@ -1,64 +1,20 @@
-//! Whether a file is library code by its path: not a binary entry point, build script,
-//! example, benchmark, script or test. Panicking, printing and `anyhow` are normal in those;
-//! in a library they are decisions the caller should get to make.
+//! Whether a file is library code: what the project model (`crate::project`) says of it —
+//! not a program, build script, example, benchmark, script or test. Panicking, printing and
+//! `anyhow` are normal in those; in a library they are decisions the caller should get to make.
 
-use crate::engine::{is_test_path, Context, Language, Sink, SourceFile};
-use std::collections::HashMap;
+use crate::engine::{Context, Sink, SourceFile};
+use protocol::project::{Ecosystem, FileRole, Package, TargetKind};
 
-/// Whether the repository-relative `path` is library code. Binaries are `src/main.rs`,
-/// `src/bin/**`, `__main__.py`; tooling is `build.rs`, `setup.py`, `conftest.py` and anything under
-/// `examples/`, `benches/` (`bench/`, `benchmarks/`), `scripts/`, `bin/`, `docs/` or a hidden
-/// folder (`.github/`); tests are what [`is_test_path`] says.
+/// Whether the repository-relative `path` is library code by the model's path convention alone
+/// (for a path no file or model is at hand for).
 pub(crate) fn is_library_path(path: &str) -> bool {
-    if is_test_path(path) {
-        return false;
-    }
-    let parts: Vec<&str> = path.split('/').collect();
-    let Some((name, dirs)) = parts.split_last() else {
-        return false;
-    };
-    // Hidden folders (`.github/`, `.cargo/`, `.devcontainer/`) hold CI and editor tooling;
-    // `docs/` a documentation site and its build configuration (Sphinx's `conf.py`).
-    let tooling_dir = dirs.iter().any(|d| {
-        d.starts_with('.')
-            || matches!(
-                *d,
-                "examples" | "benches" | "bench" | "benchmarks" | "scripts" | "bin" | "docs"
-            )
-    });
-    let in_src = dirs.contains(&"src");
-    let binary = (*name == "main.rs" && dirs.last() == Some(&"src"))
-        || matches!(*name, "__main__.py" | "setup.py" | "conftest.py")
-        || (*name == "build.rs" && !in_src);
-    !(tooling_dir || binary)
+    crate::project::role_without_model(path, "") == FileRole::Library
 }
 
-/// Whether a file is library code: by its path ([`is_library_path`]), and not a Go file of
-/// `package main` nor a Python script (a shebang line or an `if __name__ == "__main__":` guard):
-/// both are programs, wherever they sit.
+/// Whether a file is library code: the project model gives it the library role (its
+/// manifests, module trees and entry points first; path and text conventions for the rest).
 pub(crate) fn is_library_file(file: &SourceFile) -> bool {
-    let program = match file.language {
-        Some(Language::Go) => is_go_main(&file.text),
-        Some(Language::Python) => is_python_script(&file.text),
-        _ => false,
-    };
-    is_library_path(&file.rel_path) && !program
-}
-
-/// Whether Python source is a script: it starts with `#!` or has a `__main__` guard.
-pub(crate) fn is_python_script(text: &str) -> bool {
-    text.starts_with("#!")
-        || text
-            .lines()
-            .any(|l| l.starts_with("if __name__") && l.contains("__main__"))
-}
-
-/// Whether Go source declares `package main`.
-pub(crate) fn is_go_main(text: &str) -> bool {
-    text.lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("package "))
-        .is_some_and(|l| l.split_whitespace().nth(1) == Some("main"))
+    file.role == FileRole::Library
 }
 
 /// The crate a path belongs to, as the prefix before its `src/` (`cli/`, or `""` at the root).
@@ -69,42 +25,42 @@ pub(crate) fn crate_root(path: &str) -> Option<&str> {
     path.find("/src/").map(|at| &path[..at + 1])
 }
 
-/// Path prefixes (`cli/`, or `""` for the root) of Rust crates that build a binary
-/// (`src/main.rs` or `src/bin/`): their library is the program, and printing is its output.
+/// Folders (`cli/`, or `""` for the root) of the Rust packages that build a binary: their
+/// library is the program, and printing is its output.
 pub(crate) fn binary_crates(ctx: &Context) -> Vec<String> {
-    let mut roots: Vec<String> = ctx
-        .files
-        .iter()
-        .filter_map(|f| {
-            let path = f.rel_path.as_str();
-            path.strip_suffix("src/main.rs")
-                .or_else(|| path.find("src/bin/").map(|at| &path[..at]))
-        })
-        .filter(|root| root.is_empty() || root.ends_with('/'))
-        .map(str::to_string)
+    let mut roots: Vec<String> = cargo_packages(ctx)
+        .filter(|p| p.targets.iter().any(|t| t.kind == TargetKind::Bin))
+        .map(|p| p.root.clone())
         .collect();
     roots.sort();
     roots.dedup();
     roots
 }
 
-/// Drops the hits that lie in Rust crates which build only programs: a crate root (`xtask/`)
-/// whose `src/main.rs` or `src/bin/` exists on disk and whose `src/lib.rs` does not. Every module
-/// of such a crate is the program's own code, where failing loudly is the program's decision,
-/// not a library's imposed on its callers. Read from disk, not from the scope, so that a session
-/// review of one changed module judges its crate the same way.
+fn cargo_packages(ctx: &Context) -> impl Iterator<Item = &Package> {
+    ctx.project
+        .packages
+        .iter()
+        .filter(|p| p.ecosystem == Ecosystem::Cargo && !p.name.is_empty())
+}
+
+/// Drops the hits that lie in Rust packages which build only programs: a package (`xtask/`)
+/// with a binary target and no library target. Every module of such a package is the
+/// program's own code, where failing loudly is the program's decision, not a library's imposed
+/// on its callers. The model covers the whole repository, so a session review of one changed
+/// module judges its package the same way.
 pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
-    let mut program_only: HashMap<String, bool> = HashMap::new();
+    let packages: Vec<&Package> = cargo_packages(ctx).collect();
     out.hits.retain(|hit| {
-        let Some(root) = crate_root(&hit.location.path) else {
-            return true;
-        };
-        let program = program_only.entry(root.to_string()).or_insert_with(|| {
-            let src = ctx.root.join(root).join("src");
-            (src.join("main.rs").is_file() || src.join("bin").is_dir())
-                && !src.join("lib.rs").is_file()
-        });
-        !*program
+        let path = hit.location.path.as_str();
+        let owner = packages
+            .iter()
+            .filter(|p| path.starts_with(&p.root))
+            .max_by_key(|p| p.root.len());
+        !owner.is_some_and(|p| {
+            p.targets.iter().any(|t| t.kind == TargetKind::Bin)
+                && !p.targets.iter().any(|t| t.kind == TargetKind::Lib)
+        })
     });
 }
 
@@ -154,50 +110,16 @@ mod tests {
     }
 
     #[test]
-    fn binaries_tooling_and_tests_are_not_library_code() {
-        for path in [
-            "src/main.rs",
-            "cli/src/main.rs",
-            "src/bin/tool.rs",
-            "build.rs",
-            "core/build.rs",
-            "examples/demo.rs",
-            "benches/b.rs",
-            "tests/it.rs",
-            "pkg/__main__.py",
-            "scripts/release.py",
-            ".github/actions/github-release/main.js",
-            "docs/conf.py",
-            "packages/zod/src/v3/benchmarks/index.ts",
-        ] {
-            assert!(!is_library_path(path), "{path}");
-        }
-        for path in [
-            "src/lib.rs",
-            "src/engine/main.rs",
-            "src/build.rs",
-            "app/views.py",
-            "doc/util.go",
-        ] {
-            assert!(is_library_path(path), "{path}");
-        }
-        assert!(is_go_main("// x\npackage main\n"));
-        assert!(!is_library_file(&SourceFile::new(
-            "cmd/api/serve.go",
-            "package main\n"
-        )));
-        assert!(is_library_file(&SourceFile::new(
-            "pkg/api/serve.go",
-            "package api\n"
-        )));
-        assert!(!is_library_file(&SourceFile::new(
-            "tools/bench.py",
-            "#!/usr/bin/env python3\n"
-        )));
-        assert!(!is_library_file(&SourceFile::new(
-            "app/cli.py",
-            "def main(): pass\nif __name__ == \"__main__\":\n    main()\n"
-        )));
+    fn library_code_is_what_the_model_says() {
+        assert!(!is_library_path("src/main.rs"));
+        assert!(is_library_path("src/lib.rs"));
+        let mut file = SourceFile::new("src/cli.rs", "pub fn run() {}\n");
+        assert!(is_library_file(&file));
+        file.role = FileRole::Program;
+        assert!(
+            !is_library_file(&file),
+            "the model's role decides, not the path"
+        );
         assert_eq!(crate_root("cli/src/a.rs"), Some("cli/"));
     }
 }

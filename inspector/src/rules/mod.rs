@@ -17,7 +17,7 @@ mod macro_calls;
 #[cfg(test)]
 mod project_fixture;
 mod repository_files;
-mod test_code;
+pub(crate) mod test_code;
 
 use crate::engine::{Rule, RuleMeta};
 use protocol::InspectorKind;

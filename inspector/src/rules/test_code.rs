@@ -1,5 +1,6 @@
-//! Which lines of a file are test code: the whole file by its path, or, in Rust, the spans of
-//! `#[cfg(test)]` items and `#[test]`-style functions found in the syntax tree.
+//! Which lines of a file are test code: the whole file when the project model calls it a test
+//! or test support, or, in Rust, the spans of `#[cfg(test)]` items and `#[test]`-style
+//! functions found in the syntax tree.
 //!
 //! Rules that exempt test code compute this only after their own pre-filter found a candidate,
 //! so files without one are never parsed for it.
@@ -16,8 +17,9 @@ pub(crate) struct TestCode {
 }
 
 impl TestCode {
-    /// The test code of `file`: everything when the path says so (`tests/`, `*_test.rs`, an
-    /// out-of-line test module file, see [`is_test_module_name`]) or the file opens with
+    /// The test code of `file`: everything when the project model says the file is a test or
+    /// test support (a test target or layout, a `#[cfg(test)] mod` declared in its parent), its
+    /// name is an out-of-line test module's ([`is_test_module_name`]), or the file opens with
     /// `#![cfg(test)]`, else the Rust test items; nothing for other languages or for Rust that
     /// does not parse.
     pub(crate) fn of(file: &SourceFile) -> TestCode {
@@ -95,7 +97,7 @@ pub(crate) fn is_test_attr(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// `test`, or `all(.., test, ..)` with `test` as one of the top-level conditions.
-fn cfg_means_test(tokens: &str) -> bool {
+pub(crate) fn cfg_means_test(tokens: &str) -> bool {
     let compact: String = tokens.chars().filter(|c| !c.is_whitespace()).collect();
     if compact == "test" {
         return true;

@@ -236,3 +236,27 @@ fn a_review_with_the_cache_reports_what_one_without_it_reports() {
     // Inspectors without file rules store nothing.
     assert!(!dir.path().join(".retake/cache/rulebase.bin").exists());
 }
+
+#[test]
+fn a_file_whose_role_changed_is_checked_again() {
+    let dir = tree();
+    run(dir.path(), &Probe::default(), IDS, None);
+    // Same texts; `src/lib.rs` now declares `b` a `#[cfg(test)]` module, so the model makes
+    // `src/b.rs` test support, and a rule that reads the role may answer otherwise.
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "mod a;\n#[cfg(test)]\nmod b;\nmod c;\n",
+    );
+    let probe = Probe::default();
+    run(dir.path(), &probe, IDS, None);
+    assert_eq!(
+        probe.checked(),
+        2,
+        "the new src/lib.rs and the re-roled src/b.rs"
+    );
+    assert_ne!(
+        Digest::of("fn b() {}\n", protocol::project::FileRole::Library),
+        Digest::of("fn b() {}\n", protocol::project::FileRole::TestSupport)
+    );
+}

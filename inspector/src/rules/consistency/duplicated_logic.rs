@@ -10,7 +10,7 @@
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::functions::functions;
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use quote::ToTokens;
@@ -52,8 +52,7 @@ impl Rule for DuplicatedLogic {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language.is_some_and(|l| META.languages.contains(&l))
-            && is_library_path(&file.rel_path)
+        file.language.is_some_and(|l| META.languages.contains(&l)) && is_library_file(file)
     }
 
     /// Reads one file's function bodies in the (parallel) file pass, where its tree is at

@@ -10,7 +10,7 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::is_library_file;
 use protocol::{Claim, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
@@ -45,8 +45,7 @@ impl Rule for ErrorTypePattern {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language.is_some_and(|l| META.languages.contains(&l))
-            && is_library_path(&file.rel_path)
+        file.language.is_some_and(|l| META.languages.contains(&l)) && is_library_file(file)
     }
 
     /// Reads one file's error style in the (parallel) file pass, where its tree is at hand;

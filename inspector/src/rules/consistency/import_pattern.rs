@@ -14,7 +14,7 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
@@ -80,8 +80,7 @@ impl Rule for ImportPattern {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language.is_some_and(|l| META.languages.contains(&l))
-            && is_library_path(&file.rel_path)
+        file.language.is_some_and(|l| META.languages.contains(&l)) && is_library_file(file)
     }
 
     /// Reads one file's imports in the (parallel) file pass, where its tree is at hand; the

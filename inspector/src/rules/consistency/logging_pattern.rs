@@ -15,7 +15,7 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
-use crate::rules::library_code::{binary_crates, crate_root, is_library_path};
+use crate::rules::library_code::{binary_crates, crate_root, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
@@ -56,8 +56,7 @@ impl Rule for LoggingPattern {
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
-        file.language.is_some_and(|l| META.languages.contains(&l))
-            && is_library_path(&file.rel_path)
+        file.language.is_some_and(|l| META.languages.contains(&l)) && is_library_file(file)
     }
 
     /// Finds one file's logging and print calls in the (parallel) file pass, where its tree is

@@ -12,7 +12,7 @@
 //! Only library code is compared (no tests, binaries, examples, scripts).
 
 use crate::engine::{Context, Language, SourceFile};
-use crate::rules::library_code::is_library_path;
+use crate::rules::library_code::is_library_file;
 
 /// The note both consistency rules give when there is nothing to compare.
 pub(super) const NOTHING_TO_COMPARE: &str = "consistency: nothing to compare (one module)";
@@ -33,7 +33,7 @@ pub(crate) fn library_modules(ctx: &Context) -> Option<Vec<(&SourceFile, String)
                         | Language::JavaScript
                         | Language::Go
                 )
-            ) && is_library_path(&f.rel_path)
+            ) && is_library_file(f)
         })
         .collect();
     let mut modules: Vec<String> = files.iter().map(|f| module_of(&f.rel_path)).collect();

@@ -3,7 +3,7 @@
 
 use crate::engine::{Context, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
+use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use protocol::{Dimension, Severity};
@@ -28,7 +28,7 @@ impl Rule for PanicInLibrary {
     /// A library file invoking `panic!` in code.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
-            && is_library_path(&file.rel_path)
+            && is_library_file(file)
             && code_has(file, &[Needle::Macro(&["panic"])])
     }
 

@@ -11,7 +11,7 @@
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
-use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
+use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
@@ -55,7 +55,7 @@ impl Rule for UnwrapInLibrary {
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
             && (file.text.contains(".unwrap()") || file.text.contains(".expect("))
-            && is_library_path(&file.rel_path)
+            && is_library_file(file)
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {

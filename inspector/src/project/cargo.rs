@@ -1,0 +1,420 @@
+//! Cargo packages: each `Cargo.toml`'s targets — `[lib]`, `[[bin]]`, `[[test]]`, `[[bench]]`,
+//! `[[example]]`, the build script, and the ones Cargo discovers (`src/main.rs`, `src/bin/*`,
+//! `tests/*`, `benches/*`, `examples/*`, `build.rs`) — and the roles of the files their module
+//! trees load. A library's modules are library code; a module only binaries load is program
+//! code; a `#[cfg(test)]` module is test support wherever it sits. A crate that is a test
+//! suite (only test targets, or unpublished, named or placed as tests and used by no package
+//! as a normal dependency) is test code as a whole.
+
+use super::rust_mods::tree;
+use super::{dir_of, join, Roles, Sources};
+use protocol::project::{Ecosystem, FileRole, Package, Target, TargetKind};
+use std::collections::HashSet;
+use toml::{Table, Value};
+
+/// Reads every `Cargo.toml` and places the roles its targets give.
+pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut Roles) {
+    let manifests: Vec<(String, Table)> = src
+        .paths()
+        .iter()
+        .filter(|p| p.rsplit('/').next() == Some("Cargo.toml"))
+        .filter(|p| roles.get(p).is_none())
+        .filter_map(|p| {
+            let table: Table = src.text(p)?.parse().ok()?;
+            Some((p.clone(), table))
+        })
+        .collect();
+    let normal_deps = normal_dependencies(&manifests);
+    let mut crates: Vec<Package> = Vec::new();
+    for (manifest, table) in &manifests {
+        crates.push(package(src, manifest, table));
+    }
+    crates.extend(without_manifest(src, &manifests, roles));
+    for pkg in &crates {
+        if let Some(reason) = test_suite(pkg, &normal_deps) {
+            for path in src.under(&pkg.root) {
+                if owner(&crates, path).is_some_and(|o| o.manifest == pkg.manifest) {
+                    roles.place(path, FileRole::Test, reason.clone());
+                }
+            }
+        }
+    }
+    // Library trees first: a module a library and a binary share is library code.
+    let order = [
+        TargetKind::Lib,
+        TargetKind::Bin,
+        TargetKind::Build,
+        TargetKind::Test,
+        TargetKind::Bench,
+        TargetKind::Example,
+    ];
+    for kind in order {
+        for pkg in &crates {
+            for target in pkg
+                .targets
+                .iter()
+                .filter(|t| t.kind == kind && !t.path.is_empty())
+            {
+                place_tree(src, target, roles);
+            }
+        }
+    }
+    packages.extend(crates);
+}
+
+/// Places the files of one target's module tree.
+fn place_tree(src: &Sources<'_>, target: &Target, roles: &mut Roles) {
+    let role = match target.kind {
+        TargetKind::Lib => FileRole::Library,
+        TargetKind::Bin => FileRole::Program,
+        TargetKind::Test => FileRole::Test,
+        TargetKind::Bench => FileRole::Bench,
+        TargetKind::Example => FileRole::Example,
+        TargetKind::Build => FileRole::BuildScript,
+    };
+    for reached in tree(src, &target.path) {
+        let Some(parent) = &reached.declared_in else {
+            roles.place(&reached.path, role, target.reason.clone());
+            continue;
+        };
+        if reached.test_only {
+            roles.place(
+                &reached.path,
+                FileRole::TestSupport,
+                format!("declared `#[cfg(test)] mod {};` in {parent}", reached.name),
+            );
+        } else {
+            let role = if role == FileRole::Test {
+                FileRole::TestSupport
+            } else {
+                role
+            };
+            roles.place(
+                &reached.path,
+                role,
+                format!(
+                    "module of {} `{}` ({}), declared in {parent}",
+                    kind_name(target.kind),
+                    target.name,
+                    target.path
+                ),
+            );
+        }
+    }
+}
+
+fn kind_name(kind: TargetKind) -> &'static str {
+    match kind {
+        TargetKind::Lib => "[lib]",
+        TargetKind::Bin => "[[bin]]",
+        TargetKind::Test => "[[test]]",
+        TargetKind::Bench => "[[bench]]",
+        TargetKind::Example => "[[example]]",
+        TargetKind::Build => "build script",
+    }
+}
+
+/// The package whose folder is the deepest one holding `path`.
+fn owner<'p>(crates: &'p [Package], path: &str) -> Option<&'p Package> {
+    crates
+        .iter()
+        .filter(|p| path.starts_with(&p.root))
+        .max_by_key(|p| p.root.len())
+}
+
+/// Why a crate is a test suite, if it is: its only targets are tests, or it is unpublished,
+/// its name or folder says tests, and no package depends on it outside `[dev-dependencies]`.
+fn test_suite(pkg: &Package, normal_deps: &HashSet<String>) -> Option<String> {
+    let has_package = !pkg.name.is_empty();
+    let tests = pkg.targets.iter().any(|t| t.kind == TargetKind::Test);
+    let only_tests = pkg.targets.iter().all(|t| t.kind == TargetKind::Test);
+    if has_package && tests && only_tests {
+        return Some(format!(
+            "crate `{}` has only test targets ({})",
+            pkg.name, pkg.manifest
+        ));
+    }
+    let folder = pkg
+        .root
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    let named = |s: &str| {
+        s.split(['-', '_'])
+            .any(|w| matches!(w, "test" | "tests" | "testing" | "testsuite"))
+    };
+    if has_package
+        && !pkg.publish
+        && (named(&pkg.name) || named(folder))
+        && !normal_deps.contains(&pkg.name)
+    {
+        return Some(format!(
+            "crate `{}` is an unpublished test suite used only as a dev-dependency ({})",
+            pkg.name, pkg.manifest
+        ));
+    }
+    None
+}
+
+/// Every package name some manifest lists as a normal or build dependency (a dev-dependency
+/// does not count), including target-specific and workspace dependency tables.
+fn normal_dependencies(manifests: &[(String, Table)]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut add = |t: Option<&Value>| {
+        for (name, spec) in t.and_then(Value::as_table).into_iter().flatten() {
+            let real = spec.get("package").and_then(Value::as_str).unwrap_or(name);
+            out.insert(real.to_string());
+        }
+    };
+    for (_, table) in manifests {
+        add(table.get("dependencies"));
+        add(table.get("build-dependencies"));
+        for (_, cfg) in table
+            .get("target")
+            .and_then(Value::as_table)
+            .into_iter()
+            .flatten()
+        {
+            add(cfg.get("dependencies"));
+        }
+    }
+    out
+}
+
+/// Crates whose folder holds `src/lib.rs`, `src/main.rs` or `src/bin/` but no `Cargo.toml`
+/// (a fragment of a repository, a fixture): their targets as Cargo would discover them.
+fn without_manifest(
+    src: &Sources<'_>,
+    manifests: &[(String, Table)],
+    roles: &Roles,
+) -> Vec<Package> {
+    let mut roots: Vec<&str> = src
+        .paths()
+        .iter()
+        .filter(|p| p.ends_with(".rs") && roles.get(p).is_none())
+        .filter_map(|p| {
+            let at = if p.starts_with("src/") {
+                0
+            } else {
+                p.find("/src/")? + 1
+            };
+            let rest = &p[at + 4..];
+            matches!(rest, "lib.rs" | "main.rs")
+                .then_some(())
+                .or_else(|| rest.starts_with("bin/").then_some(()))?;
+            Some(&p[..at])
+        })
+        .collect();
+    roots.dedup();
+    roots
+        .into_iter()
+        .filter(|root| !manifests.iter().any(|(m, _)| dir_of(m) == *root))
+        .map(|root| {
+            let name = root
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .filter(|n| !n.is_empty());
+            let name = name.unwrap_or("crate").to_string();
+            let manifest = format!("{root}src/ (no Cargo.toml)");
+            let mut empty = Table::new();
+            empty.insert("package".to_string(), Value::Table(Table::new()));
+            let pkg = empty.get("package").and_then(Value::as_table);
+            let targets = targets_of(src, &manifest, root, &name, &empty, pkg);
+            Package {
+                ecosystem: Ecosystem::Cargo,
+                manifest,
+                name,
+                root: root.to_string(),
+                targets,
+                publish: true,
+                members: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+/// One manifest's package and targets (a virtual workspace manifest has no name and only members).
+fn package(src: &Sources<'_>, manifest: &str, table: &Table) -> Package {
+    let root = dir_of(manifest).to_string();
+    let pkg = table.get("package").and_then(Value::as_table);
+    let name = pkg
+        .and_then(|p| p.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let publish = !matches!(
+        pkg.and_then(|p| p.get("publish")),
+        Some(Value::Boolean(false))
+    ) && !matches!(pkg.and_then(|p| p.get("publish")), Some(Value::Array(a)) if a.is_empty());
+    let members = table
+        .get("workspace")
+        .and_then(|w| w.get("members"))
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut targets = Vec::new();
+    if pkg.is_some() {
+        targets = targets_of(src, manifest, &root, &name, table, pkg);
+    }
+    Package {
+        ecosystem: Ecosystem::Cargo,
+        manifest: manifest.to_string(),
+        name,
+        root,
+        targets,
+        publish,
+        members,
+    }
+}
+
+/// The targets of one package: declared ones, then the ones Cargo discovers.
+fn targets_of(
+    src: &Sources<'_>,
+    manifest: &str,
+    root: &str,
+    name: &str,
+    table: &Table,
+    pkg: Option<&Table>,
+) -> Vec<Target> {
+    let mut out: Vec<Target> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let file = |rel: &str| {
+        join(root, rel)
+            .filter(|p| src.exists(p))
+            .unwrap_or_default()
+    };
+    let mut push = |out: &mut Vec<Target>, kind, tname: &str, path: String, reason: String| {
+        if path.is_empty() || seen.insert(path.clone()) {
+            out.push(Target {
+                kind,
+                name: tname.to_string(),
+                path,
+                reason,
+            });
+        }
+    };
+    let lib = table.get("lib").and_then(Value::as_table);
+    match lib.and_then(|l| l.get("path")).and_then(Value::as_str) {
+        Some(p) => push(
+            &mut out,
+            TargetKind::Lib,
+            name,
+            file(p),
+            format!("`[lib] path` in {manifest}"),
+        ),
+        None if src.exists(&format!("{root}src/lib.rs")) => push(
+            &mut out,
+            TargetKind::Lib,
+            name,
+            format!("{root}src/lib.rs"),
+            format!("library src/lib.rs of {manifest}"),
+        ),
+        None => {}
+    }
+    let sections = [
+        ("bin", TargetKind::Bin, "src/bin"),
+        ("test", TargetKind::Test, "tests"),
+        ("bench", TargetKind::Bench, "benches"),
+        ("example", TargetKind::Example, "examples"),
+    ];
+    for (section, kind, dir) in sections {
+        for t in table
+            .get(section)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let tname = t.get("name").and_then(Value::as_str).unwrap_or(name);
+            let path = match t.get("path").and_then(Value::as_str) {
+                Some(p) => file(p),
+                None if kind == TargetKind::Bin
+                    && tname == name
+                    && src.exists(&format!("{root}src/main.rs")) =>
+                {
+                    format!("{root}src/main.rs")
+                }
+                None => {
+                    let single = file(&format!("{dir}/{tname}.rs"));
+                    if single.is_empty() {
+                        file(&format!("{dir}/{tname}/main.rs"))
+                    } else {
+                        single
+                    }
+                }
+            };
+            push(
+                &mut out,
+                kind,
+                tname,
+                path,
+                format!("`[[{section}]] path` in {manifest}"),
+            );
+        }
+        let auto = pkg
+            .and_then(|p| p.get(format!("auto{section}s").as_str()))
+            .and_then(Value::as_bool)
+            .unwrap_or(true);
+        if !auto {
+            continue;
+        }
+        if kind == TargetKind::Bin && src.exists(&format!("{root}src/main.rs")) {
+            push(
+                &mut out,
+                kind,
+                name,
+                format!("{root}src/main.rs"),
+                format!("auto-discovered src/main.rs of {manifest}"),
+            );
+        }
+        let folder = format!("{root}{dir}/");
+        let found: Vec<String> = src
+            .under(&folder)
+            .filter(|p| {
+                let rest = &p[folder.len()..];
+                (rest.ends_with(".rs") && !rest.contains('/'))
+                    || rest.split_once('/').is_some_and(|(_, f)| f == "main.rs")
+            })
+            .map(str::to_string)
+            .collect();
+        for path in found {
+            let stem = path[folder.len()..]
+                .split(['/', '.'])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            push(
+                &mut out,
+                kind,
+                &stem,
+                path,
+                format!("auto-discovered {dir}/ target of {manifest}"),
+            );
+        }
+    }
+    match pkg.and_then(|p| p.get("build")) {
+        Some(Value::String(p)) => push(
+            &mut out,
+            TargetKind::Build,
+            "build",
+            file(p),
+            format!("`build = \"{p}\"` in {manifest}"),
+        ),
+        Some(Value::Boolean(false)) => {}
+        _ if src.exists(&format!("{root}build.rs")) => push(
+            &mut out,
+            TargetKind::Build,
+            "build",
+            format!("{root}build.rs"),
+            format!("build script build.rs of {manifest}"),
+        ),
+        _ => {}
+    }
+    out
+}

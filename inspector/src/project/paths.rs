@@ -1,0 +1,151 @@
+//! The fallback: a file's role from its path and text alone, for files no manifest, module
+//! tree or framework layout placed. These are the naming conventions the rules used to apply
+//! themselves; they now live here, behind the model.
+
+use crate::engine::is_test_path;
+use protocol::project::FileRole;
+
+/// A role and the reason for it.
+pub(crate) type Placed = (FileRole, String);
+
+/// Folders whose files are tooling or programs rather than library code, with the role each
+/// gives: examples, benchmarks, scripts, a `bin/` folder, documentation.
+const TOOLING_DIRS: [(&str, FileRole); 7] = [
+    ("examples", FileRole::Example),
+    ("benches", FileRole::Bench),
+    ("bench", FileRole::Bench),
+    ("benchmarks", FileRole::Bench),
+    ("scripts", FileRole::Program),
+    ("bin", FileRole::Program),
+    ("docs", FileRole::Docs),
+];
+
+/// The role of a path by naming convention alone: tests (`tests/`, `*_test.go`, `test_*.py`,
+/// `*.spec.ts`, …), vendored code, binaries (`src/main.rs`, `src/bin/**`, `__main__.py`),
+/// build scripts (`build.rs`, `setup.py`), test support (`conftest.py`), tooling folders
+/// (`examples/`, `benches/`, `scripts/`, `bin/`, `docs/`, hidden folders such as `.github/`),
+/// and library code otherwise.
+pub(crate) fn role_by_path(path: &str) -> Placed {
+    let parts: Vec<&str> = path.split('/').collect();
+    let (name, dirs) = parts.split_last().unwrap_or((&"", &[]));
+    if dirs.iter().any(|d| matches!(*d, "vendor" | "node_modules")) {
+        return (FileRole::Vendored, "under a vendor folder".to_string());
+    }
+    if *name == "conftest.py" {
+        return (FileRole::TestSupport, "pytest conftest.py".to_string());
+    }
+    if is_test_path(path) {
+        return (FileRole::Test, "test naming convention".to_string());
+    }
+    if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
+        return (FileRole::Program, format!("tooling under {dir}/"));
+    }
+    for dir in dirs {
+        if let Some((_, role)) = TOOLING_DIRS.iter().find(|(d, _)| d == dir) {
+            return (*role, format!("under {dir}/"));
+        }
+    }
+    let in_src = dirs.contains(&"src");
+    if *name == "main.rs" && dirs.last() == Some(&"src") {
+        return (FileRole::Program, "src/main.rs".to_string());
+    }
+    if *name == "__main__.py" {
+        return (FileRole::Program, "__main__.py".to_string());
+    }
+    if *name == "setup.py" || (*name == "build.rs" && !in_src) {
+        return (FileRole::BuildScript, name.to_string());
+    }
+    (
+        FileRole::Library,
+        "no manifest or convention says otherwise".to_string(),
+    )
+}
+
+/// The role a file's text gives it, for files the path calls library code: a Go file of
+/// `package main` and a Python script (a shebang line or an `if __name__ == "__main__":`
+/// guard) are programs, wherever they sit.
+pub(crate) fn role_by_text(path: &str, text: &str) -> Option<Placed> {
+    if path.ends_with(".go") && is_go_main(text) {
+        return Some((FileRole::Program, "Go `package main`".to_string()));
+    }
+    if path.ends_with(".py") && is_python_script(text) {
+        return Some((
+            FileRole::Program,
+            "Python script (`__main__` guard or shebang)".to_string(),
+        ));
+    }
+    None
+}
+
+/// Whether Python source is a script: it starts with `#!` or has a `__main__` guard.
+pub(crate) fn is_python_script(text: &str) -> bool {
+    text.starts_with("#!")
+        || text
+            .lines()
+            .any(|l| l.starts_with("if __name__") && l.contains("__main__"))
+}
+
+/// Whether Go source declares `package main`.
+pub(crate) fn is_go_main(text: &str) -> bool {
+    go_package(text) == Some("main")
+}
+
+/// The package a Go file's `package` clause names.
+pub(crate) fn go_package(text: &str) -> Option<&str> {
+    text.lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("package "))
+        .and_then(|l| l.split_whitespace().nth(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role(path: &str) -> FileRole {
+        role_by_path(path).0
+    }
+
+    #[test]
+    fn binaries_tooling_and_tests_are_not_library_code() {
+        for (path, want) in [
+            ("src/main.rs", FileRole::Program),
+            ("cli/src/main.rs", FileRole::Program),
+            ("src/bin/tool.rs", FileRole::Program),
+            ("build.rs", FileRole::BuildScript),
+            ("core/build.rs", FileRole::BuildScript),
+            ("examples/demo.rs", FileRole::Example),
+            ("benches/b.rs", FileRole::Bench),
+            ("tests/it.rs", FileRole::Test),
+            ("pkg/__main__.py", FileRole::Program),
+            ("scripts/release.py", FileRole::Program),
+            (".github/actions/github-release/main.js", FileRole::Program),
+            ("docs/conf.py", FileRole::Docs),
+            ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),
+            ("tests/conftest.py", FileRole::TestSupport),
+            ("vendor/x/a.go", FileRole::Vendored),
+        ] {
+            assert_eq!(role(path), want, "{path}");
+        }
+        for path in [
+            "src/lib.rs",
+            "src/engine/main.rs",
+            "src/build.rs",
+            "app/views.py",
+            "doc/util.go",
+        ] {
+            assert_eq!(role(path), FileRole::Library, "{path}");
+        }
+        assert_eq!(
+            role_by_text("cmd/api/serve.go", "// x\npackage main\n").map(|p| p.0),
+            Some(FileRole::Program)
+        );
+        assert_eq!(role_by_text("pkg/api/serve.go", "package api\n"), None);
+        assert!(role_by_text("tools/bench.py", "#!/usr/bin/env python3\n").is_some());
+        assert!(role_by_text(
+            "app/cli.py",
+            "def main(): pass\nif __name__ == \"__main__\":\n    main()\n"
+        )
+        .is_some());
+    }
+}
