@@ -7,6 +7,7 @@ mod interface;
 mod quality;
 mod rulebase;
 mod test;
+pub(crate) use test::vocabulary;
 
 #[cfg(test)]
 mod fixture;

@@ -35,6 +35,7 @@ mod strategy_gap;
 mod test_failure;
 mod test_run;
 mod weak_assertion;
+pub(crate) use weak_assertion::vocabulary;
 
 use crate::engine::{Context, Rule};
 use crate::rules::ac_markers::{repository_markers, Marker};

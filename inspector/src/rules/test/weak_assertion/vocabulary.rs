@@ -260,6 +260,16 @@ pub(crate) fn frameworks_of(text: &str, lang: Language) -> Vec<Framework> {
         .collect()
 }
 
+/// The assertion calls of `framework` as the project model lists them: each check of the table
+/// without its matching markers (`done(_` is `done(`).
+pub(crate) fn calls(framework: Framework) -> impl Iterator<Item = String> {
+    TABLE
+        .iter()
+        .filter(move |e| e.framework == framework)
+        .flat_map(|e| e.checks.iter())
+        .map(|check| check.strip_suffix('_').unwrap_or(check).to_string())
+}
+
 /// Whether a line of code (comments removed) asserts by the vocabulary of `frameworks`.
 pub(crate) fn asserts_on(code: &str, frameworks: &[Framework]) -> bool {
     TABLE
