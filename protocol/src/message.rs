@@ -106,6 +106,47 @@ pub struct RuleOverride {
     pub severity: Option<Severity>,
 }
 
+/// Which rules run by default (`[rules] profile`, `--profile`). Append-only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum RuleProfile {
+    /// The rules precise enough to be on by default, with severities capped where a rule is
+    /// not precise enough to raise High or Critical.
+    #[default]
+    Default,
+    /// Every rule at its own severity: the opt-in, noisier profile.
+    Pedantic,
+}
+
+impl RuleProfile {
+    /// The configuration spelling: `default` or `pedantic`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleProfile::Default => "default",
+            RuleProfile::Pedantic => "pedantic",
+        }
+    }
+}
+
+impl std::str::FromStr for RuleProfile {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "default" => Ok(RuleProfile::Default),
+            "pedantic" => Ok(RuleProfile::Pedantic),
+            other => Err(format!(
+                "unknown rule profile '{other}' (expected default or pedantic)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for RuleProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// How an Inspector should run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InspectOptions {
@@ -136,6 +177,9 @@ pub struct InspectOptions {
     /// Inspector reads, so that the change under review cannot configure its own gate; `None`
     /// reads the work tree (no committed history, or `--trust-repo-config`).
     pub repo_files_rev: Option<String>,
+    /// Which rules run and how severe they may be (`[rules] profile`, `--profile`); explicit
+    /// `rule_overrides` apply on top.
+    pub profile: RuleProfile,
 }
 
 impl Default for InspectOptions {
@@ -153,6 +197,7 @@ impl Default for InspectOptions {
             linters: Vec::new(),
             cache: false,
             repo_files_rev: None,
+            profile: RuleProfile::Default,
         }
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod lexical;
 mod library_code;
 mod line_hits;
 mod macro_calls;
+pub mod profile;
 #[cfg(test)]
 mod project_fixture;
 mod repository_files;
