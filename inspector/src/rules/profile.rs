@@ -120,11 +120,6 @@ const CAPPED: &[(&str, Severity, &str)] = &[
         "est. 80-90 %: best-effort calls not documented as such",
     ),
     (
-        "holistic/panic-in-library",
-        Severity::Medium,
-        "est. 80-90 %: invariant panics read as defects",
-    ),
-    (
         "holistic/unsafe-without-safety",
         Severity::Medium,
         "est. 85-95 %: safety argued in the function's doc",
