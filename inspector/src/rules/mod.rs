@@ -18,6 +18,7 @@ pub mod profile;
 #[cfg(test)]
 mod project_fixture;
 mod repository_files;
+mod rust_docs;
 mod test_code;
 
 use crate::engine::{Rule, RuleMeta};

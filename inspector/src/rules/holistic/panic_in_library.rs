@@ -12,6 +12,7 @@ use crate::rules::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
+use crate::rules::rust_docs::doc_text;
 use protocol::{Dimension, Severity};
 
 /// Words of a panic message that make it an invariant check, not an error path.
@@ -98,12 +99,9 @@ fn documented_panics(ast: &syn::File) -> Vec<(u32, u32)> {
     #[derive(Default)]
     struct Finder(Vec<(u32, u32)>);
     fn panics_section(attrs: &[syn::Attribute]) -> bool {
-        attrs.iter().any(|a| {
-            a.path().is_ident("doc")
-                && matches!(&a.meta, syn::Meta::NameValue(nv)
-                    if matches!(&nv.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })
-                        if s.value().trim_start().starts_with("# Panics")))
-        })
+        doc_text(attrs)
+            .lines()
+            .any(|l| l.trim_start().starts_with("# Panics"))
     }
     impl<'ast> Visit<'ast> for Finder {
         fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {

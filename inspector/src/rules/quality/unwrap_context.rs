@@ -173,6 +173,7 @@ pub(super) fn receiver_root(receiver: &syn::Expr) -> Option<String> {
         syn::Expr::MethodCall(m) => receiver_root(&m.receiver),
         syn::Expr::Paren(p) => receiver_root(&p.expr),
         syn::Expr::Reference(r) => receiver_root(&r.expr),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => receiver_root(&u.expr),
         syn::Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
         syn::Expr::Field(f) => {
             let base = receiver_root(&f.base)?;
@@ -189,6 +190,20 @@ pub(super) fn receiver_root(receiver: &syn::Expr) -> Option<String> {
 /// `name`: a guard method on it (`name.is_empty()`, `name.len()`, `name.is_some()`, …) in a
 /// condition or an assertion, or `matches!(name, …)` / `let Some(..) = name`.
 pub(super) fn guarded(lines: &[&str], name: &str) -> bool {
+    // `set.lits.pop()` is guarded by a check of `set` too (`set.len() == 1`), but not by one
+    // of `self` alone.
+    let mut owners: Vec<&str> = vec![name];
+    let mut rest = name;
+    while let Some((owner, _)) = rest.rsplit_once('.') {
+        if owner != "self" {
+            owners.push(owner);
+        }
+        rest = owner;
+    }
+    owners.iter().any(|n| guarded_name(lines, n))
+}
+
+fn guarded_name(lines: &[&str], name: &str) -> bool {
     lines.iter().any(|line| {
         let code = line.split("//").next().unwrap_or_default();
         let checks = code.contains("if ")
@@ -196,9 +211,11 @@ pub(super) fn guarded(lines: &[&str], name: &str) -> bool {
             || code.contains("assert")
             || code.contains("&&")
             || code.contains("||");
-        let guard_call = GUARDS
-            .iter()
-            .any(|g| find_name(code, &format!("{name}.{g}(")).is_some());
+        // The check may read through accessors: `self.dent.path().starts_with("./")`.
+        let guard_call = find_name(code, &format!("{name}.")).is_some_and(|at| {
+            let tail = &code[at..];
+            GUARDS.iter().any(|g| tail.contains(&format!(".{g}(")))
+        });
         (checks && guard_call)
             || find_name(code, &format!("matches!({name},")).is_some()
             || (code.contains("let Some")
@@ -249,5 +266,11 @@ mod tests {
         assert!(!guarded(&["    if max.is_empty() { return; }"], "x"));
         assert!(!guarded(&["    let n = v.len();"], "v"));
         assert!(!guarded(&["    // if v.is_empty() {"], "v"));
+        assert!(guarded(&["    } else if set.len() == 1 {"], "set.lits"));
+        assert!(guarded(
+            &["    if s.on && self.dent.path().starts_with(\"./\") {"],
+            "self.dent"
+        ));
+        assert!(!guarded(&["    if self.len() > 1 {"], "self.items"));
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! Binaries, build scripts, examples, benchmarks and test code are exempt, and so is the
 //! lock-poisoning idiom (`.lock().unwrap()`, `.read().unwrap()`, `.write().unwrap()` with no
-//! arguments): a poisoned lock means another thread already panicked, and propagating that
-//! panic is the documented intent. `.expect(x)` counts only when `x` is a message (a string
+//! arguments, and `.join().unwrap()`): a poisoned lock or a failed join means another thread
+//! already panicked, and propagating that panic is the documented intent; so is an unwrap in a
+//! function whose doc says it panics. `.expect(x)` counts only when `x` is a message (a string
 //! literal, a reference or a macro such as `format!`), so parser methods named `expect` do not.
 //! A provably infallible call with a comment saying why (on its line or just above it or its
 //! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet, and so
@@ -18,6 +19,7 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_path};
 use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeSet;
@@ -147,8 +149,9 @@ struct Finder {
     found: Vec<Call>,
     /// The names the file binds to a `String`.
     strings: BTreeSet<String>,
-    /// First lines of the functions being visited, innermost last.
-    functions: Vec<u32>,
+    /// First lines of the functions being visited, innermost last, each with whether its doc
+    /// says it panics.
+    functions: Vec<(u32, bool)>,
     /// The calls (indexes into `found`) whose innermost enclosing statement is still being
     /// visited: they get its first line when its visit ends (a statement's span joins all its
     /// tokens, so it is worked out only for statements holding a call).
@@ -158,8 +161,9 @@ struct Finder {
 }
 
 impl Finder {
-    fn in_function(&mut self, start: u32, walk: impl FnOnce(&mut Self)) {
-        self.functions.push(start);
+    fn in_function(&mut self, start: u32, attrs: &[syn::Attribute], walk: impl FnOnce(&mut Self)) {
+        let panics = doc_text(attrs).to_lowercase().contains("panic");
+        self.functions.push((start, panics));
         walk(self);
         self.functions.pop();
     }
@@ -168,12 +172,12 @@ impl Finder {
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
         let start = f.sig.fn_token.span.start().line as u32;
-        self.in_function(start, |v| visit::visit_item_fn(v, f));
+        self.in_function(start, &f.attrs, |v| visit::visit_item_fn(v, f));
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
         let start = f.sig.fn_token.span.start().line as u32;
-        self.in_function(start, |v| visit::visit_impl_item_fn(v, f));
+        self.in_function(start, &f.attrs, |v| visit::visit_impl_item_fn(v, f));
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
@@ -201,7 +205,8 @@ impl<'ast> Visit<'ast> for Finder {
         let safe = writes_into_string(&call.receiver, &self.strings)
             || constant_input(&call.receiver)
             || (name == "expect" && call.args.first().is_some_and(states_invariant));
-        if flagged && !safe {
+        let documented = self.functions.last().is_some_and(|(_, panics)| *panics);
+        if flagged && !safe && !documented {
             let line = call.method.span().start().line as u32;
             if self.depth > 0 {
                 self.waiting.push(self.found.len());
@@ -211,7 +216,7 @@ impl<'ast> Visit<'ast> for Finder {
                 method: name,
                 statement: line,
                 root: receiver_root(&call.receiver),
-                function: self.functions.last().copied().unwrap_or(1),
+                function: self.functions.last().map_or(1, |(start, _)| *start),
             });
         }
         visit::visit_expr_method_call(self, call);
@@ -222,10 +227,12 @@ impl<'ast> Visit<'ast> for Finder {
     }
 }
 
-/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition.
+/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition; and
+/// `handle.join()`, whose error is the thread's panic, propagated on purpose.
 fn is_lock_call(expr: &syn::Expr) -> bool {
     matches!(expr, syn::Expr::MethodCall(m)
-        if m.args.is_empty() && matches!(m.method.to_string().as_str(), "lock" | "read" | "write"))
+        if m.args.is_empty()
+            && matches!(m.method.to_string().as_str(), "lock" | "read" | "write" | "join"))
 }
 
 /// Whether an `expect` message states why the call cannot fail (`"built-in rules always
@@ -300,6 +307,16 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(lines, vec![4]);
+    }
+
+    #[test]
+    fn quiet_on_joins_documented_panics_and_checked_derefs() {
+        let text = "pub fn wait(h: JoinHandle<()>) {\n    h.join().unwrap();\n}\n/// Offsets the match; this panics on overflow.\npub fn offset(&self, n: usize) -> usize {\n    self.start.checked_add(n).unwrap()\n}\npub fn rep(&self) -> &str {\n    if self.config.replacement.is_some() {\n        return (*self.config.replacement).as_ref().unwrap();\n    }\n    (*self.other).as_ref().unwrap()\n}\n";
+        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/m.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![12]);
     }
 
     #[test]

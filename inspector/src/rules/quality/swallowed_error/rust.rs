@@ -11,6 +11,7 @@
 use super::Swallow;
 use crate::engine::SourceFile;
 use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -204,25 +205,6 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         visit_macro_args(self, mac);
     }
-}
-
-/// The text of the `///` doc comments among `attrs`.
-fn doc_text(attrs: &[syn::Attribute]) -> String {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("doc"))
-        .filter_map(|a| match &a.meta {
-            syn::Meta::NameValue(nv) => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(s),
-                    ..
-                }) => Some(s.value()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The name of the call `let _ =` discards and the call rendered short, when it may be a
