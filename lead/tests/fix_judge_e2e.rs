@@ -40,7 +40,7 @@ fn fixture(root: &Path, fixer: &str) -> (PathBuf, PathBuf) {
     std::fs::write(
         repo.join("retake.toml"),
         format!(
-            "[executor]\nkind = \"script\"\ncommand = [\"sh\", \"{}\"]\n\n[test]\ncommand = [\"true\"]\n",
+            "[executor]\nkind = \"script\"\ncommand = [\"sh\", \"{}\"]\n\n[test]\ncommand = [\"true\"]\n\n[rules]\nprofile = \"pedantic\"\n",
             script.display()
         ),
     )
