@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod profile;
 mod team;
+pub use profile::RuleProfile;
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
 /// The protocol's major version: peers with a different major are refused.
@@ -104,47 +106,6 @@ pub struct RuleOverride {
     pub enabled: bool,
     /// A replacement severity.
     pub severity: Option<Severity>,
-}
-
-/// Which rules run by default (`[rules] profile`, `--profile`). Append-only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum RuleProfile {
-    /// The rules precise enough to be on by default, with severities capped where a rule is
-    /// not precise enough to raise High or Critical.
-    #[default]
-    Default,
-    /// Every rule at its own severity: the opt-in, noisier profile.
-    Pedantic,
-}
-
-impl RuleProfile {
-    /// The configuration spelling: `default` or `pedantic`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleProfile::Default => "default",
-            RuleProfile::Pedantic => "pedantic",
-        }
-    }
-}
-
-impl std::str::FromStr for RuleProfile {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "default" => Ok(RuleProfile::Default),
-            "pedantic" => Ok(RuleProfile::Pedantic),
-            other => Err(format!(
-                "unknown rule profile '{other}' (expected default or pedantic)"
-            )),
-        }
-    }
-}
-
-impl std::fmt::Display for RuleProfile {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// How an Inspector should run.
