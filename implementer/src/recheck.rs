@@ -12,7 +12,7 @@
 //! or an engine that cannot start leaves the finding "not checked", never "gone".
 
 use inspector::Context;
-use protocol::message::{InspectOptions, RuleOverride};
+use protocol::message::{InspectOptions, RuleOverride, RuleProfile};
 use protocol::{Finding, InspectorKind, Scope};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -101,6 +101,8 @@ pub fn recheck(repo: &Path, findings: &[Finding], shift: LineShift<'_>) -> Reche
         } else {
             Vec::new()
         },
+        // The findings' own rules run whatever profile reported them.
+        profile: RuleProfile::Pedantic,
         ..InspectOptions::default()
     };
     let mut context = if kinds.is_empty() {

@@ -268,6 +268,10 @@ pub struct RunArgs {
     /// Where the Implementers and the review's actors run (default from config: local).
     #[arg(long, value_enum)]
     pub runtime: Option<Runtime>,
+    /// The rule profile of the run's review rounds (`default` or `pedantic`); overrides
+    /// `[rules] profile`.
+    #[arg(long, value_name = "PROFILE", value_parser = clap::value_parser!(protocol::message::RuleProfile))]
+    pub profile: Option<protocol::message::RuleProfile>,
     /// Fault injection.
     #[command(flatten)]
     pub chaos: ChaosArgs,

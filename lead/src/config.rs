@@ -237,13 +237,26 @@ impl Default for InspectorSettings {
 }
 
 /// `[rules]`
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct RuleSettings {
     /// Rule ids to disable.
     pub disable: Vec<String>,
     /// Rule id → replacement severity letter (C/H/M/L).
     pub severity: std::collections::BTreeMap<String, String>,
+    /// Which rules run by default: `default` (the precise ones) or `pedantic` (every rule at
+    /// its own severity); `--profile` overrides it.
+    pub profile: String,
+}
+
+impl Default for RuleSettings {
+    fn default() -> Self {
+        RuleSettings {
+            disable: Vec::new(),
+            severity: std::collections::BTreeMap::new(),
+            profile: protocol::message::RuleProfile::Default.to_string(),
+        }
+    }
 }
 
 impl Settings {
@@ -264,6 +277,7 @@ impl Settings {
             ));
         }
         linters::check(&self.inspector.linters)?;
+        self.rule_profile()?;
         for (rule, sev) in &self.rules.severity {
             sev.parse::<protocol::Severity>()
                 .map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
@@ -284,6 +298,16 @@ impl Settings {
             );
         }
         Ok(())
+    }
+
+    /// The rule profile `[rules] profile` names.
+    pub fn rule_profile(&self) -> Result<protocol::message::RuleProfile, String> {
+        self.rules.profile.parse().map_err(|_| {
+            format!(
+                "rules.profile = '{}' (expected default or pedantic)",
+                self.rules.profile
+            )
+        })
     }
 
     /// The rule overrides the Inspectors receive.
@@ -325,6 +349,7 @@ mod tests {
             d.supervision.heartbeat_interval_ms
         );
         assert_eq!(s.test.timeout_secs, d.test.timeout_secs);
+        assert_eq!(s.rules.profile, d.rules.profile);
         assert_eq!(s.audit.test_failure, d.audit.test_failure);
         assert_eq!(s.inspector.max_file_bytes, d.inspector.max_file_bytes);
         assert_eq!(s.inspector.linters, d.inspector.linters);
@@ -367,6 +392,10 @@ mod tests {
         )
         .expect("write");
         let s = load(dir.path()).expect("valid");
+        assert_eq!(
+            s.rule_profile(),
+            Ok(protocol::message::RuleProfile::Default)
+        );
         let o = s.rule_overrides();
         assert_eq!(o.len(), 2);
         assert_eq!(
@@ -383,10 +412,24 @@ mod tests {
                 "[rules]\nseverity = { \"panic-in-library\" = \"L\" }\n",
                 "rules.severity: no rule 'panic-in-library'",
             ),
+            (
+                "[rules]\nprofile = \"strict\"\n",
+                "rules.profile = 'strict' (expected default or pedantic)",
+            ),
         ] {
             std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
             let err = load(dir.path()).expect_err("unknown rule").to_string();
             assert!(err.contains(named), "{err}");
         }
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[rules]\nprofile = \"pedantic\"\n",
+        )
+        .expect("write");
+        let s = load(dir.path()).expect("valid");
+        assert_eq!(
+            s.rule_profile(),
+            Ok(protocol::message::RuleProfile::Pedantic)
+        );
     }
 }

@@ -34,13 +34,34 @@ fn rules_lists_every_catalog_rule_once_with_its_fields() {
         .expect("unwrap-in-library listed");
     let fields: Vec<&str> = unwrap.split_whitespace().collect();
     assert_eq!(
-        &fields[1..5],
+        &fields[1..6],
         [
             "error-handling-drift",
             "M",
+            "default",
             "rust",
             "quality,best-practices"
         ]
+    );
+    let profile_of = |id: &str| {
+        let line = lines
+            .iter()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .expect("listed");
+        line.split_whitespace().nth(3).map(str::to_string)
+    };
+    for (_, meta) in &catalog {
+        let expected = inspector::rules::profile::profile_of(meta.id);
+        assert_eq!(
+            profile_of(meta.id).as_deref(),
+            Some(expected.as_str()),
+            "{}",
+            meta.id
+        );
+    }
+    assert_eq!(
+        profile_of("quality/naming-violation").as_deref(),
+        Some("pedantic")
     );
 }
 

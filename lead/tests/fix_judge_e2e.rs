@@ -40,7 +40,7 @@ fn fixture(root: &Path, fixer: &str) -> (PathBuf, PathBuf) {
     std::fs::write(
         repo.join("retake.toml"),
         format!(
-            "[executor]\nkind = \"script\"\ncommand = [\"sh\", \"{}\"]\n\n[test]\ncommand = [\"true\"]\n",
+            "[executor]\nkind = \"script\"\ncommand = [\"sh\", \"{}\"]\n\n[test]\ncommand = [\"true\"]",
             script.display()
         ),
     )
@@ -54,7 +54,11 @@ fn fixture(root: &Path, fixer: &str) -> (PathBuf, PathBuf) {
     let mut ctx = inspector::Context::build(
         &repo,
         &Scope::repository(),
-        &protocol::message::InspectOptions::default(),
+        // The TODO marker is a pedantic rule's finding.
+        &protocol::message::InspectOptions {
+            profile: protocol::message::RuleProfile::Pedantic,
+            ..protocol::message::InspectOptions::default()
+        },
     )
     .expect("context");
     let mut findings: Vec<protocol::Finding> = inspector::inspect(

@@ -70,7 +70,7 @@ fn planted(repo: &Path) {
         "Cargo.toml",
         "[package]\nname = \"vault\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
     );
-    write(repo, "retake.toml", "[rules]\ndisable = [\"test/missing-test-file\", \"test/missing-integration-tests\", \"holistic/hardcoded-path\"]\n");
+    write(repo, "retake.toml", "[rules]\nprofile = \"pedantic\"\ndisable = [\"test/missing-test-file\", \"test/missing-integration-tests\", \"holistic/hardcoded-path\"]\n");
     write(repo, ".gitignore", "/.retake/\n/target\n");
     write(
         repo,

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod profile;
 mod team;
+pub use profile::RuleProfile;
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
 /// The protocol's major version: peers with a different major are refused.
@@ -142,6 +144,9 @@ pub struct InspectOptions {
     /// `.retake/cache/project-<hash>.bin`. `None` (or a file that is gone or does not match)
     /// makes the Inspector build the model itself, with the same function.
     pub project_model: Option<String>,
+    /// Which rules run and how severe they may be (`[rules] profile`, `--profile`); explicit
+    /// `rule_overrides` apply on top.
+    pub profile: RuleProfile,
 }
 
 impl Default for InspectOptions {
@@ -160,6 +165,7 @@ impl Default for InspectOptions {
             cache: false,
             repo_files_rev: None,
             project_model: None,
+            profile: RuleProfile::Default,
         }
     }
 }

@@ -8,10 +8,13 @@ fn write(root: &Path, path: &str, text: &str) {
 }
 
 /// What the real review reports for `rule` on the repository as it is: the findings a fix
-/// task is made from.
+/// task is made from (under the pedantic profile, which runs every rule).
 fn review(root: &Path, rule: &str) -> Vec<Finding> {
-    let mut ctx =
-        Context::build(root, &Scope::repository(), &InspectOptions::default()).expect("context");
+    let options = InspectOptions {
+        profile: RuleProfile::Pedantic,
+        ..InspectOptions::default()
+    };
+    let mut ctx = Context::build(root, &Scope::repository(), &options).expect("context");
     let kind = inspector::rules::catalog()
         .into_iter()
         .find(|(_, m)| m.id == rule)

@@ -337,11 +337,15 @@ fn a_fix_task_passes_only_once_its_finding_is_gone_when_its_rule_runs_again() {
         "def area(r):\n    # TODO: use pi\n    return 3 * r * r\n",
     )
     .expect("write");
-    // The finding as the review reported it: the rule's own, run in process.
+    // The finding as the review reported it: the rule's own, run in process (the TODO marker
+    // is a pedantic rule).
     let mut ctx = inspector::Context::build(
         root,
         &protocol::Scope::repository(),
-        &protocol::message::InspectOptions::default(),
+        &protocol::message::InspectOptions {
+            profile: protocol::message::RuleProfile::Pedantic,
+            ..protocol::message::InspectOptions::default()
+        },
     )
     .expect("context");
     let finding = inspector::inspect(protocol::InspectorKind::Quality, &mut ctx, "i", "r")

@@ -1,12 +1,13 @@
 //! Running one Inspector kind over a context: file rules over every file, then project
 //! rules, then the hits another rule's hit stands in for dropped (`step_aside`), then hits
-//! turned into findings (configured overrides applied) and the report finished (suppressions
-//! marked, the session filter applied).
+//! turned into findings (the rule profile and configured overrides applied) and the report
+//! finished (suppressions marked, the session filter applied).
 
 use super::cache::ResultCache;
 use super::file_pass::run_file_rules;
 use super::{finish, Context, Rule, Sink};
-use protocol::message::RuleOverride;
+use crate::rules::profile;
+use protocol::message::{InspectOptions, RuleOverride};
 use protocol::{Coverage, Finding, InspectorKind, InspectorReport, Severity};
 
 /// Runs every enabled rule of `kind` (only those of the requested dimensions, when any are)
@@ -38,9 +39,7 @@ pub(crate) fn collect(
     let wanted = &ctx.options.dimensions;
     let rules: Vec<Box<dyn Rule>> = crate::rules::for_kind(kind)
         .into_iter()
-        .filter(|r| {
-            override_for(&ctx.options.rule_overrides, r.meta().id).is_none_or(|o| o.enabled)
-        })
+        .filter(|r| enabled(&ctx.options, r.meta().id))
         .filter(|r| wanted.is_empty() || r.meta().dimensions.iter().any(|d| wanted.contains(d)))
         .collect();
     let started = std::time::Instant::now();
@@ -93,7 +92,9 @@ pub(crate) fn collect(
         let severity_override =
             override_for(&ctx.options.rule_overrides, meta.id).and_then(|o| o.severity);
         for hit in sink.hits {
-            let severity: Severity = severity_override.or(hit.severity).unwrap_or(meta.severity);
+            let own = hit.severity.unwrap_or(meta.severity);
+            let severity: Severity = severity_override
+                .unwrap_or_else(|| profile::capped(meta.id, ctx.options.profile, own));
             let category = hit.category.as_deref().unwrap_or(meta.category);
             let mut finding = Finding::new(
                 name,
@@ -136,6 +137,15 @@ fn fold_not_run(kind: InspectorKind, not_run: &[String], notes: &mut Vec<String>
         0,
         format!("{kind}: not run (--no-exec): {}", not_run.join(", ")),
     );
+}
+
+/// Whether rule `id` runs: an explicit override decides (a configured severity turns a
+/// pedantic rule on), else the profile.
+fn enabled(options: &InspectOptions, id: &str) -> bool {
+    match override_for(&options.rule_overrides, id) {
+        Some(o) => o.enabled,
+        None => profile::runs_in(id, options.profile),
+    }
 }
 
 fn override_for<'a>(overrides: &'a [RuleOverride], id: &str) -> Option<&'a RuleOverride> {

@@ -15,9 +15,11 @@ pub(crate) mod lexical;
 mod library_code;
 mod line_hits;
 mod macro_calls;
+pub mod profile;
 #[cfg(test)]
 mod project_fixture;
 mod repository_files;
+mod rust_docs;
 pub(crate) mod test_code;
 
 use crate::engine::{Rule, RuleMeta};

@@ -51,6 +51,10 @@ pub struct ReviewArgs {
     /// best-practices).
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
     pub dimensions: Vec<protocol::Dimension>,
+    /// Which rules run: `default` (the rules precise enough to be on by default) or
+    /// `pedantic` (every rule at its own severity); overrides `[rules] profile`.
+    #[arg(long, value_name = "PROFILE", value_parser = clap::value_parser!(protocol::message::RuleProfile))]
+    pub profile: Option<protocol::message::RuleProfile>,
     /// With dimensions (here or `[review] dimensions`): at most N deep-dive iterations of the
     /// review cycle written to .retake/reviews/<run-id>/ (default 3; 0 aggregates only).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]

@@ -59,6 +59,9 @@ pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
     if !args.dimensions.is_empty() {
         settings.review.dimensions = args.dimensions.clone();
     }
+    if let Some(profile) = args.profile {
+        settings.rules.profile = profile.to_string();
+    }
     let runtime = match args.runtime {
         Some(r) => r,
         None => settings

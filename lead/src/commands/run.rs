@@ -24,7 +24,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
     for note in &loaded.notes {
         eprintln!("retake: note: {note}");
     }
-    let settings = loaded.settings;
+    let mut settings = loaded.settings;
+    if let Some(profile) = args.profile {
+        settings.rules.profile = profile.to_string();
+    }
     if !args.dry_run {
         return drive(args, root, settings);
     }

@@ -47,6 +47,8 @@ impl Plan {
             test_timeout_ms: s.test.timeout_secs * 1000,
             max_file_bytes: s.inspector.max_file_bytes,
             rule_overrides: s.rule_overrides(),
+            // Validated when the settings were loaded.
+            profile: s.rule_profile().unwrap_or_default(),
             linters: s.inspector.linters.clone(),
             cache: s.inspector.cache,
             repo_files_rev: req.repo_files_rev.clone(),

@@ -64,3 +64,23 @@ fn metrics_count_jobs_by_status() {
          # TYPE retake_serve_idle_workers gauge\n"
     );
 }
+
+#[test]
+fn a_job_may_choose_the_rule_profile_and_a_wrong_one_is_named() {
+    let dir = tempfile::tempdir().expect("dir");
+    let job = |args: &[&str]| JobRequest {
+        repo: dir.path().to_path_buf(),
+        args: args.iter().map(|a| a.to_string()).collect(),
+    };
+    let args = review_args(&job(&["--profile", "pedantic"]), dir.path()).expect("valid");
+    assert_eq!(args.profile, Some(protocol::message::RuleProfile::Pedantic));
+    assert_eq!(
+        review_args(&job(&[]), dir.path()).expect("valid").profile,
+        None
+    );
+    let err = review_args(&job(&["--profile", "strict"]), dir.path()).expect_err("bad");
+    assert!(
+        err.contains("unknown rule profile 'strict' (expected default or pedantic)"),
+        "{err}"
+    );
+}

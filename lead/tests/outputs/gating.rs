@@ -1,7 +1,7 @@
 //! Exit codes: `--fail-level`, and `--baseline` with `--new-only`.
 
 use super::{
-    audit, code, cpf_dir, fingerprints, repo, review, stdout_json, write, FOUR_SEVERITIES,
+    audit, code, cpf_dir, fingerprints, pedantic_review, repo, stdout_json, write, FOUR_SEVERITIES,
 };
 use serde_json::Value;
 
@@ -34,7 +34,7 @@ fn baseline_marks_an_unchanged_rerun_unchanged_and_new_only_passes() {
     let dir = tempfile::tempdir().expect("tempdir");
     repo(dir.path());
     let outs = tempfile::tempdir().expect("tempdir");
-    let first = review(
+    let first = pedantic_review(
         dir.path(),
         &[
             "--format",
@@ -49,7 +49,7 @@ fn baseline_marks_an_unchanged_rerun_unchanged_and_new_only_passes() {
     let first_json = outs.path().join("retake.json");
     let baseline: Value =
         serde_json::from_str(&std::fs::read_to_string(&first_json).expect("read")).expect("json");
-    let again = review(
+    let again = pedantic_review(
         dir.path(),
         &[
             "--format",
@@ -67,7 +67,7 @@ fn baseline_marks_an_unchanged_rerun_unchanged_and_new_only_passes() {
         .iter()
         .all(|f| f["baseline"] == "unchanged"));
     assert_eq!(report["absent"], serde_json::json!([]));
-    let gated = review(
+    let gated = pedantic_review(
         dir.path(),
         &[
             "--format",
@@ -84,7 +84,7 @@ fn baseline_marks_an_unchanged_rerun_unchanged_and_new_only_passes() {
     // Fix the TODO, add a second todo!(): one absent, one new Critical.
     write(dir.path(), "src/lib.rs", "/// Adds.\npub fn add(a: u32, b: u32) -> u32 {\n    a.wrapping_add(b)\n}\n\n/// Not yet.\npub fn refund(amount: u32) -> u32 {\n    todo!()\n}\n\n/// Later.\npub fn audit_log() -> String {\n    todo!(\"write it\")\n}\n");
     let sarif_base = outs.path().join("retake.sarif");
-    let changed = review(
+    let changed = pedantic_review(
         dir.path(),
         &[
             "--format",

@@ -36,7 +36,7 @@ fn write(root: &Path, path: &str, body: &str) {
     std::fs::write(path, body).expect("write");
 }
 
-/// A tiny crate with a `todo!()` (Critical) and a TODO marker (Medium).
+/// A tiny crate with a `todo!()` (Critical) and a TODO marker (Medium, pedantic profile).
 fn repo(root: &Path) {
     write(
         root,
@@ -54,6 +54,14 @@ fn review(root: &Path, extra: &[&str]) -> Output {
     let mut args = vec!["review", root.to_str().expect("utf-8 path"), "--no-exec"];
     args.extend_from_slice(extra);
     retake(&args)
+}
+
+/// As [`review`] under the pedantic profile, where the fixture's TODO marker (a rule off by
+/// default) is reported too.
+fn pedantic_review(root: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["--profile", "pedantic"];
+    args.extend_from_slice(extra);
+    review(root, &args)
 }
 
 /// CPF reports in a folder, for `retake audit` (no actors run).
@@ -88,7 +96,7 @@ fn fingerprints(report: &Value) -> Vec<String> {
 fn sarif_of_a_review_has_a_run_per_inspector_and_located_fingerprinted_results() {
     let dir = tempfile::tempdir().expect("tempdir");
     repo(dir.path());
-    let out = review(dir.path(), &["--format", "sarif"]);
+    let out = pedantic_review(dir.path(), &["--format", "sarif"]);
     assert_eq!(code(&out), 1, "todo!() is Critical: NO-GO");
     let log = stdout_json(&out);
     assert_eq!(log["version"], "2.1.0");

@@ -205,9 +205,11 @@ fn a_review_with_the_cache_reports_what_one_without_it_reports() {
         "pub fn o() {\n    println!(\"y\");\n}\n",
     );
     let report = |cache: bool| {
+        // Pedantic: `quality/logging-violation` below is off by default.
         let options = InspectOptions {
             no_exec: true,
             cache,
+            profile: protocol::message::RuleProfile::Pedantic,
             ..InspectOptions::default()
         };
         let mut ctx = Context::build(dir.path(), &Scope::repository(), &options).expect("context");

@@ -248,3 +248,60 @@ fn no_exec_commands_are_said_once_per_inspector() {
     fold_not_run(InspectorKind::Test, &[], &mut untouched);
     assert_eq!(untouched, vec!["test: not run (--no-exec)".to_string()]);
 }
+
+#[test]
+fn the_default_profile_leaves_pedantic_rules_out_and_caps_severities_under_the_overrides() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    write(
+        dir.path(),
+        "src/lib.rs",
+        "pub fn home() -> &'static str {\n    \"/home/alice/.config/app\"\n}\n\npub fn b() -> u8 {\n    unsafe { 1 }\n}\n",
+    );
+    let rules = ["holistic/hardcoded-path", "holistic/unsafe-without-safety"];
+    let severities = |options: &InspectOptions| -> Vec<(String, Severity)> {
+        let report = holistic(dir.path(), &Scope::repository(), options);
+        report
+            .findings
+            .iter()
+            .filter(|f| rules.contains(&f.rule.as_str()))
+            .map(|f| (f.rule.clone(), f.severity))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    };
+    let unsafe_rule = "holistic/unsafe-without-safety".to_string();
+    assert_eq!(
+        severities(&options()),
+        vec![(unsafe_rule.clone(), Severity::Medium)]
+    );
+    let pedantic = InspectOptions {
+        profile: protocol::message::RuleProfile::Pedantic,
+        ..options()
+    };
+    assert_eq!(
+        severities(&pedantic),
+        vec![
+            ("holistic/hardcoded-path".to_string(), Severity::Low),
+            (unsafe_rule.clone(), Severity::High)
+        ]
+    );
+    // Configured overrides apply on top: a severity turns a pedantic rule on and beats a cap.
+    let configured = InspectOptions {
+        rule_overrides: rules
+            .iter()
+            .map(|r| RuleOverride {
+                rule: r.to_string(),
+                enabled: true,
+                severity: Some(Severity::High),
+            })
+            .collect(),
+        ..options()
+    };
+    assert_eq!(
+        severities(&configured),
+        vec![
+            ("holistic/hardcoded-path".to_string(), Severity::High),
+            (unsafe_rule, Severity::High)
+        ]
+    );
+}

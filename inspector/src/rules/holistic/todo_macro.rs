@@ -1,5 +1,10 @@
 //! `holistic/todo-macro`: `todo!()` and `unimplemented!()` outside test code — a code path that
 //! panics the moment it is reached, shipped as if it were done.
+//!
+//! Only code counts: doc comments and their examples (`/// # unimplemented!()`, `//!` blocks)
+//! are attributes, never macro calls. Doc-test support is not shipped behaviour either: a file
+//! whose leading comment says it serves doc tests, and `#[doc(hidden)]` items (with the impls of
+//! `#[doc(hidden)]` types declared in the file) — stubs the examples compile against.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
@@ -35,7 +40,20 @@ impl Rule for TodoMacro {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if serves_doc_tests(&file.text) {
+            return;
+        }
+        let hidden = match file.rust_ast() {
+            Some(Ok(ast)) => hidden_ranges(&ast.items),
+            _ => Vec::new(),
+        };
         for call in macro_calls_outside_tests(file, &NAMES) {
+            if hidden
+                .iter()
+                .any(|(from, to)| (*from..=*to).contains(&call.line))
+            {
+                continue;
+            }
             out.hit(
                 line_hit(
                     file,
@@ -50,6 +68,67 @@ impl Rule for TodoMacro {
             );
         }
     }
+}
+
+/// Whether the file's leading comment says it exists for doc tests.
+fn serves_doc_tests(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .take_while(|l| l.starts_with("//") || l.is_empty())
+        .any(|l| {
+            let l = l.to_lowercase();
+            ["doc test", "doctest", "doc-test"]
+                .iter()
+                .any(|w| l.contains(w))
+        })
+}
+
+fn is_doc_hidden(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("doc")
+            && matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string() == "hidden")
+    })
+}
+
+/// The line ranges of `#[doc(hidden)]` items among `items` (nested modules included) and of
+/// the impls of the `#[doc(hidden)]` types they declare.
+fn hidden_ranges(items: &[syn::Item]) -> Vec<(u32, u32)> {
+    use syn::spanned::Spanned;
+    let hidden_types: Vec<String> = items
+        .iter()
+        .filter_map(|item| match item {
+            syn::Item::Struct(s) if is_doc_hidden(&s.attrs) => Some(s.ident.to_string()),
+            syn::Item::Enum(e) if is_doc_hidden(&e.attrs) => Some(e.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut ranges = Vec::new();
+    for item in items {
+        let lines = || {
+            let span = item.span();
+            (span.start().line as u32, span.end().line as u32)
+        };
+        match item {
+            syn::Item::Impl(i) => {
+                let target = match &*i.self_ty {
+                    syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                    _ => None,
+                };
+                if is_doc_hidden(&i.attrs) || target.is_some_and(|t| hidden_types.contains(&t)) {
+                    ranges.push(lines());
+                }
+            }
+            syn::Item::Fn(f) if is_doc_hidden(&f.attrs) => ranges.push(lines()),
+            syn::Item::Mod(m) if is_doc_hidden(&m.attrs) => ranges.push(lines()),
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    ranges.extend(hidden_ranges(inner));
+                }
+            }
+            _ => {}
+        }
+    }
+    ranges
 }
 
 #[cfg(test)]
@@ -81,6 +160,22 @@ mod tests {
         let text = "// todo!() would panic\npub fn a() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    fn stub() -> u8 { todo!() }\n}\n";
         assert!(hits(&TodoMacro, "src/lib.rs", text).is_empty());
         assert!(hits(&TodoMacro, "tests/it.rs", "fn s() { todo!() }\n").is_empty());
+    }
+
+    #[test]
+    fn never_in_doc_comments_doc_tests_or_their_hidden_stubs() {
+        let docs = "//! ```\n//! # fn f() -> u8 { unimplemented!() }\n//! ```\n/// ```\n/// # unimplemented!()\n/// ```\npub fn a() -> u8 { 1 }\n";
+        assert!(hits(&TodoMacro, "src/lib.rs", docs).is_empty());
+        let stubs = "#[doc(hidden)]\npub struct Error;\nimpl ser::Error for Error {\n    fn custom<T>(_: T) -> Self {\n        unimplemented!()\n    }\n}\n#[doc(hidden)]\npub fn stub() { todo!() }\npub fn real() { todo!() }\n";
+        assert_eq!(
+            hits(&TodoMacro, "src/private/doc.rs", stubs)
+                .into_iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![10]
+        );
+        let header = "// Used only by the doc tests. Not public API.\n\npub fn stub() { unimplemented!() }\n";
+        assert!(hits(&TodoMacro, "src/doc.rs", header).is_empty());
     }
 
     #[test]

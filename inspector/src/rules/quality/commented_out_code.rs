@@ -53,6 +53,9 @@ impl Rule for CommentedOutCode {
         };
         let lines = file.lexed(lang);
         for (start, end) in comment_runs(&lines) {
+            if lang == Language::Go && lines.get(end).is_some_and(is_go_declaration) {
+                continue;
+            }
             let bodies: Vec<(u32, &str)> = lines[start..end]
                 .iter()
                 .filter_map(|l| l.comments().next().map(|c| (l.number, c.body.trim())))
@@ -101,6 +104,15 @@ fn unfenced<'a, 'b>(bodies: &'a [(u32, &'b str)]) -> impl Iterator<Item = &'a [(
         parts.push(&bodies[start..]);
     }
     parts.into_iter()
+}
+
+/// Whether a Go line declares something: a comment run right above it is its doc comment,
+/// whose indented lines are examples (Go's doc convention), never code taken out of use.
+fn is_go_declaration(line: &LexLine<'_>) -> bool {
+    let code = line.code();
+    ["func ", "type ", "var ", "const ", "package "]
+        .iter()
+        .any(|k| code.starts_with(k))
 }
 
 /// Ranges (start, end exclusive) of consecutive lines that hold only a non-doc line comment.
@@ -323,6 +335,14 @@ mod tests {
                 "4 lines of commented-out code, from `let total = items.iter().sum();`".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn quiet_on_go_doc_comment_examples_but_not_on_loose_code() {
+        let doc = "package gin\n\n// ShouldBindJSON binds the body.\n// Example:\n//\n//\tif err := c.ShouldBindJSON(&user); err != nil {\n//\t\tc.JSON(400, err)\n//\t\treturn\n//\t}\nfunc (c *Context) ShouldBindJSON(obj any) error {\n\treturn nil\n}\n";
+        assert!(hits(&CommentedOutCode, "context.go", doc).is_empty());
+        let loose = "package gin\n\nfunc f() {\n\t// if err := run(); err != nil {\n\t//\treturn err\n\t// }\n\tgo()\n}\n";
+        assert_eq!(hits(&CommentedOutCode, "f.go", loose).len(), 1);
     }
 
     #[test]

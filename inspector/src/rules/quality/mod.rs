@@ -14,6 +14,7 @@ mod omission_marker;
 mod swallowed_error;
 mod todo_marker;
 mod unreviewed_file;
+mod unwrap_context;
 mod unwrap_in_library;
 
 use crate::engine::Rule;

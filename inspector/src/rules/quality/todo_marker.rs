@@ -127,6 +127,8 @@ mod tests {
             vec![SourceFile::new("src/a.rs", text)],
             crate::spec::Specs::default(),
         );
+        // The rule is off in the default profile.
+        ctx.options.profile = protocol::message::RuleProfile::Pedantic;
         let report = inspect(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1");
         // Suppressed findings are kept, marked with the reason, for the Auditor to remove.
         let lines: Vec<(Option<u32>, Option<&str>)> = report

@@ -3,18 +3,26 @@
 //!
 //! Binaries, build scripts, examples, benchmarks and test code are exempt, and so is the
 //! lock-poisoning idiom (`.lock().unwrap()`, `.read().unwrap()`, `.write().unwrap()` with no
-//! arguments): a poisoned lock means another thread already panicked, and propagating that
-//! panic is the documented intent. `.expect(x)` counts only when `x` is a message (a string
+//! arguments, and `.join().unwrap()`): a poisoned lock or a failed join means another thread
+//! already panicked, and propagating that panic is the documented intent; so is an unwrap in a
+//! function whose doc says it panics. `.expect(x)` counts only when `x` is a message (a string
 //! literal, a reference or a macro such as `format!`), so parser methods named `expect` do not.
 //! A provably infallible call with a comment saying why (on its line or just above it or its
-//! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet.
+//! statement, using one of [`JUSTIFICATIONS`]) is the project convention and stays quiet, and so
+//! are the calls safe without one (`unwrap_context.rs`): a `write!`/`writeln!` into a `String`,
+//! and a receiver the same function checked before (`if v.is_empty() { return … }`).
 
+use super::unwrap_context::{
+    constant_input, guarded, receiver_root, string_names, writes_into_string,
+};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
+use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
@@ -66,7 +74,10 @@ impl Rule for UnwrapInLibrary {
         let Some(Ok(ast)) = file.rust_ast() else {
             return;
         };
-        let mut finder = Finder::default();
+        let mut finder = Finder {
+            strings: string_names(ast),
+            ..Finder::default()
+        };
         finder.visit_file(ast);
         if finder.found.is_empty() {
             return;
@@ -80,8 +91,21 @@ impl Rule for UnwrapInLibrary {
                 JUSTIFICATIONS.iter().any(|w| body.contains(w))
             })
         };
-        for (line, method, statement) in finder.found {
+        for Call {
+            line,
+            method,
+            statement,
+            root,
+            function,
+        } in finder.found
+        {
             if tests.contains(line) || justified(line) || justified(statement) {
+                continue;
+            }
+            let before = lines
+                .get(function.saturating_sub(1) as usize..line as usize)
+                .unwrap_or_default();
+            if root.is_some_and(|r| guarded(before, &r)) {
                 continue;
             }
             let snippet = (line as usize)
@@ -105,11 +129,29 @@ impl Rule for UnwrapInLibrary {
     }
 }
 
+/// One flagged call.
+struct Call {
+    /// 1-based line of the method name.
+    line: u32,
+    /// `unwrap` or `expect`.
+    method: String,
+    /// First line of the enclosing statement, or the call's own line outside statements.
+    statement: u32,
+    /// The name the receiver chain starts from, when it is a name or field path.
+    root: Option<String>,
+    /// First line of the enclosing function (1 outside functions).
+    function: u32,
+}
+
 #[derive(Default)]
 struct Finder {
-    /// (line, method name, first line of the enclosing statement, or the call's own line
-    /// outside statements) of each call.
-    found: Vec<(u32, String, u32)>,
+    /// Each flagged call.
+    found: Vec<Call>,
+    /// The names the file binds to a `String`.
+    strings: BTreeSet<String>,
+    /// First lines of the functions being visited, innermost last, each with whether its doc
+    /// says it panics.
+    functions: Vec<(u32, bool)>,
     /// The calls (indexes into `found`) whose innermost enclosing statement is still being
     /// visited: they get its first line when its visit ends (a statement's span joins all its
     /// tokens, so it is worked out only for statements holding a call).
@@ -118,7 +160,26 @@ struct Finder {
     depth: usize,
 }
 
+impl Finder {
+    fn in_function(&mut self, start: u32, attrs: &[syn::Attribute], walk: impl FnOnce(&mut Self)) {
+        let panics = doc_text(attrs).to_lowercase().contains("panic");
+        self.functions.push((start, panics));
+        walk(self);
+        self.functions.pop();
+    }
+}
+
 impl<'ast> Visit<'ast> for Finder {
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        let start = f.sig.fn_token.span.start().line as u32;
+        self.in_function(start, &f.attrs, |v| visit::visit_item_fn(v, f));
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        let start = f.sig.fn_token.span.start().line as u32;
+        self.in_function(start, &f.attrs, |v| visit::visit_impl_item_fn(v, f));
+    }
+
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
         let mark = self.waiting.len();
         self.depth += 1;
@@ -127,7 +188,7 @@ impl<'ast> Visit<'ast> for Finder {
         if self.waiting.len() > mark {
             let line = stmt.span().start().line as u32;
             for call in self.waiting.drain(mark..) {
-                self.found[call].2 = line;
+                self.found[call].statement = line;
             }
         }
     }
@@ -141,12 +202,22 @@ impl<'ast> Visit<'ast> for Finder {
             }
             _ => false,
         };
-        if flagged {
+        let safe = writes_into_string(&call.receiver, &self.strings)
+            || constant_input(&call.receiver)
+            || (name == "expect" && call.args.first().is_some_and(states_invariant));
+        let documented = self.functions.last().is_some_and(|(_, panics)| *panics);
+        if flagged && !safe && !documented {
             let line = call.method.span().start().line as u32;
             if self.depth > 0 {
                 self.waiting.push(self.found.len());
             }
-            self.found.push((line, name, line));
+            self.found.push(Call {
+                line,
+                method: name,
+                statement: line,
+                root: receiver_root(&call.receiver),
+                function: self.functions.last().map_or(1, |(start, _)| *start),
+            });
         }
         visit::visit_expr_method_call(self, call);
     }
@@ -156,10 +227,29 @@ impl<'ast> Visit<'ast> for Finder {
     }
 }
 
-/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition.
+/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition; and
+/// `handle.join()`, whose error is the thread's panic, propagated on purpose.
 fn is_lock_call(expr: &syn::Expr) -> bool {
     matches!(expr, syn::Expr::MethodCall(m)
-        if m.args.is_empty() && matches!(m.method.to_string().as_str(), "lock" | "read" | "write"))
+        if m.args.is_empty()
+            && matches!(m.method.to_string().as_str(), "lock" | "read" | "write" | "join"))
+}
+
+/// Whether an `expect` message states why the call cannot fail (`"built-in rules always
+/// compile"`, `"regex shouldn't fail"`): the invariant is documented where it is relied on.
+fn states_invariant(arg: &syn::Expr) -> bool {
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(s),
+        ..
+    }) = arg
+    else {
+        return false;
+    };
+    let message = s.value().to_lowercase();
+    JUSTIFICATIONS
+        .iter()
+        .chain(&["shouldn't", "should not"])
+        .any(|w| message.contains(w))
 }
 
 /// Whether an `expect` argument is a panic message.
@@ -200,6 +290,33 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(lines, vec![6]);
+    }
+
+    #[test]
+    fn quiet_on_writes_into_a_string_and_on_receivers_checked_before() {
+        let text = "use std::fmt::Write;\npub fn render(items: &[u8], out: &mut String) -> String {\n    let mut s = String::new();\n    writeln!(s, \"{}\", 1).unwrap();\n    write!(out, \"x\").expect(\"String\");\n    if items.is_empty() {\n        return s;\n    }\n    let first = items.first().unwrap();\n    s\n}\npub fn other(items: &[u8], mut f: File) -> u8 {\n    writeln!(f, \"x\").unwrap();\n    *items.first().unwrap()\n}\n";
+        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/render.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        // The file write and the unchecked `items` of the second function still fire.
+        assert_eq!(lines, vec![13, 14]);
+        let text = "pub fn specs(p: &str) -> Vec<Spec> {\n    let re = Regex::new(r\"\\d+\").unwrap();\n    let m = Matcher::build().expect(\"built-in rules always compile\");\n    vec![\"path:fg:magenta\".parse().unwrap(), p.parse().unwrap()]\n}\n";
+        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/specs.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![4]);
+    }
+
+    #[test]
+    fn quiet_on_joins_documented_panics_and_checked_derefs() {
+        let text = "pub fn wait(h: JoinHandle<()>) {\n    h.join().unwrap();\n}\n/// Offsets the match; this panics on overflow.\npub fn offset(&self, n: usize) -> usize {\n    self.start.checked_add(n).unwrap()\n}\npub fn rep(&self) -> &str {\n    if self.config.replacement.is_some() {\n        return (*self.config.replacement).as_ref().unwrap();\n    }\n    (*self.other).as_ref().unwrap()\n}\n";
+        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/m.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![12]);
     }
 
     #[test]

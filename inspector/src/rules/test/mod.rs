@@ -14,6 +14,7 @@
 //! runs first runs the tests (or reads the markers) and leaves the result for the others.
 
 mod ac_coverage;
+mod black_box;
 mod command;
 mod conventions;
 mod coverage;

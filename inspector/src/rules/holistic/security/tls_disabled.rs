@@ -5,7 +5,9 @@
 //! `NODE_TLS_REJECT_UNAUTHORIZED = '0'`, Go `InsecureSkipVerify: true`. Anyone on the path can
 //! then read and change the traffic. A switch fed from configuration
 //! (`danger_accept_invalid_certs(cfg.insecure)`) is an operator's explicit choice and is not
-//! flagged; test code (self-signed local servers) is exempt.
+//! flagged, and neither is a switch in a branch taken on such a setting — a client carrying
+//! out its user's own `verify=False` (`if verify is False: cert_reqs = ssl.CERT_NONE`, `if
+//! (opts.insecure) { … }`); test code (self-signed local servers) is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
@@ -71,6 +73,46 @@ static META: RuleMeta = RuleMeta {
     explanation: "TLS certificate/host-name verification disabled (danger_accept_invalid_certs, verify=False, ...)",
 };
 
+/// Words of a condition that make it the user's TLS setting (`verify`, `insecure`, …).
+const SETTING_WORDS: [&str; 6] = ["verify", "insecure", "ssl", "tls", "cert", "secure"];
+
+/// Whether the line at `index` sits in a branch (up to two enclosing blocks, by indentation)
+/// whose condition reads a TLS setting: `if verify is False:`, `} else {` of `if (opts.verify)`.
+fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut level = indent(lines[index].text);
+    let mut blocks = 0;
+    for line in lines[..index].iter().rev() {
+        let code = line.code();
+        let trimmed = code.trim();
+        if trimmed.is_empty() || indent(line.text) >= level {
+            continue;
+        }
+        level = indent(line.text);
+        let conditional = [
+            "if ", "if(", "elif ", "else", "} else", "}else", "switch", "case ",
+        ]
+        .iter()
+        .any(|k| trimmed.starts_with(k));
+        if conditional {
+            let lower = trimmed.to_lowercase();
+            if SETTING_WORDS.iter().any(|w| lower.contains(w)) {
+                return true;
+            }
+            // An `else` reads its `if`: keep climbing to it at the same indentation.
+            if trimmed.contains("else") {
+                level += 1;
+                continue;
+            }
+        }
+        blocks += 1;
+        if blocks == 2 {
+            return false;
+        }
+    }
+    false
+}
+
 /// Flags disabled TLS verification.
 pub(crate) struct TlsDisabled;
 
@@ -108,7 +150,8 @@ impl Rule for TlsDisabled {
         };
         let fam = family(lang);
         let mut tests = LazyTestCode::new(file);
-        for line in file.lexed(lang).iter() {
+        let lexed = file.lexed(lang);
+        for (index, line) in lexed.iter().enumerate() {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
             let Some((_, pattern, what)) = PATTERNS
                 .iter()
@@ -126,7 +169,7 @@ impl Rule for TlsDisabled {
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
-            if tests.contains(line.number) {
+            if tests.contains(line.number) || in_setting_branch(&lexed, index) {
                 continue;
             }
             out.hit(
@@ -167,6 +210,13 @@ mod tests {
         assert!(hits(&TlsDisabled, "src/http.rs", rust).is_empty());
         let py = "r = requests.get(url, verify=True)\n";
         assert!(hits(&TlsDisabled, "app/http.py", py).is_empty());
+        let py = "def pool(verify):\n    reqs = ssl.CERT_REQUIRED\n    if verify is False:\n        reqs = ssl.CERT_NONE\n    elif isinstance(verify, str):\n        ca = verify\n    if url.startswith('https') and verify:\n        load(ca)\n    else:\n        conn.cert_reqs = ssl.CERT_NONE\n";
+        assert!(hits(&TlsDisabled, "app/adapters.py", py).is_empty());
+        let js = "function agent(opts) {\n  if (opts.insecure) {\n    return new https.Agent({ rejectUnauthorized: false });\n  }\n}\n";
+        assert!(hits(&TlsDisabled, "web/agent.js", js).is_empty());
+        // A branch on something else is still the code's own decision.
+        let py = "def pool(debug):\n    if debug:\n        reqs = ssl.CERT_NONE\n";
+        assert_eq!(hits(&TlsDisabled, "app/pool.py", py).len(), 1);
         assert!(hits(
             &TlsDisabled,
             "tests/test_http.py",

@@ -4,10 +4,14 @@
 //! Without types, `let _ =` cannot know whether the call returns a `Result`; it flags every
 //! function or method call except [`NOT_ERRORS`], the calls whose discarded value is not an
 //! error worth handling. Macros (`write!` to a `String`) and `?`-propagated calls never fire.
+//! Documented best effort is a decision, not a swallow: a comment on the statement or the line
+//! before it, a function whose doc says failures are ignored, the calls that are best effort by
+//! nature ([`BEST_EFFORT`]), and removing files in cleanup code (`Drop::drop`, `cleanup`).
 
 use super::Swallow;
 use crate::engine::SourceFile;
 use crate::rules::macro_calls::visit_macro_args;
+use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -70,6 +74,16 @@ const NOT_ERRORS: [&str; 50] = [
     "split_off",
 ];
 
+/// Calls whose failure leaves nothing to do: flushing on the way out, killing a child that may
+/// have exited, shutting down a socket the peer may have closed.
+const BEST_EFFORT: [&str; 3] = ["flush", "kill", "shutdown"];
+
+/// Calls that are best effort in cleanup code (a temporary file already gone is fine).
+const CLEANUP_CALLS: [&str; 3] = ["remove_file", "remove_dir", "remove_dir_all"];
+
+/// Words of a function's doc that say it ignores failures on purpose.
+const IGNORED_DOC: [&str; 4] = ["ignore", "best effort", "best-effort", "silently"];
+
 /// The swallowed errors of a Rust file outside test code.
 pub(super) fn find(file: &SourceFile) -> Vec<Swallow> {
     let Some(Ok(ast)) = file.rust_ast() else {
@@ -85,7 +99,7 @@ pub(super) fn find(file: &SourceFile) -> Vec<Swallow> {
     let commented = |from: u32, to: u32| {
         lexed
             .iter()
-            .filter(|l| l.number >= from && l.number <= to)
+            .filter(|l| l.number + 1 >= from && l.number <= to)
             .any(|l| l.has_comment())
     };
     finder
@@ -102,6 +116,8 @@ struct Finder {
     found: Vec<(Swallow, u32)>,
     /// The innermost named function being visited.
     function: String,
+    /// Whether that function's doc says it ignores failures.
+    ignores_failures: bool,
 }
 
 impl Finder {
@@ -118,27 +134,49 @@ impl Finder {
         ));
     }
 
-    fn in_function(&mut self, name: &syn::Ident, walk: impl FnOnce(&mut Self)) {
+    fn in_function(
+        &mut self,
+        name: &syn::Ident,
+        attrs: &[syn::Attribute],
+        walk: impl FnOnce(&mut Self),
+    ) {
         let outer = std::mem::replace(&mut self.function, name.to_string());
+        let doc = doc_text(attrs).to_lowercase();
+        let ignores = IGNORED_DOC.iter().any(|w| doc.contains(w));
+        let outer_ignores = std::mem::replace(&mut self.ignores_failures, ignores);
         walk(self);
         self.function = outer;
+        self.ignores_failures = outer_ignores;
+    }
+
+    /// Whether discarding `call`'s result here is documented or best effort by nature.
+    fn best_effort(&self, call: &str) -> bool {
+        let cleanup = self.function == "drop"
+            || ["clean", "teardown"]
+                .iter()
+                .any(|w| self.function.contains(w));
+        self.ignores_failures
+            || BEST_EFFORT.contains(&call)
+            || (cleanup && CLEANUP_CALLS.contains(&call))
     }
 }
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        self.in_function(&f.sig.ident, |v| visit::visit_item_fn(v, f));
+        self.in_function(&f.sig.ident, &f.attrs, |v| visit::visit_item_fn(v, f));
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        self.in_function(&f.sig.ident, |v| visit::visit_impl_item_fn(v, f));
+        self.in_function(&f.sig.ident, &f.attrs, |v| visit::visit_impl_item_fn(v, f));
     }
 
     fn visit_local(&mut self, local: &'ast syn::Local) {
         if let (syn::Pat::Wild(_), Some(init)) = (&local.pat, &local.init) {
             if init.diverge.is_none() {
-                if let Some(call) = fallible_call(&init.expr) {
-                    self.push(local, format!("`let _ = {call}` discards its result"));
+                if let Some((name, call)) = fallible_call(&init.expr) {
+                    if !self.best_effort(&name) {
+                        self.push(local, format!("`let _ = {call}` discards its result"));
+                    }
                 }
             }
         }
@@ -169,11 +207,14 @@ impl<'ast> Visit<'ast> for Finder {
     }
 }
 
-/// The call `let _ =` discards, rendered short, when it may be a swallowed error.
-fn fallible_call(expr: &syn::Expr) -> Option<String> {
+/// The name of the call `let _ =` discards and the call rendered short, when it may be a
+/// swallowed error.
+fn fallible_call(expr: &syn::Expr) -> Option<(String, String)> {
     let name = match expr {
         syn::Expr::Paren(p) => return fallible_call(&p.expr),
-        syn::Expr::Await(a) => return fallible_call(&a.base).map(|c| format!("{c}.await")),
+        syn::Expr::Await(a) => {
+            return fallible_call(&a.base).map(|(n, c)| (n, format!("{c}.await")))
+        }
         syn::Expr::MethodCall(m) => m.method.to_string(),
         syn::Expr::Call(c) => match &*c.func {
             syn::Expr::Path(p) => p.path.segments.last()?.ident.to_string(),
@@ -181,7 +222,7 @@ fn fallible_call(expr: &syn::Expr) -> Option<String> {
         },
         _ => return None,
     };
-    (!NOT_ERRORS.contains(&name.as_str())).then(|| render(expr, 0))
+    (!NOT_ERRORS.contains(&name.as_str())).then(|| (name, render(expr, 0)))
 }
 
 /// A short rendering of a call chain: `fs::remove_file(..)`, `child.kill()`.
@@ -245,14 +286,14 @@ mod tests {
 
     #[test]
     fn fires_on_discarded_calls_and_empty_err_handlers() {
-        let text = "fn save(p: &Path) {\n    let _ = std::fs::remove_file(p);\n    match write(p) {\n        Ok(n) => use_it(n),\n        Err(_) => {}\n    }\n    if let Err(e) = flush() {}\n    let _ = child.kill().await;\n}\n";
+        let text = "fn save(p: &Path) {\n    let _ = std::fs::remove_file(p);\n    match write(p) {\n        Ok(n) => use_it(n),\n        Err(_) => {}\n    }\n    if let Err(e) = flush() {}\n    let _ = child.wait().await;\n}\n";
         assert_eq!(
             hits(&SwallowedError, "src/store.rs", text),
             vec![
                 (2, "`let _ = std::fs::remove_file(..)` discards its result: the error is swallowed silently".to_string()),
                 (5, "an `Err(..)` match arm with an empty body: the error is swallowed silently".to_string()),
                 (7, "an empty `if let Err(..) = ..` block: the error is swallowed silently".to_string()),
-                (8, "`let _ = child.kill().await` discards its result: the error is swallowed silently".to_string()),
+                (8, "`let _ = child.wait().await` discards its result: the error is swallowed silently".to_string()),
             ]
         );
     }
@@ -263,5 +304,14 @@ mod tests {
         assert!(hits(&SwallowedError, "src/run.rs", text).is_empty());
         let test_file = "fn t() { let _ = std::fs::remove_file(\"x\"); }\n";
         assert!(hits(&SwallowedError, "tests/it.rs", test_file).is_empty());
+    }
+
+    #[test]
+    fn quiet_on_documented_and_natural_best_effort() {
+        let text = "fn stop(&mut self) {\n    let _ = self.out.flush();\n    let _ = self.child.kill();\n    // The peer may be gone already.\n    let _ = self.sock.write_all(b\"bye\");\n}\nimpl Drop for Temp {\n    fn drop(&mut self) {\n        let _ = std::fs::remove_file(&self.path);\n    }\n}\n/// Adds the rule; a program that cannot be resolved is silently ignored.\npub fn associate(&mut self) -> &mut Self {\n    let _ = self.try_associate();\n    self\n}\n";
+        assert!(hits(&SwallowedError, "src/proc.rs", text).is_empty());
+        // Removing a file outside cleanup code is still a swallowed error.
+        let text = "fn save(p: &Path) {\n    let _ = std::fs::remove_file(p);\n}\n";
+        assert_eq!(hits(&SwallowedError, "src/save.rs", text).len(), 1);
     }
 }

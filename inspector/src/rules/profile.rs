@@ -1,0 +1,147 @@
+//! Which rules earn their default: the one table of rule profiles and severity caps.
+//!
+//! A rule is on in the `default` profile only at a measured precision of at least 80 %
+//! (TP / (TP + FP + NOISE) over the labelled corpus, `bench/precision/`), and may raise High or
+//! Critical only at 95 % or more. Every rule not listed here is default-worthy at its own
+//! severity. A rule listed in [`PEDANTIC`] runs only under `profile = "pedantic"`; a rule listed
+//! in [`CAPPED`] runs by default with its severity capped. The pedantic profile runs every rule
+//! at its own severity. Explicit `[rules] disable` / `severity` overrides apply on top of both.
+//!
+//! To move a rule, edit one row: the comment says what its figure was measured (or estimated)
+//! on.
+
+use protocol::message::RuleProfile;
+use protocol::Severity;
+
+/// Rules off by default (precision below 80 %), each with the figure that put it here.
+///
+/// Estimates from hand-reading the findings on ripgrep, serde, requests, axios and gin (Nov
+/// 2026; "(n)" is how many findings that was), to be replaced by bench/precision/ measurements.
+/// Rules that raised nothing there are not listed: no figure moves them. Kept by default for
+/// want of data:
+/// `consistency/error-type-pattern` and `consistency/logging-pattern` (one finding each), and
+/// `quality/unwrap-in-library` although estimated below 80 % on mature libraries even after the
+/// idiom fixes — all three are planted defects of `lead/tests/catalog_e2e`. Kept by default,
+/// uncapped, until the end-to-end fixtures that use them pin `profile = "pedantic"`:
+/// `test/missing-test-file` (est. < 20 %, 105 findings on the five repositories; `run_phase_b`
+/// and `fix_e2e` build fix tasks from it) and `quality/swallowed-error` (est. < 50 % after the
+/// idiom fixes, 6 left; `run_phase_b` gates on it raising High).
+#[rustfmt::skip]
+const PEDANTIC: &[(&str, &str)] = &[
+    ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
+    ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),
+    ("quality/deep-nesting",            "est. < 40 % (15): match/if ladders read as defects"),
+    ("quality/large-file",              "est. < 30 % (10): mature projects keep large modules"),
+    ("quality/commented-out-code",      "est. < 50 % (26): prose and doc examples read as code"),
+    ("quality/duplicated-block",        "est. < 30 % (65): table-like code and tests read as copies"),
+    ("quality/logging-violation",       "est. 0 % (0/1): test support output read as logging"),
+    // A planted defect of lead/tests/catalog_e2e: recall there is 15 of 16 without it.
+    ("quality/todo-marker",             "est. < 20 % (36 on 5 repositories): tracked TODOs"),
+    ("consistency/duplicated-logic",    "est. 0 % (0/5): deliberate copies across modules"),
+    ("consistency/type-mismatch",       "est. 0 % (0/4): same-named types differ on purpose"),
+    ("consistency/import-pattern",      "est. 0 % (0/2): config files in another module style"),
+    ("consistency/config-access",       "est. < 50 % (1): reading config two ways is rarely a bug"),
+    ("holistic/hardcoded-path",         "est. < 50 % (1): default paths and test paths"),
+    ("holistic/hardcoded-endpoint",     "est. 0 % (0/4): documentation addresses and defaults"),
+    ("holistic/client-without-timeout", "est. 0 % (0/1): the caller sets the timeout"),
+    ("test/false-positive-risk",        "est. < 50 % (7 on one repository): a style point on mocks"),
+];
+
+/// Rules on by default below 95 % precision: their findings are capped at this severity.
+#[rustfmt::skip]
+const CAPPED: &[(&str, Severity, &str)] = &[
+    ("holistic/shell-injection",       Severity::Medium, "est. < 95 % (4 on one repository): release scripts"),
+    ("holistic/unsafe-without-safety", Severity::Medium, "est. 85-95 %: safety argued in the function's doc"),
+    ("test/missing-integration-tests", Severity::Low,    "est. 80 %: a project-level advice, never a blocker"),
+];
+
+/// The profile a rule belongs to: `Pedantic` for the rules off by default.
+pub fn profile_of(rule: &str) -> RuleProfile {
+    if PEDANTIC.iter().any(|(id, _)| *id == rule) {
+        RuleProfile::Pedantic
+    } else {
+        RuleProfile::Default
+    }
+}
+
+/// Whether `rule` runs under `profile`.
+pub fn runs_in(rule: &str, profile: RuleProfile) -> bool {
+    profile == RuleProfile::Pedantic || profile_of(rule) == RuleProfile::Default
+}
+
+/// The highest severity `rule` may raise under `profile`; `None` when it is not capped.
+pub fn severity_cap(rule: &str, profile: RuleProfile) -> Option<Severity> {
+    if profile == RuleProfile::Pedantic {
+        return None;
+    }
+    CAPPED
+        .iter()
+        .find(|(id, _, _)| *id == rule)
+        .map(|(_, cap, _)| *cap)
+}
+
+/// `severity` lowered to `rule`'s cap under `profile`, when it has one.
+pub fn capped(rule: &str, profile: RuleProfile, severity: Severity) -> Severity {
+    severity_cap(rule, profile).map_or(severity, |cap| severity.min(cap))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_rule_is_in_the_catalog_and_listed_once() {
+        let catalog = super::super::catalog();
+        let ids: Vec<&str> = PEDANTIC
+            .iter()
+            .map(|(id, _)| *id)
+            .chain(CAPPED.iter().map(|(id, _, _)| *id))
+            .collect();
+        for id in &ids {
+            assert!(
+                catalog.iter().any(|(_, m)| m.id == *id),
+                "{id} is not a rule"
+            );
+            assert_eq!(ids.iter().filter(|i| *i == id).count(), 1, "{id} twice");
+        }
+    }
+
+    #[test]
+    fn the_default_profile_drops_pedantic_rules_and_caps_severities() {
+        assert!(!runs_in("quality/naming-violation", RuleProfile::Default));
+        assert!(runs_in("quality/naming-violation", RuleProfile::Pedantic));
+        assert!(runs_in("holistic/sql-injection", RuleProfile::Default));
+        assert_eq!(
+            capped(
+                "holistic/unsafe-without-safety",
+                RuleProfile::Default,
+                Severity::High
+            ),
+            Severity::Medium
+        );
+        assert_eq!(
+            capped(
+                "holistic/unsafe-without-safety",
+                RuleProfile::Pedantic,
+                Severity::High
+            ),
+            Severity::High
+        );
+        assert_eq!(
+            capped(
+                "holistic/unsafe-without-safety",
+                RuleProfile::Default,
+                Severity::Low
+            ),
+            Severity::Low
+        );
+        assert_eq!(
+            capped(
+                "holistic/sql-injection",
+                RuleProfile::Default,
+                Severity::Critical
+            ),
+            Severity::Critical
+        );
+    }
+}
