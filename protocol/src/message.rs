@@ -136,6 +136,12 @@ pub struct InspectOptions {
     /// Inspector reads, so that the change under review cannot configure its own gate; `None`
     /// reads the work tree (no committed history, or `--trust-repo-config`).
     pub repo_files_rev: Option<String>,
+    /// A session's changes, read from git once by the Lead for every Inspector of the review;
+    /// `None` (another scope, an offline or older caller) makes an Inspector read them itself.
+    pub session_changes: Option<crate::SessionChanges>,
+    /// The repository-level files at `repo_files_rev`, read once by the Lead; a file not in it
+    /// (or `None`) is read by the Inspector itself.
+    pub repo_files: Option<crate::RevisionFiles>,
 }
 
 impl Default for InspectOptions {
@@ -153,6 +159,8 @@ impl Default for InspectOptions {
             linters: Vec::new(),
             cache: false,
             repo_files_rev: None,
+            session_changes: None,
+            repo_files: None,
         }
     }
 }

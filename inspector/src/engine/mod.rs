@@ -30,16 +30,19 @@ pub(crate) mod testing;
 mod triage;
 mod walk;
 
-pub use context::{Context, ContextError};
+pub use context::{Context, ContextError, REPO_FILES};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
-pub use git::{default_session_base, file_at_revision, GitError};
+pub use git::{
+    default_session_base, file_at_revision, file_at_revision_or_shipped, files_at_revision,
+    GitError,
+};
 pub use progress::Progress;
 pub use run::inspect;
 pub use source::{is_test_path, Language, SourceFile};
 pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
 pub use triage::finish;
-pub use walk::{walk, Walked};
+pub use walk::{walk, walk_within, Walked};
 
 use protocol::{Claim, Dimension, Location, Severity};
 use serde::de::DeserializeOwned;

@@ -169,6 +169,18 @@ fn driver_overrides(repo: &Path, env: &[(&str, &str)]) -> Vec<String> {
     out
 }
 
+thread_local! {
+    /// git processes started by this thread (see [`calls_on_this_thread`]).
+    static CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many git processes this thread has started through this module (each [`git`] call
+/// starts two: the driver enumeration and the command). Per thread, so a test can assert that
+/// some work ran no git at all while other tests run git beside it.
+pub fn calls_on_this_thread() -> usize {
+    CALLS.with(std::cell::Cell::get)
+}
+
 /// Runs a full git argv; stdout bytes on exit 0.
 fn raw(
     repo: &Path,
@@ -176,6 +188,7 @@ fn raw(
     env: &[(&str, &str)],
     shown: &[&str],
 ) -> Result<Vec<u8>, GitError> {
+    CALLS.with(|c| c.set(c.get() + 1));
     let command = shown.join(" ");
     let mut all: Vec<(String, String)> = ENV
         .iter()
