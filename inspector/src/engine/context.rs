@@ -36,9 +36,17 @@ pub enum ContextError {
     Decisions(#[from] DecisionsError),
 }
 
-/// The repository-level files an Inspector reads as committed at `repo_files_rev`: what the
+/// The repository-level files Inspectors read as committed at `repo_files_rev` (and
+/// `rulebase/gate-config-changed` at a session's merge base, often the same commit): what the
 /// Lead reads once and ships (`InspectOptions::repo_files`).
-pub const REPO_FILES: [&str; 2] = [super::decisions::DECISIONS_PATH, crate::spec::TECH_MD];
+pub const REPO_FILES: [&str; 3] = [
+    super::decisions::DECISIONS_PATH,
+    crate::spec::TECH_MD,
+    REPO_CONFIG_PATH,
+];
+
+/// The gate's configuration file at the repository root.
+pub const REPO_CONFIG_PATH: &str = "retake.toml";
 
 /// What every rule sees.
 #[derive(Debug)]
@@ -207,11 +215,9 @@ mod tests {
         let own = Context::build(dir.path(), &session("main"), &InspectOptions::default())
             .expect("context");
         let after_own = calls_on_this_thread();
-        assert_eq!(
-            after_own - before,
-            8,
-            "four git calls, each with its driver listing"
-        );
+        // merge-base and the untracked listing on this thread, the two diffs beside it; each
+        // call starts two git processes (its driver listing and itself).
+        assert_eq!(after_own - before, 4);
         let options = InspectOptions {
             session_changes: Some(shipped.clone()),
             ..InspectOptions::default()
@@ -247,7 +253,11 @@ mod tests {
             .collect();
         assert_eq!(
             texts,
-            vec![(".retake/decisions.yaml", None), ("steering/tech.md", None)]
+            vec![
+                (".retake/decisions.yaml", None),
+                ("steering/tech.md", None),
+                ("retake.toml", None)
+            ]
         );
         let shipped_at_main = InspectOptions {
             repo_files: Some(files),

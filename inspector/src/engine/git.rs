@@ -143,7 +143,8 @@ fn blob_at(root: &Path, commit: &str, path: &str) -> Result<Option<String>, GitE
     }
 }
 
-/// [`file_at_revision`], answered from `shipped` when the Lead read `path` at `rev` already.
+/// [`file_at_revision`], answered from `shipped` when the Lead read `path` at `rev` already
+/// (`rev` as the Lead was given it, or the full commit it named).
 pub fn file_at_revision_or_shipped(
     shipped: Option<&RevisionFiles>,
     root: &Path,
@@ -151,7 +152,7 @@ pub fn file_at_revision_or_shipped(
     path: &str,
 ) -> Result<(String, Option<String>), GitError> {
     let found = shipped
-        .filter(|s| s.rev == rev)
+        .filter(|s| s.rev == rev || s.commit == rev)
         .and_then(|s| Some((s, s.files.iter().find(|f| f.path == path)?)));
     match found {
         Some((s, file)) => Ok((s.commit.clone(), file.text.clone())),
@@ -192,17 +193,26 @@ pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {
     ];
     patch.extend(common);
     patch.extend([merge_base.as_str(), "--"]);
-    let mut lines = parse_unified_zero(&git(root, &patch)?);
+    // The three listings are independent, and each walks the whole index or tree: side by side.
+    let (patch, names, untracked) = std::thread::scope(|s| {
+        let patch = s.spawn(|| git(root, &patch));
+        let names = s.spawn(|| git(root, &names));
+        let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"]);
+        let join = |h: std::thread::ScopedJoinHandle<'_, _>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (join(patch), join(names), untracked)
+    });
+    let mut lines = parse_unified_zero(&patch?);
     let mut files = std::collections::BTreeMap::new();
-    for path in git(root, &names)?.split('\0').filter(|p| !p.is_empty()) {
+    for path in names?.split('\0').filter(|p| !p.is_empty()) {
         // Deleted files have nothing left to review.
         if root.join(path).is_file() && !is_retake_state(path) {
             let change = lines.remove(path).unwrap_or_default();
             files.insert(path.to_string(), change);
         }
     }
-    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
-    for path in untracked.split('\0').filter(|p| !p.is_empty()) {
+    for path in untracked?.split('\0').filter(|p| !p.is_empty()) {
         if !is_retake_state(path) {
             files.insert(path.to_string(), FileChange::new_file());
         }

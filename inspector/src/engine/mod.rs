@@ -30,7 +30,7 @@ pub(crate) mod testing;
 mod triage;
 mod walk;
 
-pub use context::{Context, ContextError, REPO_FILES};
+pub use context::{Context, ContextError, REPO_CONFIG_PATH, REPO_FILES};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
 pub use git::{
