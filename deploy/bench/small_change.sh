@@ -78,6 +78,8 @@ echo "== git processes of one warm session review"
 if command -v strace >/dev/null; then
     eval "$keep_cache"
     strace -f -qq -e trace=execve -o "$out/small-change.strace" $session >/dev/null || true
-    grep -c 'execve("[^"]*/git"' "$out/small-change.strace" | sed 's/^/git processes: /'
+    # Successful execs only (a failed one is PATH being searched).
+    grep -v ENOENT "$out/small-change.strace" | grep -c 'execve("[^"]*/git"' |
+        sed 's/^/git processes: /'
 fi
 rm -rf "$tree/.retake"
