@@ -104,13 +104,14 @@ pub fn files_at_revision(
     paths: &[&str],
 ) -> Result<RevisionFiles, GitError> {
     let commit = revision_commit(root, rev)?;
-    let mut files = Vec::new();
-    for path in paths {
-        files.push(RevisionFile {
+    let files = blobs_at(root, &commit, paths)?
+        .into_iter()
+        .zip(paths)
+        .map(|(text, path)| RevisionFile {
             path: path.to_string(),
-            text: blob_at(root, &commit, path)?,
-        });
-    }
+            text,
+        })
+        .collect();
     Ok(RevisionFiles {
         rev: rev.to_string(),
         commit,
@@ -128,6 +129,43 @@ fn revision_commit(root: &Path, rev: &str) -> Result<String, GitError> {
             Err(GitError::UnknownBase(rev.into()))
         }
     }
+}
+
+/// The texts of `paths` at `commit` (`None`: no such file), in one `git cat-file --batch`; a
+/// path with a line break, which the batch input cannot carry, is read on its own.
+fn blobs_at(root: &Path, commit: &str, paths: &[&str]) -> Result<Vec<Option<String>>, GitError> {
+    if paths.iter().any(|p| p.contains('\n')) {
+        return paths.iter().map(|p| blob_at(root, commit, p)).collect();
+    }
+    let input: String = paths.iter().map(|p| format!("{commit}:./{p}\n")).collect();
+    let failed = |reason: String| GitError::Failed {
+        command: "cat-file --batch".into(),
+        reason,
+    };
+    let out = protocol::exec::git::git_with_input(root, &["cat-file", "--batch"], input.into())
+        .map_err(|e| failed(e.reason().to_string()))?;
+    let mut rest = out.as_slice();
+    let mut texts = Vec::new();
+    for path in paths {
+        let end = rest.iter().position(|&b| b == b'\n');
+        let header = String::from_utf8_lossy(end.map_or(rest, |n| &rest[..n])).into_owned();
+        rest = end.map_or(&[][..], |n| &rest[n + 1..]);
+        if header.ends_with(" missing") {
+            texts.push(None);
+            continue;
+        }
+        // `<sha> blob <size>`, the content, a line break; a tree or anything else is an error.
+        let size = match header.split(' ').collect::<Vec<_>>()[..] {
+            [_, "blob", size] => size.parse::<usize>().ok(),
+            _ => None,
+        };
+        let Some(size) = size.filter(|&n| n < rest.len()) else {
+            return Err(failed(format!("{path} at {commit}: {header}")));
+        };
+        texts.push(Some(String::from_utf8_lossy(&rest[..size]).into_owned()));
+        rest = &rest[size + 1..];
+    }
+    Ok(texts)
 }
 
 /// The text of `path` at `commit`, `None` when the commit has no such file: one git call when

@@ -103,8 +103,17 @@ pub fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<Stri
     let mut argv = hardened_prefix();
     argv.extend(driver_overrides(repo, env));
     argv.extend(args.iter().map(|a| a.to_string()));
-    let done = raw(repo, &argv, env, args)?;
+    let done = raw(repo, &argv, env, args, None)?;
     Ok(String::from_utf8_lossy(&done).into_owned())
+}
+
+/// [`git`] with `input` on its standard input (`cat-file --batch`, say); its standard output
+/// as bytes.
+pub fn git_with_input(repo: &Path, args: &[&str], input: Vec<u8>) -> Result<Vec<u8>, GitError> {
+    let mut argv = hardened_prefix();
+    argv.extend(driver_overrides(repo, &[]));
+    argv.extend(args.iter().map(|a| a.to_string()));
+    raw(repo, &argv, &[], args, Some(input))
 }
 
 fn hardened_prefix() -> Vec<String> {
@@ -132,7 +141,7 @@ fn driver_overrides(repo: &Path, env: &[(&str, &str)]) -> Vec<String> {
         .map(String::from),
     );
     // No such key (exit 1) or no repository: nothing to neutralise.
-    let Ok(names) = raw(repo, &argv, env, &["config", "--get-regexp"]) else {
+    let Ok(names) = raw(repo, &argv, env, &["config", "--get-regexp"], None) else {
         return Vec::new();
     };
     let names = String::from_utf8_lossy(&names);
@@ -187,6 +196,7 @@ fn raw(
     argv: &[String],
     env: &[(&str, &str)],
     shown: &[&str],
+    stdin: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, GitError> {
     CALLS.with(|c| c.set(c.get() + 1));
     let command = shown.join(" ");
@@ -195,10 +205,7 @@ fn raw(
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let extra = Extra {
-        stdin: None,
-        env: all,
-    };
+    let extra = Extra { stdin, env: all };
     match run(argv, repo, GIT_TIMEOUT, &extra) {
         Ok(done) if done.code == Some(0) => Ok(done.stdout),
         Ok(done) => Err(GitError::Failed {
