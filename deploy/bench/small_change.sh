@@ -77,9 +77,8 @@ hyperfine --runs 3 --ignore-failure \
 echo "== git processes of one warm session review"
 if command -v strace >/dev/null; then
     eval "$keep_cache"
-    strace -f -qq -e trace=execve -o "$out/small-change.strace" $session >/dev/null || true
-    # Successful execs only (a failed one is PATH being searched).
-    grep -v ENOENT "$out/small-change.strace" | grep -c 'execve("[^"]*/git"' |
-        sed 's/^/git processes: /'
+    # -z: successful execs only (a failed one is PATH being searched).
+    strace -f -qq -z -e trace=execve -o "$out/small-change.strace" $session >/dev/null || true
+    grep -c 'execve("[^"]*/git"' "$out/small-change.strace" | sed 's/^/git processes: /'
 fi
 rm -rf "$tree/.retake"
