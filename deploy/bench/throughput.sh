@@ -15,7 +15,8 @@
 # retake is measured cold (no .retake/ at all: every file reviewed, the result cache written)
 # and warm (the result cache of the previous run kept): on the unchanged tree, and with
 # EDITED (default 15) of its Rust files changed before every run (a comment appended; the
-# files are restored when the script ends).
+# files are restored when the script ends). A small change — a session review of a one-file
+# commit, `--base HEAD~1` — is measured by the sibling deploy/bench/small_change.sh.
 set -euo pipefail
 
 tree=${1:?usage: deploy/bench/throughput.sh TREE [RUNS]}

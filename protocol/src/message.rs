@@ -147,6 +147,12 @@ pub struct InspectOptions {
     /// Which rules run and how severe they may be (`[rules] profile`, `--profile`); explicit
     /// `rule_overrides` apply on top.
     pub profile: RuleProfile,
+    /// A session's changes, read from git once by the Lead for every Inspector of the review;
+    /// `None` (another scope, an offline or older caller) makes an Inspector read them itself.
+    pub session_changes: Option<crate::SessionChanges>,
+    /// The repository-level files at `repo_files_rev`, read once by the Lead; a file not in it
+    /// (or `None`) is read by the Inspector itself.
+    pub repo_files: Option<crate::RevisionFiles>,
 }
 
 impl Default for InspectOptions {
@@ -166,6 +172,8 @@ impl Default for InspectOptions {
             repo_files_rev: None,
             project_model: None,
             profile: RuleProfile::Default,
+            session_changes: None,
+            repo_files: None,
         }
     }
 }

@@ -9,7 +9,7 @@ use super::memo::Memo;
 use super::progress::Progress;
 use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
-use super::walk::walk;
+use super::walk::walk_within;
 use crate::spec::{SpecError, Specs};
 use protocol::message::InspectOptions;
 use protocol::project::ProjectModel;
@@ -38,6 +38,18 @@ pub enum ContextError {
     #[error(transparent)]
     Decisions(#[from] DecisionsError),
 }
+
+/// The repository-level files Inspectors read as committed at `repo_files_rev` (and
+/// `rulebase/gate-config-changed` at a session's merge base, often the same commit): what the
+/// Lead reads once and ships (`InspectOptions::repo_files`).
+pub const REPO_FILES: [&str; 3] = [
+    super::decisions::DECISIONS_PATH,
+    crate::spec::TECH_MD,
+    REPO_CONFIG_PATH,
+];
+
+/// The gate's configuration file at the repository root.
+pub const REPO_CONFIG_PATH: &str = "retake.toml";
 
 /// What every rule sees.
 #[derive(Debug)]
@@ -75,24 +87,35 @@ pub struct Context {
 }
 
 impl Context {
-    /// Loads the specs and the decisions, resolves the scope to files (for a session, by
-    /// reading the changes from git) and reads them.
+    /// Loads the specs and the decisions, resolves the scope to files (for a session, the
+    /// changes the Lead shipped in `options.session_changes`, else read from git here) and
+    /// reads them.
     pub fn build(
         root: &Path,
         scope: &Scope,
         options: &InspectOptions,
     ) -> Result<Context, ContextError> {
         let mut specs = Specs::load(root)?;
+        let shipped = options.repo_files.as_ref();
         if let Some(rev) = &options.repo_files_rev {
-            specs.use_test_command_at(root, rev)?;
+            specs.use_test_command_at(root, rev, shipped)?;
         }
-        let decisions = Decisions::load_at(root, options.repo_files_rev.as_deref())?;
+        let decisions = Decisions::load_at(root, options.repo_files_rev.as_deref(), shipped)?;
         let changes = match scope {
-            Scope::Session { base, .. } => Some(session_changes(root, base)?),
+            // Changes read for another base are not this session's: read them here.
+            Scope::Session { base, .. } => Some(match &options.session_changes {
+                Some(shipped) if shipped.base == *base => Changes::from(shipped.clone()),
+                _ => session_changes(root, base)?,
+            }),
             _ => None,
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
-        let walked = walk(root, options.max_file_bytes, &|p| filter.accepts(p));
+        let walked = walk_within(
+            root,
+            options.max_file_bytes,
+            &|p| filter.accepts(p),
+            filter.folders(),
+        );
         let (project, project_note) = project_for(root, options.project_model.as_deref());
         let mut files = walked.files;
         assign_roles(&project, &mut files);
@@ -264,6 +287,102 @@ mod tests {
         assert_eq!(files, vec!["src/lib.rs", "src/new.rs"]);
         let changes = ctx.changes.expect("changes");
         assert_eq!(changes.files["src/lib.rs"].added, vec![(2, 2), (4, 5)]);
+    }
+
+    /// Each file in scope with its text.
+    fn read(ctx: &Context) -> Vec<(String, String)> {
+        ctx.files
+            .iter()
+            .map(|f| (f.rel_path.clone(), f.text.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn shipped_changes_are_the_ones_read_here_and_run_no_git() {
+        use protocol::exec::git::calls_on_this_thread;
+        let dir = session_repo();
+        let read_here = session_changes(dir.path(), "main").expect("changes");
+        let shipped = protocol::SessionChanges::from(&read_here);
+        let paths: Vec<&str> = shipped.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, vec!["src/lib.rs", "src/new.rs"]);
+        assert_eq!(Changes::from(shipped.clone()), read_here);
+
+        let before = calls_on_this_thread();
+        let own = Context::build(dir.path(), &session("main"), &InspectOptions::default())
+            .expect("context");
+        let after_own = calls_on_this_thread();
+        // merge-base and the untracked listing on this thread, the two diffs beside it; each
+        // call starts two git processes (its driver listing and itself).
+        assert_eq!(after_own - before, 4);
+        let options = InspectOptions {
+            session_changes: Some(shipped.clone()),
+            ..InspectOptions::default()
+        };
+        let given = Context::build(dir.path(), &session("main"), &options).expect("context");
+        assert_eq!(
+            calls_on_this_thread(),
+            after_own,
+            "shipped changes run no git"
+        );
+        assert_eq!(given.changes, own.changes);
+        assert_eq!(read(&given), read(&own));
+        assert_eq!(read(&given).len(), 2);
+
+        // With the repository-level files read at a revision, shipped too: still no git.
+        let at_main = InspectOptions {
+            repo_files_rev: Some("main".into()),
+            ..options.clone()
+        };
+        let before = calls_on_this_thread();
+        let own_at_main = Context::build(dir.path(), &session("main"), &at_main).expect("ctx");
+        assert_eq!(
+            calls_on_this_thread() - before,
+            12,
+            "two absent files read at main"
+        );
+        let files = super::super::git::files_at_revision(dir.path(), "main", &REPO_FILES)
+            .expect("files at main");
+        let texts: Vec<(&str, Option<&str>)> = files
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.text.as_deref()))
+            .collect();
+        assert_eq!(
+            texts,
+            vec![
+                (".retake/decisions.yaml", None),
+                ("steering/tech.md", None),
+                ("retake.toml", None)
+            ]
+        );
+        let shipped_at_main = InspectOptions {
+            repo_files: Some(files),
+            ..at_main
+        };
+        let before = calls_on_this_thread();
+        let given = Context::build(dir.path(), &session("main"), &shipped_at_main).expect("ctx");
+        assert_eq!(calls_on_this_thread(), before, "everything shipped: no git");
+        assert_eq!(read(&given), read(&own_at_main));
+        assert_eq!(given.specs.test_command(), own_at_main.specs.test_command());
+
+        // Without its git folder the session can only be reviewed from what was shipped.
+        std::fs::rename(dir.path().join(".git"), dir.path().join("moved.git")).expect("mv");
+        let err = Context::build(dir.path(), &session("main"), &InspectOptions::default())
+            .expect_err("no repository");
+        assert!(err.to_string().starts_with("not a git repository"), "{err}");
+        let given = Context::build(dir.path(), &session("main"), &options).expect("context");
+        assert_eq!(read(&given), read(&own));
+
+        // Changes read for another base are not this session's: read here, and so fail here.
+        let other = InspectOptions {
+            session_changes: Some(protocol::SessionChanges {
+                base: "HEAD".into(),
+                ..shipped
+            }),
+            ..InspectOptions::default()
+        };
+        let err = Context::build(dir.path(), &session("main"), &other).expect_err("read here");
+        assert!(err.to_string().starts_with("not a git repository"), "{err}");
     }
 
     #[test]

@@ -56,11 +56,16 @@ impl Decisions {
 
     /// Reads `.retake/decisions.yaml` as committed at `rev` when one is given (the review's
     /// trusted revision: a change cannot accept its own findings), else from the work tree.
-    pub fn load_at(root: &Path, rev: Option<&str>) -> Result<Decisions, DecisionsError> {
+    /// `shipped`: the file as the Lead read it at `rev`, when it did.
+    pub fn load_at(
+        root: &Path,
+        rev: Option<&str>,
+        shipped: Option<&protocol::RevisionFiles>,
+    ) -> Result<Decisions, DecisionsError> {
         let Some(rev) = rev else {
             return Decisions::load(root);
         };
-        match super::git::file_at_revision(root, rev, DECISIONS_PATH) {
+        match super::git::file_at_revision_or_shipped(shipped, root, rev, DECISIONS_PATH) {
             Ok((_, Some(text))) => Decisions::parse(&text),
             Ok((_, None)) => Ok(Decisions::default()),
             Err(e) => Err(DecisionsError {
@@ -180,14 +185,14 @@ mod tests {
             DECISIONS_PATH,
             "- fingerprint: 'bbb'\n  reason: added by the change\n",
         );
-        let at_head = Decisions::load_at(root, Some("HEAD")).expect("committed");
+        let at_head = Decisions::load_at(root, Some("HEAD"), None).expect("committed");
         assert_eq!(
             (at_head.reason_for("aaa"), at_head.reason_for("bbb")),
             (Some("committed"), None)
         );
-        let work_tree = Decisions::load_at(root, None).expect("work tree");
+        let work_tree = Decisions::load_at(root, None, None).expect("work tree");
         assert_eq!(work_tree.reason_for("bbb"), Some("added by the change"));
-        let err = Decisions::load_at(root, Some("nope")).expect_err("unknown revision");
+        let err = Decisions::load_at(root, Some("nope"), None).expect_err("unknown revision");
         assert!(
             err.to_string().starts_with(
                 ".retake/decisions.yaml: cannot read it at nope: unknown base revision"

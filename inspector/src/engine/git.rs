@@ -3,6 +3,7 @@
 //! index is refreshed on disk, none of the repository's programs started).
 
 use super::diff::{parse_unified_zero, Changes, FileChange};
+use protocol::{ChangedFile, RevisionFile, RevisionFiles, SessionChanges};
 use std::path::Path;
 
 /// Bases tried, in order, for the default session: the default branch first (a session's
@@ -90,25 +91,128 @@ pub fn file_at_revision(
     rev: &str,
     path: &str,
 ) -> Result<(String, Option<String>), GitError> {
-    ensure_repository(root)?;
-    let commit = commit_of(root, rev).ok_or_else(|| GitError::UnknownBase(rev.into()))?;
+    let commit = revision_commit(root, rev)?;
+    let text = blob_at(root, &commit, path)?;
+    Ok((commit, text))
+}
+
+/// Several files at `rev`, as [`file_at_revision`] reads each (the commit resolved once): what
+/// the Lead ships to its Inspectors (`InspectOptions::repo_files`).
+pub fn files_at_revision(
+    root: &Path,
+    rev: &str,
+    paths: &[&str],
+) -> Result<RevisionFiles, GitError> {
+    let commit = revision_commit(root, rev)?;
+    let files = blobs_at(root, &commit, paths)?
+        .into_iter()
+        .zip(paths)
+        .map(|(text, path)| RevisionFile {
+            path: path.to_string(),
+            text,
+        })
+        .collect();
+    Ok(RevisionFiles {
+        rev: rev.to_string(),
+        commit,
+        files,
+    })
+}
+
+/// The commit `rev` names. Whether `root` is a repository at all is asked only when it names
+/// none, to say which error it is.
+fn revision_commit(root: &Path, rev: &str) -> Result<String, GitError> {
+    match commit_of(root, rev) {
+        Some(commit) => Ok(commit),
+        None => {
+            ensure_repository(root)?;
+            Err(GitError::UnknownBase(rev.into()))
+        }
+    }
+}
+
+/// The texts of `paths` at `commit` (`None`: no such file), in one `git cat-file --batch`; a
+/// path with a line break, which the batch input cannot carry, is read on its own.
+fn blobs_at(root: &Path, commit: &str, paths: &[&str]) -> Result<Vec<Option<String>>, GitError> {
+    if paths.iter().any(|p| p.contains('\n')) {
+        return paths.iter().map(|p| blob_at(root, commit, p)).collect();
+    }
+    let input: String = paths.iter().map(|p| format!("{commit}:./{p}\n")).collect();
+    let failed = |reason: String| GitError::Failed {
+        command: "cat-file --batch".into(),
+        reason,
+    };
+    let out = protocol::exec::git::git_with_input(root, &["cat-file", "--batch"], input.into())
+        .map_err(|e| failed(e.reason().to_string()))?;
+    let mut rest = out.as_slice();
+    let mut texts = Vec::new();
+    for path in paths {
+        let end = rest.iter().position(|&b| b == b'\n');
+        let header = String::from_utf8_lossy(end.map_or(rest, |n| &rest[..n])).into_owned();
+        rest = end.map_or(&[][..], |n| &rest[n + 1..]);
+        if header.ends_with(" missing") {
+            texts.push(None);
+            continue;
+        }
+        // `<sha> blob <size>`, the content, a line break; a tree or anything else is an error.
+        let size = match header.split(' ').collect::<Vec<_>>()[..] {
+            [_, "blob", size] => size.parse::<usize>().ok(),
+            _ => None,
+        };
+        let Some(size) = size.filter(|&n| n < rest.len()) else {
+            return Err(failed(format!("{path} at {commit}: {header}")));
+        };
+        texts.push(Some(String::from_utf8_lossy(&rest[..size]).into_owned()));
+        rest = &rest[size + 1..];
+    }
+    Ok(texts)
+}
+
+/// The text of `path` at `commit`, `None` when the commit has no such file: one git call when
+/// it has, two when it has not.
+fn blob_at(root: &Path, commit: &str, path: &str) -> Result<Option<String>, GitError> {
     // `<commit>:./<path>` is relative to the folder git runs in, like the reviewed root.
     let object = format!("{commit}:./{path}");
-    if git(root, &["cat-file", "-e", &object]).is_err() {
-        return Ok((commit, None));
+    match git(root, &["cat-file", "blob", &object]) {
+        Ok(text) => Ok(Some(text)),
+        // No such file at that commit; any other failure (a folder there, say) is an error.
+        Err(_) if git(root, &["cat-file", "-e", &object]).is_err() => Ok(None),
+        Err(e) => Err(e),
     }
-    let text = git(root, &["cat-file", "blob", &object])?;
-    Ok((commit, Some(text)))
+}
+
+/// [`file_at_revision`], answered from `shipped` when the Lead read `path` at `rev` already
+/// (`rev` as the Lead was given it, or the full commit it named).
+pub fn file_at_revision_or_shipped(
+    shipped: Option<&RevisionFiles>,
+    root: &Path,
+    rev: &str,
+    path: &str,
+) -> Result<(String, Option<String>), GitError> {
+    let found = shipped
+        .filter(|s| s.rev == rev || s.commit == rev)
+        .and_then(|s| Some((s, s.files.iter().find(|f| f.path == path)?)));
+    match found {
+        Some((s, file)) => Ok((s.commit.clone(), file.text.clone())),
+        None => file_at_revision(root, rev, path),
+    }
 }
 
 /// The files changed under `root` against the merge base of `base` and `HEAD` — committed,
 /// staged, unstaged and untracked (not ignored) — with their changed lines.
 pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {
-    ensure_repository(root)?;
-    let base_commit = commit_of(root, base).ok_or_else(|| GitError::UnknownBase(base.into()))?;
-    let merge_base = git(root, &["merge-base", &base_commit, "HEAD"])?
-        .trim()
-        .to_string();
+    // The base is resolved on its own only when the merge base cannot be taken from it as
+    // given: to say why (not a repository, no such commit), one git call fewer otherwise.
+    let direct = (!base.starts_with('-')).then(|| git(root, &["merge-base", base, "HEAD"]));
+    let merge_base = match direct {
+        Some(Ok(out)) => out,
+        _ => {
+            let base_commit = revision_commit(root, base)?;
+            git(root, &["merge-base", &base_commit, "HEAD"])?
+        }
+    }
+    .trim()
+    .to_string();
     let common = [
         "--no-renames",
         "--relative",
@@ -127,17 +231,26 @@ pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {
     ];
     patch.extend(common);
     patch.extend([merge_base.as_str(), "--"]);
-    let mut lines = parse_unified_zero(&git(root, &patch)?);
+    // The three listings are independent, and each walks the whole index or tree: side by side.
+    let (patch, names, untracked) = std::thread::scope(|s| {
+        let patch = s.spawn(|| git(root, &patch));
+        let names = s.spawn(|| git(root, &names));
+        let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"]);
+        let join = |h: std::thread::ScopedJoinHandle<'_, _>| {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+        };
+        (join(patch), join(names), untracked)
+    });
+    let mut lines = parse_unified_zero(&patch?);
     let mut files = std::collections::BTreeMap::new();
-    for path in git(root, &names)?.split('\0').filter(|p| !p.is_empty()) {
+    for path in names?.split('\0').filter(|p| !p.is_empty()) {
         // Deleted files have nothing left to review.
         if root.join(path).is_file() && !is_retake_state(path) {
             let change = lines.remove(path).unwrap_or_default();
             files.insert(path.to_string(), change);
         }
     }
-    let untracked = git(root, &["ls-files", "--others", "--exclude-standard", "-z"])?;
-    for path in untracked.split('\0').filter(|p| !p.is_empty()) {
+    for path in untracked?.split('\0').filter(|p| !p.is_empty()) {
         if !is_retake_state(path) {
             files.insert(path.to_string(), FileChange::new_file());
         }
@@ -147,6 +260,68 @@ pub fn session_changes(root: &Path, base: &str) -> Result<Changes, GitError> {
         merge_base,
         files,
     })
+}
+
+/// The wire form of a session's changes, as the Lead ships them to its Inspectors.
+impl From<&Changes> for SessionChanges {
+    fn from(changes: &Changes) -> SessionChanges {
+        let Changes {
+            base,
+            merge_base,
+            files,
+        } = changes;
+        let files = files
+            .iter()
+            .map(|(path, change)| {
+                // Destructured whole: a field added to `FileChange` must be added here too.
+                let FileChange {
+                    added,
+                    removed_after,
+                    new_file,
+                } = change;
+                ChangedFile {
+                    path: path.clone(),
+                    added: added.clone(),
+                    removed_after: removed_after.clone(),
+                    new_file: *new_file,
+                }
+            })
+            .collect();
+        SessionChanges {
+            base: base.clone(),
+            merge_base: merge_base.clone(),
+            files,
+        }
+    }
+}
+
+/// A session's changes as shipped by the Lead: the same [`Changes`] [`session_changes`] reads.
+impl From<SessionChanges> for Changes {
+    fn from(shipped: SessionChanges) -> Changes {
+        let files = shipped
+            .files
+            .into_iter()
+            .map(|f| {
+                let ChangedFile {
+                    path,
+                    added,
+                    removed_after,
+                    new_file,
+                } = f;
+                let change = FileChange {
+                    added,
+                    removed_after,
+                    new_file,
+                };
+                (path, change)
+            })
+            .collect();
+        Changes {
+            base: shipped.base,
+            merge_base: shipped.merge_base,
+            files,
+        }
+    }
 }
 
 /// retake's own output (`.retake/`, `verdicts.md`) is never a change to review: otherwise the

@@ -32,10 +32,13 @@ pub(crate) mod testing;
 mod triage;
 mod walk;
 
-pub use context::{Context, ContextError};
+pub use context::{Context, ContextError, REPO_CONFIG_PATH, REPO_FILES};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
-pub use git::{default_session_base, file_at_revision, GitError};
+pub use git::{
+    default_session_base, file_at_revision, file_at_revision_or_shipped, files_at_revision,
+    GitError,
+};
 pub use memo::Memo;
 pub use progress::Progress;
 pub use run::inspect;
@@ -45,7 +48,7 @@ pub(crate) use step_aside::step_aside;
 pub use step_aside::StandIn;
 pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
 pub use triage::finish;
-pub use walk::{walk, Walked};
+pub use walk::{walk, walk_within, Walked};
 
 use protocol::{Claim, Dimension, Location, Severity};
 use serde::de::DeserializeOwned;

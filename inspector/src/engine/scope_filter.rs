@@ -53,6 +53,26 @@ impl ScopeFilter {
         }
     }
 
+    /// The only folders (repository-relative) a walk needs to enter, when the scope names its
+    /// files one by one: a session's changed files are found without walking the rest of the
+    /// tree. `None`: every folder may hold a file in scope.
+    pub(super) fn folders(&self) -> Option<BTreeSet<String>> {
+        let ScopeFilter::Files(files) = self else {
+            return None;
+        };
+        let mut folders = BTreeSet::new();
+        for file in files {
+            let mut rest = file.as_str();
+            while let Some((parent, _)) = rest.rsplit_once('/') {
+                if !folders.insert(parent.to_string()) {
+                    break;
+                }
+                rest = parent;
+            }
+        }
+        Some(folders)
+    }
+
     /// Whether the scope covers `rel`.
     pub(super) fn accepts(&self, rel: &str) -> bool {
         match self {
@@ -67,5 +87,19 @@ impl ScopeFilter {
                         .is_some_and(|rest| rest.starts_with('/'))
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn named_files_need_only_their_folders_walked() {
+        let files = ["a/b/c.rs", "a/b/d.rs", "a/e.rs", "top.rs", "x/y.rs"].map(String::from);
+        let filter = ScopeFilter::Files(files.into());
+        let folders: Vec<String> = filter.folders().expect("folders").into_iter().collect();
+        assert_eq!(folders, vec!["a", "a/b", "x"]);
+        assert!(ScopeFilter::All.folders().is_none());
     }
 }

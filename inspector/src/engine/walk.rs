@@ -8,6 +8,7 @@
 use super::source::{is_test_data_path, Language, SourceFile};
 use ignore::WalkBuilder;
 use protocol::Skipped;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// The files of a walk and the ones it skipped.
@@ -59,11 +60,36 @@ fn is_generated(text: &str) -> bool {
 /// Walks `root` and reads every file of a known language that `in_scope` accepts
 /// (repository-relative, `/`-separated paths). `.retake/`, `.git/` and ignored files are never read.
 pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Walked {
+    walk_within(root, max_bytes, in_scope, None)
+}
+
+/// As [`walk`], entering only `folders` (repository-relative) when given: the same ignore
+/// rules, checks and reasons, without listing the folders that cannot hold a file in scope.
+pub fn walk_within(
+    root: &Path,
+    max_bytes: u64,
+    in_scope: &dyn Fn(&str) -> bool,
+    folders: Option<BTreeSet<String>>,
+) -> Walked {
     let mut out = Walked::default();
+    let top = root.to_path_buf();
     let walker = WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
-        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".retake")))
+        .filter_entry(move |e| {
+            if matches!(e.file_name().to_str(), Some(".git" | ".retake")) {
+                return false;
+            }
+            let Some(folders) = &folders else {
+                return true;
+            };
+            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            e.path()
+                .strip_prefix(&top)
+                .is_ok_and(|rel| folders.contains(&protocol::path_text(rel)))
+        })
         .build();
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
@@ -173,6 +199,40 @@ mod tests {
         );
         let only_py = walk(root, 1024, &|p| p.ends_with(".py"));
         assert_eq!(only_py.files.len(), 1);
+    }
+
+    #[test]
+    fn a_walk_within_folders_finds_what_the_whole_walk_finds_in_them() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path();
+        let write = |p: &str, body: &str| {
+            let path = root.join(p);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, body).expect("write");
+        };
+        write(".gitignore", "a/ignored.rs\n");
+        write("a/b/lib.rs", "pub fn f() {}\n");
+        write("a/ignored.rs", "fn i() {}\n");
+        write("a/b/test_data/x.rs", "fn t( {\n");
+        write("top.rs", "fn top() {}\n");
+        write("other/c.rs", "fn c() {}\n");
+        let wanted = [
+            "a/b/lib.rs",
+            "a/ignored.rs",
+            "a/b/test_data/x.rs",
+            "top.rs",
+            "other/c.rs",
+        ];
+        let in_scope = |p: &str| wanted.contains(&p);
+        let folders: BTreeSet<String> = ["a", "a/b", "a/b/test_data"].map(String::from).into();
+        let within = walk_within(root, 1024, &in_scope, Some(folders));
+        let whole = walk(root, 1024, &|p| in_scope(p) && !p.starts_with("other/"));
+        let files =
+            |w: &Walked| -> Vec<String> { w.files.iter().map(|f| f.rel_path.clone()).collect() };
+        assert_eq!(files(&within), vec!["a/b/lib.rs", "top.rs"]);
+        assert_eq!(files(&within), files(&whole));
+        assert_eq!(within.skipped, whole.skipped);
+        assert_eq!(within.skipped.len(), 1, "{:?}", within.skipped);
     }
 
     #[test]

@@ -26,6 +26,9 @@ pub use tasks::{SpecTask, TaskList};
 
 use std::path::Path;
 
+/// The steering file whose "Common Commands" give the test command.
+pub const TECH_MD: &str = "steering/tech.md";
+
 /// A path a spec file declares, with the 1-based line that declares it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeclaredPath {
@@ -107,17 +110,21 @@ impl Specs {
         self.test_command.clone()
     }
 
-    /// Takes the test command from `steering/tech.md` as committed at `rev` instead of the work
+    /// Takes the test command from [`TECH_MD`] as committed at `rev` instead of the work
     /// tree's: a command is configuration, and the change under review does not configure its
     /// own gate.
-    pub fn use_test_command_at(&mut self, root: &Path, rev: &str) -> Result<(), SpecError> {
-        const TECH_MD: &str = "steering/tech.md";
-        let (_, text) = crate::engine::file_at_revision(root, rev, TECH_MD).map_err(|e| {
-            SpecError::Unreadable {
+    /// `shipped`: the file as the Lead read it there, when it did.
+    pub fn use_test_command_at(
+        &mut self,
+        root: &Path,
+        rev: &str,
+        shipped: Option<&protocol::RevisionFiles>,
+    ) -> Result<(), SpecError> {
+        let (_, text) = crate::engine::file_at_revision_or_shipped(shipped, root, rev, TECH_MD)
+            .map_err(|e| SpecError::Unreadable {
                 path: format!("{TECH_MD} at {rev}"),
                 reason: e.to_string(),
-            }
-        })?;
+            })?;
         self.test_command = text.as_deref().and_then(test_command_in);
         Ok(())
     }

@@ -13,7 +13,7 @@
 //! own configuration says `[serve] trust_repo_config = true`.
 
 use super::load::FileLayer;
-use inspector::engine::{file_at_revision, GitError, DECISIONS_PATH};
+use inspector::engine::{file_at_revision, files_at_revision, GitError, DECISIONS_PATH};
 use std::path::Path;
 
 /// The repository's configuration file, relative to its root.
@@ -155,13 +155,17 @@ fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, SourceErr
         return Ok(from_work_tree(None));
     }
     let rev = base.unwrap_or("HEAD");
-    match file_at_revision(repo, rev, REPO_CONFIG) {
-        Ok((commit, committed)) => {
+    // Both files in one read (one `git cat-file --batch`).
+    match files_at_revision(repo, rev, &[REPO_CONFIG, DECISIONS_PATH]) {
+        Ok(read) => {
+            let commit = read.commit;
+            let mut texts = read.files.into_iter().map(|f| f.text);
+            let (committed, decisions) = (texts.next().flatten(), texts.next().flatten());
             let mut notes = Vec::new();
             if committed != work_tree {
                 notes.push(ignored_note(REPO_CONFIG, base));
             }
-            notes.extend(decisions_note(repo, &commit, base));
+            notes.extend(decisions_note(repo, decisions, base));
             notes.extend(steering_notes(repo, &commit, base));
             let short = commit.get(..12).unwrap_or(&commit);
             Ok(Read {
@@ -205,10 +209,9 @@ fn ignored_note(file: &str, base: Option<&str>) -> String {
     }
 }
 
-/// The note for `.retake/decisions.yaml` when the work tree's differs from the commit's (the
+/// The note for `.retake/decisions.yaml` when the work tree's differs from `committed` (the
 /// Inspectors read it at the commit).
-fn decisions_note(repo: &Path, commit: &str, base: Option<&str>) -> Option<String> {
-    let committed = file_at_revision(repo, commit, DECISIONS_PATH).ok()?.1;
+fn decisions_note(repo: &Path, committed: Option<String>, base: Option<&str>) -> Option<String> {
     let path = repo.join(DECISIONS_PATH);
     let work_tree = path
         .is_file()

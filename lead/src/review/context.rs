@@ -19,6 +19,7 @@
 
 mod items;
 
+use super::prepare::Prepared;
 use inspector::engine::ContextError;
 use inspector::spec::{Design, Feature, SpecError};
 use inspector::Context;
@@ -55,9 +56,15 @@ pub enum SpecContextError {
 /// The context of a review, or an empty one (with a warning) when the repository cannot be read:
 /// the scope was validated before, so this only happens when files change under the review.
 /// Steering's allow-lists and `.retake/decisions.yaml` are read as committed at
-/// `repo_files_rev` when one is given, so the change under review cannot widen them.
-pub fn load(repo: &Path, scope: &Scope, repo_files_rev: Option<&str>) -> SpecContext {
-    build_at(repo, scope, repo_files_rev).unwrap_or_else(|e| {
+/// `repo_files_rev` when one is given, so the change under review cannot widen them. What the
+/// Lead read before the review (a session's changes) is taken from `prepared`.
+pub fn load(
+    repo: &Path,
+    scope: &Scope,
+    repo_files_rev: Option<&str>,
+    prepared: &Prepared,
+) -> SpecContext {
+    build_at(repo, scope, repo_files_rev, prepared).unwrap_or_else(|e| {
         tracing::warn!(error = %e, "no spec context for the Auditor: design checks are off");
         SpecContext::default()
     })
@@ -65,22 +72,24 @@ pub fn load(repo: &Path, scope: &Scope, repo_files_rev: Option<&str>) -> SpecCon
 
 /// Reads the spec context of `scope` in `repo`.
 pub fn build(repo: &Path, scope: &Scope) -> Result<SpecContext, SpecContextError> {
-    build_at(repo, scope, None)
+    build_at(repo, scope, None, &Prepared::default())
 }
 
-/// As [`build`], with the repository-level files read at `repo_files_rev` (see [`load`]).
+/// As [`build`], with the repository-level files read at `repo_files_rev` and what the Lead
+/// read before the review taken from `prepared` (see [`load`]).
 pub fn build_at(
     repo: &Path,
     scope: &Scope,
     repo_files_rev: Option<&str>,
+    prepared: &Prepared,
 ) -> Result<SpecContext, SpecContextError> {
     // A zero size limit resolves the scope and parses the specs without reading any file: the
     // reviewed files come back as skipped, which is all the paths are needed for.
-    let probe = InspectOptions {
+    let probe = prepared.ship(InspectOptions {
         max_file_bytes: 0,
         repo_files_rev: repo_files_rev.map(str::to_string),
         ..InspectOptions::default()
-    };
+    });
     let ctx = Context::build(repo, scope, &probe)?;
     let reviewed: Vec<&str> = ctx
         .files

@@ -6,6 +6,7 @@ pub mod coordinator;
 pub mod hub;
 pub mod merge;
 pub mod plan;
+pub mod prepare;
 pub mod supervisor;
 pub mod suppressed;
 
@@ -20,6 +21,7 @@ use crate::state::ActiveReview;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use plan::Plan;
+use prepare::Prepared;
 use protocol::chaos::FaultPlan;
 use protocol::message::InspectOptions;
 use protocol::wire::{Secret, WireConfig};
@@ -108,21 +110,23 @@ fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> ReviewError 
 
 /// Checks the scope before any actor starts, so a bad glob or a refused phase gate is one clear
 /// error and not six failing actors.
-/// `repo_files_rev` is where `.retake/decisions.yaml` is read (see [`ReviewRequest`]).
+/// `repo_files_rev` is where `.retake/decisions.yaml` is read (see [`ReviewRequest`]); a
+/// session's changes are the ones `prepared` read.
 pub fn validate_scope(
     repo: &Path,
     scope: &Scope,
     repo_files_rev: Option<&str>,
+    prepared: &Prepared,
 ) -> Result<(), ReviewError> {
     if let Scope::Feature { feature, .. } = scope {
         inspector::spec::phase_gate(repo, feature)
             .map_err(|e| ReviewError::Scope(e.to_string()))?;
     }
-    let probe = InspectOptions {
+    let probe = prepared.ship(InspectOptions {
         max_file_bytes: 0,
         repo_files_rev: repo_files_rev.map(str::to_string),
         ..InspectOptions::default()
-    };
+    });
     // Building a context with a zero size limit resolves the scope and parses the specs without
     // reading any file content.
     inspector::Context::build(repo, scope, &probe)
@@ -133,7 +137,13 @@ pub fn validate_scope(
 /// Runs one review: one pipeline, or `req.pipelines` side by side for consensus (each with its
 /// own six Inspectors and an Auditor named `auditor-impl-K`, its own hub and journal folder).
 pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
-    validate_scope(&req.repo, &req.scope, req.repo_files_rev.as_deref())?;
+    let prepared = Prepared::build(&req)?;
+    validate_scope(
+        &req.repo,
+        &req.scope,
+        req.repo_files_rev.as_deref(),
+        &prepared,
+    )?;
     let state_dir = req.repo.join(".retake");
     let _lock = if req.nested {
         None
@@ -165,12 +175,12 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
     };
     if req.nested {
-        return run_pipelines(&req, &run_id, journal, preloaded);
+        return run_pipelines(&req, &run_id, journal, preloaded, &prepared);
     }
     active
         .write(&state_dir)
         .map_err(|e| ReviewError::State(e.to_string()))?;
-    let result = run_pipelines(&req, &run_id, journal, preloaded);
+    let result = run_pipelines(&req, &run_id, journal, preloaded, &prepared);
     ActiveReview::clear(&state_dir);
     result
 }
@@ -205,6 +215,7 @@ fn run_pipelines(
     run_id: &str,
     journal: Journal,
     preloaded: std::collections::BTreeMap<String, protocol::InspectorReport>,
+    prepared: &Prepared,
 ) -> Result<ReviewOutput, ReviewError> {
     let run_id = run_id.to_string();
     let state_dir = req.repo.join(".retake");
@@ -222,7 +233,7 @@ fn run_pipelines(
     let project_model = project_model(&req.repo);
     let mut pipelines = Vec::new();
     for k in 1..=n {
-        let mut plan = Plan::build(req, &run_id, heartbeat);
+        let mut plan = Plan::build_with(req, &run_id, heartbeat, prepared);
         plan.use_project_model(project_model.as_deref());
         let journal = if n == 1 {
             // Only a single pipeline resumes from its journal; consensus pipelines re-run.

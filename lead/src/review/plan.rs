@@ -2,6 +2,7 @@
 //! the deadlines and limits the supervisor enforces — all derived from the review request and
 //! the configuration before any actor starts.
 
+use super::prepare::Prepared;
 use super::supervisor::{Policy, Role};
 use super::{ReviewRequest, AUDITOR};
 use crate::runtime::ActorKind;
@@ -36,11 +37,22 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for `req` under review id `review`, heartbeating every `heartbeat`.
+    /// The plan for `req` under review id `review`, heartbeating every `heartbeat`; each actor
+    /// works out for itself what [`Prepared`] would have shipped.
     pub fn build(req: &ReviewRequest, review: &str, heartbeat: Duration) -> Plan {
+        Plan::build_with(req, review, heartbeat, &Prepared::default())
+    }
+
+    /// As [`Plan::build`], shipping `prepared` to the actors.
+    pub fn build_with(
+        req: &ReviewRequest,
+        review: &str,
+        heartbeat: Duration,
+        prepared: &Prepared,
+    ) -> Plan {
         let s = &req.settings;
         let sv = &s.supervision;
-        let options = InspectOptions {
+        let options = prepared.ship(InspectOptions {
             no_exec: req.no_exec,
             test_command: s.test.command.clone(),
             coverage_command: s.test.coverage_command.clone(),
@@ -53,7 +65,7 @@ impl Plan {
             cache: s.inspector.cache,
             repo_files_rev: req.repo_files_rev.clone(),
             ..InspectOptions::default()
-        };
+        });
         // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).
         let inspect_deadline = Duration::from_secs(sv.inspect_deadline_secs) + s.agent_budget();
         let test_deadline = inspect_deadline + Duration::from_secs(s.test.timeout_secs);
@@ -85,7 +97,12 @@ impl Plan {
             },
             unavailable: Vec::new(),
             root: Some(req.repo.to_string_lossy().into_owned()),
-            context: super::context::load(&req.repo, &req.scope, req.repo_files_rev.as_deref()),
+            context: super::context::load(
+                &req.repo,
+                &req.scope,
+                req.repo_files_rev.as_deref(),
+                prepared,
+            ),
         };
         let policy = Policy {
             heartbeat,

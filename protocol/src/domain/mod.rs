@@ -1,5 +1,6 @@
 //! The domain types of chapter 01: closed enums with exact text forms, findings, tasks, reports.
 
+mod changes;
 mod finding;
 mod kinds;
 mod location;
@@ -11,6 +12,7 @@ mod severity;
 mod task;
 mod verdict;
 
+pub use changes::{ChangedFile, RevisionFile, RevisionFiles, SessionChanges};
 pub use finding::{cpf_fingerprint, cpf_rule, fingerprint, Confidence, Finding};
 pub use kinds::{Dimension, InspectorKind, Judgment};
 pub use location::{Location, OutsideRoot};

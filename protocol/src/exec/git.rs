@@ -103,8 +103,17 @@ pub fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<Stri
     let mut argv = hardened_prefix();
     argv.extend(driver_overrides(repo, env));
     argv.extend(args.iter().map(|a| a.to_string()));
-    let done = raw(repo, &argv, env, args)?;
+    let done = raw(repo, &argv, env, args, None)?;
     Ok(String::from_utf8_lossy(&done).into_owned())
+}
+
+/// [`git`] with `input` on its standard input (`cat-file --batch`, say); its standard output
+/// as bytes.
+pub fn git_with_input(repo: &Path, args: &[&str], input: Vec<u8>) -> Result<Vec<u8>, GitError> {
+    let mut argv = hardened_prefix();
+    argv.extend(driver_overrides(repo, &[]));
+    argv.extend(args.iter().map(|a| a.to_string()));
+    raw(repo, &argv, &[], args, Some(input))
 }
 
 fn hardened_prefix() -> Vec<String> {
@@ -132,7 +141,7 @@ fn driver_overrides(repo: &Path, env: &[(&str, &str)]) -> Vec<String> {
         .map(String::from),
     );
     // No such key (exit 1) or no repository: nothing to neutralise.
-    let Ok(names) = raw(repo, &argv, env, &["config", "--get-regexp"]) else {
+    let Ok(names) = raw(repo, &argv, env, &["config", "--get-regexp"], None) else {
         return Vec::new();
     };
     let names = String::from_utf8_lossy(&names);
@@ -169,23 +178,34 @@ fn driver_overrides(repo: &Path, env: &[(&str, &str)]) -> Vec<String> {
     out
 }
 
+thread_local! {
+    /// git processes started by this thread (see [`calls_on_this_thread`]).
+    static CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many git processes this thread has started through this module (each [`git`] call
+/// starts two: the driver enumeration and the command). Per thread, so a test can assert that
+/// some work ran no git at all while other tests run git beside it.
+pub fn calls_on_this_thread() -> usize {
+    CALLS.with(std::cell::Cell::get)
+}
+
 /// Runs a full git argv; stdout bytes on exit 0.
 fn raw(
     repo: &Path,
     argv: &[String],
     env: &[(&str, &str)],
     shown: &[&str],
+    stdin: Option<Vec<u8>>,
 ) -> Result<Vec<u8>, GitError> {
+    CALLS.with(|c| c.set(c.get() + 1));
     let command = shown.join(" ");
     let mut all: Vec<(String, String)> = ENV
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
     all.extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    let extra = Extra {
-        stdin: None,
-        env: all,
-    };
+    let extra = Extra { stdin, env: all };
     match run(argv, repo, GIT_TIMEOUT, &extra) {
         Ok(done) if done.code == Some(0) => Ok(done.stdout),
         Ok(done) => Err(GitError::Failed {

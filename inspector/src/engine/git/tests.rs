@@ -55,3 +55,40 @@ fn the_default_session_needs_changes() {
     write(root, "src/lib.rs", "pub fn changed() {}\n");
     assert_eq!(default_session_base(root).as_deref(), Some("main"));
 }
+
+#[test]
+fn files_at_a_revision_come_in_one_batch_with_absent_ones_and_folders_told_apart() {
+    let dir = session_repo();
+    let root = dir.path();
+    let before = protocol::exec::git::calls_on_this_thread();
+    let read = files_at_revision(root, "main", &["src/lib.rs", "no/such.rs", "src/old.rs"])
+        .expect("files");
+    // rev-parse and one cat-file --batch, each with its driver listing.
+    assert_eq!(protocol::exec::git::calls_on_this_thread() - before, 4);
+    assert_eq!(read.rev, "main");
+    assert_eq!(read.commit, run_git(root, &["rev-parse", "main"]).trim());
+    let texts: Vec<(&str, Option<&str>)> = read
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.text.as_deref()))
+        .collect();
+    assert_eq!(
+        texts,
+        vec![
+            (
+                "src/lib.rs",
+                Some("pub fn a() {}\npub fn b() {}\npub fn c() {}\n")
+            ),
+            ("no/such.rs", None),
+            ("src/old.rs", Some("pub fn o() {}\n")),
+        ]
+    );
+    for path in ["src/lib.rs", "no/such.rs"] {
+        let one = file_at_revision(root, "main", path).expect("file");
+        let batched = read.files.iter().find(|f| f.path == path).expect("read");
+        assert_eq!(one, (read.commit.clone(), batched.text.clone()));
+    }
+    let err = files_at_revision(root, "main", &["src"]).expect_err("a folder");
+    assert!(err.to_string().contains("src at "), "{err}");
+    assert!(err.to_string().contains(" tree "), "{err}");
+}

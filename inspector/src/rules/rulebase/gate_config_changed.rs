@@ -10,7 +10,7 @@
 //! the change adds next to its own edit cannot silence it (only a committed
 //! `.retake/decisions.yaml` entry can).
 
-use crate::engine::{file_at_revision, Context, Hit, Rule, RuleMeta, Sink};
+use crate::engine::{file_at_revision_or_shipped, Context, Hit, Rule, RuleMeta, Sink};
 use crate::engine::{Decisions, DECISIONS_PATH};
 use crate::spec::Design;
 use protocol::{Dimension, Location, Severity};
@@ -26,7 +26,7 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// The configuration file at the repository root.
-const CONFIG_PATH: &str = "retake.toml";
+const CONFIG_PATH: &str = crate::engine::REPO_CONFIG_PATH;
 /// The steering folder whose "Allowed" sections exempt findings.
 const STEERING_DIR: &str = "steering";
 
@@ -50,14 +50,18 @@ impl Rule for GateConfigChanged {
         files.extend(steering_files(ctx).into_iter().map(|p| (p, Kind::Steering)));
         for (path, kind) in files {
             let now = std::fs::read_to_string(ctx.root.join(&path)).ok();
-            let before = match file_at_revision(&ctx.root, &changes.merge_base, &path) {
-                Ok((_, text)) => text,
-                Err(e) => {
-                    // Fail closed: an edit that cannot be compared is reported, not assumed away.
-                    out.hit(hit(&path, &[format!("(cannot read the base: {e})")]));
-                    continue;
-                }
-            };
+            // The Lead's copy when it read the file at this very commit (the base of a branch
+            // with no commit of its own past it, say); else git.
+            let shipped = ctx.options.repo_files.as_ref();
+            let before =
+                match file_at_revision_or_shipped(shipped, &ctx.root, &changes.merge_base, &path) {
+                    Ok((_, text)) => text,
+                    Err(e) => {
+                        // Fail closed: an edit that cannot be compared is reported, not assumed away.
+                        out.hit(hit(&path, &[format!("(cannot read the base: {e})")]));
+                        continue;
+                    }
+                };
             let changed = kind.changed_keys(before.as_deref(), now.as_deref());
             if !changed.is_empty() {
                 out.hit(hit(&path, &changed));

@@ -161,7 +161,12 @@ fn a_repository_without_specs_has_an_empty_design_context() {
     let ctx = build(dir.path(), &Scope::repository()).expect("context");
     assert_eq!(ctx, SpecContext::default());
     assert_eq!(
-        load(dir.path(), &feature("nope", &[]), None),
+        load(
+            dir.path(),
+            &feature("nope", &[]),
+            None,
+            &Prepared::default()
+        ),
         SpecContext::default()
     );
 }
