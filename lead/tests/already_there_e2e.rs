@@ -60,6 +60,8 @@ fn review(repo: &Path, flags: &[&str]) -> Run {
         .arg("review")
         .arg(repo)
         .args(["--no-exec", "--base", "main"])
+        // unsafe-without-safety, the case, is a pedantic rule.
+        .args(["--profile", "pedantic"])
         .args(formats.iter().flat_map(|f| ["--format", f]))
         .arg("--output")
         .arg(out_dir.path())

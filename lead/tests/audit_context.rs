@@ -43,6 +43,7 @@ fn review(repo: &Path, flags: &[&str]) -> Run {
         .arg("review")
         .arg(repo)
         .args(["--runtime", "inproc", "--no-exec", "--format", "json"])
+        .args(["--profile", "pedantic"])
         .args(flags)
         .stdin(Stdio::null())
         .output()

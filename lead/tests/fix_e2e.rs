@@ -383,7 +383,17 @@ fn bad_input_is_one_line_and_exit_2() {
     assert_eq!(ran.status.code(), Some(2));
     assert!(err(&ran).contains("malformed verdict"), "{}", err(&ran));
 
-    let ran = retake(&repo, &["review", "--fix", "--consensus", "2"]);
+    let ran = retake(
+        &repo,
+        &[
+            "review",
+            "--fix",
+            "--consensus",
+            "2",
+            "--profile",
+            "pedantic",
+        ],
+    );
     assert_eq!(ran.status.code(), Some(2));
     assert!(
         err(&ran).contains("--fix works on a single review"),
@@ -434,7 +444,17 @@ for f in $RETAKE_TASK_OWNS; do
     );
     let before = git(&repo, &["rev-parse", "HEAD"]);
 
-    let ran = retake(&repo, &["review", "--paths", "src/c.rs", "--fix"]);
+    let ran = retake(
+        &repo,
+        &[
+            "review",
+            "--paths",
+            "src/c.rs",
+            "--fix",
+            "--profile",
+            "pedantic",
+        ],
+    );
     let stdout = String::from_utf8_lossy(&ran.stdout);
     assert_eq!(
         ran.status.code(),

@@ -18,6 +18,7 @@ fn review(repo: &Path, path_env: &str) -> Output {
         .env("PATH", path_env)
         .env("HOME", repo)
         .args(["review", repo.to_str().expect("utf-8")])
+        .args(["--profile", "pedantic"])
         .args(["--paths", "**", "--format", "json", "--runtime", "inproc"])
         // Not a git repository: its retake.toml runs linters only when trusted.
         .arg("--trust-repo-config")
@@ -169,6 +170,7 @@ fn a_cargo_project_gets_clippy_by_default_built_outside_the_tree() {
     let home = std::env::var("HOME").unwrap_or_default();
     let out = Command::new(env!("CARGO_BIN_EXE_retake"))
         .args(["review", "--format", "json", "--runtime", "inproc"])
+        .args(["--profile", "pedantic"])
         .current_dir(&repo)
         .env("XDG_CACHE_HOME", &cache)
         .env("HOME", tmp.path())

@@ -321,7 +321,7 @@ fn the_immediate_review_of_a_high_priority_task_turns_its_findings_into_a_fix_ta
         dir.path(),
         FIX_PLAN,
         &fix_script(),
-        "gate = \"breezing\"\n",
+        "gate = \"breezing\"\n\n[rules]\nprofile = \"pedantic\"\n",
         &[
             ("src/one.rs", ONE),
             (

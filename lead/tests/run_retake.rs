@@ -10,7 +10,11 @@ use run_fixture::*;
 #[test]
 fn request_changes_becomes_a_fix_task_and_the_second_review_approves() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let repo = fixture(dir.path(), Agent::Sloppy, "gate = \"breezing\"\n");
+    let repo = fixture(
+        dir.path(),
+        Agent::Sloppy,
+        "gate = \"breezing\"\n\n[rules]\nprofile = \"pedantic\"\n",
+    );
     let tag = format!("run-e2e-retake-{}", std::process::id());
     let before = git(&repo, &["rev-parse", "HEAD"]);
 

@@ -113,6 +113,12 @@ fn a_written_test_file_clears_missing_test_file() {
         "pkg/prices.py",
         "def total(xs):\n    return sum(xs)\n",
     );
+    // A module nothing imports is not judged: the package's entry point uses it.
+    write(
+        dir.path(),
+        "pkg/__init__.py",
+        "from pkg.prices import total\n",
+    );
     let found = review(dir.path(), "test/missing-test-file");
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(matches!(

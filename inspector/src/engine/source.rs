@@ -185,6 +185,16 @@ impl SourceFile {
         self.role.is_test()
     }
 
+    /// Whether the file shows how to use the project rather than runs in it: the project model
+    /// calls it an example or documentation. A placeholder (`unimplemented!()` where "your code
+    /// goes here") or a demo password there is the point of the file, not a defect of the project.
+    pub fn is_illustration(&self) -> bool {
+        matches!(
+            self.role,
+            protocol::project::FileRole::Example | protocol::project::FileRole::Docs
+        )
+    }
+
     /// The file's lines, 1-based numbering left to the caller (`enumerate() + 1`).
     pub fn lines(&self) -> impl Iterator<Item = &str> {
         self.text.lines()

@@ -19,9 +19,11 @@ pub fn c() {
 }
 ";
 
+/// Every rule: these tests use pedantic rules (unsafe-without-safety) as fixture material.
 fn options() -> InspectOptions {
     InspectOptions {
         no_exec: true,
+        profile: protocol::message::RuleProfile::Pedantic,
         ..InspectOptions::default()
     }
 }
@@ -250,7 +252,7 @@ fn no_exec_commands_are_said_once_per_inspector() {
 }
 
 #[test]
-fn the_default_profile_leaves_pedantic_rules_out_and_caps_severities_under_the_overrides() {
+fn the_default_profile_leaves_pedantic_rules_out_and_overrides_turn_them_on() {
     let dir = tempfile::tempdir().expect("tempdir");
     write(
         dir.path(),
@@ -270,14 +272,12 @@ fn the_default_profile_leaves_pedantic_rules_out_and_caps_severities_under_the_o
             .collect()
     };
     let unsafe_rule = "holistic/unsafe-without-safety".to_string();
-    assert_eq!(
-        severities(&options()),
-        vec![(unsafe_rule.clone(), Severity::Medium)]
-    );
-    let pedantic = InspectOptions {
-        profile: protocol::message::RuleProfile::Pedantic,
+    let default = InspectOptions {
+        profile: protocol::message::RuleProfile::Default,
         ..options()
     };
+    assert_eq!(severities(&default), vec![]);
+    let pedantic = options();
     assert_eq!(
         severities(&pedantic),
         vec![
@@ -285,7 +285,7 @@ fn the_default_profile_leaves_pedantic_rules_out_and_caps_severities_under_the_o
             (unsafe_rule.clone(), Severity::High)
         ]
     );
-    // Configured overrides apply on top: a severity turns a pedantic rule on and beats a cap.
+    // Configured overrides apply on top: a severity turns a pedantic rule on.
     let configured = InspectOptions {
         rule_overrides: rules
             .iter()
@@ -295,7 +295,7 @@ fn the_default_profile_leaves_pedantic_rules_out_and_caps_severities_under_the_o
                 severity: Some(Severity::High),
             })
             .collect(),
-        ..options()
+        ..default
     };
     assert_eq!(
         severities(&configured),

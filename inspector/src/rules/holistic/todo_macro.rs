@@ -32,10 +32,12 @@ impl Rule for TodoMacro {
         &META
     }
 
-    /// A non-test file invoking one of [`NAMES`] in code.
+    /// A file of the project's own code (not a test, an example or documentation) invoking one
+    /// of [`NAMES`] in code.
     fn wants(&self, file: &SourceFile) -> bool {
         file.language == Some(Language::Rust)
             && !file.is_test_file()
+            && !file.is_illustration()
             && code_has(file, &[Needle::Macro(&NAMES)])
     }
 
@@ -135,6 +137,13 @@ fn hidden_ranges(items: &[syn::Item]) -> Vec<(u32, u32)> {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+
+    #[test]
+    fn an_example_program_s_placeholder_is_not_the_project_s_code() {
+        let text = "fn main() {\n    unimplemented!()\n}\n";
+        assert!(hits(&TodoMacro, "examples/find.rs", text).is_empty());
+        assert_eq!(hits(&TodoMacro, "src/bin/find.rs", text).len(), 1);
+    }
     use crate::rules::holistic::prefilter::wanted;
 
     #[test]

@@ -166,6 +166,82 @@ pub(super) fn constant_input(receiver: &syn::Expr) -> bool {
     }
 }
 
+/// Methods whose result is decided by input or the outside world: a parse of text, a read, a
+/// write or flush, opening, connecting, receiving, decoding.
+const INPUT_METHODS: [&str; 19] = [
+    "parse",
+    "read",
+    "read_to_string",
+    "read_to_end",
+    "read_line",
+    "read_exact",
+    "write",
+    "write_all",
+    "write_fmt",
+    "flush",
+    "open",
+    "create",
+    "connect",
+    "bind",
+    "accept",
+    "recv",
+    "send_to",
+    "decode",
+    "deserialize",
+];
+
+/// Functions (a path's last segment) whose result is decided by input or the outside world.
+const INPUT_FUNCTIONS: [&str; 14] = [
+    "var",
+    "var_os",
+    "read_to_string",
+    "read",
+    "read_dir",
+    "open",
+    "create",
+    "metadata",
+    "canonicalize",
+    "from_str",
+    "from_slice",
+    "from_reader",
+    "from_utf8",
+    "connect",
+];
+
+/// Whether an unwrap's receiver chain holds a call whose failure the caller's input or the
+/// outside world decides (`s.parse::<u16>()`, `std::env::var("P")`, `File::open(p)`,
+/// `writeln!(f, ..)` into anything but a `String`): the unwrap turns an error the caller could
+/// handle into a panic. The other unwraps assume an invariant of the code itself.
+pub(super) fn input_dependent(receiver: &syn::Expr) -> bool {
+    match receiver {
+        syn::Expr::MethodCall(m) => {
+            INPUT_METHODS.iter().any(|n| m.method == n) || input_dependent(&m.receiver)
+        }
+        syn::Expr::Call(c) => {
+            let named = match &*c.func {
+                syn::Expr::Path(p) => p
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| INPUT_FUNCTIONS.iter().any(|n| s.ident == n)),
+                _ => false,
+            };
+            named || c.args.iter().any(input_dependent)
+        }
+        syn::Expr::Macro(m) => m
+            .mac
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "write" || s.ident == "writeln"),
+        syn::Expr::Paren(p) => input_dependent(&p.expr),
+        syn::Expr::Reference(r) => input_dependent(&r.expr),
+        syn::Expr::Try(t) => input_dependent(&t.expr),
+        syn::Expr::Await(a) => input_dependent(&a.base),
+        _ => false,
+    }
+}
+
 /// The name an unwrap's receiver chain starts from (`items` in `items.first().unwrap()`,
 /// `self.buf` in `self.buf.pop().unwrap()`), when it is a plain name or field path.
 pub(super) fn receiver_root(receiver: &syn::Expr) -> Option<String> {

@@ -13,7 +13,7 @@
 //! and a receiver the same function checked before (`if v.is_empty() { return … }`).
 
 use super::unwrap_context::{
-    constant_input, guarded, receiver_root, string_names, writes_into_string,
+    constant_input, guarded, input_dependent, receiver_root, string_names, writes_into_string,
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
@@ -48,16 +48,44 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
-    explanation:
-        "`.unwrap()`/`.expect(..)` in library code: a failure panics instead of reaching the caller",
+    explanation: "`.unwrap()`/`.expect(..)` on what the caller's input or the outside world \
+        decides (a parse, a read or write, an environment variable) in library code: a failure \
+        panics instead of reaching the caller",
 };
 
-/// Flags `.unwrap()` and `.expect(..)` in non-test library code.
-pub(crate) struct UnwrapInLibrary;
+static META_ASSUMED: RuleMeta = RuleMeta {
+    id: "quality/unwrap-assumed",
+    category: "error-handling-drift",
+    severity: Severity::Medium,
+    languages: &[Language::Rust],
+    dimensions: &[Dimension::Quality, Dimension::BestPractices],
+    explanation: "`.unwrap()`/`.expect(..)` in library code on a value the code assumes is \
+        there (an internal invariant no comment argues): mostly deliberate in mature code",
+};
+
+/// Flags `.unwrap()` and `.expect(..)` in non-test library code: on input
+/// ([`input_dependent`]: the default profile's `quality/unwrap-in-library`) or on the rest
+/// (`quality/unwrap-assumed`, pedantic). One detection, two rules, so each has its own
+/// measured precision (PRECISION.md).
+pub(crate) struct UnwrapInLibrary {
+    /// Which of the two the rule reports: unwraps on input, or the others.
+    pub(crate) on_input: bool,
+}
+
+impl UnwrapInLibrary {
+    /// `quality/unwrap-in-library`.
+    pub(crate) const ON_INPUT: UnwrapInLibrary = UnwrapInLibrary { on_input: true };
+    /// `quality/unwrap-assumed`.
+    pub(crate) const ASSUMED: UnwrapInLibrary = UnwrapInLibrary { on_input: false };
+}
 
 impl Rule for UnwrapInLibrary {
     fn meta(&self) -> &'static RuleMeta {
-        &META
+        if self.on_input {
+            &META
+        } else {
+            &META_ASSUMED
+        }
     }
 
     fn wants(&self, file: &SourceFile) -> bool {
@@ -97,9 +125,14 @@ impl Rule for UnwrapInLibrary {
             statement,
             root,
             function,
+            input,
         } in finder.found
         {
-            if tests.contains(line) || justified(line) || justified(statement) {
+            if input != self.on_input
+                || tests.contains(line)
+                || justified(line)
+                || justified(statement)
+            {
                 continue;
             }
             let before = lines
@@ -141,6 +174,8 @@ struct Call {
     root: Option<String>,
     /// First line of the enclosing function (1 outside functions).
     function: u32,
+    /// Whether what is unwrapped depends on input ([`input_dependent`]).
+    input: bool,
 }
 
 #[derive(Default)]
@@ -217,6 +252,7 @@ impl<'ast> Visit<'ast> for Finder {
                 statement: line,
                 root: receiver_root(&call.receiver),
                 function: self.functions.last().map_or(1, |(start, _)| *start),
+                input: input_dependent(&call.receiver),
             });
         }
         visit::visit_expr_method_call(self, call);
@@ -269,11 +305,32 @@ mod tests {
     use super::*;
     use crate::rules::fixture::hits;
 
+    /// The hits of both rules, by line.
+    fn all_hits(path: &str, text: &str) -> Vec<(u32, String)> {
+        let mut all = hits(&UnwrapInLibrary::ON_INPUT, path, text);
+        all.extend(hits(&UnwrapInLibrary::ASSUMED, path, text));
+        all.sort();
+        all
+    }
+
+    #[test]
+    fn unwraps_on_input_and_on_assumptions_are_two_rules() {
+        let text = "pub fn port(s: &str, opt: Option<u16>, mut f: File) -> u16 {\n    let n = s.parse::<u16>().unwrap();\n    let v = std::env::var(\"P\").expect(\"P is set\");\n    writeln!(f, \"x\").unwrap();\n    let m = opt.unwrap();\n    let k = self.cache.take().expect(\"filled above\");\n    n + m\n}\n";
+        let lines = |rule: &UnwrapInLibrary| -> Vec<u32> {
+            hits(rule, "src/config.rs", text)
+                .into_iter()
+                .map(|h| h.0)
+                .collect()
+        };
+        assert_eq!(lines(&UnwrapInLibrary::ON_INPUT), vec![2, 3, 4]);
+        assert_eq!(lines(&UnwrapInLibrary::ASSUMED), vec![5, 6]);
+    }
+
     #[test]
     fn fires_on_unwrap_and_expect_in_library_code() {
         let text = "pub fn port(s: &str) -> u16 {\n    let n = s.parse::<u16>()\n        .unwrap();\n    let m: u16 = env(\"P\").expect(\"P is set\");\n    println!(\"{}\", opt.unwrap());\n    n + m\n}\n";
         assert_eq!(
-            hits(&UnwrapInLibrary, "src/config.rs", text),
+            all_hits("src/config.rs", text),
             vec![
                 (3, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error".to_string()),
                 (4, "`.expect(..)` in library code panics on `None`/`Err` instead of returning an error".to_string()),
@@ -285,7 +342,7 @@ mod tests {
     #[test]
     fn the_innermost_statement_is_the_one_a_comment_must_justify() {
         let text = "pub fn f(items: &[&str]) -> Vec<u8> {\n    // Cannot fail: every item was checked.\n    items\n        .iter()\n        .map(|i| {\n            let n = i.parse::<u8>().unwrap();\n            n\n        })\n        .collect()\n}\npub fn g(i: &str) -> u8 {\n    // Cannot fail: checked above.\n    let n = i\n        .parse::<u8>()\n        .unwrap();\n    n\n}\n";
-        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/a.rs", text)
+        let lines: Vec<u32> = all_hits("src/a.rs", text)
             .into_iter()
             .map(|h| h.0)
             .collect();
@@ -295,14 +352,14 @@ mod tests {
     #[test]
     fn quiet_on_writes_into_a_string_and_on_receivers_checked_before() {
         let text = "use std::fmt::Write;\npub fn render(items: &[u8], out: &mut String) -> String {\n    let mut s = String::new();\n    writeln!(s, \"{}\", 1).unwrap();\n    write!(out, \"x\").expect(\"String\");\n    if items.is_empty() {\n        return s;\n    }\n    let first = items.first().unwrap();\n    s\n}\npub fn other(items: &[u8], mut f: File) -> u8 {\n    writeln!(f, \"x\").unwrap();\n    *items.first().unwrap()\n}\n";
-        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/render.rs", text)
+        let lines: Vec<u32> = all_hits("src/render.rs", text)
             .into_iter()
             .map(|h| h.0)
             .collect();
         // The file write and the unchecked `items` of the second function still fire.
         assert_eq!(lines, vec![13, 14]);
         let text = "pub fn specs(p: &str) -> Vec<Spec> {\n    let re = Regex::new(r\"\\d+\").unwrap();\n    let m = Matcher::build().expect(\"built-in rules always compile\");\n    vec![\"path:fg:magenta\".parse().unwrap(), p.parse().unwrap()]\n}\n";
-        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/specs.rs", text)
+        let lines: Vec<u32> = all_hits("src/specs.rs", text)
             .into_iter()
             .map(|h| h.0)
             .collect();
@@ -312,7 +369,7 @@ mod tests {
     #[test]
     fn quiet_on_joins_documented_panics_and_checked_derefs() {
         let text = "pub fn wait(h: JoinHandle<()>) {\n    h.join().unwrap();\n}\n/// Offsets the match; this panics on overflow.\npub fn offset(&self, n: usize) -> usize {\n    self.start.checked_add(n).unwrap()\n}\npub fn rep(&self) -> &str {\n    if self.config.replacement.is_some() {\n        return (*self.config.replacement).as_ref().unwrap();\n    }\n    (*self.other).as_ref().unwrap()\n}\n";
-        let lines: Vec<u32> = hits(&UnwrapInLibrary, "src/m.rs", text)
+        let lines: Vec<u32> = all_hits("src/m.rs", text)
             .into_iter()
             .map(|h| h.0)
             .collect();
@@ -322,9 +379,9 @@ mod tests {
     #[test]
     fn quiet_in_binaries_tests_lock_idiom_and_parser_expect() {
         let text = "fn main() { let x = run().unwrap(); }\n";
-        assert!(hits(&UnwrapInLibrary, "src/main.rs", text).is_empty());
-        assert!(hits(&UnwrapInLibrary, "examples/demo.rs", text).is_empty());
+        assert!(all_hits("src/main.rs", text).is_empty());
+        assert!(all_hits("examples/demo.rs", text).is_empty());
         let lib = "pub fn f(m: &Mutex<u8>, p: &mut Parser) -> u8 {\n    p.expect(Token::Semi);\n    // `new_from_slice` cannot fail: HMAC takes keys of any length.\n    let mac = Hmac::new_from_slice(k)\n        .expect(\"any key length\");\n    *m.lock().unwrap() + x.unwrap_or(1)\n}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { f().unwrap(); }\n}\n#[test]\nfn u() { g().expect(\"g\"); }\n";
-        assert!(hits(&UnwrapInLibrary, "src/lib.rs", lib).is_empty());
+        assert!(all_hits("src/lib.rs", lib).is_empty());
     }
 }

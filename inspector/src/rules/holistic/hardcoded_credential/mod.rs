@@ -93,7 +93,9 @@ impl Rule for HardcodedCredential {
                 );
             }
         }
-        if file.is_test_file() {
+        // A key's shape is a leak wherever it is; a name set to a literal in a test, an example
+        // or documentation is a placeholder.
+        if file.is_test_file() || file.is_illustration() {
             return;
         }
         let found = match lang {
@@ -158,6 +160,22 @@ mod tests {
                 "`password` is set to a hard-coded literal (9 characters)".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn a_demo_password_in_an_example_is_a_placeholder_but_a_key_shape_is_a_leak() {
+        let text = format!(
+            "const user = {{ password: 'foobar' }};\nconst id = \"AKIA{}\";\n",
+            "Z9".repeat(8)
+        );
+        assert_eq!(
+            hits(&HardcodedCredential, "examples/auth/index.js", &text),
+            vec![(
+                2,
+                "an AWS access key id is written into the source".to_string()
+            )]
+        );
+        assert_eq!(hits(&HardcodedCredential, "src/auth.js", &text).len(), 2);
     }
 
     #[test]
