@@ -68,7 +68,8 @@ fn reviewing_twice_leaves_the_tree_as_found_with_the_same_scope_and_findings() {
         ),
         (
             "retake.toml",
-            "[test]\ncommand = [\"cargo\", \"test\", \"--offline\"]\ntimeout_secs = 300\n",
+            // The TODO is found by a pedantic rule.
+            "[test]\ncommand = [\"cargo\", \"test\", \"--offline\"]\ntimeout_secs = 300\n\n[rules]\nprofile = \"pedantic\"\n",
         ),
     ];
     for (path, text) in files {
