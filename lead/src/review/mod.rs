@@ -188,7 +188,7 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
 /// Builds the review's project model once and writes it where every Inspector reads it
 /// (`.retake/cache/project-<hash>.bin`); its hash, or `None` when it could not be written —
 /// then each Inspector builds the same model itself.
-fn project_model(repo: &std::path::Path) -> Option<String> {
+pub(crate) fn project_model(repo: &std::path::Path) -> Option<String> {
     let started = std::time::Instant::now();
     let model = inspector::project::build_at(repo);
     let built = started.elapsed();
@@ -230,11 +230,9 @@ fn run_pipelines(
     });
     // Only on a terminal; dropped (and so erased) before anything reports the result.
     let display = crate::output::progress::Display::on_terminal();
-    let project_model = project_model(&req.repo);
     let mut pipelines = Vec::new();
     for k in 1..=n {
         let mut plan = Plan::build_with(req, &run_id, heartbeat, prepared);
-        plan.use_project_model(project_model.as_deref());
         let journal = if n == 1 {
             // Only a single pipeline resumes from its journal; consensus pipelines re-run.
             plan.preloaded = preloaded.clone();

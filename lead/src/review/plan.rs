@@ -127,14 +127,6 @@ impl Plan {
         }
     }
 
-    /// Names the project model every Inspector of this plan reads (its content hash; `None`
-    /// makes each build it).
-    pub fn use_project_model(&mut self, hash: Option<&str>) {
-        for (_, _, request) in &mut self.inspections {
-            request.options.project_model = hash.map(str::to_string);
-        }
-    }
-
     /// Names this pipeline's Auditor (`auditor-impl-2` in consensus mode) and points every
     /// Inspector's report at it.
     pub fn rename_auditor(&mut self, name: &str) {

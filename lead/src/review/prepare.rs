@@ -19,6 +19,10 @@ pub struct Prepared {
     /// (`inspector::engine::REPO_FILES`); `None` when there is no such revision, or when they
     /// could not be read here (each Inspector then reads them, and fails, itself).
     pub repo_files: Option<RevisionFiles>,
+    /// The hash of the review's project model, built once here and stored under
+    /// `.retake/cache/`; the Lead's own scope probes and every Inspector load it. `None` when it
+    /// could not be stored (each then builds the same model itself).
+    pub project_model: Option<String>,
 }
 
 impl Prepared {
@@ -26,21 +30,28 @@ impl Prepared {
     /// (not a repository, unknown base, git failing) is the same one-line scope error the
     /// Inspectors would have given.
     pub fn build(req: &ReviewRequest) -> Result<Prepared, ReviewError> {
-        let changes = match &req.scope {
-            Scope::Session { base, .. } => Some(
-                inspector::engine::git::session_changes(&req.repo, base)
-                    .map(|c| SessionChanges::from(&c))
-                    .map_err(|e| ReviewError::Scope(e.to_string()))?,
-            ),
-            _ => None,
-        };
-        let repo_files = req.repo_files_rev.as_deref().and_then(|rev| {
-            inspector::engine::files_at_revision(&req.repo, rev, &inspector::engine::REPO_FILES)
-                .ok()
-        });
-        Ok(Prepared {
-            changes,
-            repo_files,
+        // The project model (reading the tree) is built while git runs (waiting on processes).
+        std::thread::scope(|threads| {
+            let model = threads.spawn(|| super::project_model(&req.repo));
+            let changes = match &req.scope {
+                Scope::Session { base, .. } => Some(
+                    inspector::engine::git::session_changes(&req.repo, base)
+                        .map(|c| SessionChanges::from(&c))
+                        .map_err(|e| ReviewError::Scope(e.to_string())),
+                ),
+                _ => None,
+            };
+            let repo_files = req.repo_files_rev.as_deref().and_then(|rev| {
+                inspector::engine::files_at_revision(&req.repo, rev, &inspector::engine::REPO_FILES)
+                    .ok()
+            });
+            // A model that could not be built or stored is built by each Inspector itself.
+            let project_model = model.join().ok().flatten();
+            Ok(Prepared {
+                changes: changes.transpose()?,
+                repo_files,
+                project_model,
+            })
         })
     }
 
@@ -49,6 +60,7 @@ impl Prepared {
         InspectOptions {
             session_changes: self.changes.clone(),
             repo_files: self.repo_files.clone(),
+            project_model: self.project_model.clone(),
             ..options
         }
     }
