@@ -63,12 +63,14 @@ fn the_inspectors_of_a_review_all_read_the_leads_model() {
         .expect("project-<hash>.bin");
     assert_eq!(hash.len(), 64);
 
-    // Each Inspector process (their logs go to the Lead's standard error) loaded that file.
+    // Each Inspector process (their logs go to the Lead's standard error) loaded that file, and
+    // so did the Lead's two scope probes (the scope check and the Auditor's spec context): eight
+    // loads, and no model built anywhere else.
     let loaded = stderr
         .lines()
         .filter(|l| l.contains("project model loaded") && l.contains(hash))
         .count();
-    assert_eq!(loaded, 6, "stderr: {stderr}");
+    assert_eq!(loaded, 8, "stderr: {stderr}");
 
     // An Inspector that could not read the named model says so in its report; none did.
     let reports = std::fs::read_dir(root.join(".retake/runs"))
