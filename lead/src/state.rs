@@ -27,6 +27,10 @@ pub struct ActiveReview {
     pub pipelines: u32,
     /// When it started (RFC 3339, UTC).
     pub started_at: String,
+    /// The rule profile it ran with (`--profile` or `[rules] profile`), so a resumed review
+    /// runs the same rules; absent in state files of earlier builds (the configuration's then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
 }
 
 /// Why the state file could not be used.
@@ -178,6 +182,11 @@ impl ActiveReview {
     fn validate(&self) -> Result<(), String> {
         check_name("run_id", &self.run_id)?;
         check_count("pipelines", u64::from(self.pipelines), PIPELINES)?;
+        if let Some(profile) = &self.profile {
+            profile
+                .parse::<protocol::message::RuleProfile>()
+                .map_err(|_| format!("field profile: {profile:?} is not a rule profile"))?;
+        }
         self.runtime
             .parse::<Runtime>()
             .map(|_| ())
@@ -207,6 +216,7 @@ mod tests {
             no_exec: true,
             pipelines: 1,
             started_at: "2026-11-22T00:00:00Z".into(),
+            profile: Some("pedantic".into()),
         }
     }
 
@@ -283,6 +293,13 @@ mod tests {
                     ..good.clone()
                 },
                 "field pipelines: 0 is outside 1..=9",
+            ),
+            (
+                ActiveReview {
+                    profile: Some("lenient".into()),
+                    ..good.clone()
+                },
+                "field profile: \"lenient\" is not a rule profile",
             ),
         ];
         for (state, reason) in cases {

@@ -72,6 +72,7 @@ fn a_run_id_that_is_a_path_and_a_million_pipelines_are_refused() {
         no_exec: true,
         pipelines: 1,
         started_at: "2026-11-22T00:00:00Z".into(),
+        profile: None,
     };
     ActiveReview {
         run_id: "../../..".into(),

@@ -30,7 +30,7 @@ mod suppress;
 #[cfg(test)]
 pub(crate) mod testing;
 mod triage;
-mod walk;
+pub(crate) mod walk;
 
 pub use context::{Context, ContextError, REPO_CONFIG_PATH, REPO_FILES};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};

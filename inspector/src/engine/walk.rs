@@ -72,36 +72,8 @@ pub fn walk_within(
     folders: Option<BTreeSet<String>>,
 ) -> Walked {
     let mut out = Walked::default();
-    let top = root.to_path_buf();
-    let walker = WalkBuilder::new(root)
-        .hidden(false)
-        .require_git(false)
-        .filter_entry(move |e| {
-            if matches!(e.file_name().to_str(), Some(".git" | ".retake")) {
-                return false;
-            }
-            let Some(folders) = &folders else {
-                return true;
-            };
-            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
-                return true;
-            }
-            e.path()
-                .strip_prefix(&top)
-                .is_ok_and(|rel| folders.contains(&protocol::path_text(rel)))
-        })
-        .build();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        // Lossless: a name that is not UTF-8 keeps its bytes as `\xHH` escapes, so a finding
-        // still names (and maps back to) its file.
-        let rel = protocol::path_text(rel);
-        if Language::of(&rel).is_none() || !in_scope(&rel) {
+    for (rel, entry) in source_files(root, folders) {
+        if !in_scope(&rel) {
             continue;
         }
         if let Some(reason) = not_source(&rel) {
@@ -141,6 +113,42 @@ pub fn walk_within(
     out.files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+/// The files of a known language under `root` as every walk of a review sees them:
+/// `.gitignore` respected, `.git/` and `.retake/` never entered, only `folders`
+/// (repository-relative) entered when given; each with its repository-relative path, lossless (a
+/// name that is not UTF-8 keeps its bytes as `\xHH` escapes, so a finding still names and maps
+/// back to its file).
+pub(crate) fn source_files(
+    root: &Path,
+    folders: Option<BTreeSet<String>>,
+) -> impl Iterator<Item = (String, ignore::DirEntry)> + '_ {
+    let top = root.to_path_buf();
+    WalkBuilder::new(root)
+        .hidden(false)
+        .require_git(false)
+        .filter_entry(move |e| {
+            if matches!(e.file_name().to_str(), Some(".git" | ".retake")) {
+                return false;
+            }
+            let Some(folders) = &folders else {
+                return true;
+            };
+            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            e.path()
+                .strip_prefix(&top)
+                .is_ok_and(|rel| folders.contains(&protocol::path_text(rel)))
+        })
+        .build()
+        .flatten()
+        .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
+        .filter_map(move |entry| {
+            let rel = protocol::path_text(entry.path().strip_prefix(root).ok()?);
+            Language::of(&rel).is_some().then_some((rel, entry))
+        })
 }
 
 fn skip(path: &str, reason: String) -> Skipped {

@@ -4,8 +4,6 @@
 //! checks the bytes against the name, so a stale, truncated or foreign file is never used.
 
 use super::build;
-use crate::engine::Language;
-use ignore::WalkBuilder;
 use protocol::project::ProjectModel;
 use protocol::wire::{decode_cached, encode_cached};
 use sha2::{Digest, Sha256};
@@ -17,24 +15,9 @@ const MAX_READ_BYTES: u64 = 2 << 20;
 /// The model of the repository at `root`: its files listed as the review's walk lists them
 /// (`.gitignore` respected, `.git/` and `.retake/` left out), the few it needs read from disk.
 pub fn build_at(root: &Path) -> ProjectModel {
-    let walker = WalkBuilder::new(root)
-        .hidden(false)
-        .require_git(false)
-        .filter_entry(|e| !matches!(e.file_name().to_str(), Some(".git" | ".retake")))
-        .build();
-    let mut paths = Vec::new();
-    for entry in walker.flatten() {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        let rel = protocol::path_text(rel);
-        if Language::of(&rel).is_some() {
-            paths.push(rel);
-        }
-    }
+    let paths: Vec<String> = crate::engine::walk::source_files(root, None)
+        .map(|(rel, _)| rel)
+        .collect();
     build(paths, &|rel| read(root, rel))
 }
 

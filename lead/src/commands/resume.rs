@@ -35,7 +35,11 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
         commands: !args.untrusted_repo,
     };
     let loaded = crate::config::load_repo(&repo, base, trust).map_err(|e| fail2(e.into()))?;
-    let settings = loaded.settings;
+    let mut settings = loaded.settings;
+    // The interrupted review's rules, whatever flag chose them.
+    if let Some(profile) = &active.profile {
+        settings.rules.profile = profile.clone();
+    }
     let runtime = active
         .runtime
         .parse::<Runtime>()

@@ -15,6 +15,7 @@ fn review(run_id: &str) -> ActiveReview {
         no_exec: true,
         pipelines: 1,
         started_at: "2026-11-22T10:00:00Z".into(),
+        profile: None,
     }
 }
 
