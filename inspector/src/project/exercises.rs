@@ -5,7 +5,7 @@
 //! `require`s, and for Go the package's own files in the test's folder.
 
 use super::python::module_file;
-use super::{dir_of, join, Sources};
+use super::{dir_of, join, script_imports, Sources};
 use protocol::project::{Ecosystem, FileFacts, FileRole, Package, TargetKind};
 use std::collections::{BTreeSet, HashMap};
 
@@ -162,45 +162,19 @@ fn python(src: &Sources<'_>, roots: &[&str], path: &str, text: &str, out: &mut B
     }
 }
 
-/// JavaScript/TypeScript: `from '…'`, `require('…')`, `import('…')` and `import '…'` of a
-/// relative path, resolved with the usual extensions and `index` files (a `.js` specifier also
-/// to its `.ts` source).
+/// JavaScript/TypeScript: the relative module paths the file imports
+/// ([`script_imports::specifiers`]), each resolved to the repository file it names.
 fn script(src: &Sources<'_>, path: &str, text: &str, out: &mut BTreeSet<String>) {
-    const EXTS: [&str; 8] = ["", ".ts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".mts"];
     let dir = dir_of(path);
-    for marker in ["from ", "require(", "import(", "import "] {
-        for (at, _) in text.match_indices(marker) {
-            let rest = text[at + marker.len()..].trim_start();
-            let Some(quote) = rest
-                .chars()
-                .next()
-                .filter(|c| matches!(c, '\'' | '"' | '`'))
-            else {
-                continue;
-            };
-            let Some(end) = rest[1..].find(quote) else {
-                continue;
-            };
-            let spec = &rest[1..=end];
-            if !spec.starts_with('.') {
-                continue;
-            }
-            let Some(base) = join(dir, spec) else {
-                continue;
-            };
-            let stem = base
-                .strip_suffix(".js")
-                .or_else(|| base.strip_suffix(".mjs"))
-                .or_else(|| base.strip_suffix(".cjs"))
-                .unwrap_or(&base);
-            let candidates = EXTS
-                .iter()
-                .map(|e| format!("{base}{e}"))
-                .chain(EXTS.iter().map(|e| format!("{stem}{e}")))
-                .chain(EXTS.iter().skip(1).map(|e| format!("{base}/index{e}")));
-            if let Some(hit) = candidates.into_iter().find(|f| src.exists(f)) {
-                out.insert(hit);
-            }
+    for spec in script_imports::specifiers(text) {
+        if !spec.starts_with('.') {
+            continue;
+        }
+        let Some(base) = join(dir, &spec) else {
+            continue;
+        };
+        if let Some(hit) = script_imports::resolve(&base, |f| src.exists(f)) {
+            out.insert(hit);
         }
     }
 }

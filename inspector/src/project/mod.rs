@@ -18,6 +18,7 @@ mod node;
 mod paths;
 mod python;
 mod rust_mods;
+pub(crate) mod script_imports;
 mod store;
 
 #[cfg(test)]

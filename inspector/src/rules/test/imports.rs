@@ -4,11 +4,10 @@
 //! imports at all (one nobody imports is a script, a configuration or an entry point).
 
 use crate::engine::Language;
+use crate::project::join;
+use crate::project::script_imports::{resolve, specifiers};
 use crate::rules::repository_files::RepositoryFiles;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Extensions a relative TypeScript/JavaScript import may leave out, in resolution order.
-const SCRIPT_EXTS: [&str; 8] = ["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 
 /// Who imports whom, over the repository's Python and TypeScript/JavaScript files.
 pub(super) struct ImportGraph {
@@ -238,7 +237,8 @@ fn script_imports(
     let mut out = Vec::new();
     for spec in specifiers(text) {
         let candidates: Vec<String> = if spec.starts_with("./") || spec.starts_with("../") {
-            vec![join(dir, &spec)]
+            // A path climbing above the repository names no file of it.
+            join(dir, &spec).into_iter().collect()
         } else {
             let (name, sub) = split_package(&spec);
             match packages.get(name) {
@@ -256,31 +256,11 @@ fn script_imports(
                 None => continue,
             }
         };
-        if let Some(found) = candidates.iter().find_map(|c| resolve(c, paths)) {
+        if let Some(found) = candidates
+            .iter()
+            .find_map(|c| resolve(c, |p| paths.contains(p)))
+        {
             out.push(found);
-        }
-    }
-    out
-}
-
-/// The quoted module specifiers of a file's import, export and require lines.
-fn specifiers(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        for marker in ["from ", "import ", "require(", "import("] {
-            for (at, _) in line.match_indices(marker) {
-                let rest = line[at + marker.len()..].trim_start();
-                let Some(q) = rest
-                    .chars()
-                    .next()
-                    .filter(|c| matches!(c, '\'' | '"' | '`'))
-                else {
-                    continue;
-                };
-                if let Some(end) = rest[1..].find(q) {
-                    out.push(rest[1..1 + end].to_string());
-                }
-            }
         }
     }
     out
@@ -293,38 +273,6 @@ fn split_package(spec: &str) -> (&str, &str) {
         Some((at, _)) => (&spec[..at], &spec[at + 1..]),
         None => (spec, ""),
     }
-}
-
-/// `dir` joined with a relative `spec`, `..` and `.` resolved.
-fn join(dir: &str, spec: &str) -> String {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in spec.split('/') {
-        match part {
-            "." | "" => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
-}
-
-/// The repository file a module path names: itself, with an extension added or swapped (a
-/// TypeScript import names `./x.js` for `x.ts`), or its folder's `index`.
-fn resolve(base: &str, paths: &BTreeSet<&str>) -> Option<String> {
-    if paths.contains(base) {
-        return Some(base.to_string());
-    }
-    let stem = match base.rsplit_once('.') {
-        Some((s, ext)) if SCRIPT_EXTS.contains(&ext) && !s.ends_with('/') => s,
-        _ => base,
-    };
-    SCRIPT_EXTS
-        .iter()
-        .map(|ext| format!("{stem}.{ext}"))
-        .chain(SCRIPT_EXTS.iter().map(|ext| format!("{base}/index.{ext}")))
-        .find(|c| paths.contains(c.as_str()))
 }
 
 #[cfg(test)]
