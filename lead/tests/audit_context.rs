@@ -3,14 +3,10 @@
 //! design names that no Inspector reviewed is a `COVERAGE_GAP` note, and a PROPOSE row without a
 //! terminal is recorded pending until `--answer` settles it.
 
+mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
+use support::write;
 
 struct Run {
     code: i32,

@@ -2,15 +2,10 @@
 //! the restart, and still produces a verdict with full coverage — and nothing is left behind,
 //! not even the test command the killed Inspector had started.
 
-use std::path::Path;
+mod support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
+use support::write;
 
 /// Pids of processes whose environment carries `tag` and whose command line contains `needle`.
 fn tagged(tag: &str, needle: &str) -> Vec<i32> {

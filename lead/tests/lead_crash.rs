@@ -2,15 +2,11 @@
 //! stale lock is taken over, and `retake resume` finishes the review without re-running the
 //! Inspectors whose reports were journaled.
 
+mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
+use support::write;
 
 fn tagged(tag: &str) -> Vec<String> {
     let needle = format!("RETAKE_E2E_TAG={tag}");

@@ -8,10 +8,12 @@
 //! the progress, one JSON and one Markdown report per dimension, and two deep-dive iterations
 //! (5 picks, then the sixth); `retake fix` on that folder plans from the re-assessed severities.
 
+mod support;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
+use support::write;
 
 const DIMENSIONS: &str = "security,quality,action-items,best-practices";
 
@@ -42,12 +44,6 @@ pub fn evict(store: &mut Store, key: &str) {
 "#;
 
 const API: &str = "use crate::store::open_store;\n\npub fn serve(path: &str) -> usize {\n    // TODO: serve over HTTP\n    let s = open_store(path);\n    s.items.len()\n}\n";
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
 
 fn git(repo: &Path, args: &[&str]) {
     let out = Command::new("git")

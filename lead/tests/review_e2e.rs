@@ -2,15 +2,11 @@
 //! across processes (`local`) and in one process (`inproc`), with journals, verdicts.md, exit
 //! codes, and no process left behind.
 
+mod support;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
+use support::write;
 
 /// A small ledger crate with one planted defect per Inspector angle.
 fn planted_repo(root: &Path) {

@@ -4,40 +4,11 @@
 //! session as the default when there are changes — and agent backends
 //! configured in retake.toml reaching the Inspectors.
 
+mod support;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
-
-fn git(root: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=retake",
-            "-c",
-            "user.email=retake@example.invalid",
-        ])
-        .args([
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use support::{git, write};
 
 /// `main`: lib.rs and other.rs, each with a `todo!(…)` on line 2 (distinct texts, so the
 /// Auditor's dedup keeps them apart). Branch `feature` (checked

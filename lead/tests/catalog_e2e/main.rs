@@ -3,6 +3,8 @@
 //! them must be found, each by the right Inspector (the finding's `agents`) in the right file.
 
 mod planted;
+#[path = "../support/mod.rs"]
+mod support;
 
 use std::process::Command;
 

@@ -2,13 +2,8 @@
 //! `log`, resolved offline by steering's test command) with its spec layout, and sixteen
 //! planted defects spread over the six Inspectors (`DEFECTS` in `main.rs` lists them).
 
+use crate::support::write;
 use std::path::Path;
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
-}
 
 const CARGO_TOML: &str = r#"[package]
 name = "billing"

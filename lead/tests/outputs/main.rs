@@ -4,9 +4,12 @@
 mod gating;
 mod headline;
 
+#[path = "../support/mod.rs"]
+mod support;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
+use support::write;
 
 fn retake(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_retake"))
@@ -28,12 +31,6 @@ fn stdout_json(out: &Output) -> Value {
             String::from_utf8_lossy(&out.stderr)
         )
     })
-}
-
-fn write(root: &Path, path: &str, body: &str) {
-    let path = root.join(path);
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    std::fs::write(path, body).expect("write");
 }
 
 /// A tiny crate with a `todo!()` (Critical) and a TODO marker (Medium, pedantic profile).
