@@ -202,13 +202,16 @@ impl SourceFile {
 }
 
 /// Whether a repository-relative path lies in a test-data folder (`testdata`, Go's convention,
-/// which the go tool never builds; `test_data` or `test-data`): inputs that tests read, often
-/// broken on purpose, like a parser's invalid-syntax cases.
+/// which the go tool never builds; `test_data`, `test-data`, `test_files` or `test-files`):
+/// inputs that tests read or serve, often broken on purpose, like a parser's invalid-syntax
+/// cases or a static file a web framework's tests serve.
 pub(crate) fn is_test_data_path(path: &str) -> bool {
-    path.split('/')
-        .rev()
-        .skip(1)
-        .any(|dir| matches!(dir, "testdata" | "test_data" | "test-data"))
+    path.split('/').rev().skip(1).any(|dir| {
+        matches!(
+            dir,
+            "testdata" | "test_data" | "test-data" | "test_files" | "test-files"
+        )
+    })
 }
 
 /// Whether a repository-relative path is test code by naming convention alone (test data
@@ -250,6 +253,7 @@ mod tests {
         assert!(is_test_data_path("crates/parser/test_data/err/0001.rs"));
         assert!(is_test_data_path("pkg/testdata/bad.go"));
         assert!(is_test_data_path("fixtures/test-data/x.rs"));
+        assert!(is_test_data_path("axum-extra/test_files/script.js"));
         assert!(!is_test_data_path("tests/api.rs"), "test code, not data");
         assert!(
             !is_test_data_path("src/test_data.rs"),

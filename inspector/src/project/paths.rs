@@ -10,10 +10,11 @@ pub(crate) type Placed = (FileRole, String);
 
 /// Folders whose files are tooling or programs rather than library code, with the role each
 /// gives: examples, benchmarks, scripts, a `bin/` folder, documentation.
-const TOOLING_DIRS: [(&str, FileRole); 7] = [
+const TOOLING_DIRS: [(&str, FileRole); 8] = [
     ("examples", FileRole::Example),
     ("benches", FileRole::Bench),
     ("bench", FileRole::Bench),
+    ("benchmark", FileRole::Bench),
     ("benchmarks", FileRole::Bench),
     ("scripts", FileRole::Program),
     ("bin", FileRole::Program),
@@ -39,6 +40,14 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     }
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
+    }
+    // A top-level `build/` folder holds the project's build scripts (`src/build/` may well be
+    // a library module of that name).
+    if dirs.first() == Some(&"build") {
+        return (
+            FileRole::BuildScript,
+            "under the top-level build/".to_string(),
+        );
     }
     for dir in dirs {
         if let Some((_, role)) = TOOLING_DIRS.iter().find(|(d, _)| d == dir) {
@@ -121,6 +130,8 @@ mod tests {
             ("scripts/release.py", FileRole::Program),
             (".github/actions/github-release/main.js", FileRole::Program),
             ("docs/conf.py", FileRole::Docs),
+            ("build/build-error-serializer.js", FileRole::BuildScript),
+            ("lib/build/index.js", FileRole::Library),
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),
             ("tests/conftest.py", FileRole::TestSupport),
             ("vendor/x/a.go", FileRole::Vendored),

@@ -77,7 +77,8 @@ mod tests {
 
     #[test]
     fn library_rules_are_quiet_in_crates_that_build_only_a_program() {
-        let unwrap = "pub fn load() -> String {\n    std::fs::read_to_string(\"x\").unwrap()\n}\n";
+        let unwrap =
+            "pub fn load(path: &str) -> String {\n    std::fs::read_to_string(path).unwrap()\n}\n";
         let panic = "pub fn load() {\n    panic!(\"no config\");\n}\n";
         let cases = [
             (InspectorKind::Quality, "quality/unwrap-in-library", unwrap),

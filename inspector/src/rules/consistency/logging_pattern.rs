@@ -15,6 +15,7 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
+use crate::rules::lexical::LexLine;
 use crate::rules::library_code::{binary_crates, crate_root, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
@@ -153,11 +154,24 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     if !needles.iter().any(|n| file.text.contains(n)) {
         return Vec::new();
     }
+    // A proc-macro crate runs inside the compiler: printing is its only channel.
+    if lang == Language::Rust && file.text.contains("proc_macro::") {
+        return Vec::new();
+    }
     let mut found = Vec::new();
     let mut tests = LazyTestCode::new(file);
-    for line in file.lexed(lang).iter() {
+    let lines = file.lexed(lang);
+    let facility = if lang == Language::Rust {
+        log_macro_lines(&lines)
+    } else {
+        Vec::new()
+    };
+    for line in lines.iter() {
         if lang == Language::Python && line.text.starts_with("if __name__") {
             break;
+        }
+        if facility.contains(&line.number) {
+            continue;
         }
         if !may_call_on(line.text, lang) {
             continue;
@@ -177,6 +191,39 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
 }
 
 /// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
+/// The lines of `macro_rules!` definitions named like a log level (`macro_rules! debug { …
+/// eprintln!(…) }`): the project's own logging facility, whose printing is its logging.
+fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut depth: Option<i32> = None;
+    for line in lines {
+        let code = line.code();
+        if depth.is_none() {
+            let named = code.trim_start().strip_prefix("macro_rules!").map(|rest| {
+                rest.trim_start()
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
+            });
+            if named.is_some_and(|n| LOG_LEVELS.contains(&n.as_str())) {
+                depth = Some(0);
+            }
+        }
+        if let Some(d) = depth.as_mut() {
+            out.push(line.number);
+            *d += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+            if *d <= 0 && code.contains('}') {
+                depth = None;
+            }
+        }
+    }
+    out
+}
+
+/// The names a logging macro goes by.
+const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "log"];
+
 fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
     for (line, logs, print) in calls {
         let (line, logs) = (*line, *logs);
@@ -226,6 +273,23 @@ mod tests {
                 "module `cache` prints with `println!` (2 prints) while `api` and `store` log through a logging framework".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn a_log_macro_of_its_own_and_a_proc_macro_crate_are_not_printing() {
+        let sink = run(&[
+            ("api/src/lib.rs", "pub fn a() {\n    tracing::info!(\"up\");\n}\n"),
+            (
+                "complete/src/macros.rs",
+                "#[cfg(feature = \"debug\")]\nmacro_rules! debug {\n    ($($arg:tt)*) => {\n        eprint!(\"[{:>w$}] \", module_path!(), w = 28);\n        eprintln!($($arg)*)\n    }\n}\n",
+            ),
+            ("complete/src/lib.rs", "pub fn c() {\n    debug!(\"generating\");\n}\n"),
+            (
+                "macros/src/lib.rs",
+                "use proc_macro::TokenStream;\nfn expand(t: TokenStream) -> TokenStream {\n    if std::env::var_os(\"M_DEBUG\").is_some() {\n        eprintln!(\"{t}\");\n    }\n    t\n}\n",
+            ),
+        ]);
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
     }
 
     #[test]

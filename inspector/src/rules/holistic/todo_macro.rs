@@ -6,13 +6,16 @@
 //! `#[doc(hidden)]` items (with the impls of `#[doc(hidden)]` types declared in the file) — stubs
 //! the examples compile against — are skipped. A file whose leading comment only *says* it serves
 //! doc tests still reports its calls, at Low and saying so: a comment the change itself can add
-//! never makes a finding disappear.
+//! never makes a finding disappear. A match arm answering a case the code declares unsupported
+//! with a reason (`X => unimplemented!("feature not enabled")`) refuses input on purpose.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use protocol::{Dimension, Severity};
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
 
 /// The macros flagged.
 const NAMES: [&str; 2] = ["todo", "unimplemented"];
@@ -45,14 +48,19 @@ impl Rule for TodoMacro {
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
         let doc_test_support = serves_doc_tests(&file.text);
-        let hidden = match file.rust_ast() {
-            Some(Ok(ast)) => hidden_ranges(&ast.items),
-            _ => Vec::new(),
+        let (hidden, unsupported) = match file.rust_ast() {
+            Some(Ok(ast)) => {
+                let mut arms = UnsupportedArms(Vec::new());
+                arms.visit_file(ast);
+                (hidden_ranges(&ast.items), arms.0)
+            }
+            _ => (Vec::new(), Vec::new()),
         };
         for call in macro_calls_outside_tests(file, &NAMES) {
-            if hidden
-                .iter()
-                .any(|(from, to)| (*from..=*to).contains(&call.line))
+            if unsupported.contains(&call.line)
+                || hidden
+                    .iter()
+                    .any(|(from, to)| (*from..=*to).contains(&call.line))
             {
                 continue;
             }
@@ -71,6 +79,39 @@ impl Rule for TodoMacro {
                 hit
             });
         }
+    }
+}
+
+/// The lines of match arms that answer cases the code declares unsupported, saying why:
+/// `Event::Math(_) => unimplemented!("feature not enabled {event:?}")` — a deliberate refusal of
+/// input the arm's pattern names, not work left undone (a bare `unimplemented!()`, a catch-all
+/// `_ =>`, a message such as "later" or "not yet", and any `todo!()` still are).
+struct UnsupportedArms(Vec<u32>);
+
+impl<'ast> Visit<'ast> for UnsupportedArms {
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        let body = match &*arm.body {
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Macro(m) => Some(&m.mac),
+                syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
+                _ => None,
+            },
+            syn::Expr::Macro(m) => Some(&m.mac),
+            _ => None,
+        };
+        let unfinished = |m: &syn::Macro| {
+            let said = m.tokens.to_string().to_lowercase();
+            ["later", "todo", "yet", "implement"]
+                .iter()
+                .any(|w| said.contains(w))
+        };
+        let declared = !matches!(arm.pat, syn::Pat::Wild(_) | syn::Pat::Ident(_));
+        if let Some(mac) = body.filter(|m| {
+            declared && m.path.is_ident("unimplemented") && !m.tokens.is_empty() && !unfinished(m)
+        }) {
+            self.0.push(mac.path.span().start().line as u32);
+        }
+        visit::visit_arm(self, arm);
     }
 }
 
@@ -164,6 +205,16 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_named_case_declared_unsupported_is_not_unfinished_work() {
+        let text = "pub fn a(e: Event) -> u8 {\n    match e {\n        Event::Text(_) => 1,\n        Event::Math(_) | Event::Table => {\n            unimplemented!(\"feature not enabled {e:?}\")\n        }\n        Event::Rule => unimplemented!(\"not yet\"),\n        Event::Code => unimplemented!(),\n    }\n}\n";
+        let lines: Vec<u32> = hits(&TodoMacro, "src/md.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![7, 8]);
     }
 
     #[test]

@@ -23,6 +23,9 @@ impl Rule for IncompleteSyntax {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
+        if is_template(file) {
+            return;
+        }
         if let Some(Err((line, message))) = file.rust_ast() {
             out.hit(
                 Hit::new(
@@ -34,6 +37,28 @@ impl Rule for IncompleteSyntax {
             );
         }
     }
+}
+
+/// Template engines' names for a template of a Rust file (`language_type.tera.rs`).
+const TEMPLATE_SUFFIXES: [&str; 7] = [
+    ".tera.rs",
+    ".j2.rs",
+    ".jinja.rs",
+    ".hbs.rs",
+    ".tmpl.rs",
+    ".tpl.rs",
+    ".template.rs",
+];
+
+/// Whether a `.rs` file is a template a build step renders into Rust, not Rust itself: named
+/// for a template engine, or holding template block tags (`{% for … %}`) in its code — which
+/// no Rust program can (outside strings and comments, `{%` is not Rust).
+fn is_template(file: &SourceFile) -> bool {
+    TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s))
+        || file
+            .lexed(Language::Rust)
+            .iter()
+            .any(|l| l.code().contains("{%"))
 }
 
 #[cfg(test)]
@@ -57,5 +82,14 @@ mod tests {
     fn quiet_on_valid_rust_and_other_languages() {
         assert!(hits(&IncompleteSyntax, "src/a.rs", "fn a() {}\n").is_empty());
         assert!(hits(&IncompleteSyntax, "app/a.py", "def f(:\n").is_empty());
+        // A template that build.rs renders into Rust.
+        let tera = "pub enum Language {\n    {% for key in languages -%}\n        {{key}},\n    {% endfor %}\n}\n";
+        assert!(hits(&IncompleteSyntax, "src/language/kinds.rs", tera).is_empty());
+        let named = "pub enum Language {\n    {{ variants }}\n}\n";
+        assert!(hits(&IncompleteSyntax, "src/language_type.tera.rs", named).is_empty());
+        assert_eq!(
+            hits(&IncompleteSyntax, "src/language_type.rs", named).len(),
+            1
+        );
     }
 }

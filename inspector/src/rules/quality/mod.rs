@@ -1,6 +1,7 @@
 //! The quality Inspector's rules: completeness, error handling, dead code, naming, logging,
 //! linters, and maintainability (long functions, deep nesting, large files, duplicated blocks).
 
+mod caller_input;
 mod commented_out_code;
 mod deep_nesting;
 mod duplicated_block;

@@ -118,7 +118,7 @@ impl Rule for OmissionMarker {
             let in_macro = macro_bodies
                 .iter()
                 .any(|&(a, b)| a <= number && number <= b);
-            if in_macro || (parses && marker == "...") {
+            if in_macro || (parses && marker == "...") || separates_items(&lines, i, &marker) {
                 continue;
             }
             let previous = lines[..i]
@@ -184,6 +184,28 @@ fn continues_comment(lines: &[LexLine<'_>], i: usize) -> bool {
     let comment_only = |l: &LexLine<'_>| l.has_comment() && !l.has_code();
     let above = i.checked_sub(1).and_then(|j| lines.get(j));
     lines.get(i).is_some_and(comment_only) && above.is_some_and(comment_only)
+}
+
+/// Whether a bare ellipsis comment (`# ...`, `// …`) stands between two items of a list: the
+/// code line above ends with a `,` and the code line below continues the list at the comment's
+/// indentation — a separator between groups of cases, not code left out (nothing is missing
+/// where the list goes on).
+fn separates_items(lines: &[LexLine<'_>], i: usize, marker: &str) -> bool {
+    let bare = marker
+        .trim_start_matches(['#', '/', ' '])
+        .chars()
+        .all(|c| c == '.' || c == '…');
+    let indent = |t: &str| t.len() - t.trim_start().len();
+    let code_at = |l: &LexLine<'_>| l.has_code().then(|| l.code());
+    let above = lines[..i].iter().rev().find_map(code_at);
+    let below = lines[i + 1..].iter().find(|l| l.has_code());
+    bare && !lines[i].has_code()
+        && above.is_some_and(|c| c.trim_end().ends_with(','))
+        && below.is_some_and(|l| {
+            let code = l.code();
+            indent(l.text) == indent(lines[i].text)
+                && !code.trim_start().starts_with([')', ']', '}'])
+        })
 }
 
 /// Whether a comment's text is `marker`.
@@ -255,6 +277,18 @@ mod tests {
             vec![(
                 2,
                 "omission marker `# and so on`: code was left out here".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn quiet_on_an_ellipsis_between_list_items_but_not_at_its_end() {
+        let py = "CASES = [\n    (\"a\", 1),\n    # ...\n    (\"b\", 2),\n]\nMORE = [\n    (\"c\", 3),\n    # ...\n]\n";
+        assert_eq!(
+            hits(&OmissionMarker, "tests/test_cases.py", py),
+            vec![(
+                8,
+                "omission marker `# ...`: code was left out here".to_string()
             )]
         );
     }

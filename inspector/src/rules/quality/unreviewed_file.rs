@@ -2,9 +2,13 @@
 //! beyond the engine's limits (`engine::limits`). Every Inspector skips and lists such a file;
 //! this rule makes it a finding, raised by the quality Inspector alone so it is reported exactly
 //! once, because a file nobody reviewed must not pass a gate silently. It is not
-//! `incomplete-syntax`: the file may well be valid, it was just not analysed.
+//! `incomplete-syntax`: the file may well be valid, it was just not analysed. Test files and
+//! their data (highlighted-output fixtures, whose escape sequences read as unclosed brackets)
+//! are listed in one note instead — still "not reviewed", never "clean", but not a finding a
+//! maintainer has to dismiss file by file.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink};
+use crate::project::role_without_model;
 use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
@@ -38,7 +42,29 @@ impl Rule for UnreviewedFile {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
-        for (path, exceeded) in &ctx.unanalysable {
+        let is_test = |path: &str| {
+            ctx.project
+                .role(path)
+                .unwrap_or_else(|| role_without_model(path, ""))
+                .is_test()
+        };
+        let tests: Vec<&str> = ctx
+            .unanalysable
+            .iter()
+            .map(|(path, _)| path.as_str())
+            .filter(|p| is_test(p))
+            .collect();
+        if !tests.is_empty() {
+            let shown: Vec<&str> = tests.iter().take(5).copied().collect();
+            let more = tests.len() - shown.len();
+            out.note(format!(
+                "quality/unreviewed-file: {} test file(s) not reviewed, beyond the analysis limits: {}{}",
+                tests.len(),
+                shown.join(", "),
+                if more > 0 { format!(" and {more} more") } else { String::new() }
+            ));
+        }
+        for (path, exceeded) in ctx.unanalysable.iter().filter(|(p, _)| !is_test(p)) {
             out.hit(
                 Hit::new(
                     Location::at(path, exceeded.line),
@@ -101,6 +127,25 @@ mod tests {
                     "not reviewed: brackets nested deeper than 256".to_string()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn unanalysable_test_files_are_one_note_not_findings() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let deep = format!("x = 1\n{}\n", "[".repeat(300));
+        write(dir.path(), "tests/fixtures/highlighted/a.py", &deep);
+        write(dir.path(), "tests/fixtures/highlighted/b.py", &deep);
+        write(dir.path(), "src/lib.rs", "pub fn a() {}\n");
+        let mut ctx = Context::build(dir.path(), &Scope::repository(), &InspectOptions::default())
+            .expect("context");
+        crate::engine::file_pass::refuse_unanalysable(&mut ctx);
+        let mut sink = Sink::default();
+        UnreviewedFile.check_project(&ctx, &mut sink);
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
+        assert_eq!(
+            sink.notes,
+            vec!["quality/unreviewed-file: 2 test file(s) not reviewed, beyond the analysis limits: tests/fixtures/highlighted/a.py, tests/fixtures/highlighted/b.py".to_string()]
         );
     }
 

@@ -12,6 +12,7 @@
 //! are the calls safe without one (`unwrap_context.rs`): a `write!`/`writeln!` into a `String`,
 //! and a receiver the same function checked before (`if v.is_empty() { return … }`).
 
+use super::caller_input::{bound_names, mentions, parameter_names};
 use super::unwrap_context::{
     constant_input, guarded, input_dependent, receiver_root, string_names, writes_into_string,
 };
@@ -48,9 +49,9 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
-    explanation: "`.unwrap()`/`.expect(..)` on what the caller's input or the outside world \
-        decides (a parse, a read or write, an environment variable) in library code: a failure \
-        panics instead of reaching the caller",
+    explanation: "`.unwrap()`/`.expect(..)` in a public library function on a parse, read or \
+        write of what its caller passed: the caller's bad input panics instead of coming back \
+        as an error",
 };
 
 static META_ASSUMED: RuleMeta = RuleMeta {
@@ -60,12 +61,14 @@ static META_ASSUMED: RuleMeta = RuleMeta {
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
     explanation: "`.unwrap()`/`.expect(..)` in library code on a value the code assumes is \
-        there (an internal invariant no comment argues): mostly deliberate in mature code",
+        there or valid (an internal invariant no comment argues, a value the crate built \
+        itself, the environment): mostly deliberate in mature code",
 };
 
-/// Flags `.unwrap()` and `.expect(..)` in non-test library code: on input
-/// ([`input_dependent`]: the default profile's `quality/unwrap-in-library`) or on the rest
-/// (`quality/unwrap-assumed`, pedantic). One detection, two rules, so each has its own
+/// Flags `.unwrap()` and `.expect(..)` in non-test library code: on the caller's input (a
+/// parse, read or write, [`input_dependent`], of what a public function's parameters carry, by
+/// name or through locals computed from them, `caller_input.rs`: the default profile's
+/// `quality/unwrap-in-library`) or on the rest (`quality/unwrap-assumed`, pedantic). One detection, two rules, so each has its own
 /// measured precision (PRECISION.md).
 pub(crate) struct UnwrapInLibrary {
     /// Which of the two the rule reports: unwraps on input, or the others.
@@ -184,9 +187,10 @@ struct Finder {
     found: Vec<Call>,
     /// The names the file binds to a `String`.
     strings: BTreeSet<String>,
-    /// First lines of the functions being visited, innermost last, each with whether its doc
-    /// says it panics.
-    functions: Vec<(u32, bool)>,
+    /// The functions being visited, innermost last.
+    functions: Vec<Scope>,
+    /// Whether each `impl` block being visited implements a trait, innermost last.
+    impls: Vec<bool>,
     /// The calls (indexes into `found`) whose innermost enclosing statement is still being
     /// visited: they get its first line when its visit ends (a statement's span joins all its
     /// tokens, so it is worked out only for statements holding a call).
@@ -195,10 +199,32 @@ struct Finder {
     depth: usize,
 }
 
+/// One function being visited.
+struct Scope {
+    /// Its first line.
+    start: u32,
+    /// Whether its doc says it panics.
+    panics: bool,
+    /// Whether callers outside the crate reach it: `pub`, a trait's method or a trait impl's.
+    public: bool,
+    /// Its parameters and the locals computed from them so far ([`caller_input`]).
+    from_caller: BTreeSet<String>,
+}
+
 impl Finder {
-    fn in_function(&mut self, start: u32, attrs: &[syn::Attribute], walk: impl FnOnce(&mut Self)) {
-        let panics = doc_text(attrs).to_lowercase().contains("panic");
-        self.functions.push((start, panics));
+    fn in_function(
+        &mut self,
+        sig: &syn::Signature,
+        attrs: &[syn::Attribute],
+        public: bool,
+        walk: impl FnOnce(&mut Self),
+    ) {
+        self.functions.push(Scope {
+            start: sig.fn_token.span.start().line as u32,
+            panics: doc_text(attrs).to_lowercase().contains("panic"),
+            public,
+            from_caller: parameter_names(sig),
+        });
         walk(self);
         self.functions.pop();
     }
@@ -206,13 +232,37 @@ impl Finder {
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
-        let start = f.sig.fn_token.span.start().line as u32;
-        self.in_function(start, &f.attrs, |v| visit::visit_item_fn(v, f));
+        let public = matches!(f.vis, syn::Visibility::Public(_));
+        self.in_function(&f.sig, &f.attrs, public, |v| visit::visit_item_fn(v, f));
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        self.impls.push(i.trait_.is_some());
+        visit::visit_item_impl(self, i);
+        self.impls.pop();
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
-        let start = f.sig.fn_token.span.start().line as u32;
-        self.in_function(start, &f.attrs, |v| visit::visit_impl_item_fn(v, f));
+        let public =
+            matches!(f.vis, syn::Visibility::Public(_)) || self.impls.last() == Some(&true);
+        self.in_function(&f.sig, &f.attrs, public, |v| {
+            visit::visit_impl_item_fn(v, f)
+        });
+    }
+
+    /// A trait's provided method (`fn to_uri(&self) -> Uri { … }`), with its doc.
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        self.in_function(&f.sig, &f.attrs, true, |v| visit::visit_trait_item_fn(v, f));
+    }
+
+    /// `let value = text.trim();` computes `value` from the caller's `text`.
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        visit::visit_local(self, local);
+        if let (Some(scope), Some(init)) = (self.functions.last_mut(), &local.init) {
+            if mentions(&init.expr, &scope.from_caller) {
+                bound_names(&local.pat, &mut scope.from_caller);
+            }
+        }
     }
 
     fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
@@ -240,7 +290,8 @@ impl<'ast> Visit<'ast> for Finder {
         let safe = writes_into_string(&call.receiver, &self.strings)
             || constant_input(&call.receiver)
             || (name == "expect" && call.args.first().is_some_and(states_invariant));
-        let documented = self.functions.last().is_some_and(|(_, panics)| *panics);
+        let scope = self.functions.last();
+        let documented = scope.is_some_and(|s| s.panics);
         if flagged && !safe && !documented {
             let line = call.method.span().start().line as u32;
             if self.depth > 0 {
@@ -251,8 +302,11 @@ impl<'ast> Visit<'ast> for Finder {
                 method: name,
                 statement: line,
                 root: receiver_root(&call.receiver),
-                function: self.functions.last().map_or(1, |(start, _)| *start),
-                input: input_dependent(&call.receiver),
+                function: scope.map_or(1, |s| s.start),
+                // On the caller's input: a parse, read or write of what a public function's
+                // caller passed; the same calls on what the crate built are assumptions.
+                input: input_dependent(&call.receiver)
+                    && scope.is_some_and(|s| s.public && mentions(&call.receiver, &s.from_caller)),
             });
         }
         visit::visit_expr_method_call(self, call);
@@ -315,15 +369,17 @@ mod tests {
 
     #[test]
     fn unwraps_on_input_and_on_assumptions_are_two_rules() {
-        let text = "pub fn port(s: &str, opt: Option<u16>, mut f: File) -> u16 {\n    let n = s.parse::<u16>().unwrap();\n    let v = std::env::var(\"P\").expect(\"P is set\");\n    writeln!(f, \"x\").unwrap();\n    let m = opt.unwrap();\n    let k = self.cache.take().expect(\"filled above\");\n    n + m\n}\n";
+        let text = "pub fn port(s: &str, opt: Option<u16>, mut f: File) -> u16 {\n    let n = s.parse::<u16>().unwrap();\n    let v = std::env::var(\"P\").expect(\"P is set\");\n    writeln!(f, \"x\").unwrap();\n    let m = opt.unwrap();\n    let k = self.cache.take().expect(\"filled above\");\n    let t = s.trim();\n    let p = format!(\"/{t}\").parse::<Uri>().unwrap();\n    let mut buffer = itoa::Buffer::new();\n    HeaderValue::from_str(buffer.format(7u64)).unwrap();\n    n + m\n}\nfn private(s: &str) -> u16 {\n    s.parse::<u16>().unwrap()\n}\n";
         let lines = |rule: &UnwrapInLibrary| -> Vec<u32> {
             hits(rule, "src/config.rs", text)
                 .into_iter()
                 .map(|h| h.0)
                 .collect()
         };
-        assert_eq!(lines(&UnwrapInLibrary::ON_INPUT), vec![2, 3, 4]);
-        assert_eq!(lines(&UnwrapInLibrary::ASSUMED), vec![5, 6]);
+        // On what the public function's caller passed, directly or through a local.
+        assert_eq!(lines(&UnwrapInLibrary::ON_INPUT), vec![2, 4, 8]);
+        // The environment, a value the crate built itself, a private function's argument.
+        assert_eq!(lines(&UnwrapInLibrary::ASSUMED), vec![3, 5, 6, 10, 14]);
     }
 
     #[test]

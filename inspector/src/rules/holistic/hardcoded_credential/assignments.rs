@@ -153,8 +153,10 @@ fn key_before(before: &str, dict_key: Option<&str>) -> Option<String> {
             .filter(|_| rest.is_empty() || rest == "]")
             .map(str::to_string);
     }
+    // In a parameter or argument list, the value belongs to the last name before it:
+    // `def f(password: str, method: str = "scrypt")` sets `method`.
     let rest = if typed {
-        before_type_annotation(rest)
+        before_type_annotation(rest.rsplit([',', '(']).next().unwrap_or(rest))
     } else {
         rest
     };

@@ -202,5 +202,14 @@ mod tests {
             "password = 'hunter2'\n"
         )
         .is_empty());
+        // The default belongs to the next parameter; a keyword argument is still a literal.
+        let py = "def generate_password_hash(\n    password: str, method: str = \"scrypt\", salt_length: int = 16\n) -> str:\n    connect(host, password=\"hunter2!\")\n";
+        assert_eq!(
+            hits(&HardcodedCredential, "app/security.py", py),
+            vec![(
+                4,
+                "`password` is set to a hard-coded literal (8 characters)".to_string()
+            )]
+        );
     }
 }

@@ -99,6 +99,8 @@ struct Shape {
     depth: u32,
     /// Whether the node being visited is on a success path.
     on_success: bool,
+    /// Whether the node being visited is a failure arm's body (`Err(e) => …`).
+    on_failure: bool,
 }
 
 fn is_success_pat(p: &syn::Pat) -> bool {
@@ -148,6 +150,10 @@ impl<'ast> Visit<'ast> for Shape {
         for arm in &m.arms {
             if is_success_pat(&arm.pat) && arm.guard.is_none() && !takes_next {
                 self.success(|v| v.visit_expr(&arm.body));
+            } else if is_failure_pat(&arm.pat) {
+                let outer = std::mem::replace(&mut self.on_failure, true);
+                self.visit_arm(arm);
+                self.on_failure = outer;
             } else {
                 self.visit_arm(arm);
             }
@@ -230,6 +236,14 @@ impl<'ast> Visit<'ast> for Shape {
             self.exit();
         }
         visit_macro_args(self, mac);
+    }
+
+    /// `Err(e) => handle_accept_error(e).await`: the failure is handed to a function the loop
+    /// waits for, which may pause (an accept loop's handler sleeps on resource errors).
+    fn visit_expr_await(&mut self, a: &'ast syn::ExprAwait) {
+        self.pauses |=
+            self.on_failure && matches!(&*a.base, syn::Expr::Call(_) | syn::Expr::MethodCall(_));
+        visit::visit_expr_await(self, a);
     }
 
     fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
@@ -364,7 +378,7 @@ mod tests {
 
     #[test]
     fn quiet_with_a_pause_a_bound_or_no_retry_shape() {
-        let rust = "async fn a(addr: &str) -> Result<TcpStream> {\n    let mut attempt = 0;\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return Ok(s),\n            Err(e) if attempt >= 5 => return Err(e),\n            Err(_) => attempt += 1,\n        }\n    }\n}\nasync fn b(addr: &str) -> TcpStream {\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return s,\n            Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,\n        }\n    }\n}\nfn c(rx: Receiver<u8>) {\n    loop {\n        match rx.recv() {\n            Ok(m) => handle(m),\n            Err(_) => break,\n        }\n    }\n}\n";
+        let rust = "async fn a(addr: &str) -> Result<TcpStream> {\n    let mut attempt = 0;\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return Ok(s),\n            Err(e) if attempt >= 5 => return Err(e),\n            Err(_) => attempt += 1,\n        }\n    }\n}\nasync fn b(addr: &str) -> TcpStream {\n    loop {\n        match TcpStream::connect(addr).await {\n            Ok(s) => return s,\n            Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,\n        }\n    }\n}\nasync fn accept(l: &mut TcpListener) -> TcpStream {\n    loop {\n        match l.accept().await {\n            Ok(s) => return s,\n            Err(e) => handle_accept_error(e).await,\n        }\n    }\n}\nfn c(rx: Receiver<u8>) {\n    loop {\n        match rx.recv() {\n            Ok(m) => handle(m),\n            Err(_) => break,\n        }\n    }\n}\n";
         assert!(hits(&RetryWithoutBackoff, "src/a.rs", rust).is_empty());
         // A lexer reading to a closing quote; a retry whose failure path bails out.
         let walks = "fn lit(chars: &mut Chars) -> Result<String> {\n    let mut buf = String::new();\n    loop {\n        match chars.next() {\n            None => bail!(\"unclosed literal\"),\n            Some('\\'') => break,\n            Some(c) => buf.push(c),\n        }\n    }\n    Ok(buf)\n}\nfn d(addr: &str) -> Result<TcpStream> {\n    loop {\n        match TcpStream::connect(addr) {\n            Ok(s) => return Ok(s),\n            Err(e) if fatal(&e) => bail!(\"gave up: {e}\"),\n            Err(_) => continue,\n        }\n    }\n}\n";

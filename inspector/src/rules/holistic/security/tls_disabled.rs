@@ -7,10 +7,11 @@
 //! (`danger_accept_invalid_certs(cfg.insecure)`) is an operator's explicit choice and is not
 //! flagged, and neither is a switch in a branch taken on such a setting — a client carrying
 //! out its user's own `verify=False` (`if verify is False: cert_reqs = ssl.CERT_NONE`, `if
-//! (opts.insecure) { … }`); test code (self-signed local servers) is exempt.
+//! (opts.insecure) { … }`); test code and benchmarks (self-signed local servers) are exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
+use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
 
 /// (language family, code pattern with spaces removed, what it does).
@@ -135,7 +136,10 @@ impl Rule for TlsDisabled {
             return false;
         };
         let fam = family(lang);
+        // Test code and benchmarks talk to their own local servers (self-signed); nothing a
+        // user runs against a real peer.
         !file.is_test_file()
+            && file.role != FileRole::Bench
             && PATTERNS.iter().any(|(f, p, _)| {
                 *f == fam
                     && file
@@ -223,5 +227,9 @@ mod tests {
             "requests.get(u, verify=False)\n"
         )
         .is_empty());
+        // A benchmark's agent for its own loopback server.
+        let bench = "const agent = new https.Agent({rejectUnauthorized: false});\n";
+        assert!(hits(&TlsDisabled, "benchmark/index.ts", bench).is_empty());
+        assert_eq!(hits(&TlsDisabled, "source/agent.ts", bench).len(), 1);
     }
 }

@@ -1,8 +1,14 @@
 //! `test/weak-assertion`: tests that cannot fail — an assertion that is true whatever the code
-//! does (`assert!(true)`, `assert_eq!(x, x)`, `assert True`, `expect(true).toBe(true)`), a test
-//! whose only assertion is commented out, a test that records what the code does and never
-//! reads the record (`record.rs`), or a test with nothing in it that can fail (empty, or
-//! only assignments and logging). A test that calls the code under test can fail by that call
+//! does (`assert!(true)`, `assert_eq!(x, x)`, `assert True`, `expect(val).toEqual(val)`) in a
+//! test that runs code, a test whose only assertion is commented out, or a test that records
+//! what the code does and never reads the record (`record.rs`). A test made of nothing but a
+//! literal tautology (`test("placeholder", () => expect(true).toBe(true))`) is a placeholder
+//! kept on purpose, not a test pretending to check; an assertion whose result the test reads
+//! (`if assert.Equal(t, 1, 1) != true`) is the code under test of an assertion library.
+//!
+//! `test/assertion-free` (pedantic, PRECISION.md): a test with nothing in it that can fail
+//! (empty, or only assignments and logging) — mostly placeholders, compile-only checks and
+//! fixtures on the corpus. One detection, two rules. A test that calls the code under test can fail by that call
 //! raising, panicking or rejecting (a validator, `parse()` of valid input, a "does not crash"
 //! test, a mocha `done`), so it is not called assertion-free. What asserts is each test
 //! framework's vocabulary ([`vocabulary`]), chosen by the file's own imports. Benchmarks are not
@@ -29,21 +35,107 @@ fn is_benchmark_path(path: &str) -> bool {
         .any(|d| BENCH_DIRS.contains(&d))
 }
 
+/// The languages whose tests both rules read.
+const LANGUAGES: [Language; 5] = [
+    Language::Rust,
+    Language::Python,
+    Language::Go,
+    Language::TypeScript,
+    Language::JavaScript,
+];
+
+static META_FREE: RuleMeta = RuleMeta {
+    id: "test/assertion-free",
+    category: "weak-assertion",
+    severity: Severity::Low,
+    languages: &LANGUAGES,
+    dimensions: &[Dimension::Quality],
+    explanation: "A test with nothing in it that can fail: empty, or only assignments and logging.",
+};
+
 static META: RuleMeta = RuleMeta {
     id: "test/weak-assertion",
     category: "weak-assertion",
     severity: Severity::Medium,
-    languages: &[
-        Language::Rust,
-        Language::Python,
-        Language::Go,
-        Language::TypeScript,
-        Language::JavaScript,
-    ],
+    languages: &LANGUAGES,
     dimensions: &[Dimension::Quality],
     explanation:
-        "A test with no assertion, or with one that cannot fail (assert!(true), assert_eq!(x, x)).",
+        "A test whose assertion cannot fail (assert!(true), assert_eq!(x, x)), is commented out, \
+         or never reads what the test recorded.",
 };
+
+/// Words of a test's name that make it a test of equality itself (`test_method_eq`,
+/// `equality is reflexive`): comparing a value with itself is its subject, not a slip.
+const EQUALITY_WORDS: [&str; 9] = [
+    "eq",
+    "equal",
+    "equals",
+    "equality",
+    "partialeq",
+    "cmp",
+    "compare",
+    "reflexive",
+    "reflexivity",
+];
+
+/// What a test's name says it checks, for the two readings a name settles.
+pub(super) struct Named {
+    /// Equality itself (`test_method_eq`): a self-comparison is its reflexive case.
+    pub(super) equality: bool,
+    /// That running the code raises nothing (`should not throw when …`, `test_no_crash`): the
+    /// run is the check, so a test that asserts nothing else still checks something.
+    pub(super) no_error: bool,
+}
+
+impl Named {
+    pub(super) fn of(name: &str) -> Named {
+        // `test_methodEq`, `method eq`, `MethodEq` → lower-case words.
+        let mut spaced = String::new();
+        for (i, c) in name.chars().enumerate() {
+            if c.is_uppercase() && i > 0 {
+                spaced.push(' ');
+            }
+            spaced.extend(c.to_lowercase());
+        }
+        let words: Vec<&str> = spaced
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let negated = |w: &str| {
+            matches!(
+                w,
+                "not"
+                    | "no"
+                    | "never"
+                    | "without"
+                    | "doesn't"
+                    | "don't"
+                    | "won't"
+                    | "can't"
+                    | "cannot"
+            )
+        };
+        let error = |w: &str| {
+            [
+                "throw",
+                "raise",
+                "crash",
+                "fail",
+                "error",
+                "panic",
+                "exception",
+                "reject",
+            ]
+            .iter()
+            .any(|e| w.starts_with(e))
+        };
+        Named {
+            equality: words.iter().any(|w| EQUALITY_WORDS.contains(w)),
+            no_error: words.windows(2).any(|p| negated(p[0]) && error(p[1]))
+                || words.windows(3).any(|p| negated(p[0]) && error(p[2])),
+        }
+    }
+}
 
 /// One weak test or assertion.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,8 +143,8 @@ pub(super) struct Weak {
     line: u32,
     description: String,
     key: String,
-    /// Below the rule's: a test with nothing that can fail may still be a placeholder on purpose.
-    severity: Option<Severity>,
+    /// A test with nothing in it that can fail (`test/assertion-free`), not a weak assertion.
+    free: bool,
 }
 
 impl Weak {
@@ -64,7 +156,7 @@ impl Weak {
                 "test `{test}` has no assertion: it passes whatever the code does"
             ),
             key: format!("no assertion in {test}"),
-            severity: Some(Severity::Low),
+            free: true,
         }
     }
 
@@ -74,7 +166,7 @@ impl Weak {
             line,
             description: format!("test `{test}` asserts something that cannot fail: `{written}`"),
             key: format!("{test}: {written}"),
-            severity: None,
+            free: false,
         }
     }
 
@@ -87,7 +179,7 @@ impl Weak {
             ),
             // The same defect as a test with no assertion: the same identity.
             key: format!("no assertion in {test}"),
-            severity: None,
+            free: false,
         }
     }
 
@@ -100,17 +192,32 @@ impl Weak {
             ),
             // The same defect as a test with no assertion: the same identity.
             key: format!("no assertion in {test}"),
-            severity: None,
+            free: false,
         }
     }
 }
 
-/// Each test without an assertion and each tautological assertion → one finding.
-pub(crate) struct WeakAssertion;
+/// Each weak test or assertion → one finding, of `test/weak-assertion` or, for a test with
+/// nothing that can fail, `test/assertion-free`.
+pub(crate) struct WeakAssertion {
+    /// Which of the two the rule reports: assertion-free tests, or weak assertions.
+    free: bool,
+}
+
+impl WeakAssertion {
+    /// `test/weak-assertion`.
+    pub(crate) const CANNOT_FAIL: WeakAssertion = WeakAssertion { free: false };
+    /// `test/assertion-free`.
+    pub(crate) const FREE: WeakAssertion = WeakAssertion { free: true };
+}
 
 impl Rule for WeakAssertion {
     fn meta(&self) -> &'static RuleMeta {
-        &META
+        if self.free {
+            &META_FREE
+        } else {
+            &META
+        }
     }
 
     /// It reads no syntax tree at all: it must not make the file pass build the full one.
@@ -141,13 +248,11 @@ impl Rule for WeakAssertion {
             Some(lang) => script::weak_in_script(file, lang),
             None => Vec::new(),
         };
-        for w in weak {
-            let mut hit = Hit::new(Location::at(&file.rel_path, w.line), w.description, w.key)
-                .suggest("assert on the behaviour the test is named for");
-            if let Some(severity) = w.severity {
-                hit = hit.with_severity(severity);
-            }
-            out.hit(hit);
+        for w in weak.into_iter().filter(|w| w.free == self.free) {
+            out.hit(
+                Hit::new(Location::at(&file.rel_path, w.line), w.description, w.key)
+                    .suggest("assert on the behaviour the test is named for"),
+            );
         }
     }
 }
@@ -158,13 +263,39 @@ mod tests {
     use crate::rules::fixture::hits;
 
     #[test]
-    fn fires_on_a_tautology_in_a_rust_test_module() {
-        let text = "pub fn f() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f_is_one() {\n        assert!(true);\n    }\n}\n";
+    fn a_name_says_equality_or_no_error() {
+        let named = |n: &str| {
+            let m = Named::of(n);
+            (m.equality, m.no_error)
+        };
+        assert_eq!(named("test_method_eq"), (true, false));
+        assert_eq!(named("TestEqualityIsReflexive"), (true, false));
+        assert_eq!(named("test_request_sequence"), (false, false));
         assert_eq!(
-            hits(&WeakAssertion, "src/a.rs", text),
+            named("should not throw unhandled errors when replacing"),
+            (false, true)
+        );
+        assert_eq!(named("test_does_not_crash"), (false, true));
+        assert_eq!(named("doesn't raise on None"), (false, true));
+        assert_eq!(named("raises on bad input"), (false, false));
+    }
+
+    #[test]
+    fn fires_on_a_tautology_in_a_rust_test_module() {
+        let text = "pub fn f() -> u8 { 1 }\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn f_is_one() {\n        let _ = super::f();\n        assert!(true);\n    }\n    #[test]\n    fn later() {}\n}\n";
+        assert_eq!(
+            hits(&WeakAssertion::CANNOT_FAIL, "src/a.rs", text),
             vec![(
-                6,
+                7,
                 "test `f_is_one` asserts something that cannot fail: `assert!(true);`".to_string()
+            )]
+        );
+        // The empty test is the pedantic rule's.
+        assert_eq!(
+            hits(&WeakAssertion::FREE, "src/a.rs", text),
+            vec![(
+                10,
+                "test `later` has no assertion: it passes whatever the code does".to_string()
             )]
         );
     }
@@ -172,12 +303,17 @@ mod tests {
     #[test]
     fn quiet_on_real_assertions_and_files_without_tests() {
         let text = "#[test]\nfn f_is_one() {\n    assert_eq!(super::f(), 1);\n}\n";
-        assert!(hits(&WeakAssertion, "tests/a.rs", text).is_empty());
-        assert!(hits(&WeakAssertion, "src/a.rs", "pub fn f() {}\n").is_empty());
-        assert!(hits(&WeakAssertion, "app/views.py", "def test_x():\n    pass\n").is_empty());
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "tests/a.rs", text).is_empty());
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "src/a.rs", "pub fn f() {}\n").is_empty());
+        assert!(hits(
+            &WeakAssertion::CANNOT_FAIL,
+            "app/views.py",
+            "def test_x():\n    pass\n"
+        )
+        .is_empty());
         // A benchmark measures: pytest collects it, but it checks nothing by design.
         assert!(hits(
-            &WeakAssertion,
+            &WeakAssertion::FREE,
             "bench/test_benchmarks.py",
             "def test_x():\n    pass\n"
         )

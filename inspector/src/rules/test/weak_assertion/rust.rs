@@ -9,8 +9,9 @@
 //! assertion of its own.
 
 use super::args::{always_true, call_args, same_operands};
+use super::script::placeholder;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
-use super::Weak;
+use super::{Named, Weak};
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::LexLine;
@@ -52,14 +53,15 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
                 out.push(Weak::no_assertion(&name, lines[header].number));
             }
         }
-        for k in header..=end {
-            if tautology_at(&lines, k) {
-                out.push(Weak::tautology(
-                    &name,
-                    lines[k].number,
-                    lines[k].text.trim(),
-                ));
-            }
+        let tautologies: Vec<usize> = (header..=end)
+            .filter(|&k| tautology_at(&lines, k))
+            .collect();
+        if !Named::of(&name).equality && !placeholder(&codes, header, end, &tautologies) {
+            out.extend(
+                tautologies
+                    .iter()
+                    .map(|&k| Weak::tautology(&name, lines[k].number, lines[k].text.trim())),
+            );
         }
         i = end + 1;
     }
@@ -265,6 +267,11 @@ macro_rules! size_and_align {
 }
 #[test]
 fn k() { size_and_align! { struct Goal(i32); } }
+#[test]
+fn test_method_eq() {
+    assert_eq!(Method::GET, Method::GET);
+    assert_eq!(Method::GET, \"GET\");
+}
 #[test]
 fn h() {
     let s = \"assert!(true)\"; // assert!(true)
