@@ -119,7 +119,7 @@ async fn crash_at_handshake_aborts_the_process() {
 async fn exit_code_is_the_exit_status_once_inspecting_starts() {
     let mut actor = start(&["--fault", "exit-code=7"]).await;
     let (mut reader, mut writer) = actor.accept().await.unwrap();
-    assert!(heartbeats(&mut reader, Duration::from_millis(3 * BEAT_MS)).await >= 1);
+    assert!(heartbeats(&mut reader, Duration::from_millis(20 * BEAT_MS)).await >= 1);
     assert!(
         actor.child.try_wait().unwrap().is_none(),
         "alive while idle"
@@ -133,7 +133,9 @@ async fn exit_code_is_the_exit_status_once_inspecting_starts() {
 async fn hang_at_inspect_keeps_the_process_alive_but_silent() {
     let mut actor = start(&["--fault", "hang-at=inspect"]).await;
     let (mut reader, mut writer) = actor.accept().await.unwrap();
-    assert!(heartbeats(&mut reader, Duration::from_millis(4 * BEAT_MS)).await >= 2);
+    // Alive while idle: beats keep coming (a wide window: a loaded machine may stall the
+    // first ones; the silence below is what this test is about).
+    assert!(heartbeats(&mut reader, Duration::from_millis(20 * BEAT_MS)).await >= 2);
     let repo = tempfile::tempdir().unwrap();
     writer.send(&inspect_request(repo.path())).await.unwrap();
     // One heartbeat may already be on its way; then nothing for four intervals.
@@ -147,7 +149,7 @@ async fn hang_at_inspect_keeps_the_process_alive_but_silent() {
 async fn fail_times_spares_a_later_spawn() {
     let mut actor = start(&["--fault", "fail-times=1", "--spawn", "2"]).await;
     let (mut reader, mut writer) = actor.accept().await.unwrap();
-    assert!(heartbeats(&mut reader, Duration::from_millis(3 * BEAT_MS)).await >= 1);
+    assert!(heartbeats(&mut reader, Duration::from_millis(20 * BEAT_MS)).await >= 1);
     let shutdown = Envelope::new(LEAD, "inspector-quality", Body::Shutdown { grace_ms: 1000 });
     writer.send(&shutdown).await.unwrap();
     assert_eq!(actor.wait().code(), Some(0));

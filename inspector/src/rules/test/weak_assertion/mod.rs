@@ -16,6 +16,7 @@
 //! `script.rs`): no file is parsed into a syntax tree for this.
 
 mod args;
+mod context;
 mod record;
 mod rust;
 mod script;

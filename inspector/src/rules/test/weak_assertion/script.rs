@@ -5,6 +5,7 @@
 //! tests with nothing that can fail (no assertion of the file's frameworks and no call).
 
 use super::args::{always_true, call_args, same_operands, split_args};
+use super::context::{context_checks, ContextChecks};
 use super::record::unread_record;
 use super::vocabulary::{asserts_on, commented_assertion, frameworks_of};
 use super::{Named, Weak};
@@ -94,103 +95,6 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     }
     out.sort_by_key(|w| w.line);
     out
-}
-
-/// The checks a JavaScript test receives from its runner, whatever the framework is called:
-/// the names it destructures from its context (`test('x', ({ same, throws, end }) => …)`, tape
-/// and node-tap), and the locals it builds from its context (`const plan = tspl(t, { plan: 3 })`,
-/// then `plan.ok(…)`).
-#[derive(Default)]
-struct ContextChecks {
-    /// Destructured names that check (`same`, `throws`; not `end`, `plan`, `teardown`).
-    names: Vec<String>,
-    /// Locals built from the context, whose methods check.
-    objects: Vec<String>,
-}
-
-/// Context members that control a test rather than check anything.
-const CONTROLS: [&str; 10] = [
-    "end",
-    "plan",
-    "teardown",
-    "comment",
-    "timeoutAfter",
-    "skip",
-    "todo",
-    "test",
-    "log",
-    "context",
-];
-
-impl ContextChecks {
-    fn asserts_on(&self, code: &str) -> bool {
-        let called = |name: &str, open: &str| {
-            code.match_indices(&format!("{name}{open}")).any(|(at, _)| {
-                !code[..at].ends_with(|c: char| c.is_alphanumeric() || "_.$".contains(c))
-            })
-        };
-        self.names.iter().any(|n| called(n, "(")) || self.objects.iter().any(|o| called(o, "."))
-    }
-}
-
-/// What a JavaScript test's callback takes from its context (`codes`: the test's code lines).
-fn context_checks(codes: &[String]) -> ContextChecks {
-    let header = &codes[0];
-    let mut checks = ContextChecks::default();
-    if let Some(open) = header.find("({") {
-        let inner = &header[open + 2..];
-        let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
-        checks.names = inner
-            .split(',')
-            .filter_map(|part| {
-                let name = part.split([':', '=']).next()?.trim();
-                (is_plain_name(name) && !CONTROLS.contains(&name)).then(|| name.to_string())
-            })
-            .collect();
-        return checks;
-    }
-    // `async (t) => {`, `t => {`, `function (t) {`: the context's own name.
-    let Some(param) = single_param(header) else {
-        return checks;
-    };
-    for code in &codes[1..] {
-        let t = code.trim_start();
-        let Some(rest) = ["const ", "let ", "var "]
-            .iter()
-            .find_map(|d| t.strip_prefix(d))
-        else {
-            continue;
-        };
-        let Some((name, init)) = rest.split_once('=') else {
-            continue;
-        };
-        let name = name.trim();
-        let takes_context =
-            init.contains(&format!("({param},")) || init.contains(&format!("({param})"));
-        if is_plain_name(name) && takes_context {
-            checks.objects.push(name.to_string());
-        }
-    }
-    checks
-}
-
-/// The one parameter of a test callback on its header line (`t` in `async (t) => {`).
-fn single_param(header: &str) -> Option<String> {
-    let arrow = header.rfind("=>").or_else(|| header.rfind('{'))?;
-    let before = header[..arrow].trim_end();
-    let name = match before.strip_suffix(')') {
-        Some(inner) => &inner[inner.rfind('(')? + 1..],
-        None => before.rsplit([' ', ',', '(']).next()?,
-    };
-    let name = name.trim();
-    is_plain_name(name).then(|| name.to_string())
-}
-
-fn is_plain_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
 }
 
 /// Whether a test (code lines `start..=end`) holds nothing but its tautologies: a placeholder
