@@ -132,6 +132,9 @@ pub enum Action {
 #[derive(Debug)]
 pub struct Supervisor {
     policy: Policy,
+    /// When `tick` last ran: a tick much later than its cadence means the Lead itself was not
+    /// running (a starved or paused machine), and the silence it then sees is its own.
+    last_tick: Option<Instant>,
     slots: Vec<Slot>,
     restarts_at: BTreeMap<Role, Vec<Instant>>,
     degraded: Vec<Role>,
@@ -173,6 +176,7 @@ impl Supervisor {
             .collect();
         let sup = Supervisor {
             policy,
+            last_tick: None,
             slots,
             restarts_at: BTreeMap::new(),
             degraded: Vec::new(),
@@ -279,8 +283,26 @@ impl Supervisor {
         actions
     }
 
+    /// Ticks come every half heartbeat. When one comes more than a whole heartbeat after the
+    /// last, the Lead was not running in between — its thread starved on a loaded machine, or
+    /// the machine paused — and the heartbeats that arrived meanwhile are still unread behind
+    /// this tick: that lag is not the actors' silence, so every actor is seen that much later.
+    /// An actor that really hangs stays silent across the regular ticks that follow.
+    fn forgive_own_absence(&mut self, now: Instant) {
+        if let Some(last) = self.last_tick.replace(now) {
+            let gap = now.saturating_duration_since(last);
+            if gap > self.policy.heartbeat {
+                let lag = gap - self.policy.heartbeat / 2;
+                for slot in &mut self.slots {
+                    slot.last_seen = (slot.last_seen + lag).min(now);
+                }
+            }
+        }
+    }
+
     /// Time passed: finds silent, late and unconnected instances.
     pub fn tick(&mut self, now: Instant) -> Vec<Action> {
+        self.forgive_own_absence(now);
         let silent_limit = self.policy.heartbeat * self.policy.suspect_after;
         let mut actions = Vec::new();
         for i in 0..self.slots.len() {

@@ -86,6 +86,44 @@ fn a_dead_inspector_is_replaced_once_under_a_new_name_then_given_up() {
 }
 
 #[test]
+fn a_lead_that_was_not_running_does_not_blame_its_actors() {
+    let t0 = Instant::now();
+    let mut sup = two(t0);
+    sup.connected("inspector-quality", t0);
+    sup.connected("auditor", t0);
+    sup.working("inspector-quality", t0 + Duration::from_secs(60));
+    // Regular ticks every half heartbeat, with beats, until 200 ms.
+    for t in [50, 100, 150, 200] {
+        sup.seen("inspector-quality", t0 + ms(t));
+        sup.seen("auditor", t0 + ms(t));
+        assert_eq!(sup.tick(t0 + ms(t)), vec![], "at {t} ms");
+    }
+    // The Lead's next tick comes 700 ms late: the beats sent meanwhile are still unread.
+    assert_eq!(
+        sup.tick(t0 + ms(900)),
+        vec![],
+        "the Lead's own absence is not silence"
+    );
+    // Ticking regularly again, an actor that stays silent is found within suspect_after.
+    let mut found = Vec::new();
+    for t in (950..=1300).step_by(50) {
+        sup.seen("auditor", t0 + ms(t));
+        found = sup.tick(t0 + ms(t));
+        if !found.is_empty() {
+            assert!(
+                t > 1000,
+                "found at {t} ms, before 3 × 100 ms of its silence"
+            );
+            break;
+        }
+    }
+    assert!(
+        matches!(&found[..], [Action::Kill { instance }, ..] if instance == "inspector-quality"),
+        "{found:?}"
+    );
+}
+
+#[test]
 fn silence_past_suspect_after_shuts_down_and_replaces() {
     let t0 = Instant::now();
     let mut sup = two(t0);
