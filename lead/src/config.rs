@@ -142,7 +142,7 @@ impl Default for SupervisionSettings {
             suspect_after: 3,
             connect_timeout_ms: 10_000,
             shutdown_grace_ms: 5000,
-            local_heartbeat_interval_ms: 200,
+            local_heartbeat_interval_ms: 500,
             inspect_deadline_secs: 20,
             audit_deadline_ms: 10_000,
             nudge_timeout_ms: 3000,
