@@ -148,7 +148,9 @@ async fn without_faults_the_report_arrives_and_heartbeats_go_on() {
     session.send(LEAD, report()).await.unwrap();
     let (got, _) = lead.next_after_heartbeats().await;
     assert!(is_report(&got), "{got:?}");
-    let (beats, other) = lead.during(6 * BEAT).await;
+    // Heartbeats go on (a wide window: a loaded machine may leave the task unscheduled for a
+    // while; that they keep coming is the point, not their exact rate).
+    let (beats, other) = lead.during(20 * BEAT).await;
     assert!(beats >= 3, "{beats} heartbeats");
     assert!(other.is_empty(), "{other:?}");
 }
