@@ -91,6 +91,22 @@ impl Lead {
         }
         (beats, other)
     }
+
+    /// Waits (up to 5 s) for `n` heartbeats and returns everything else that came with them:
+    /// counting beats instead of timing them keeps these tests honest on a loaded machine.
+    async fn beats(&mut self, n: u32) -> Vec<Result<Option<Envelope>, WireError>> {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        let (mut beats, mut other) = (0, Vec::new());
+        while beats < n {
+            match tokio::time::timeout_at(deadline, self.reader.recv()).await {
+                Err(_) => panic!("{beats} of {n} heartbeats within 5 s; also {other:?}"),
+                Ok(Ok(Some(env))) if matches!(env.body, Body::Heartbeat { .. }) => beats += 1,
+                Ok(Ok(Some(env))) => other.push(Ok(Some(env))),
+                Ok(end) => panic!("{beats} of {n} heartbeats, then {end:?}; also {other:?}"),
+            }
+        }
+        other
+    }
 }
 
 type Run = JoinHandle<Result<(), ActorError>>;
@@ -148,10 +164,8 @@ async fn without_faults_the_report_arrives_and_heartbeats_go_on() {
     session.send(LEAD, report()).await.unwrap();
     let (got, _) = lead.next_after_heartbeats().await;
     assert!(is_report(&got), "{got:?}");
-    // Heartbeats go on (a wide window: a loaded machine may leave the task unscheduled for a
-    // while; that they keep coming is the point, not their exact rate).
-    let (beats, other) = lead.during(20 * BEAT).await;
-    assert!(beats >= 3, "{beats} heartbeats");
+    // Heartbeats go on: that they keep coming is the point, not their exact rate.
+    let other = lead.beats(3).await;
     assert!(other.is_empty(), "{other:?}");
 }
 
@@ -160,11 +174,8 @@ async fn an_in_process_crash_closes_the_link_and_returns_the_fault() {
     let crash = Fault::CrashAt(Phase::Inspect);
     let (mut lead, session, run) = connect(&[crash], BEAT).await;
     session.status.set("idle", "");
-    let (beats, other) = lead.during(3 * BEAT).await;
-    assert!(
-        beats >= 1 && other.is_empty(),
-        "alive before: {beats} {other:?}"
-    );
+    let other = lead.beats(2).await;
+    assert!(other.is_empty(), "alive before: {other:?}");
     session.status.set("inspect", "");
     assert_eq!(injected(run).await, crash);
     let (_, other) = lead.during(Duration::from_secs(5)).await;
@@ -180,11 +191,8 @@ async fn an_in_process_exit_code_strikes_when_work_starts() {
     let exit = Fault::ExitCode(3);
     let (mut lead, session, run) = connect(&[exit], BEAT).await;
     session.status.set("idle", "");
-    let (beats, other) = lead.during(3 * BEAT).await;
-    assert!(
-        beats >= 1 && other.is_empty(),
-        "idle is not work: {other:?}"
-    );
+    let other = lead.beats(2).await;
+    assert!(other.is_empty(), "idle is not work: {other:?}");
     session.status.set("collect", "0 reports");
     assert_eq!(injected(run).await, exit);
     let (_, other) = lead.during(Duration::from_secs(5)).await;
@@ -195,8 +203,8 @@ async fn an_in_process_exit_code_strikes_when_work_starts() {
 async fn a_hang_stops_heartbeats_and_holds_the_report_until_the_lead_gives_up() {
     let hang = Fault::HangAt(Phase::Inspect);
     let (mut lead, session, run) = connect(&[hang], BEAT).await;
-    let (beats, _) = lead.during(3 * BEAT).await;
-    assert!(beats >= 2, "heartbeating before the hang: {beats}");
+    let other = lead.beats(2).await;
+    assert!(other.is_empty(), "heartbeating before the hang: {other:?}");
     session.status.set("inspect", "");
     let owed = tokio::spawn(async move { session.send(LEAD, report()).await });
     lead.during(BEAT).await; // a heartbeat already on its way may still land
@@ -225,7 +233,7 @@ async fn a_hang_in_its_own_process_blocks_the_runtime_and_its_heartbeats() {
             .unwrap();
         let _never = rt.block_on(run_actor(actor_end, &secret(), setup, |session| {
             tokio::spawn(async move {
-                tokio::time::sleep(4 * BEAT).await;
+                tokio::time::sleep(10 * BEAT).await;
                 session.status.set("inspect", "");
             });
             |_env| {}
@@ -239,9 +247,9 @@ async fn a_hang_in_its_own_process_blocks_the_runtime_and_its_heartbeats() {
         _writer: writer,
     };
     let started = Instant::now();
-    let (beats, _) = lead.during(3 * BEAT).await;
-    assert!(beats >= 2, "heartbeating before the hang: {beats}");
-    while started.elapsed() < 5 * BEAT {
+    let other = lead.beats(2).await;
+    assert!(other.is_empty(), "heartbeating before the hang: {other:?}");
+    while started.elapsed() < 11 * BEAT {
         lead.during(BEAT).await;
     }
     let (beats, other) = lead.during(4 * BEAT).await;
@@ -252,9 +260,8 @@ async fn a_hang_in_its_own_process_blocks_the_runtime_and_its_heartbeats() {
 async fn stall_output_heartbeats_but_never_delivers() {
     let (mut lead, session, _run) = connect(&[Fault::StallOutput], BEAT).await;
     session.send(LEAD, report()).await.unwrap();
-    let (beats, other) = lead.during(8 * BEAT).await;
-    assert!(beats >= 4, "still heartbeating: {beats}");
-    assert!(other.is_empty(), "no report: {other:?}");
+    let other = lead.beats(8).await;
+    assert!(other.is_empty(), "heartbeats, no report: {other:?}");
 }
 
 #[tokio::test]
@@ -266,7 +273,7 @@ async fn delay_holds_the_report_for_its_time_while_heartbeats_go_on() {
     let waited = sent.elapsed();
     assert!(is_report(&got), "{got:?}");
     assert!(waited >= Duration::from_millis(150), "after {waited:?}");
-    assert!(beats >= 3, "heartbeats while delayed: {beats}");
+    assert!(beats >= 2, "heartbeats while delayed: {beats}");
 }
 
 #[tokio::test]
