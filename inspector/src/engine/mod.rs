@@ -46,7 +46,7 @@ pub(crate) use source::is_test_data_path;
 pub use source::{is_test_path, Language, SourceFile};
 pub(crate) use step_aside::step_aside;
 pub use step_aside::StandIn;
-pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE};
+pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE, IN_CODE};
 pub use triage::finish;
 pub use walk::{walk, walk_within, Walked};
 
@@ -89,6 +89,11 @@ pub struct Hit {
     /// Inspector's rule says takes that rule's category, so the Auditor's dedup (same place,
     /// same category) makes the two one finding.
     pub category: Option<String>,
+    /// Why the code itself says this is deliberate (a match arm that names the cases it refuses
+    /// and says why, a test named for what it compares): the finding is reported suppressed
+    /// with this reason — unless the change under review wrote the line, since an excuse the
+    /// change can write itself never silences the gate on it (`suppress::IN_CODE`).
+    pub excuse: Option<String>,
 }
 
 impl Hit {
@@ -101,6 +106,7 @@ impl Hit {
             suggestion: None,
             severity: None,
             category: None,
+            excuse: None,
         }
     }
 
@@ -113,6 +119,12 @@ impl Hit {
     /// Overrides the rule's category.
     pub fn with_category(mut self, category: impl Into<String>) -> Hit {
         self.category = Some(category.into());
+        self
+    }
+
+    /// Says why the code declares this deliberate (see [`Hit::excuse`]).
+    pub fn excused(mut self, why: impl Into<String>) -> Hit {
+        self.excuse = Some(why.into());
         self
     }
 

@@ -106,6 +106,7 @@ pub(crate) fn collect(
                 &hit.key,
             );
             finding.suggestion = hit.suggestion;
+            finding.suppression = hit.excuse.map(|why| format!("{} {why}", super::IN_CODE));
             finding.dimensions = meta.dimensions.to_vec();
             report.findings.push(finding);
         }

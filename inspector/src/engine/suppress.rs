@@ -14,6 +14,12 @@ const MARKER: &str = "retake-ignore:";
 /// suppressed by this change"), so a change cannot quietly silence the gate on its own lines.
 pub const ADDED_BY_CHANGE: &str = "retake-ignore added by this change:";
 
+/// How a suppression reads when the code itself declares the finding deliberate (a rule's
+/// [`super::Hit::excuse`]). Trusted only on lines the change under review did not write: on an
+/// added line (or in a new file) the excuse is dropped and the finding gates like any other,
+/// saying which excuse it had — a change cannot silence the gate by writing the excuse itself.
+pub const IN_CODE: &str = "declared deliberate in the code:";
+
 /// Whether `rule_id` is suppressed at 1-based `line` of `text`.
 pub fn is_suppressed(text: &str, line: u32, rule_id: &str) -> bool {
     suppression_reason(text, line, rule_id).is_some()
@@ -69,8 +75,37 @@ fn clean_reason(reason: &str) -> String {
 /// `suppression = "retake-ignore: <reason>"` or `"decisions.yaml: <reason>"`. An inline comment
 /// wins when both apply, since it sits next to the code.
 pub fn mark_suppressed(ctx: &Context, findings: &mut [Finding]) {
+    for finding in findings.iter_mut() {
+        distrust_excuse_written_by_change(ctx, finding);
+    }
     for finding in findings.iter_mut().filter(|f| f.suppression.is_none()) {
         finding.suppression = inline(ctx, finding).or_else(|| decided(&ctx.decisions, finding));
+    }
+}
+
+/// Drops the in-code excuse of a finding on a line the change under review added (or in a file
+/// it created), keeping what the excuse said in the description.
+fn distrust_excuse_written_by_change(ctx: &Context, finding: &mut Finding) {
+    let Some(excuse) = finding
+        .suppression
+        .as_deref()
+        .and_then(|s| s.strip_prefix(IN_CODE))
+    else {
+        return;
+    };
+    let written = ctx
+        .changes
+        .as_ref()
+        .and_then(|c| c.files.get(&finding.location.path))
+        .is_some_and(|change| {
+            change.new_file || finding.location.line.is_some_and(|l| change.is_added(l))
+        });
+    if written {
+        finding.description = format!(
+            "{} (not excused: this change wrote the line that would excuse it —{excuse})",
+            finding.description
+        );
+        finding.suppression = None;
     }
 }
 

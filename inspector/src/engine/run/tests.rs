@@ -1,7 +1,7 @@
 use super::*;
 use crate::engine::testing::{git, write};
 use protocol::message::InspectOptions;
-use protocol::{DiffFilter, Dimension, Scope};
+use protocol::{DiffFilter, Dimension, Scope, Severity};
 use std::path::Path;
 
 const LIB: &str = "\
@@ -226,6 +226,66 @@ fn a_session_gates_on_added_lines_and_keeps_the_rest_of_the_file_apart() {
         .collect();
     assert_eq!(paths, vec![("src/lib.rs", 2), ("src/lib.rs", 6)]);
     assert!(file.preexisting.is_empty(), "{:?}", file.preexisting);
+}
+
+#[test]
+fn an_excuse_in_the_code_holds_on_lines_the_change_did_not_write() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    git(root, &["init", "-q"]);
+    let refuse = |name: &str| {
+        format!("pub fn {name}(e: E) -> u8 {{\n    match e {{\n        E::A => 1,\n        E::B => unimplemented!(\"feature not enabled\"),\n    }}\n}}\n")
+    };
+    write(root, "src/lib.rs", &refuse("old"));
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["checkout", "-q", "-b", "feature"]);
+    let grown = format!("{}\n{}", refuse("old"), refuse("new"));
+    write(root, "src/lib.rs", &grown);
+    let session = Scope::Session {
+        base: "main".into(),
+        filter: DiffFilter::Added,
+    };
+    let report = holistic(root, &session, &options());
+    // The arm this change wrote gates, saying which excuse it did not get.
+    let gating: Vec<(u32, Option<&str>, Severity)> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == "holistic/todo-macro")
+        .map(|f| {
+            (
+                f.location.line.unwrap_or(0),
+                f.suppression.as_deref(),
+                f.severity,
+            )
+        })
+        .collect();
+    assert_eq!(gating, vec![(11, None, Severity::Low)]);
+    let own = report
+        .findings
+        .iter()
+        .find(|f| f.rule == "holistic/todo-macro")
+        .expect("the arm this change wrote");
+    assert!(
+        own.description
+            .contains("not excused: this change wrote the line"),
+        "{}",
+        own.description
+    );
+    // The one that was already there keeps its excuse: suppressed, with the reason.
+    let apart: Vec<(u32, Option<&str>)> = report
+        .preexisting
+        .iter()
+        .filter(|f| f.rule == "holistic/todo-macro")
+        .map(|f| (f.location.line.unwrap_or(0), f.suppression.as_deref()))
+        .collect();
+    assert_eq!(
+        apart,
+        vec![(
+            4,
+            Some("declared deliberate in the code: the match arm names the cases it refuses and says why")
+        )]
+    );
 }
 
 #[test]

@@ -7,7 +7,9 @@
 //! the examples compile against — are skipped. A file whose leading comment only *says* it serves
 //! doc tests still reports its calls, at Low and saying so: a comment the change itself can add
 //! never makes a finding disappear. A match arm answering a case the code declares unsupported
-//! with a reason (`X => unimplemented!("feature not enabled")`) refuses input on purpose.
+//! with a reason (`X => unimplemented!("feature not enabled")`) refuses input on purpose: Low.
+//! Hidden stubs and declared refusals are reported as excused by the code ([`Hit::excuse`]) —
+//! suppressed, with the reason, unless the change under review wrote that line.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
@@ -57,13 +59,6 @@ impl Rule for TodoMacro {
             _ => (Vec::new(), Vec::new()),
         };
         for call in macro_calls_outside_tests(file, &NAMES) {
-            if unsupported.contains(&call.line)
-                || hidden
-                    .iter()
-                    .any(|(from, to)| (*from..=*to).contains(&call.line))
-            {
-                continue;
-            }
             let mut description = format!(
                 "`{}!()` in non-test code panics when this path runs",
                 call.name
@@ -71,13 +66,24 @@ impl Rule for TodoMacro {
             if doc_test_support {
                 description.push_str(" (the file's header says it serves doc tests)");
             }
-            let hit = line_hit(file, call.line, description, &format!("{}!", call.name))
+            let mut hit = line_hit(file, call.line, description, &format!("{}!", call.name))
                 .suggest("implement the path, or return an error the caller can handle");
-            out.hit(if doc_test_support {
-                hit.with_severity(Severity::Low)
-            } else {
-                hit
-            });
+            if doc_test_support {
+                hit = hit.with_severity(Severity::Low);
+            }
+            if unsupported.contains(&call.line) {
+                hit = hit
+                    .with_severity(Severity::Low)
+                    .excused("the match arm names the cases it refuses and says why");
+            } else if hidden
+                .iter()
+                .any(|(from, to)| (*from..=*to).contains(&call.line))
+            {
+                hit = hit.excused(
+                    "a `#[doc(hidden)]` stub the documentation's examples compile against",
+                );
+            }
+            out.hit(hit);
         }
     }
 }
@@ -215,6 +221,23 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(lines, vec![7, 8]);
+        // Reported all the same, excused by the code and at Low: suppressed unless the change
+        // under review wrote the arm.
+        let sink = crate::rules::fixture::check(&TodoMacro, "src/md.rs", text);
+        let declared: Vec<_> = sink
+            .hits
+            .iter()
+            .filter(|h| h.excuse.is_some())
+            .map(|h| (h.location.line, h.severity, h.excuse.as_deref()))
+            .collect();
+        assert_eq!(
+            declared,
+            vec![(
+                Some(5),
+                Some(Severity::Low),
+                Some("the match arm names the cases it refuses and says why")
+            )]
+        );
     }
 
     #[test]
@@ -235,6 +258,14 @@ mod tests {
                 .map(|h| h.0)
                 .collect::<Vec<_>>(),
             vec![10]
+        );
+        assert_eq!(
+            crate::rules::fixture::excused(&TodoMacro, "src/private/doc.rs", stubs)
+                .into_iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![5, 9],
+            "the hidden stubs are excused, not dropped"
         );
         // A header only says so: the call is still reported, at Low.
         let header = "// Used only by the doc tests. Not public API.\n\npub fn stub() { unimplemented!() }\n";

@@ -23,18 +23,21 @@ impl Rule for IncompleteSyntax {
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        if is_template(file) {
+        if TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s)) {
             return;
         }
         if let Some(Err((line, message))) = file.rust_ast() {
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
-                    format!("the file does not parse: {message}"),
-                    message,
-                )
-                .suggest("complete or fix the code at this line"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line),
+                format!("the file does not parse: {message}"),
+                message,
+            )
+            .suggest("complete or fix the code at this line");
+            out.hit(if has_template_tags(file) {
+                hit.excused("template block tags (`{% … %}`) in its code: a template a build step renders into Rust")
+            } else {
+                hit
+            });
         }
     }
 }
@@ -50,15 +53,15 @@ const TEMPLATE_SUFFIXES: [&str; 7] = [
     ".template.rs",
 ];
 
-/// Whether a `.rs` file is a template a build step renders into Rust, not Rust itself: named
-/// for a template engine, or holding template block tags (`{% for … %}`) in its code — which
-/// no Rust program can (outside strings and comments, `{%` is not Rust).
-fn is_template(file: &SourceFile) -> bool {
-    TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s))
-        || file
-            .lexed(Language::Rust)
-            .iter()
-            .any(|l| l.code().contains("{%"))
+/// Whether a `.rs` file holds template block tags (`{% for … %}`) in its code — which no Rust
+/// program can (outside strings and comments, `{%` is not Rust): a template a build step
+/// renders into Rust. A file named for a template engine (`language_type.tera.rs`, never a
+/// module name rustc would load) is one for sure; tags are the file's own word for it, which a
+/// change could write to hide a broken file, so they only excuse ([`Hit::excuse`]).
+fn has_template_tags(file: &SourceFile) -> bool {
+    file.lexed(Language::Rust)
+        .iter()
+        .any(|l| l.code().contains("{%"))
 }
 
 #[cfg(test)]
@@ -85,6 +88,11 @@ mod tests {
         // A template that build.rs renders into Rust.
         let tera = "pub enum Language {\n    {% for key in languages -%}\n        {{key}},\n    {% endfor %}\n}\n";
         assert!(hits(&IncompleteSyntax, "src/language/kinds.rs", tera).is_empty());
+        assert_eq!(
+            crate::rules::fixture::excused(&IncompleteSyntax, "src/language/kinds.rs", tera).len(),
+            1,
+            "the tags excuse the file, unless the change under review wrote it"
+        );
         let named = "pub enum Language {\n    {{ variants }}\n}\n";
         assert!(hits(&IncompleteSyntax, "src/language_type.tera.rs", named).is_empty());
         assert_eq!(

@@ -146,9 +146,27 @@ pub(super) struct Weak {
     key: String,
     /// A test with nothing in it that can fail (`test/assertion-free`), not a weak assertion.
     free: bool,
+    /// What in the test's own code says the weakness is deliberate (see [`Hit::excuse`]).
+    excuse: Option<&'static str>,
 }
 
+/// A test named for equality compares a value with itself on purpose.
+pub(super) const EQUALITY: &str =
+    "the test is named for equality: comparing a value with itself is its reflexive case";
+/// A test of nothing but a literal tautology is a placeholder.
+pub(super) const PLACEHOLDER: &str =
+    "the test holds nothing but a literal tautology: a placeholder kept on purpose";
+/// A test named for running without an error checks by running.
+pub(super) const NO_ERROR: &str =
+    "the test is named for running without an error: the run is the check";
+
 impl Weak {
+    /// This weakness, excused by `excuse` when there is one.
+    pub(super) fn excused(mut self, excuse: Option<&'static str>) -> Weak {
+        self.excuse = excuse;
+        self
+    }
+
     /// A test with no assertion, at its header.
     fn no_assertion(test: &str, line: u32) -> Weak {
         Weak {
@@ -158,6 +176,7 @@ impl Weak {
             ),
             key: format!("no assertion in {test}"),
             free: true,
+            excuse: None,
         }
     }
 
@@ -168,6 +187,7 @@ impl Weak {
             description: format!("test `{test}` asserts something that cannot fail: `{written}`"),
             key: format!("{test}: {written}"),
             free: false,
+            excuse: None,
         }
     }
 
@@ -181,6 +201,7 @@ impl Weak {
             // The same defect as a test with no assertion: the same identity.
             key: format!("no assertion in {test}"),
             free: false,
+            excuse: None,
         }
     }
 
@@ -194,6 +215,7 @@ impl Weak {
             // The same defect as a test with no assertion: the same identity.
             key: format!("no assertion in {test}"),
             free: false,
+            excuse: None,
         }
     }
 }
@@ -250,10 +272,12 @@ impl Rule for WeakAssertion {
             None => Vec::new(),
         };
         for w in weak.into_iter().filter(|w| w.free == self.free) {
-            out.hit(
-                Hit::new(Location::at(&file.rel_path, w.line), w.description, w.key)
-                    .suggest("assert on the behaviour the test is named for"),
-            );
+            let hit = Hit::new(Location::at(&file.rel_path, w.line), w.description, w.key)
+                .suggest("assert on the behaviour the test is named for");
+            out.hit(match w.excuse {
+                Some(why) => hit.excused(why),
+                None => hit,
+            });
         }
     }
 }
@@ -319,5 +343,27 @@ mod tests {
             "def test_x():\n    pass\n"
         )
         .is_empty());
+    }
+
+    #[test]
+    fn what_a_test_says_of_itself_excuses_but_does_not_drop() {
+        use crate::rules::fixture::excused;
+        let eq = "#[test]\nfn test_method_eq() {\n    let x = make();\n    assert_eq!(x, x);\n}\n";
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "tests/eq.rs", eq).is_empty());
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "tests/eq.rs", eq),
+            vec![(4, EQUALITY.to_string())]
+        );
+        let placeholder = "test('works', () => {\n  expect(true).toBe(true)\n})\n";
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "test/a.test.js", placeholder).is_empty());
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "test/a.test.js", placeholder),
+            vec![(2, PLACEHOLDER.to_string())]
+        );
+        let no_error = "test('does not throw on empty input', () => {\n  parse('')\n  // expect(parse('')).toBe(1)\n})\n";
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "test/b.test.js", no_error),
+            vec![(3, NO_ERROR.to_string())]
+        );
     }
 }

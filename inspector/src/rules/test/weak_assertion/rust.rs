@@ -11,7 +11,7 @@
 use super::args::{always_true, call_args, same_operands};
 use super::script::placeholder;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
-use super::{Named, Weak};
+use super::{Named, Weak, EQUALITY, PLACEHOLDER};
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::LexLine;
@@ -56,13 +56,14 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
         let tautologies: Vec<usize> = (header..=end)
             .filter(|&k| tautology_at(&lines, k))
             .collect();
-        if !Named::of(&name).equality && !placeholder(&codes, header, end, &tautologies) {
-            out.extend(
-                tautologies
-                    .iter()
-                    .map(|&k| Weak::tautology(&name, lines[k].number, lines[k].text.trim())),
-            );
-        }
+        let excuse = if Named::of(&name).equality {
+            Some(EQUALITY)
+        } else {
+            placeholder(&codes, header, end, &tautologies).then_some(PLACEHOLDER)
+        };
+        out.extend(tautologies.iter().map(|&k| {
+            Weak::tautology(&name, lines[k].number, lines[k].text.trim()).excused(excuse)
+        }));
         i = end + 1;
     }
     out
@@ -169,6 +170,7 @@ mod tests {
     fn weak(text: &str) -> Vec<(u32, String)> {
         weak_in_rust(&SourceFile::new("src/a.rs", text))
             .into_iter()
+            .filter(|w| w.excuse.is_none())
             .map(|w| (w.line, w.description))
             .collect()
     }

@@ -8,7 +8,7 @@ use super::args::{always_true, call_args, same_operands, split_args};
 use super::context::{context_checks, ContextChecks};
 use super::record::unread_record;
 use super::vocabulary::{asserts_on, commented_assertion, frameworks_of};
-use super::{Named, Weak};
+use super::{Named, Weak, EQUALITY, NO_ERROR, PLACEHOLDER};
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::functions::{functions, indent_of};
@@ -73,21 +73,24 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
             asserts |= here;
         }
         let named = Named::of(&name);
-        if !named.equality && !placeholder(&codes, start, end, &tautologies) {
-            out.extend(
-                tautologies
-                    .iter()
-                    .map(|&k| Weak::tautology(&name, lines[k].number, lines[k].text.trim())),
-            );
-        }
-        if asserts || named.no_error {
+        let excuse = if named.equality {
+            Some(EQUALITY)
+        } else {
+            placeholder(&codes, start, end, &tautologies).then_some(PLACEHOLDER)
+        };
+        out.extend(tautologies.iter().map(|&k| {
+            Weak::tautology(&name, lines[k].number, lines[k].text.trim()).excused(excuse)
+        }));
+        if asserts {
             continue;
         }
+        let excuse = named.no_error.then_some(NO_ERROR);
         if let Some((number, written)) = commented_assertion(&lines[start..=end], &frameworks) {
-            out.push(Weak::commented_out(&name, number, &written));
+            out.push(Weak::commented_out(&name, number, &written).excused(excuse));
         } else if let Some((k, record)) = unread_record(&codes[start..=end], lang) {
-            out.push(Weak::unread_record(&name, lines[start + k].number, &record));
-        } else if !macro_test(&codes[start..=end], lang)
+            out.push(Weak::unread_record(&name, lines[start + k].number, &record).excused(excuse));
+        } else if !named.no_error
+            && !macro_test(&codes[start..=end], lang)
             && !(start..=end).any(|k| can_fail(&codes[k], lang, k == start))
         {
             out.push(Weak::no_assertion(&name, lines[start].number));
@@ -332,6 +335,7 @@ mod tests {
         let lang = file.language.expect("language");
         weak_in_script(&file, lang)
             .into_iter()
+            .filter(|w| w.excuse.is_none())
             .map(|w| (w.line, w.description))
             .collect()
     }
