@@ -5,7 +5,10 @@
 //!
 //! The "same collection" is read from the loops' iterables: `&items`, `items.iter()`,
 //! `0..items.len()` and `i + 1..items.len()` all iterate `items`. Nested loops over different
-//! collections are ordinary joins and are not flagged. Test code is exempt.
+//! collections are ordinary joins and are not flagged, and neither is an inner loop over what
+//! an enclosing loop bound (`for reports in &[&a, &b] { for r in reports.iter() { … } }`
+//! iterates each element, even when the name shadows a collection outside). Test code is
+//! exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{any_token_in_loops, LoopKind, Needle};
@@ -58,6 +61,7 @@ impl Rule for CloneInHotLoop {
         };
         let mut finder = Finder {
             outer: Vec::new(),
+            bound: Vec::new(),
             found: Vec::new(),
         };
         finder.visit_file(ast);
@@ -82,8 +86,15 @@ impl Rule for CloneInHotLoop {
     }
 }
 
-/// What a `for` loop iterates, normalised to the collection.
+/// What a `for` loop iterates, normalised to the collection; empty when it is not one whose
+/// size grows with the input: a range not bounded by a length, or an array literal
+/// (`&[&a, &b]` — two items however large the input, and its names may mean other values in
+/// another loop).
 fn collection(e: &syn::Expr) -> String {
+    let literal = |e: &syn::Expr| matches!(e, syn::Expr::Array(_) | syn::Expr::Tuple(_));
+    if literal(e) || matches!(e, syn::Expr::Reference(r) if literal(&r.expr)) {
+        return String::new();
+    }
     let e = match e {
         syn::Expr::Range(r) => match r.end.as_deref() {
             Some(syn::Expr::MethodCall(m)) if m.method == "len" => &*m.receiver,
@@ -106,6 +117,8 @@ fn collection(e: &syn::Expr) -> String {
 struct Finder {
     /// Collections of the enclosing `for` loops, innermost last.
     outer: Vec<String>,
+    /// The names the enclosing `for` loops' patterns bind.
+    bound: Vec<String>,
     found: Vec<(u32, String, String)>,
 }
 
@@ -150,22 +163,43 @@ impl<'ast> Visit<'ast> for Alloc {
 impl<'ast> Visit<'ast> for Finder {
     fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
         let this = collection(&f.expr);
-        if !this.is_empty() && self.outer.contains(&this) {
+        let root = this
+            .trim_start_matches(['&', '*'])
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default();
+        if !this.is_empty() && self.outer.contains(&this) && !self.bound.iter().any(|b| b == root) {
             let mut alloc = Alloc(None);
             alloc.visit_block(&f.body);
             if let Some((l, what)) = alloc.0 {
                 self.found.push((l, what, this.clone()));
             }
         }
+        let bound_before = self.bound.len();
+        let mut names = Bound(&mut self.bound);
+        names.visit_pat(&f.pat);
         self.outer.push(this);
         visit::visit_expr_for_loop(self, f);
         self.outer.pop();
+        self.bound.truncate(bound_before);
     }
 
     fn visit_item(&mut self, i: &'ast syn::Item) {
         let outer = std::mem::take(&mut self.outer);
+        let bound = std::mem::take(&mut self.bound);
         visit::visit_item(self, i);
         self.outer = outer;
+        self.bound = bound;
+    }
+}
+
+/// Collects the names a pattern binds.
+struct Bound<'b>(&'b mut Vec<String>);
+
+impl<'ast> Visit<'ast> for Bound<'_> {
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.0.push(p.ident.to_string());
+        visit::visit_pat_ident(self, p);
     }
 }
 
@@ -189,6 +223,12 @@ mod tests {
 
     #[test]
     fn quiet_on_joins_of_different_collections_and_single_loops() {
+        // Two loops over a two-item array literal whose names are rebound in between; an inner
+        // loop over what the outer one bound, though a collection outside has its name.
+        let literal = "fn print(langs: &[L]) {\n    let (a, b) = split(langs);\n    for langs in &[&a, &b] {\n        for lang in *langs {\n            let (a, b) = split(&lang.reports);\n            for reports in &[&a, &b] {\n                let n = lang.name.to_string();\n            }\n        }\n    }\n}\n";
+        assert!(hits(&CloneInHotLoop, "src/a.rs", literal).is_empty());
+        let shadowed = "fn print(reports: &[R]) {\n    for r in reports {\n        for reports in r.groups() {\n            for report in reports.iter() {\n                let n = report.name.to_string();\n            }\n        }\n    }\n}\n";
+        assert!(hits(&CloneInHotLoop, "src/a.rs", shadowed).is_empty());
         let text = "fn join(orders: &[Order], users: &[User]) {\n    for o in orders {\n        for u in users {\n            let n = u.name.clone();\n        }\n        let s = o.id.to_string();\n    }\n    for u in users {\n        let n = u.name.clone();\n    }\n}\n";
         assert!(hits(&CloneInHotLoop, "src/a.rs", text).is_empty());
     }

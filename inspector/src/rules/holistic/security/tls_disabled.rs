@@ -8,6 +8,9 @@
 //! flagged, and neither is a switch in a branch taken on such a setting — a client carrying
 //! out its user's own `verify=False` (`if verify is False: cert_reqs = ssl.CERT_NONE`, `if
 //! (opts.insecure) { … }`); test code and benchmarks (self-signed local servers) are exempt.
+//! On the server's side of TLS the peer is a client: a server that does not ask clients for a
+//! certificate (`cert_reqs = CERT_NONE` beside `load_cert_chain`, Node's `requestCert` with
+//! `rejectUnauthorized: false`) verifies nothing less than any HTTPS site does.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
@@ -114,6 +117,34 @@ fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize)
     false
 }
 
+/// What a file's code does only on the server's side of TLS, by language family: a server
+/// loads its own certificate chain, asks for client certificates, or says it is the server.
+const SERVER_SIDE: [(&str, &str); 5] = [
+    ("py", "load_cert_chain("),
+    ("py", "server_side=True"),
+    ("py", "Purpose.CLIENT_AUTH"),
+    ("py", "PROTOCOL_TLS_SERVER"),
+    ("js", "requestCert"),
+];
+
+/// The patterns that, on the server's side, concern the client's certificate, not the peer a
+/// client would verify: whether to require one, and (meaningless for a server) host names.
+const CLIENT_CERT_PATTERNS: [&str; 3] = [
+    "CERT_NONE",
+    "check_hostname=False",
+    "rejectUnauthorized:false",
+];
+
+/// Whether `file`'s code (comments and strings aside) acts as a TLS server.
+fn serves_tls(lexed: &[crate::rules::lexical::LexLine<'_>], fam: &str) -> bool {
+    lexed.iter().any(|line| {
+        let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
+        SERVER_SIDE
+            .iter()
+            .any(|(f, p)| *f == fam && code.contains(p))
+    })
+}
+
 /// Flags disabled TLS verification.
 pub(crate) struct TlsDisabled;
 
@@ -155,6 +186,7 @@ impl Rule for TlsDisabled {
         let fam = family(lang);
         let mut tests = LazyTestCode::new(file);
         let lexed = file.lexed(lang);
+        let server = serves_tls(&lexed, fam);
         for (index, line) in lexed.iter().enumerate() {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
             let Some((_, pattern, what)) = PATTERNS
@@ -173,7 +205,10 @@ impl Rule for TlsDisabled {
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
-            if tests.contains(line.number) || in_setting_branch(&lexed, index) {
+            if tests.contains(line.number)
+                || in_setting_branch(&lexed, index)
+                || (server && CLIENT_CERT_PATTERNS.contains(pattern))
+            {
                 continue;
             }
             out.hit(
@@ -231,5 +266,19 @@ mod tests {
         let bench = "const agent = new https.Agent({rejectUnauthorized: false});\n";
         assert!(hits(&TlsDisabled, "benchmark/index.ts", bench).is_empty());
         assert_eq!(hits(&TlsDisabled, "source/agent.ts", bench).len(), 1);
+    }
+
+    #[test]
+    fn a_server_not_asking_clients_for_certificates_verifies_nothing_less() {
+        let py = "class Config:\n    def __init__(self, ssl_cert_reqs: int = ssl.CERT_NONE):\n        self.ssl_cert_reqs = ssl_cert_reqs\n\ndef create_ssl_context(certfile, keyfile, cert_reqs):\n    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n    ctx.load_cert_chain(certfile, keyfile)\n    ctx.verify_mode = ssl.VerifyMode(cert_reqs)\n    return ctx\n";
+        assert!(hits(&TlsDisabled, "pkg/config.py", py).is_empty());
+        // The same default in a client: verification off.
+        let client = "def connect(host, cert_reqs=ssl.CERT_NONE):\n    ctx = ssl.create_default_context()\n    ctx.verify_mode = cert_reqs\n";
+        assert_eq!(hits(&TlsDisabled, "pkg/client.py", client).len(), 1);
+        // Only the client-certificate patterns: `verify=False` in a server file still is one.
+        let mixed = "ctx.load_cert_chain(c, k)\nrequests.get(url, verify=False)\n";
+        assert_eq!(hits(&TlsDisabled, "pkg/mixed.py", mixed).len(), 1);
+        let js = "https.createServer({ key, cert, requestCert: true, rejectUnauthorized: false }, app);\n";
+        assert!(hits(&TlsDisabled, "lib/server.js", js).is_empty());
     }
 }
