@@ -50,15 +50,27 @@ impl Rule for TodoMacro {
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
         let doc_test_support = serves_doc_tests(&file.text);
-        let (hidden, unsupported) = match file.rust_ast() {
+        let (hidden, unsupported, unnameable) = match file.rust_ast() {
             Some(Ok(ast)) => {
                 let mut arms = UnsupportedArms(Vec::new());
                 arms.visit_file(ast);
-                (hidden_ranges(&ast.items), arms.0)
+                (
+                    hidden_ranges(&ast.items),
+                    arms.0,
+                    unnameable_impls(&ast.items),
+                )
             }
-            _ => (Vec::new(), Vec::new()),
+            _ => (Vec::new(), Vec::new(), Vec::new()),
+        };
+        let within = |ranges: &[(u32, u32)], line: u32| {
+            ranges
+                .iter()
+                .any(|(from, to)| (*from..=*to).contains(&line))
         };
         for call in macro_calls_outside_tests(file, &NAMES) {
+            if within(&unnameable, call.line) {
+                continue;
+            }
             let mut description = format!(
                 "`{}!()` in non-test code panics when this path runs",
                 call.name
@@ -75,10 +87,7 @@ impl Rule for TodoMacro {
                 hit = hit
                     .with_severity(Severity::Low)
                     .excused("the match arm names the cases it refuses and says why");
-            } else if hidden
-                .iter()
-                .any(|(from, to)| (*from..=*to).contains(&call.line))
-            {
+            } else if within(&hidden, call.line) {
                 hit = hit.excused(
                     "a `#[doc(hidden)]` stub the documentation's examples compile against",
                 );
@@ -118,6 +127,65 @@ impl<'ast> Visit<'ast> for UnsupportedArms {
             self.0.push(mac.path.span().start().line as u32);
         }
         visit::visit_arm(self, arm);
+    }
+}
+
+/// The line ranges of impls, inside an anonymous `const _: () = { … };` block, of types declared
+/// in that same block: nothing outside the block can name such a type, so no caller can reach
+/// these methods — the block exists to be compiled (a build script's probe of the toolchain, a
+/// static assertion), not run.
+fn unnameable_impls(items: &[syn::Item]) -> Vec<(u32, u32)> {
+    let mut ranges = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Const(c) if c.ident == "_" => {
+                let syn::Expr::Block(block) = &*c.expr else {
+                    continue;
+                };
+                let inner: Vec<&syn::Item> = block
+                    .block
+                    .stmts
+                    .iter()
+                    .filter_map(|s| match s {
+                        syn::Stmt::Item(i) => Some(i),
+                        _ => None,
+                    })
+                    .collect();
+                let local: Vec<String> = inner
+                    .iter()
+                    .filter_map(|i| match i {
+                        syn::Item::Struct(s) => Some(s.ident.to_string()),
+                        syn::Item::Enum(e) => Some(e.ident.to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                for i in inner {
+                    if let syn::Item::Impl(imp) = i {
+                        if impl_target(imp).is_some_and(|t| local.contains(&t)) {
+                            ranges.push((
+                                imp.span().start().line as u32,
+                                imp.span().end().line as u32,
+                            ));
+                        }
+                    }
+                }
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    ranges.extend(unnameable_impls(inner));
+                }
+            }
+            _ => {}
+        }
+    }
+    ranges
+}
+
+/// The last segment of the type an impl is for.
+fn impl_target(i: &syn::ItemImpl) -> Option<String> {
+    match &*i.self_ty {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
     }
 }
 
@@ -161,11 +229,9 @@ fn hidden_ranges(items: &[syn::Item]) -> Vec<(u32, u32)> {
         };
         match item {
             syn::Item::Impl(i) => {
-                let target = match &*i.self_ty {
-                    syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                    _ => None,
-                };
-                if is_doc_hidden(&i.attrs) || target.is_some_and(|t| hidden_types.contains(&t)) {
+                if is_doc_hidden(&i.attrs)
+                    || impl_target(i).is_some_and(|t| hidden_types.contains(&t))
+                {
                     ranges.push(lines());
                 }
             }
@@ -280,6 +346,19 @@ mod tests {
                 "`unimplemented!()` in non-test code panics when this path runs (the file's header says it serves doc tests)",
                 Some(Severity::Low)
             )]
+        );
+    }
+
+    #[test]
+    fn impls_no_caller_can_name_are_compiled_not_run() {
+        let probe = "#[cfg(probe)]\nconst _: () = {\n    struct MyError;\n    impl Debug for MyError {\n        fn fmt(&self, f: &mut Formatter) -> Result {\n            unimplemented!()\n        }\n    }\n    impl Display for Outer {\n        fn fmt(&self, f: &mut Formatter) -> Result {\n            todo!()\n        }\n    }\n};\n";
+        // The impl for a type outside the block is reachable: still reported.
+        assert_eq!(
+            hits(&TodoMacro, "src/nightly.rs", probe)
+                .into_iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![11]
         );
     }
 

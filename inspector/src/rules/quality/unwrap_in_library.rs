@@ -122,6 +122,8 @@ impl Rule for UnwrapInLibrary {
                 JUSTIFICATIONS.iter().any(|w| body.contains(w))
             })
         };
+        // (statement, call, first line, key, the statement's other lines).
+        let mut kept: Vec<(u32, &str, u32, String, Vec<u32>)> = Vec::new();
         for Call {
             line,
             method,
@@ -153,11 +155,37 @@ impl Rule for UnwrapInLibrary {
             } else {
                 ".expect(..)"
             };
+            // One statement that unwraps several values (`Ok(V(a.unwrap(), b.unwrap()))`)
+            // is one problem: one finding, at its first unwrap, naming the others' lines.
+            match kept.last_mut() {
+                Some(last) if last.0 == statement && last.1 == call => last.4.push(line),
+                _ => kept.push((
+                    statement,
+                    call,
+                    line,
+                    format!("{call} {snippet}"),
+                    Vec::new(),
+                )),
+            }
+        }
+        for (_, call, line, key, more) in kept {
+            let also = match more.as_slice() {
+                [] => String::new(),
+                lines => format!(
+                    " (and in the same statement on line{} {})",
+                    if lines.len() == 1 { "" } else { "s" },
+                    lines
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
             out.hit(
                 Hit::new(
                     Location::at(&file.rel_path, line),
-                    format!("`{call}` in library code panics on `None`/`Err` instead of returning an error"),
-                    format!("{call} {snippet}"),
+                    format!("`{call}` in library code panics on `None`/`Err` instead of returning an error{also}"),
+                    key,
                 )
                 .suggest("return the error (`?`, `ok_or`, a typed error) and let the caller decide"),
             );
@@ -392,6 +420,15 @@ mod tests {
                 (4, "`.expect(..)` in library code panics on `None`/`Err` instead of returning an error".to_string()),
                 (5, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn one_statement_unwrapping_several_values_is_one_finding() {
+        let text = "pub fn v(c: &str) -> V {\n    let c: Vec<&str> = c.split('.').collect();\n    V(\n        c[0].parse().unwrap(),\n        c[1].parse().unwrap(),\n        c[2].parse().unwrap(),\n    )\n}\n";
+        assert_eq!(
+            hits(&UnwrapInLibrary::ON_INPUT, "src/v.rs", text),
+            vec![(4, "`.unwrap()` in library code panics on `None`/`Err` instead of returning an error (and in the same statement on lines 5, 6)".to_string())]
         );
     }
 

@@ -10,12 +10,16 @@
 //! (opts.insecure) { … }`); test code and benchmarks (self-signed local servers) are exempt.
 //! On the server's side of TLS the peer is a client: a server that does not ask clients for a
 //! certificate (`cert_reqs = CERT_NONE` beside `load_cert_chain`, Node's `requestCert` with
-//! `rejectUnauthorized: false`) verifies nothing less than any HTTPS site does.
+//! `rejectUnauthorized: false`) verifies nothing less than any HTTPS site does. Whether code
+//! is on the server's side is a fact of its package, not of one file (a CLI option's default
+//! `--ssl-cert-reqs CERT_NONE` in `main.py`, the context built in `config.py`): the file pass
+//! keeps those findings and the package's server files, and the project pass decides.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
+use serde::{Deserialize, Serialize};
 
 /// (language family, code pattern with spaces removed, what it does).
 const PATTERNS: [(&str, &str, &str); 11] = [
@@ -145,6 +149,22 @@ fn serves_tls(lexed: &[crate::rules::lexical::LexLine<'_>], fam: &str) -> bool {
     })
 }
 
+/// A file that acts as a TLS server (kept by the file pass for the project pass).
+#[derive(Serialize, Deserialize)]
+struct ServesTls(String);
+
+/// The folder of the package `path` belongs to (the longest package root it lies under), or
+/// the repository's root.
+fn package_of<'c>(ctx: &'c Context, path: &str) -> &'c str {
+    ctx.project
+        .packages
+        .iter()
+        .map(|p| p.root.as_str())
+        .filter(|root| path.starts_with(root))
+        .max_by_key(|root| root.len())
+        .unwrap_or("")
+}
+
 /// Flags disabled TLS verification.
 pub(crate) struct TlsDisabled;
 
@@ -171,12 +191,25 @@ impl Rule for TlsDisabled {
         // user runs against a real peer.
         !file.is_test_file()
             && file.role != FileRole::Bench
-            && PATTERNS.iter().any(|(f, p, _)| {
+            && (PATTERNS.iter().any(|(f, p, _)| {
                 *f == fam
                     && file
                         .text
                         .contains(p.split(['(', ':', '=']).next().unwrap_or(p))
-            })
+            }) || SERVER_SIDE
+                .iter()
+                .any(|(f, p)| *f == fam && file.text.contains(p.split('=').next().unwrap_or(p))))
+    }
+
+    /// Drops the client-certificate findings of packages that act as a TLS server.
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let servers: Vec<ServesTls> = out.kept(ctx, self);
+        let serving: Vec<&str> = servers.iter().map(|s| package_of(ctx, &s.0)).collect();
+        for hit in out.kept::<Hit>(ctx, self) {
+            if !serving.contains(&package_of(ctx, &hit.location.path)) {
+                out.hit(hit);
+            }
+        }
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -205,20 +238,28 @@ impl Rule for TlsDisabled {
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
+            let client_cert = CLIENT_CERT_PATTERNS.contains(pattern);
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
-                || (server && CLIENT_CERT_PATTERNS.contains(pattern))
+                || (server && client_cert)
             {
                 continue;
             }
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line.number),
-                    format!("`{pattern}` {what}: anyone on the network path can read and change the traffic"),
-                    format!("tls off {pattern}"),
-                )
-                .suggest("keep verification on; trust a private CA by adding its certificate instead"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line.number),
+                format!("`{pattern}` {what}: anyone on the network path can read and change the traffic"),
+                format!("tls off {pattern}"),
+            )
+            .suggest("keep verification on; trust a private CA by adding its certificate instead");
+            // Whether another file of the package serves TLS is the project pass's to say.
+            if client_cert {
+                out.keep(hit);
+            } else {
+                out.hit(hit);
+            }
+        }
+        if server {
+            out.keep(ServesTls(file.rel_path.clone()));
         }
     }
 }
@@ -227,6 +268,7 @@ impl Rule for TlsDisabled {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
+    use crate::rules::project_fixture::project_hits;
 
     #[test]
     fn fires_on_disabled_verification() {
@@ -238,7 +280,7 @@ mod tests {
         let py = "r = requests.get(url, verify = False)\n";
         assert_eq!(hits(&TlsDisabled, "app/http.py", py).len(), 1);
         let js = "const agent = new https.Agent({ rejectUnauthorized: false });\nprocess.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';\n";
-        assert_eq!(hits(&TlsDisabled, "web/http.js", js).len(), 2);
+        assert_eq!(project_hits(&TlsDisabled, &[("web/http.js", js)]).len(), 2);
         let go = "package a\n\nvar t = &tls.Config{InsecureSkipVerify: true}\n";
         assert_eq!(hits(&TlsDisabled, "a/a.go", go).len(), 1);
     }
@@ -250,12 +292,12 @@ mod tests {
         let py = "r = requests.get(url, verify=True)\n";
         assert!(hits(&TlsDisabled, "app/http.py", py).is_empty());
         let py = "def pool(verify):\n    reqs = ssl.CERT_REQUIRED\n    if verify is False:\n        reqs = ssl.CERT_NONE\n    elif isinstance(verify, str):\n        ca = verify\n    if url.startswith('https') and verify:\n        load(ca)\n    else:\n        conn.cert_reqs = ssl.CERT_NONE\n";
-        assert!(hits(&TlsDisabled, "app/adapters.py", py).is_empty());
+        assert!(project_hits(&TlsDisabled, &[("app/adapters.py", py)]).is_empty());
         let js = "function agent(opts) {\n  if (opts.insecure) {\n    return new https.Agent({ rejectUnauthorized: false });\n  }\n}\n";
-        assert!(hits(&TlsDisabled, "web/agent.js", js).is_empty());
+        assert!(project_hits(&TlsDisabled, &[("web/agent.js", js)]).is_empty());
         // A branch on something else is still the code's own decision.
         let py = "def pool(debug):\n    if debug:\n        reqs = ssl.CERT_NONE\n";
-        assert_eq!(hits(&TlsDisabled, "app/pool.py", py).len(), 1);
+        assert_eq!(project_hits(&TlsDisabled, &[("app/pool.py", py)]).len(), 1);
         assert!(hits(
             &TlsDisabled,
             "tests/test_http.py",
@@ -264,21 +306,31 @@ mod tests {
         .is_empty());
         // A benchmark's agent for its own loopback server.
         let bench = "const agent = new https.Agent({rejectUnauthorized: false});\n";
-        assert!(hits(&TlsDisabled, "benchmark/index.ts", bench).is_empty());
-        assert_eq!(hits(&TlsDisabled, "source/agent.ts", bench).len(), 1);
+        assert!(project_hits(&TlsDisabled, &[("benchmark/index.ts", bench)]).is_empty());
+        assert_eq!(
+            project_hits(&TlsDisabled, &[("source/agent.ts", bench)]).len(),
+            1
+        );
     }
 
     #[test]
     fn a_server_not_asking_clients_for_certificates_verifies_nothing_less() {
-        let py = "class Config:\n    def __init__(self, ssl_cert_reqs: int = ssl.CERT_NONE):\n        self.ssl_cert_reqs = ssl_cert_reqs\n\ndef create_ssl_context(certfile, keyfile, cert_reqs):\n    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n    ctx.load_cert_chain(certfile, keyfile)\n    ctx.verify_mode = ssl.VerifyMode(cert_reqs)\n    return ctx\n";
-        assert!(hits(&TlsDisabled, "pkg/config.py", py).is_empty());
-        // The same default in a client: verification off.
+        let config = "class Config:\n    def __init__(self, ssl_cert_reqs: int = ssl.CERT_NONE):\n        self.ssl_cert_reqs = ssl_cert_reqs\n\ndef create_ssl_context(certfile, keyfile, cert_reqs):\n    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)\n    ctx.load_cert_chain(certfile, keyfile)\n    ctx.verify_mode = ssl.VerifyMode(cert_reqs)\n    return ctx\n";
+        assert!(project_hits(&TlsDisabled, &[("pkg/config.py", config)]).is_empty());
+        // The CLI option's default in another file of the same package.
+        let cli = "@click.option('--ssl-cert-reqs', default=int(ssl.CERT_NONE))\ndef main(ssl_cert_reqs):\n    run(ssl_cert_reqs)\n";
+        let server = [("pkg/config.py", config), ("pkg/main.py", cli)];
+        assert!(project_hits(&TlsDisabled, &server).is_empty());
+        // The same default in a client package: verification off.
         let client = "def connect(host, cert_reqs=ssl.CERT_NONE):\n    ctx = ssl.create_default_context()\n    ctx.verify_mode = cert_reqs\n";
-        assert_eq!(hits(&TlsDisabled, "pkg/client.py", client).len(), 1);
+        assert_eq!(
+            project_hits(&TlsDisabled, &[("pkg/client.py", client)]),
+            vec![("pkg/client.py".to_string(), 1, "`CERT_NONE` turns certificate verification off: anyone on the network path can read and change the traffic".to_string())]
+        );
         // Only the client-certificate patterns: `verify=False` in a server file still is one.
         let mixed = "ctx.load_cert_chain(c, k)\nrequests.get(url, verify=False)\n";
         assert_eq!(hits(&TlsDisabled, "pkg/mixed.py", mixed).len(), 1);
         let js = "https.createServer({ key, cert, requestCert: true, rejectUnauthorized: false }, app);\n";
-        assert!(hits(&TlsDisabled, "lib/server.js", js).is_empty());
+        assert!(project_hits(&TlsDisabled, &[("lib/server.js", js)]).is_empty());
     }
 }
