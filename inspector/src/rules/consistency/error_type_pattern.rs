@@ -6,7 +6,10 @@
 //! Modules as in `module.rs`; binaries, tests and examples are not library code and are not
 //! compared. A module that defines an error type counts as typed even if it also has opaque
 //! functions. The minority style is flagged, one finding per module; on a tie the opaque modules
-//! are flagged, since precise error types are the convention for libraries.
+//! are flagged, since precise error types are the convention for libraries. Only crates that
+//! may be published are compared: a `publish = false` crate's public functions are nobody's
+//! API but the workspace's own (an application's internals, scaffolding), where an opaque
+//! error at the boundary is the usual choice.
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
@@ -24,6 +27,17 @@ static META: RuleMeta = RuleMeta {
     explanation:
         "Library modules returning anyhow/Box<dyn Error> while others define their own error types",
 };
+
+/// Whether `path` belongs to a Cargo package that says it is never published.
+fn unpublished(ctx: &Context, path: &str) -> bool {
+    ctx.project
+        .packages
+        .iter()
+        .filter(|p| p.ecosystem == protocol::project::Ecosystem::Cargo)
+        .filter(|p| path.starts_with(&p.root))
+        .max_by_key(|p| p.root.len())
+        .is_some_and(|p| !p.publish)
+}
 
 /// Flags the modules whose error style differs from the rest of the project.
 pub(crate) struct ErrorTypePattern;
@@ -64,6 +78,9 @@ impl Rule for ErrorTypePattern {
         };
         let mut styles: BTreeMap<String, Styles> = BTreeMap::new();
         for (file, module) in files {
+            if unpublished(ctx, &file.rel_path) {
+                continue;
+            }
             if let Some(found) = scanned.remove(&file.rel_path) {
                 let entry = styles.entry(module).or_default();
                 let path = file.rel_path.clone();
@@ -353,6 +370,28 @@ mod tests {
             ("sync/src/lib.rs", "pub fn pull() -> Result<u32, std::io::Error> { Ok(1) }\nfn private() -> anyhow::Result<()> { Ok(()) }\n"),
         ]);
         assert!(hits.is_empty());
+    }
+
+    #[test]
+    fn an_unpublished_crate_is_nobodys_api() {
+        let files = |publish: &'static str| {
+            vec![
+                ("store/src/lib.rs", TYPED),
+                ("wire/src/error.rs", "use std::fmt;\npub struct WireError;\nimpl std::error::Error for WireError {}\n"),
+                ("index/Cargo.toml", publish),
+                ("index/src/lib.rs", "pub fn build(root: &str) -> anyhow::Result<u32> {\n    Ok(1)\n}\n"),
+            ]
+        };
+        let flagged = |files: &[(&str, &str)]| -> Vec<String> {
+            run(files).into_iter().map(|h| h.0).collect()
+        };
+        let published = "[package]\nname = \"index\"\nversion = \"0.1.0\"\n";
+        assert_eq!(
+            flagged(&files(published)),
+            vec!["index/src/lib.rs".to_string()]
+        );
+        let internal = "[package]\nname = \"index\"\nversion = \"0.1.0\"\npublish = false\n";
+        assert!(flagged(&files(internal)).is_empty());
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //!
 //! Not flagged: atomics (counters and flags are the idiomatic use of a global), `OnceLock<T>`
 //! of an immutable `T` (set once, read after), a `Mutex<()>` (a lock that guards no state),
-//! `thread_local!` (per thread, not shared), and test code.
+//! `thread_local!` (per thread, not shared), and test code. A file that registers a callback
+//! which cannot carry a context — a signal handler, a panic hook, an `extern "C" fn` handed to
+//! C — has no channel but a global to reach its state: its statics are reported excused by the
+//! code ([`Hit::excuse`]), suppressed unless the change under review wrote them.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
@@ -51,19 +54,55 @@ impl Rule for MutableGlobal {
             return;
         }
         let tests = TestCode::of(file);
+        let callback = context_free_callback(file);
         for (line, name, ty) in finder.0.into_iter().filter(|(l, _, _)| !tests.contains(*l)) {
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
-                    format!("`static {name}: {ty}` is a global singleton holding mutable state"),
-                    format!("mutable global {name}"),
-                )
-                .suggest(
-                    "own the state in a value created at start-up and pass it to whoever needs it",
-                ),
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line),
+                format!("`static {name}: {ty}` is a global singleton holding mutable state"),
+                format!("mutable global {name}"),
+            )
+            .suggest(
+                "own the state in a value created at start-up and pass it to whoever needs it",
             );
+            out.hit(match callback {
+                Some(what) => hit.excused(format!(
+                    "the file registers {what}, which cannot carry a context: a global is its only channel to state"
+                )),
+                None => hit,
+            });
         }
     }
+}
+
+/// What callback without a context the file registers, if any: a signal handler (a call
+/// whose name says `signal`, `sigaction`), a panic hook or handler (`set_hook`, `set_handler`),
+/// an `atexit`, or an `extern "C" fn` defined for C to call.
+fn context_free_callback(file: &SourceFile) -> Option<&'static str> {
+    let lexed = file.lexed(Language::Rust);
+    for line in lexed.iter() {
+        let code = line.code();
+        if line.text.contains("extern \"C\" fn") || line.text.contains("extern \"system\" fn") {
+            return Some("an `extern \"C\" fn`");
+        }
+        for (at, _) in code.match_indices('(') {
+            let name: String = code[..at]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            let name = name.to_lowercase();
+            if name.contains("signal") || name == "sigaction" {
+                return Some("a signal handler");
+            }
+            if matches!(name.as_str(), "set_hook" | "set_handler" | "atexit") {
+                return Some("a process-wide hook");
+            }
+        }
+    }
+    None
 }
 
 /// Whether a type (as text) holds mutable state: it names a [`MUTABLE`] type that does not
@@ -168,6 +207,21 @@ mod tests {
     fn quiet_on_atomics_set_once_values_unit_locks_and_thread_locals() {
         let text = "static NEXT_ID: AtomicU64 = AtomicU64::new(0);\nstatic CONFIG: OnceLock<Config> = OnceLock::new();\nstatic ENV_LOCK: Mutex<()> = Mutex::new(());\nthread_local! {\n    static BUF: RefCell<String> = RefCell::new(String::new());\n}\n#[cfg(test)]\nmod tests {\n    static SEEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());\n}\n";
         assert!(hits(&MutableGlobal, "src/a.rs", text).is_empty());
+    }
+
+    #[test]
+    fn a_callback_without_a_context_excuses_the_global_it_needs() {
+        let handler = "impl SignalHandler {\n    pub fn install() -> Result<()> {\n        Platform::install_signal_handler(|s| Self::instance().handle(s))\n    }\n    fn instance() -> MutexGuard<'static, Self> {\n        static INSTANCE: Mutex<SignalHandler> = Mutex::new(SignalHandler::new());\n        INSTANCE.lock().unwrap()\n    }\n}\n";
+        assert!(hits(&MutableGlobal, "src/signal_handler.rs", handler).is_empty());
+        assert_eq!(
+            crate::rules::fixture::excused(&MutableGlobal, "src/signal_handler.rs", handler),
+            vec![(6, "the file registers a signal handler, which cannot carry a context: a global is its only channel to state".to_string())]
+        );
+        let ffi = "static LOG: Mutex<Vec<String>> = Mutex::new(Vec::new());\nextern \"C\" fn on_event(code: c_int) {\n    LOG.lock().unwrap().push(code.to_string());\n}\n";
+        assert_eq!(
+            crate::rules::fixture::excused(&MutableGlobal, "src/ffi.rs", ffi).len(),
+            1
+        );
     }
 
     #[test]
