@@ -3,8 +3,9 @@
 //! `tests/*`, `benches/*`, `examples/*`, `build.rs`) — and the roles of the files their module
 //! trees load. A library's modules are library code; a module only binaries load is program
 //! code; a `#[cfg(test)]` module is test support wherever it sits. A crate that is a test
-//! suite (only test targets, or unpublished, named or placed as tests and used by no package
-//! as a normal dependency) is test code as a whole.
+//! suite (only test targets, or named or placed as tests or test support — `tests`, `mock`,
+//! `fixtures`, `harness` — used by no package as a normal dependency, and unpublished or a
+//! sibling's dev-dependency) is test code as a whole.
 
 use super::rust_mods::tree;
 use super::{dir_of, join, Roles, Sources};
@@ -24,14 +25,15 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
             Some((p.clone(), table))
         })
         .collect();
-    let normal_deps = normal_dependencies(&manifests);
+    let normal_deps = dependencies(&manifests, &["dependencies", "build-dependencies"]);
+    let dev_deps = dependencies(&manifests, &["dev-dependencies"]);
     let mut crates: Vec<Package> = Vec::new();
     for (manifest, table) in &manifests {
         crates.push(package(src, manifest, table));
     }
     crates.extend(without_manifest(src, &manifests, roles));
     for pkg in &crates {
-        if let Some(reason) = test_suite(pkg, &normal_deps) {
+        if let Some(reason) = test_suite(pkg, &normal_deps, &dev_deps) {
             for path in src.under(&pkg.root) {
                 if owner(&crates, path).is_some_and(|o| o.manifest == pkg.manifest) {
                     roles.place(path, FileRole::Test, reason.clone());
@@ -122,9 +124,16 @@ fn owner<'p>(crates: &'p [Package], path: &str) -> Option<&'p Package> {
         .max_by_key(|p| p.root.len())
 }
 
-/// Why a crate is a test suite, if it is: its only targets are tests, or it is unpublished,
-/// its name or folder says tests, and no package depends on it outside `[dev-dependencies]`.
-fn test_suite(pkg: &Package, normal_deps: &HashSet<String>) -> Option<String> {
+/// Why a crate is a test suite, if it is: its only targets are tests, or its name or folder
+/// says tests or test support, no package depends on it outside `[dev-dependencies]`, and it
+/// is unpublished or some package of the workspace has it as a dev-dependency (a published
+/// mock crate such as `tracing-mock` is code that runs only under tests, its siblings' and its
+/// users').
+fn test_suite(
+    pkg: &Package,
+    normal_deps: &HashSet<String>,
+    dev_deps: &HashSet<String>,
+) -> Option<String> {
     let has_package = !pkg.name.is_empty();
     let tests = pkg.targets.iter().any(|t| t.kind == TargetKind::Test);
     let only_tests = pkg.targets.iter().all(|t| t.kind == TargetKind::Test);
@@ -141,25 +150,42 @@ fn test_suite(pkg: &Package, normal_deps: &HashSet<String>) -> Option<String> {
         .next()
         .unwrap_or_default();
     let named = |s: &str| {
-        s.split(['-', '_'])
-            .any(|w| matches!(w, "test" | "tests" | "testing" | "testsuite"))
+        s.split(['-', '_']).any(|w| {
+            matches!(
+                w,
+                "test"
+                    | "tests"
+                    | "testing"
+                    | "testsuite"
+                    | "testkit"
+                    | "mock"
+                    | "mocks"
+                    | "fixture"
+                    | "fixtures"
+                    | "harness"
+            )
+        })
     };
-    if has_package
-        && !pkg.publish
-        && (named(&pkg.name) || named(folder))
-        && !normal_deps.contains(&pkg.name)
-    {
+    if !has_package || !(named(&pkg.name) || named(folder)) || normal_deps.contains(&pkg.name) {
+        return None;
+    }
+    if !pkg.publish {
         return Some(format!(
             "crate `{}` is an unpublished test suite used only as a dev-dependency ({})",
             pkg.name, pkg.manifest
         ));
     }
-    None
+    dev_deps.contains(&pkg.name).then(|| {
+        format!(
+            "crate `{}` is test support: the workspace uses it only as a dev-dependency ({})",
+            pkg.name, pkg.manifest
+        )
+    })
 }
 
-/// Every package name some manifest lists as a normal or build dependency (a dev-dependency
-/// does not count), including target-specific and workspace dependency tables.
-fn normal_dependencies(manifests: &[(String, Table)]) -> HashSet<String> {
+/// Every package name some manifest lists in one of `tables` (`dependencies`,
+/// `dev-dependencies`, …), including target-specific tables.
+fn dependencies(manifests: &[(String, Table)], tables: &[&str]) -> HashSet<String> {
     let mut out = HashSet::new();
     let mut add = |t: Option<&Value>| {
         for (name, spec) in t.and_then(Value::as_table).into_iter().flatten() {
@@ -168,15 +194,18 @@ fn normal_dependencies(manifests: &[(String, Table)]) -> HashSet<String> {
         }
     };
     for (_, table) in manifests {
-        add(table.get("dependencies"));
-        add(table.get("build-dependencies"));
+        for key in tables {
+            add(table.get(*key));
+        }
         for (_, cfg) in table
             .get("target")
             .and_then(Value::as_table)
             .into_iter()
             .flatten()
         {
-            add(cfg.get("dependencies"));
+            for key in tables {
+                add(cfg.get(*key));
+            }
         }
     }
     out

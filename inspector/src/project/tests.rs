@@ -213,6 +213,45 @@ fn a_test_suite_crate_is_test_code() {
 }
 
 #[test]
+fn a_published_mock_crate_its_siblings_dev_depend_on_is_test_code() {
+    let workspace = |dep_table: &str| {
+        let tracing = format!(
+            "[package]\nname = \"tracing\"\n\n[{dep_table}]\ntracing-mock = {{ path = \"../tracing-mock\" }}\n"
+        );
+        model(&[
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"tracing\", \"tracing-mock\", \"tracing-macros\"]\n",
+            ),
+            ("tracing/Cargo.toml", &tracing),
+            ("tracing/src/lib.rs", ""),
+            (
+                "tracing-mock/Cargo.toml",
+                "[package]\nname = \"tracing-mock\"\n",
+            ),
+            ("tracing-mock/src/lib.rs", "pub fn expect() {}\n"),
+            (
+                "tracing-macros/Cargo.toml",
+                "[package]\nname = \"tracing-macros\"\n",
+            ),
+            ("tracing-macros/src/lib.rs", ""),
+        ])
+    };
+    let m = workspace("dev-dependencies");
+    assert_eq!(
+        placed(&m, "tracing-mock/src/lib.rs"),
+        (
+            FileRole::Test,
+            "crate `tracing-mock` is test support: the workspace uses it only as a dev-dependency (tracing-mock/Cargo.toml)"
+        )
+    );
+    // A published crate nobody dev-depends on, or one a sibling needs at run time, is a library.
+    assert_eq!(placed(&m, "tracing-macros/src/lib.rs").0, FileRole::Library);
+    let m = workspace("dependencies");
+    assert_eq!(placed(&m, "tracing-mock/src/lib.rs").0, FileRole::Library);
+}
+
+#[test]
 fn python_tests_exercise_what_they_import_not_their_names() {
     let m = model(&[
         (

@@ -1,7 +1,10 @@
 //! `holistic/static-mut`: `static mut` items. Every access is `unsafe` and unsynchronised; two
 //! threads touching one is a data race, and even a shared reference to one is undefined
 //! behaviour if a write can happen meanwhile (the 2024 edition denies such references).
-//! Test code is not exempt: tests run in parallel threads.
+//! Test code is not exempt: tests run in parallel threads. A file that guards initialisation
+//! with a `Once` (`call_once`) or an atomic state it swaps (`compare_exchange`) is the classic
+//! write-once global (set under the guard, read after it): its `static mut` items are reported
+//! excused by that code ([`Hit::excuse`]), suppressed unless the change under review wrote them.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
@@ -37,15 +40,27 @@ impl Rule for StaticMut {
         };
         let mut finder = Finder(Vec::new());
         finder.visit_file(ast);
+        let guarded = code_has(
+            file,
+            &[Needle::Method(&[
+                "call_once",
+                "call_once_force",
+                "compare_exchange",
+                "compare_exchange_weak",
+            ])],
+        );
         for (line, name) in finder.0 {
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
-                    format!("`static mut {name}` is unsynchronised global state: concurrent access is a data race"),
-                    format!("static mut {name}"),
-                )
-                .suggest("use an atomic, a Mutex/RwLock in a static, OnceLock, or thread_local!"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line),
+                format!("`static mut {name}` is unsynchronised global state: concurrent access is a data race"),
+                format!("static mut {name}"),
+            )
+            .suggest("use an atomic, a Mutex/RwLock in a static, OnceLock, or thread_local!");
+            out.hit(if guarded {
+                hit.excused("the file guards initialisation with a Once or an atomic state it swaps: a write-once global set under the guard")
+            } else {
+                hit
+            });
         }
     }
 }
@@ -81,6 +96,16 @@ mod tests {
                 (1, "`static mut COUNTER` is unsynchronised global state: concurrent access is a data race".to_string()),
                 (3, "`static mut CACHE` is unsynchronised global state: concurrent access is a data race".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_write_once_global_under_a_once_is_excused() {
+        let text = "static mut THE_REGISTRY: Option<Arc<Registry>> = None;\nstatic THE_REGISTRY_SET: Once = Once::new();\nfn global() -> &'static Arc<Registry> {\n    THE_REGISTRY_SET.call_once(|| unsafe { THE_REGISTRY = Some(Registry::new()) });\n    unsafe { THE_REGISTRY.as_ref().unwrap() }\n}\n";
+        assert!(hits(&StaticMut, "src/registry.rs", text).is_empty());
+        assert_eq!(
+            crate::rules::fixture::excused(&StaticMut, "src/registry.rs", text).len(),
+            1
         );
     }
 

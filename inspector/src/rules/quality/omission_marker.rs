@@ -9,9 +9,14 @@
 //! and comments inside `macro_rules!` bodies (separators between rules). A bare `...` line is a
 //! marker in TypeScript, JavaScript and Go, and in Rust files that do not parse (in a Rust file
 //! that parses it can only be a macro token); in Python it is `Ellipsis` and never flagged.
+//! A marker comment stands where code would be, on a line of its own: a comment after code on
+//! its line (`25, // etc`) annotates that code. In test code a bare ellipsis elides what the test
+//! does not need (a regression test reproducing a user's program); there only a marker that says
+//! code was left out (`// ... rest of the assertions`) counts.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::{Comment, LexLine};
+use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -113,12 +118,16 @@ impl Rule for OmissionMarker {
             }
             _ => (false, Vec::new()),
         };
+        let mut tests = LazyTestCode::new(file);
         for (i, marker) in candidates {
             let number = lines[i].number;
             let in_macro = macro_bodies
                 .iter()
                 .any(|&(a, b)| a <= number && number <= b);
             if in_macro || (parses && marker == "...") || separates_items(&lines, i, &marker) {
+                continue;
+            }
+            if is_bare(&marker) && (file.is_test_file() || tests.contains(number)) {
                 continue;
             }
             let previous = lines[..i]
@@ -164,12 +173,9 @@ fn find_marker(line: &LexLine<'_>, lang: Language) -> Option<String> {
                 return Some(text.to_string());
             }
             Marker::Comment(text) => {
-                if let Some(c) = line.comments().find(|c| !c.doc && comment_is(c, text)) {
-                    if code.is_empty() {
-                        return Some(line.text.trim().to_string());
-                    }
-                    let lead = if lang == Language::Python { "#" } else { "//" };
-                    return Some(format!("{lead} {}", c.body.trim()));
+                // Only on a line of its own: after code, a comment annotates that code.
+                if code.is_empty() && line.comments().any(|c| !c.doc && comment_is(c, text)) {
+                    return Some(line.text.trim().to_string());
                 }
             }
             Marker::Line(_) => {}
@@ -186,15 +192,21 @@ fn continues_comment(lines: &[LexLine<'_>], i: usize) -> bool {
     lines.get(i).is_some_and(comment_only) && above.is_some_and(comment_only)
 }
 
+/// Whether a marker is a bare ellipsis (`...`, `// ...`, `# …`), saying nothing of what is gone.
+fn is_bare(marker: &str) -> bool {
+    marker
+        .trim_start_matches(['#', '/', '*', ' '])
+        .trim_end_matches(['*', '/', ' '])
+        .chars()
+        .all(|c| c == '.' || c == '…')
+}
+
 /// Whether a bare ellipsis comment (`# ...`, `// …`) stands between two items of a list: the
 /// code line above ends with a `,` and the code line below continues the list at the comment's
 /// indentation — a separator between groups of cases, not code left out (nothing is missing
 /// where the list goes on).
 fn separates_items(lines: &[LexLine<'_>], i: usize, marker: &str) -> bool {
-    let bare = marker
-        .trim_start_matches(['#', '/', ' '])
-        .chars()
-        .all(|c| c == '.' || c == '…');
+    let bare = is_bare(marker);
     let indent = |t: &str| t.len() - t.trim_start().len();
     let code_at = |l: &LexLine<'_>| l.has_code().then(|| l.code());
     let above = lines[..i].iter().rev().find_map(code_at);
@@ -282,10 +294,27 @@ mod tests {
     }
 
     #[test]
+    fn annotations_after_code_and_elisions_in_tests_are_not_omissions() {
+        let table = "const NUM_PRIMES: &[usize] = &[\n    0,  // primes in 0..10^0\n    25, // etc\n    168,\n];\n";
+        assert!(hits(&OmissionMarker, "src/sieve.rs", table).is_empty());
+        let repro = "#[test]\nfn out_of_scope_fields() {\n    fn call() -> u8 {\n        // ...\n        let m = 1;\n        // ...\n        m\n    }\n    // ... rest of the assertions\n}\n";
+        assert_eq!(
+            hits(&OmissionMarker, "tests/async_fn.rs", repro)
+                .into_iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![9],
+            "in a test only a marker that says code is gone counts"
+        );
+        let shipped = repro.replace("#[test]\n", "");
+        assert_eq!(hits(&OmissionMarker, "src/call.rs", &shipped).len(), 3);
+    }
+
+    #[test]
     fn quiet_on_an_ellipsis_between_list_items_but_not_at_its_end() {
         let py = "CASES = [\n    (\"a\", 1),\n    # ...\n    (\"b\", 2),\n]\nMORE = [\n    (\"c\", 3),\n    # ...\n]\n";
         assert_eq!(
-            hits(&OmissionMarker, "tests/test_cases.py", py),
+            hits(&OmissionMarker, "app/cases.py", py),
             vec![(
                 8,
                 "omission marker `# ...`: code was left out here".to_string()

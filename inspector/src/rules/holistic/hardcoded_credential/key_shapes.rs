@@ -2,6 +2,9 @@
 //! AWS access key ids, PEM private key blocks and GitHub tokens. Hand-scanned: three fixed
 //! prefixes do not need a regex engine.
 
+/// The name of a PEM private key block.
+pub(super) const PEM: &str = "a PEM private key";
+
 /// The name of the credential shape found on `line` (with `next` the following line, for PEM
 /// blocks whose body starts there), or `None`.
 pub(super) fn find(line: &str, next: Option<&str>) -> Option<&'static str> {
@@ -12,7 +15,7 @@ pub(super) fn find(line: &str, next: Option<&str>) -> Option<&'static str> {
         return Some("a GitHub token");
     }
     if has_private_key_block(line, next) {
-        return Some("a PEM private key");
+        return Some(PEM);
     }
     None
 }

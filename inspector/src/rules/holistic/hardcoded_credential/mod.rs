@@ -4,12 +4,16 @@
 //! keys, GitHub tokens), flagged wherever they appear, test code included — a real key in a test
 //! is still a leaked key; and credential-named keys with a literal value (`assignments.rs`),
 //! which test code is exempt from, since fixtures need passwords. Neither description nor
-//! fingerprint ever contains the secret itself.
+//! fingerprint ever contains the secret itself. A PEM private key in test code, or in a file
+//! whose name says it is not real (`gcs-fake-service-account.json`, `testdata/`), is the key of
+//! the tests' own TLS server: reported excused ([`Hit::excuse`]) — suppressed in a review of the
+//! repository, gating when the change under review adds it.
 
 mod assignments;
 mod key_shapes;
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::line_hits::LazyTestCode;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 
@@ -58,6 +62,19 @@ const NEEDLES: [&str; 21] = [
 /// Flags hard-coded credentials.
 pub(crate) struct HardcodedCredential;
 
+/// Whether a path's name says its content is not real: a word of its file name or folders is
+/// `fake`, `dummy`, `mock`, `fixture(s)`, `testdata` or `test(s)`.
+fn named_unreal(path: &str) -> bool {
+    path.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| {
+            matches!(
+                w,
+                "fake" | "dummy" | "mock" | "fixture" | "fixtures" | "testdata" | "test" | "tests"
+            )
+        })
+}
+
 impl Rule for HardcodedCredential {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -81,16 +98,25 @@ impl Rule for HardcodedCredential {
         } else {
             Vec::new()
         };
+        let mut tests = LazyTestCode::new(file);
         for (i, line) in lines.iter().enumerate() {
             if let Some(shape) = key_shapes::find(line, lines.get(i + 1).copied()) {
-                out.hit(
-                    Hit::new(
-                        Location::at(&file.rel_path, i as u32 + 1),
-                        format!("{shape} is written into the source"),
-                        format!("shape: {shape}"),
-                    )
-                    .suggest("revoke the credential now, remove it, and load it from the environment or a secret store"),
-                );
+                let number = i as u32 + 1;
+                let hit = Hit::new(
+                    Location::at(&file.rel_path, number),
+                    format!("{shape} is written into the source"),
+                    format!("shape: {shape}"),
+                )
+                .suggest("revoke the credential now, remove it, and load it from the environment or a secret store");
+                let fixture = shape == key_shapes::PEM
+                    && (file.is_test_file()
+                        || named_unreal(&file.rel_path)
+                        || tests.contains(number));
+                out.hit(if fixture {
+                    hit.excused("a private key in test code or test data: the key of the tests' own TLS peer")
+                } else {
+                    hit
+                });
             }
         }
         // A key's shape is a leak wherever it is; a name set to a literal in a test, an example
@@ -176,6 +202,29 @@ mod tests {
             )]
         );
         assert_eq!(hits(&HardcodedCredential, "src/auth.js", &text).len(), 2);
+    }
+
+    #[test]
+    fn a_private_key_in_test_code_or_fake_data_is_a_fixture_excused() {
+        // Built at run time so this file holds no key shape itself.
+        let key = format!(
+            "var key = []byte(`-----BEGIN RSA {}\n{}\n-----END RSA PRIVATE KEY-----`)\n",
+            "PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEA".repeat(4)
+        );
+        let excuse = "a private key in test code or test data: the key of the tests' own TLS peer";
+        for path in [
+            "client_proxy_server_test.go",
+            "gcsfs/gcs-fake-credentials.go",
+        ] {
+            assert!(hits(&HardcodedCredential, path, &key).is_empty(), "{path}");
+            assert_eq!(
+                crate::rules::fixture::excused(&HardcodedCredential, path, &key),
+                vec![(1, excuse.to_string())],
+                "{path}"
+            );
+        }
+        assert_eq!(hits(&HardcodedCredential, "server/tls.go", &key).len(), 1);
     }
 
     #[test]

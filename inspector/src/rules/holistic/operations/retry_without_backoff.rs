@@ -7,7 +7,9 @@
 //! that breaks or returns) while its failure path does not. It is bounded when anything else can
 //! leave it (an attempt counter's `break`, an `Err` arm that returns); it backs off when its body
 //! sleeps, waits or asks a backoff policy (a call whose name holds `sleep`, `delay`, `backoff`,
-//! `wait`, `tick`). Either is enough to stay quiet. Test code is exempt.
+//! `wait`, `tick`). Either is enough to stay quiet. A compare-and-swap loop
+//! (`compare_exchange`, `fetch_update`) is not a retry: each failure means another thread made
+//! progress, and trying again at once is the algorithm. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
@@ -31,6 +33,20 @@ const LEAVING_MACROS: [&str; 6] = [
 
 /// Methods that take the next item of a sequence: a loop matching on them walks the sequence.
 const TAKES: [&str; 6] = ["next", "next_back", "peek", "pop", "pop_front", "pop_back"];
+
+/// Atomic compare-and-swap methods: a loop over one is lock-free progress, not a retry.
+const CAS: [&str; 4] = [
+    "compare_exchange",
+    "compare_exchange_weak",
+    "compare_and_swap",
+    "fetch_update",
+];
+
+/// Whether `e` calls a method that takes the next item ([`TAKES`]) or swaps atomically
+/// ([`CAS`]): a loop on its success is not trying an operation again.
+fn walks_or_swaps(e: &syn::Expr) -> bool {
+    matches!(e, syn::Expr::MethodCall(c) if TAKES.iter().chain(&CAS).any(|t| c.method == t))
+}
 
 /// Words in a call's name that mean it waits before the next attempt.
 const PAUSES: [&str; 5] = ["sleep", "delay", "backoff", "wait", "tick"];
@@ -145,8 +161,7 @@ impl<'ast> Visit<'ast> for Shape {
     fn visit_expr_match(&mut self, m: &'ast syn::ExprMatch) {
         self.visit_expr(&m.expr);
         // `match chars.next()`: taking the next item, not trying an operation again.
-        let takes_next =
-            matches!(&*m.expr, syn::Expr::MethodCall(c) if TAKES.iter().any(|t| c.method == t));
+        let takes_next = walks_or_swaps(&m.expr);
         for arm in &m.arms {
             if is_success_pat(&arm.pat) && arm.guard.is_none() && !takes_next {
                 self.success(|v| v.visit_expr(&arm.body));
@@ -162,8 +177,10 @@ impl<'ast> Visit<'ast> for Shape {
 
     fn visit_expr_if(&mut self, e: &'ast syn::ExprIf) {
         let success_cond = match &*e.cond {
-            syn::Expr::Let(l) => is_success_pat(&l.pat),
-            syn::Expr::MethodCall(m) => m.method == "is_ok" || m.method == "is_some",
+            syn::Expr::Let(l) => is_success_pat(&l.pat) && !walks_or_swaps(&l.expr),
+            syn::Expr::MethodCall(m) => {
+                (m.method == "is_ok" || m.method == "is_some") && !walks_or_swaps(&m.receiver)
+            }
             _ => false,
         };
         self.visit_expr(&e.cond);
@@ -383,6 +400,8 @@ mod tests {
         // A lexer reading to a closing quote; a retry whose failure path bails out.
         let walks = "fn lit(chars: &mut Chars) -> Result<String> {\n    let mut buf = String::new();\n    loop {\n        match chars.next() {\n            None => bail!(\"unclosed literal\"),\n            Some('\\'') => break,\n            Some(c) => buf.push(c),\n        }\n    }\n    Ok(buf)\n}\nfn d(addr: &str) -> Result<TcpStream> {\n    loop {\n        match TcpStream::connect(addr) {\n            Ok(s) => return Ok(s),\n            Err(e) if fatal(&e) => bail!(\"gave up: {e}\"),\n            Err(_) => continue,\n        }\n    }\n}\n";
         assert!(hits(&RetryWithoutBackoff, "src/b.rs", walks).is_empty());
+        let cas = "fn incr(&self) {\n    let mut curr = self.0.load(Ordering::Acquire);\n    loop {\n        match self.0.compare_exchange(curr, curr + 1, Ordering::AcqRel, Ordering::Acquire) {\n            Ok(_) => return,\n            Err(actual) => curr = actual,\n        }\n    }\n}\nfn push(&self, n: &Node) {\n    loop {\n        if let Ok(_) = self.head.compare_exchange_weak(h, n, AcqRel, Acquire) {\n            break;\n        }\n    }\n}\n";
+        assert!(hits(&RetryWithoutBackoff, "src/counter.rs", cas).is_empty());
         let py = "def connect():\n    while True:\n        try:\n            return db.connect()\n        except ConnectionError:\n            time.sleep(1)\n";
         assert!(hits(&RetryWithoutBackoff, "app/db.py", py).is_empty());
     }
