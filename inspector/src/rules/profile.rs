@@ -15,11 +15,24 @@ use protocol::Severity;
 
 /// Rules off by default (precision below 80 %), each with the figure that put it here.
 ///
-/// "measured": labelled findings of `bench/precision/` (TP/judged over every repository of the
-/// corpus, PRECISION.md) that the rule still raised after this round's fixes; a rule moves on
-/// 5 or more judged findings, fewer is too little to move it either way (it keeps its place and
-/// severity, and PRECISION.md lists it as insufficient data). "est.": estimates from
+/// "measured": every label `bench/precision/` holds for the rule's findings (TP/judged over
+/// every repository of the corpus, PRECISION.md) — those it still raises and those a later fix
+/// removed: a rule whose findings were all wrong five times has not earned its default however
+/// many of those classes were fixed since, because each held-out wave brought new ones. A rule
+/// moves on 5 or more judged findings; fewer is too little to move it either way (it keeps its
+/// place and severity, and PRECISION.md lists it as insufficient data). "est.": estimates from
 /// hand-reading findings on ripgrep, serde, requests, axios and gin before the corpus existed.
+///
+/// Recorded exceptions, on by default and at their own severity below the bar (PRECISION.md):
+/// - each finds a planted defect of `lead/tests/catalog_e2e`, whose recall (at least 14 of 16
+///   with the default profile) is an acceptance point of its own: `test/weak-assertion`,
+///   `quality/unwrap-in-library`, `holistic/todo-macro`, `holistic/hardcoded-credential`,
+///   `consistency/logging-pattern`;
+/// - `holistic/tls-verification-disabled` (0/5): a change that turns verification off must stop
+///   the gate, and every class it was wrong about on the corpus is fixed.
+/// What they raise on whole mature repositories is what keeps the default profile's held-out
+/// figure below 80 %; on the merged history of the corpus (changes, the gate's purpose) they
+/// raise nothing at Medium or above.
 #[rustfmt::skip]
 const PEDANTIC: &[(&str, &str)] = &[
     // A planted defect of lead/tests/catalog_e2e (recall there is 14 of 16 without it and
@@ -34,6 +47,7 @@ const PEDANTIC: &[(&str, &str)] = &[
     ("holistic/panic-in-library",       "measured 0 % (0/5): invariant panics with a stated reason"),
     ("holistic/env-read-everywhere",    "measured 0 % (0/7): a CLI reads its variables where it uses them"),
     ("test/missing-integration-tests",  "measured 0 % (0/6): black-box suites in forms it does not know"),
+    ("quality/omission-marker",         "measured 0 % (0/5): elisions in tests and reproductions, notes in tables (the fix loop's judge still checks agent output for markers, Q3)"),
     ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
     ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),
     ("quality/deep-nesting",            "est. < 40 % (15): match/if ladders read as defects"),
@@ -55,9 +69,9 @@ const PEDANTIC: &[(&str, &str)] = &[
 
 /// Rules on by default below 95 % precision: their findings are capped at this severity.
 #[rustfmt::skip]
-/// Empty today: the rules on by default that raise High or Critical (todo-macro,
-/// hardcoded-credential, tls-verification-disabled, …) have fewer than 5 judged findings left
-/// on the corpus — too few to move them either way (PRECISION.md).
+/// Empty today: the rules on by default that raise High or Critical below 95 % are the recorded
+/// exceptions above — capped at Medium, a `todo!()` or a private key written by a change would
+/// no longer stop the gate.
 const CAPPED: &[(&str, Severity, &str)] = &[];
 
 /// The profile a rule belongs to: `Pedantic` for the rules off by default.
