@@ -57,16 +57,38 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                 .iter()
                 .filter(|t| t.kind == kind && !t.path.is_empty())
             {
-                place_tree(src, target, roles);
+                let program = kind == TargetKind::Lib && implements_program(src, pkg, target);
+                place_tree(src, target, program, roles);
             }
         }
     }
     packages.extend(crates);
 }
 
-/// Places the files of one target's module tree.
-fn place_tree(src: &Sources<'_>, target: &Target, roles: &mut Roles) {
+/// Whether a package's library is its program's implementation rather than an API: the
+/// package builds a binary named after itself, and the library's root has no crate-level
+/// documentation (`//!`, `#![doc = …]`) — a library written for others has a front page;
+/// one that exists so the binary can be benchmarked or split into modules does not
+/// (starship's "Lib is present to allow for benchmarking").
+fn implements_program(src: &Sources<'_>, pkg: &Package, lib: &Target) -> bool {
+    let named_program = pkg
+        .targets
+        .iter()
+        .any(|t| t.kind == TargetKind::Bin && t.name == pkg.name && !t.path.is_empty());
+    named_program
+        && src.text(&lib.path).is_some_and(|text| {
+            !text
+                .lines()
+                .map(str::trim_start)
+                .any(|l| l.starts_with("//!") || l.starts_with("/*!") || l.starts_with("#![doc"))
+        })
+}
+
+/// Places the files of one target's module tree; a library that implements its package's
+/// program (`program`) is program code.
+fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Roles) {
     let role = match target.kind {
+        TargetKind::Lib if program => FileRole::Program,
         TargetKind::Lib => FileRole::Library,
         TargetKind::Bin => FileRole::Program,
         TargetKind::Test => FileRole::Test,
@@ -76,7 +98,15 @@ fn place_tree(src: &Sources<'_>, target: &Target, roles: &mut Roles) {
     };
     for reached in tree(src, &target.path) {
         let Some(parent) = &reached.declared_in else {
-            roles.place(&reached.path, role, target.reason.clone());
+            let reason = if program {
+                format!(
+                    "{}; the library of the program `{}`, undocumented as an API",
+                    target.reason, target.name
+                )
+            } else {
+                target.reason.clone()
+            };
+            roles.place(&reached.path, role, reason);
             continue;
         };
         if reached.test_only {
@@ -96,7 +126,11 @@ fn place_tree(src: &Sources<'_>, target: &Target, roles: &mut Roles) {
                 role,
                 format!(
                     "module of {} `{}` ({}), declared in {parent}",
-                    kind_name(target.kind),
+                    if program {
+                        "the program's library"
+                    } else {
+                        kind_name(target.kind)
+                    },
                     target.name,
                     target.path
                 ),

@@ -49,6 +49,14 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
             "under the top-level build/".to_string(),
         );
     }
+    // A top-level `example/` or `demo/` folder holds example programs too (`src/example/` may
+    // be a module of that name).
+    if let Some(dir) = dirs
+        .first()
+        .filter(|d| matches!(**d, "example" | "demo" | "demos"))
+    {
+        return (FileRole::Example, format!("under the top-level {dir}/"));
+    }
     for dir in dirs {
         if let Some((_, role)) = TOOLING_DIRS.iter().find(|(d, _)| d == dir) {
             return (*role, format!("under {dir}/"));
@@ -124,6 +132,8 @@ mod tests {
             ("build.rs", FileRole::BuildScript),
             ("core/build.rs", FileRole::BuildScript),
             ("examples/demo.rs", FileRole::Example),
+            ("example/bool.cjs", FileRole::Example),
+            ("demo/app.py", FileRole::Example),
             ("benches/b.rs", FileRole::Bench),
             ("tests/it.rs", FileRole::Test),
             ("pkg/__main__.py", FileRole::Program),
@@ -142,6 +152,7 @@ mod tests {
             "src/lib.rs",
             "src/engine/main.rs",
             "src/build.rs",
+            "src/example/mod.rs",
             "app/views.py",
             "doc/util.go",
         ] {

@@ -78,7 +78,9 @@ fn a_bin_path_outside_src_and_the_modules_it_declares_are_program_code() {
 fn a_module_a_library_also_loads_stays_library_code() {
     let m = model(&[
         ("Cargo.toml", LIB_TOML),
-        ("src/lib.rs", "pub mod shared;\n"),
+        // Documented as an API: without a front page, a library beside a binary named after
+        // the package is the program's implementation.
+        ("src/lib.rs", "//! Shared parsing.\npub mod shared;\n"),
         ("src/main.rs", "mod cli;\nfn main() {}\n"),
         ("src/cli.rs", ""),
         ("src/shared.rs", ""),
@@ -249,6 +251,30 @@ fn a_published_mock_crate_its_siblings_dev_depend_on_is_test_code() {
     assert_eq!(placed(&m, "tracing-macros/src/lib.rs").0, FileRole::Library);
     let m = workspace("dependencies");
     assert_eq!(placed(&m, "tracing-mock/src/lib.rs").0, FileRole::Library);
+}
+
+#[test]
+fn an_undocumented_library_of_a_program_is_program_code() {
+    let files = |lib: &'static str| {
+        model(&[
+            ("Cargo.toml", "[package]\nname = \"starship\"\n"),
+            ("src/main.rs", "fn main() { starship::run() }\n"),
+            ("src/lib.rs", lib),
+            ("src/print.rs", "pub fn prompt() {}\n"),
+        ])
+    };
+    let bench_only = files("// Lib is present to allow for benchmarking\npub mod print;\n");
+    assert_eq!(placed(&bench_only, "src/lib.rs").0, FileRole::Program);
+    assert_eq!(
+        placed(&bench_only, "src/print.rs"),
+        (
+            FileRole::Program,
+            "module of the program's library `starship` (src/lib.rs), declared in src/lib.rs"
+        )
+    );
+    // A library with a front page is an API, whatever else the package builds.
+    let documented = files("//! Print a prompt.\npub mod print;\n");
+    assert_eq!(placed(&documented, "src/print.rs").0, FileRole::Library);
 }
 
 #[test]

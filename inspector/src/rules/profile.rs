@@ -48,6 +48,7 @@ const PEDANTIC: &[(&str, &str)] = &[
     ("holistic/env-read-everywhere",    "measured 0 % (0/7): a CLI reads its variables where it uses them"),
     ("test/missing-integration-tests",  "measured 0 % (0/6): black-box suites in forms it does not know"),
     ("quality/omission-marker",         "measured 0 % (0/5): elisions in tests and reproductions, notes in tables (the fix loop's judge still checks agent output for markers, Q3)"),
+    ("holistic/mutable-global",         "measured 0 % (0/5): registries of statics, per-process caches, signal handlers"),
     ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
     ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),
     ("quality/deep-nesting",            "est. < 40 % (15): match/if ladders read as defects"),

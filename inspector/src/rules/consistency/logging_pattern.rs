@@ -9,8 +9,9 @@
 //! `if __name__ == "__main__":` and crates that build a binary (a `src/main.rs` or `src/bin/`:
 //! their library is the program, and printing is its output) do not print "instead of logging".
 //! When logging modules are at least as many as print-only ones,
-//! each module that prints gets one finding at its first print; otherwise the project's pattern
-//! is printing, and a note says so.
+//! each module that prints and never logs gets one finding at its first print (a module that
+//! does both chose each channel on purpose); otherwise the project's pattern is printing, and a
+//! note says so.
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
@@ -114,15 +115,12 @@ impl Rule for LoggingPattern {
             return;
         }
         for (module, u) in &usage {
-            let Some((path, line, call)) = &u.first_print else {
+            // A module that logs and also prints chose each channel on purpose (a usage text,
+            // a developer warning): only modules that print instead of logging are flagged.
+            let Some((path, line, call)) = u.first_print.as_ref().filter(|_| u.logs == 0) else {
                 continue;
             };
-            let others: Vec<&str> = logging.iter().copied().filter(|m| m != module).collect();
-            let others = if others.is_empty() {
-                list(&logging)
-            } else {
-                list(&others)
-            };
+            let others = list(&logging);
             out.hit(
                 Hit::new(
                     Location::at(path, *line),
@@ -301,6 +299,8 @@ mod tests {
             ("cli/src/lib.rs", "pub fn run() { eprintln!(\"error: x\"); }\n"),
             ("core/src/lib.rs", "pub fn f() { tracing::debug!(\"x\"); }\n#[cfg(test)]\nmod tests {\n    fn t() { println!(\"dbg\"); }\n}\n"),
             ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
+            // Logs and prints: each channel chosen on purpose (a usage text, a warning).
+            ("web/args.js", "logger.debug('parsed');\nconsole.warn('argsert: bad call');\n"),
         ]);
         assert!(quiet.hits.is_empty() && quiet.notes.is_empty());
         let mut ctx = Context::from_files(

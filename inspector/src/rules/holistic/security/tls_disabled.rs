@@ -84,6 +84,20 @@ static META: RuleMeta = RuleMeta {
 /// Words of a condition that make it the user's TLS setting (`verify`, `insecure`, …).
 const SETTING_WORDS: [&str; 6] = ["verify", "insecure", "ssl", "tls", "cert", "secure"];
 
+/// Whether a line's code picks the switch by a conditional expression on a TLS setting:
+/// `CERT_REQUIRED if verify else CERT_NONE`, `opts.insecure ? { rejectUnauthorized: false } : {}`.
+fn inline_setting_choice(code: &str) -> bool {
+    let lower = code.to_lowercase();
+    let condition = match (lower.find(" if "), lower.find(" else ")) {
+        (Some(i), Some(e)) if i < e => &lower[i + 4..e],
+        _ => match (lower.find(" ? "), lower.find(" : ")) {
+            (Some(q), Some(_)) => &lower[..q],
+            _ => return false,
+        },
+    };
+    SETTING_WORDS.iter().any(|w| condition.contains(w))
+}
+
 /// Whether the line at `index` sits in a branch (up to two enclosing blocks, by indentation)
 /// whose condition reads a TLS setting: `if verify is False:`, `} else {` of `if (opts.verify)`.
 fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize) -> bool {
@@ -241,6 +255,7 @@ impl Rule for TlsDisabled {
             let client_cert = CLIENT_CERT_PATTERNS.contains(pattern);
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
+                || inline_setting_choice(&line.code())
                 || (server && client_cert)
             {
                 continue;
@@ -293,6 +308,8 @@ mod tests {
         assert!(hits(&TlsDisabled, "app/http.py", py).is_empty());
         let py = "def pool(verify):\n    reqs = ssl.CERT_REQUIRED\n    if verify is False:\n        reqs = ssl.CERT_NONE\n    elif isinstance(verify, str):\n        ca = verify\n    if url.startswith('https') and verify:\n        load(ca)\n    else:\n        conn.cert_reqs = ssl.CERT_NONE\n";
         assert!(project_hits(&TlsDisabled, &[("app/adapters.py", py)]).is_empty());
+        let inline = "ctx = create_urllib3_context(\n    cert_reqs=ssl.CERT_REQUIRED if verify else ssl.CERT_NONE\n)\nagent = opts.insecure ? new https.Agent({ rejectUnauthorized: false }) : undefined\n";
+        assert!(project_hits(&TlsDisabled, &[("app/ssl_.py", inline)]).is_empty());
         let js = "function agent(opts) {\n  if (opts.insecure) {\n    return new https.Agent({ rejectUnauthorized: false });\n  }\n}\n";
         assert!(project_hits(&TlsDisabled, &[("web/agent.js", js)]).is_empty());
         // A branch on something else is still the code's own decision.
