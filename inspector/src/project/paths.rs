@@ -38,6 +38,10 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if is_test_path(path) {
         return (FileRole::Test, "test naming convention".to_string());
     }
+    // The documentation site's own tooling (`docs/.vitepress/config.mts`) is documentation.
+    if dirs.first() == Some(&"docs") {
+        return (FileRole::Docs, "under docs/".to_string());
+    }
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
     }
@@ -140,6 +144,7 @@ mod tests {
             ("scripts/release.py", FileRole::Program),
             (".github/actions/github-release/main.js", FileRole::Program),
             ("docs/conf.py", FileRole::Docs),
+            ("docs/.vitepress/config.mts", FileRole::Docs),
             ("build/build-error-serializer.js", FileRole::BuildScript),
             ("lib/build/index.js", FileRole::Library),
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),
