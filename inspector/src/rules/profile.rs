@@ -30,6 +30,7 @@ use protocol::Severity;
 ///   `consistency/logging-pattern`;
 /// - `holistic/tls-verification-disabled` (0/5): a change that turns verification off must stop
 ///   the gate, and every class it was wrong about on the corpus is fixed.
+///
 /// What they raise on whole mature repositories is what keeps the default profile's held-out
 /// figure below 80 %; on the merged history of the corpus (changes, the gate's purpose) they
 /// raise nothing at Medium or above.

@@ -228,12 +228,11 @@ fn hidden_ranges(items: &[syn::Item]) -> Vec<(u32, u32)> {
             (span.start().line as u32, span.end().line as u32)
         };
         match item {
-            syn::Item::Impl(i) => {
+            syn::Item::Impl(i)
                 if is_doc_hidden(&i.attrs)
-                    || impl_target(i).is_some_and(|t| hidden_types.contains(&t))
-                {
-                    ranges.push(lines());
-                }
+                    || impl_target(i).is_some_and(|t| hidden_types.contains(&t)) =>
+            {
+                ranges.push(lines());
             }
             syn::Item::Fn(f) if is_doc_hidden(&f.attrs) => ranges.push(lines()),
             syn::Item::Mod(m) if is_doc_hidden(&m.attrs) => ranges.push(lines()),
