@@ -183,12 +183,31 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
         if lang == Language::Rust && tests.contains(line.number) {
             continue;
         }
+        if print.is_some() && dies_next(&lines, line.number) {
+            continue;
+        }
         found.push((line.number, logs, print.map(str::to_string)));
     }
     found
 }
 
-/// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
+/// Whether the process ends on the print's line or the next line of code (`abort()`,
+/// `process::exit(…)`, `os._exit(…)`): a program's last words, which no logger is sure to flush.
+fn dies_next(lines: &[LexLine<'_>], number: u32) -> bool {
+    lines
+        .iter()
+        .skip_while(|l| l.number < number)
+        .filter(|l| l.has_code())
+        .take(2)
+        .any(|l| {
+            let code = l.code();
+            ["abort()", "exit("].iter().any(|d| {
+                code.match_indices(d)
+                    .any(|(at, _)| at == 0 || !code.as_bytes()[at - 1].is_ascii_alphanumeric())
+            })
+        })
+}
+
 /// The lines of `macro_rules!` definitions named like a log level (`macro_rules! debug { …
 /// eprintln!(…) }`): the project's own logging facility, whose printing is its logging.
 fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
@@ -222,6 +241,7 @@ fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
 /// The names a logging macro goes by.
 const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "log"];
 
+/// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
 fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
     for (line, logs, print) in calls {
         let (line, logs) = (*line, *logs);
@@ -301,6 +321,8 @@ mod tests {
             ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
             // Logs and prints: each channel chosen on purpose (a usage text, a warning).
             ("web/args.js", "logger.debug('parsed');\nconsole.warn('argsert: bad call');\n"),
+            // Last words before the process ends: no logger is sure to flush.
+            ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
         ]);
         assert!(quiet.hits.is_empty() && quiet.notes.is_empty());
         let mut ctx = Context::from_files(

@@ -45,6 +45,8 @@ impl Rule for TodoMacro {
         file.language == Some(Language::Rust)
             && !file.is_test_file()
             && !file.is_illustration()
+            // A benchmark harness is never shipped: what it refuses to measure panics only there.
+            && file.role != protocol::project::FileRole::Bench
             && code_has(file, &[Needle::Macro(&NAMES)])
     }
 
@@ -257,6 +259,7 @@ mod tests {
         let text = "fn main() {\n    unimplemented!()\n}\n";
         assert!(hits(&TodoMacro, "examples/find.rs", text).is_empty());
         assert_eq!(hits(&TodoMacro, "src/bin/find.rs", text).len(), 1);
+        assert!(hits(&TodoMacro, "benches/end_to_end.rs", text).is_empty());
     }
     use crate::rules::holistic::prefilter::wanted;
 

@@ -44,6 +44,8 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
                 .filter(|(_, start, _)| lang == Language::Go || collected(&lines, *start))
                 // A pytest-benchmark test (`benchmark` fixture) measures, it does not check.
                 .filter(|(_, start, _)| !takes_benchmark(&lines, *start))
+                // A test skipped for good (`@pytest.mark.skip`, `@unittest.skip`) never runs.
+                .filter(|(_, start, _)| lang == Language::Go || !skipped(&lines, *start))
                 .collect()
         }
         _ => js_tests(&lines),
@@ -205,9 +207,36 @@ fn expects_raise(lines: &[LexLine<'_>], at: usize) -> bool {
 
 /// Whether the Python `def` at line index `at` takes pytest-benchmark's `benchmark` fixture.
 fn takes_benchmark(lines: &[LexLine<'_>], at: usize) -> bool {
-    let code = lines[at].code();
-    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .any(|w| w == "benchmark")
+    // The signature may run over several lines: up to the one that ends it with `:`.
+    for line in lines[at..].iter().take(16) {
+        let code = line.code();
+        if code
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == "benchmark")
+        {
+            return true;
+        }
+        if code.trim_end().ends_with(':') {
+            break;
+        }
+    }
+    false
+}
+
+/// Whether the decorators right above the Python `def` at line index `at` skip it for good
+/// (`@pytest.mark.skip`, `@unittest.skip`; a conditional `skipif` may still run it).
+fn skipped(lines: &[LexLine<'_>], at: usize) -> bool {
+    lines[..at]
+        .iter()
+        .rev()
+        .map(|l| l.code())
+        .take_while(|c| c.trim_start().starts_with('@'))
+        .any(|c| {
+            let c = c.trim();
+            ["@pytest.mark.skip", "@unittest.skip", "@skip"]
+                .iter()
+                .any(|d| c == *d || c.starts_with(&format!("{d}(")))
+        })
 }
 
 /// Whether the Python `def` at line index `at` is one pytest collects: at module level or a
@@ -373,6 +402,14 @@ mod tests {
         );
         let fixtures = "import pytest\n\n@pytest.fixture\ndef test_apps(monkeypatch):\n    pass\n";
         assert!(weak("tests/conftest.py", fixtures).is_empty());
+        // A benchmark whose signature runs over several lines still takes the fixture.
+        let skipped = "@pytest.mark.skip(reason='flaky')\ndef test_off():\n    x = 1\n\n@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\ndef test_on():\n    x = 1\n";
+        assert_eq!(
+            weak("tests/test_skip.py", skipped),
+            vec![(6, no_assertion("test_on"))]
+        );
+        let bench = "def test_insert(\n    benchmark: BenchmarkFixture, cls: type\n) -> None:\n    md = cls()\n\n    @benchmark\n    def _run() -> None:\n        md[1] = 1\n";
+        assert!(weak("tests/test_multidict.py", bench).is_empty());
     }
 
     #[test]
