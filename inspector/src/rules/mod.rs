@@ -14,6 +14,7 @@ mod fixture;
 pub(crate) mod lexical;
 mod library_code;
 mod line_hits;
+mod lint_allowances;
 mod macro_calls;
 pub mod profile;
 #[cfg(test)]

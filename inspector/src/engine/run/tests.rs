@@ -283,7 +283,9 @@ fn an_excuse_in_the_code_holds_on_lines_the_change_did_not_write() {
         apart,
         vec![(
             4,
-            Some("declared deliberate in the code: the match arm names the cases it refuses and says why")
+            Some(
+                "declared deliberate in the code: the match arm names the case it does not support"
+            )
         )]
     );
 }

@@ -19,6 +19,7 @@ use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
 use crate::rules::lexical::LexLine;
 use crate::rules::library_code::{binary_crates, crate_root, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
+use crate::rules::lint_allowances;
 use protocol::{Dimension, Location, Severity};
 use std::collections::BTreeMap;
 
@@ -44,8 +45,10 @@ pub(crate) struct LoggingPattern;
 struct Usage {
     logs: usize,
     prints: usize,
-    /// (path, line, call) of the first print.
+    /// (path, line, call) of the first print the project does not allow.
     first_print: Option<(String, u32, String)>,
+    /// (path, line, call) of the first print the project allows (clippy's `print_*` lints).
+    first_allowed: Option<(String, u32, String)>,
 }
 
 impl Rule for LoggingPattern {
@@ -117,28 +120,40 @@ impl Rule for LoggingPattern {
         for (module, u) in &usage {
             // A module that logs and also prints chose each channel on purpose (a usage text,
             // a developer warning): only modules that print instead of logging are flagged.
-            let Some((path, line, call)) = u.first_print.as_ref().filter(|_| u.logs == 0) else {
+            if u.logs > 0 {
                 continue;
+            }
+            // Every print allowed by the project's own lint attributes: reported excused.
+            let (first, allowed) = match (&u.first_print, &u.first_allowed) {
+                (Some(first), _) => (first, false),
+                (None, Some(first)) => (first, true),
+                (None, None) => continue,
             };
+            let (path, line, call) = first;
             let others = list(&logging);
-            out.hit(
-                Hit::new(
-                    Location::at(path, *line),
-                    format!(
-                        "module `{module}` prints with `{call}` ({} print{}) while {others} log through a logging framework",
-                        u.prints,
-                        if u.prints == 1 { "" } else { "s" }
-                    ),
-                    format!("prints in module {module}"),
-                )
-                .suggest("log through the project's logging framework instead of printing"),
-            );
+            let hit = Hit::new(
+                Location::at(path, *line),
+                format!(
+                    "module `{module}` prints with `{call}` ({} print{}) while {others} log through a logging framework",
+                    u.prints,
+                    if u.prints == 1 { "" } else { "s" }
+                ),
+                format!("prints in module {module}"),
+            )
+            .suggest("log through the project's logging framework instead of printing");
+            out.hit(if allowed {
+                hit.excused("the project allows each of its prints (`#[allow]`/`#[expect]` of clippy's `print_stdout`/`print_stderr`)")
+            } else {
+                hit
+            });
         }
     }
 }
 
-/// A logging or print call outside test code: (line, whether it logs, the print call).
-type Call = (u32, bool, Option<String>);
+/// A logging or print call outside test code: (line, whether it logs, the print call, whether
+/// the project allows printing there: `#[allow]`/`#[expect]` of clippy's `print_stdout` or
+/// `print_stderr`).
+type Call = (u32, bool, Option<String>, bool);
 
 /// The logging and print calls of one file, outside test code and `__main__` blocks.
 fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
@@ -158,6 +173,7 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     }
     let mut found = Vec::new();
     let mut tests = LazyTestCode::new(file);
+    let allowed = lint_allowances::allowed(file, &["print_stdout", "print_stderr"]);
     let lines = file.lexed(lang);
     let facility = if lang == Language::Rust {
         log_macro_lines(&lines)
@@ -186,7 +202,12 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
         if print.is_some() && dies_next(&lines, line.number) {
             continue;
         }
-        found.push((line.number, logs, print.map(str::to_string)));
+        found.push((
+            line.number,
+            logs,
+            print.map(str::to_string),
+            lint_allowances::within(&allowed, line.number),
+        ));
     }
     found
 }
@@ -243,7 +264,7 @@ const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "log"]
 
 /// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
 fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
-    for (line, logs, print) in calls {
+    for (line, logs, print, allowed) in calls {
         let (line, logs) = (*line, *logs);
         let print = if in_binary { None } else { print.as_ref() };
         if !logs && print.is_none() {
@@ -252,9 +273,12 @@ fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
         usage.logs += usize::from(logs);
         if let Some(call) = print {
             usage.prints += 1;
-            usage
-                .first_print
-                .get_or_insert_with(|| (path.to_string(), line, call.clone()));
+            let first = if *allowed {
+                &mut usage.first_allowed
+            } else {
+                &mut usage.first_print
+            };
+            first.get_or_insert_with(|| (path.to_string(), line, call.clone()));
         }
     }
 }
@@ -321,10 +345,18 @@ mod tests {
             ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
             // Logs and prints: each channel chosen on purpose (a usage text, a warning).
             ("web/args.js", "logger.debug('parsed');\nconsole.warn('argsert: bad call');\n"),
+            // Allowed by the project's own clippy attribute: excused, below.
+            ("stdx/src/lib.rs", "#[expect(clippy::print_stderr, reason = \"only visible to developers\")]\npub fn timeit() {\n    eprintln!(\"t\");\n}\n"),
             // Last words before the process ends: no logger is sure to flush.
             ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
         ]);
-        assert!(quiet.hits.is_empty() && quiet.notes.is_empty());
+        let excused: Vec<(&str, Option<u32>)> = quiet
+            .hits
+            .iter()
+            .map(|h| (h.location.path.as_str(), h.location.line))
+            .collect();
+        assert_eq!(excused, vec![("stdx/src/lib.rs", Some(3))]);
+        assert!(quiet.hits.iter().all(|h| h.excuse.is_some()) && quiet.notes.is_empty());
         let mut ctx = Context::from_files(
             Path::new("/r"),
             vec![SourceFile::new(

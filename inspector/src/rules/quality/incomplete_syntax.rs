@@ -2,8 +2,9 @@
 //! mid-item or an omission left where an expression should be. The tree is the one every other
 //! Rust rule shares, so this costs one parse per file in total, not one more.
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::{Dimension, Location, Severity};
+use serde::{Deserialize, Serialize};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/incomplete-syntax",
@@ -17,29 +18,97 @@ static META: RuleMeta = RuleMeta {
 /// Flags Rust files that do not parse.
 pub(crate) struct IncompleteSyntax;
 
+/// What the file pass keeps of one Rust file: the files it reads as text with `include_str!`
+/// (repository-relative), and its hit when it does not parse.
+#[derive(Serialize, Deserialize)]
+struct Facts {
+    includes: Vec<String>,
+    hit: Option<Hit>,
+}
+
 impl Rule for IncompleteSyntax {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
-        if TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s)) {
-            return;
-        }
-        if let Some(Err((line, message))) = file.rust_ast() {
-            let hit = Hit::new(
-                Location::at(&file.rel_path, line),
-                format!("the file does not parse: {message}"),
-                message,
-            )
-            .suggest("complete or fix the code at this line");
-            out.hit(if has_template_tags(file) {
-                hit.excused("template block tags (`{% … %}`) in its code: a template a build step renders into Rust")
-            } else {
-                hit
-            });
+        let includes = included_texts(file);
+        let hit = self.hit(file);
+        if hit.is_some() || !includes.is_empty() {
+            out.keep(Facts { includes, hit });
         }
     }
+
+    /// A file another file reads with `include_str!` is text to that program (a fixture, a
+    /// fake `core` for tests), which no crate compiles: its parse failure is excused.
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let facts: Vec<Facts> = out.kept(ctx, self);
+        let included: Vec<&str> = facts
+            .iter()
+            .flat_map(|f| f.includes.iter().map(String::as_str))
+            .collect();
+        for hit in facts.iter().filter_map(|f| f.hit.clone()) {
+            out.hit(
+                if included.contains(&hit.location.path.as_str()) && hit.excuse.is_none() {
+                    hit.excused("another file reads it as text with `include_str!`: data, not a module any crate compiles")
+                } else {
+                    hit
+                },
+            );
+        }
+    }
+}
+
+impl IncompleteSyntax {
+    /// The file's hit, when it does not parse.
+    fn hit(&self, file: &SourceFile) -> Option<Hit> {
+        if TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s)) {
+            return None;
+        }
+        let Some(Err((line, message))) = file.rust_ast() else {
+            return None;
+        };
+        let hit = Hit::new(
+            Location::at(&file.rel_path, line),
+            format!("the file does not parse: {message}"),
+            message,
+        )
+        .suggest("complete or fix the code at this line");
+        Some(if has_template_tags(file) {
+            hit.excused("template block tags (`{% … %}`) in its code: a template a build step renders into Rust")
+        } else {
+            hit
+        })
+    }
+}
+
+/// The repository paths `file` reads with `include_str!("…")` (relative to its folder), from
+/// the raw text: the path is a string literal, which the lexed code blanks out.
+fn included_texts(file: &SourceFile) -> Vec<String> {
+    let dir = file.rel_path.rsplit_once('/').map_or("", |(d, _)| d);
+    file.text
+        .match_indices("include_str!(\"")
+        .filter_map(|(at, m)| {
+            let rest = &file.text[at + m.len()..];
+            let rel = &rest[..rest.find('"')?];
+            Some(normalise(dir, rel))
+        })
+        .collect()
+}
+
+/// `rel` (`./minicore.rs`, `../data/x.rs`) joined to `dir`, with `.` and `..` resolved.
+fn normalise(dir: &str, rel: &str) -> String {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in rel.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
 }
 
 /// Template engines' names for a template of a Rust file (`language_type.tera.rs`).
@@ -67,7 +136,43 @@ fn has_template_tags(file: &SourceFile) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::fixture::hits;
+    use crate::rules::project_fixture::project_sink;
+
+    /// The project pass over one file: (line, description) of the hits not excused.
+    fn hits(_: &IncompleteSyntax, path: &str, text: &str) -> Vec<(u32, String)> {
+        project_sink(&IncompleteSyntax, &[(path, text)])
+            .hits
+            .into_iter()
+            .filter(|h| h.excuse.is_none())
+            .map(|h| (h.location.line.unwrap_or(0), h.description))
+            .collect()
+    }
+
+    #[test]
+    fn a_file_read_with_include_str_is_data() {
+        let broken = "pub const trait Residual<O>: Sized {\n    type T: [const] Try;\n}\n";
+        let files = [
+            ("crates/test-utils/src/minicore.rs", broken),
+            (
+                "crates/test-utils/src/fixture.rs",
+                "pub const RAW: &str = include_str!(\"./minicore.rs\");\n",
+            ),
+            ("crates/core/src/broken.rs", broken),
+        ];
+        let sink = project_sink(&IncompleteSyntax, &files);
+        let found: Vec<(&str, bool)> = sink
+            .hits
+            .iter()
+            .map(|h| (h.location.path.as_str(), h.excuse.is_some()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                ("crates/test-utils/src/minicore.rs", true),
+                ("crates/core/src/broken.rs", false)
+            ]
+        );
+    }
 
     #[test]
     fn fires_at_the_error_line_with_syns_message() {
@@ -89,7 +194,11 @@ mod tests {
         let tera = "pub enum Language {\n    {% for key in languages -%}\n        {{key}},\n    {% endfor %}\n}\n";
         assert!(hits(&IncompleteSyntax, "src/language/kinds.rs", tera).is_empty());
         assert_eq!(
-            crate::rules::fixture::excused(&IncompleteSyntax, "src/language/kinds.rs", tera).len(),
+            project_sink(&IncompleteSyntax, &[("src/language/kinds.rs", tera)])
+                .hits
+                .iter()
+                .filter(|h| h.excuse.is_some())
+                .count(),
             1,
             "the tags excuse the file, unless the change under review wrote it"
         );

@@ -19,6 +19,7 @@ use super::unwrap_context::{
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
+use crate::rules::lint_allowances;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
@@ -168,6 +169,7 @@ impl Rule for UnwrapInLibrary {
                 )),
             }
         }
+        let allowed = lint_allowances::allowed(file, &["unwrap_used", "expect_used"]);
         for (_, call, line, key, more) in kept {
             let also = match more.as_slice() {
                 [] => String::new(),
@@ -181,14 +183,17 @@ impl Rule for UnwrapInLibrary {
                         .join(", ")
                 ),
             };
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line),
-                    format!("`{call}` in library code panics on `None`/`Err` instead of returning an error{also}"),
-                    key,
-                )
-                .suggest("return the error (`?`, `ok_or`, a typed error) and let the caller decide"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line),
+                format!("`{call}` in library code panics on `None`/`Err` instead of returning an error{also}"),
+                key,
+            )
+            .suggest("return the error (`?`, `ok_or`, a typed error) and let the caller decide");
+            out.hit(if lint_allowances::within(&allowed, line) {
+                hit.excused("the project allows it here (`#[allow]`/`#[expect]` of clippy's `unwrap_used`/`expect_used`)")
+            } else {
+                hit
+            });
         }
     }
 }

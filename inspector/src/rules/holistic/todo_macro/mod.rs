@@ -6,18 +6,23 @@
 //! `#[doc(hidden)]` items (with the impls of `#[doc(hidden)]` types declared in the file) — stubs
 //! the examples compile against — are skipped. A file whose leading comment only *says* it serves
 //! doc tests still reports its calls, at Low and saying so: a comment the change itself can add
-//! never makes a finding disappear. A match arm answering a case the code declares unsupported
-//! with a reason (`X => unimplemented!("feature not enabled")`) refuses input on purpose: Low.
-//! Hidden stubs and declared refusals are reported as excused by the code ([`Hit::excuse`]) —
-//! suppressed, with the reason, unless the change under review wrote that line.
+//! never makes a finding disappear. An `unimplemented!()` the code declares deliberate — a match
+//! arm naming its case, a trait method the type does not support, a deprecated stub
+//! (`declared.rs`) — refuses on purpose: Low. Hidden stubs and declared refusals are reported as
+//! excused by the code ([`Hit::excuse`]) — suppressed, with the reason, unless the change under
+//! review wrote that line.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::line_hits::line_hit;
+use crate::rules::lint_allowances;
 use crate::rules::macro_calls::macro_calls_outside_tests;
+use declared::Declared;
 use protocol::{Dimension, Severity};
 use syn::spanned::Spanned;
-use syn::visit::{self, Visit};
+use syn::visit::Visit;
+
+mod declared;
 
 /// The macros flagged.
 const NAMES: [&str; 2] = ["todo", "unimplemented"];
@@ -54,21 +59,22 @@ impl Rule for TodoMacro {
         let doc_test_support = serves_doc_tests(&file.text);
         let (hidden, unsupported, unnameable) = match file.rust_ast() {
             Some(Ok(ast)) => {
-                let mut arms = UnsupportedArms(Vec::new());
-                arms.visit_file(ast);
+                let mut declared = Declared::default();
+                declared.visit_file(ast);
                 (
                     hidden_ranges(&ast.items),
-                    arms.0,
+                    declared,
                     unnameable_impls(&ast.items),
                 )
             }
-            _ => (Vec::new(), Vec::new(), Vec::new()),
+            _ => (Vec::new(), Declared::default(), Vec::new()),
         };
         let within = |ranges: &[(u32, u32)], line: u32| {
             ranges
                 .iter()
                 .any(|(from, to)| (*from..=*to).contains(&line))
         };
+        let allowed = lint_allowances::allowed(file, &NAMES);
         for call in macro_calls_outside_tests(file, &NAMES) {
             if within(&unnameable, call.line) {
                 continue;
@@ -85,10 +91,12 @@ impl Rule for TodoMacro {
             if doc_test_support {
                 hit = hit.with_severity(Severity::Low);
             }
-            if unsupported.contains(&call.line) {
-                hit = hit
-                    .with_severity(Severity::Low)
-                    .excused("the match arm names the cases it refuses and says why");
+            if let Some(why) = unsupported.excuse(call.line) {
+                hit = hit.with_severity(Severity::Low).excused(why);
+            } else if lint_allowances::within(&allowed, call.line) {
+                hit = hit.excused(
+                    "the project allows it here (`#[allow]`/`#[expect]` of clippy's `todo`/`unimplemented`)",
+                );
             } else if within(&hidden, call.line) {
                 hit = hit.excused(
                     "a `#[doc(hidden)]` stub the documentation's examples compile against",
@@ -96,39 +104,6 @@ impl Rule for TodoMacro {
             }
             out.hit(hit);
         }
-    }
-}
-
-/// The lines of match arms that answer cases the code declares unsupported, saying why:
-/// `Event::Math(_) => unimplemented!("feature not enabled {event:?}")` — a deliberate refusal of
-/// input the arm's pattern names, not work left undone (a bare `unimplemented!()`, a catch-all
-/// `_ =>`, a message such as "later" or "not yet", and any `todo!()` still are).
-struct UnsupportedArms(Vec<u32>);
-
-impl<'ast> Visit<'ast> for UnsupportedArms {
-    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        let body = match &*arm.body {
-            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Macro(m) => Some(&m.mac),
-                syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
-                _ => None,
-            },
-            syn::Expr::Macro(m) => Some(&m.mac),
-            _ => None,
-        };
-        let unfinished = |m: &syn::Macro| {
-            let said = m.tokens.to_string().to_lowercase();
-            ["later", "todo", "yet", "implement"]
-                .iter()
-                .any(|w| said.contains(w))
-        };
-        let declared = !matches!(arm.pat, syn::Pat::Wild(_) | syn::Pat::Ident(_));
-        if let Some(mac) = body.filter(|m| {
-            declared && m.path.is_ident("unimplemented") && !m.tokens.is_empty() && !unfinished(m)
-        }) {
-            self.0.push(mac.path.span().start().line as u32);
-        }
-        visit::visit_arm(self, arm);
     }
 }
 
@@ -288,7 +263,8 @@ mod tests {
             .into_iter()
             .map(|h| h.0)
             .collect();
-        assert_eq!(lines, vec![7, 8]);
+        // "not yet": work still to come.
+        assert_eq!(lines, vec![7]);
         // Reported all the same, excused by the code and at Low: suppressed unless the change
         // under review wrote the arm.
         let sink = crate::rules::fixture::check(&TodoMacro, "src/md.rs", text);
@@ -298,13 +274,47 @@ mod tests {
             .filter(|h| h.excuse.is_some())
             .map(|h| (h.location.line, h.severity, h.excuse.as_deref()))
             .collect();
+        let named = Some("the match arm names the case it does not support");
         assert_eq!(
             declared,
-            vec![(
-                Some(5),
-                Some(Severity::Low),
-                Some("the match arm names the cases it refuses and says why")
-            )]
+            vec![
+                (Some(5), Some(Severity::Low), named),
+                (Some(8), Some(Severity::Low), named)
+            ]
+        );
+    }
+
+    #[test]
+    fn trait_methods_deprecated_stubs_and_impossible_cases_are_declared() {
+        let text = "impl HasDataLayout for Db {\n    fn data_layout(&self) -> &Layout {\n        unimplemented!()\n    }\n}\nimpl Db {\n    #[deprecated(note = \"use Display\")]\n    pub fn display(&self) -> ! {\n        unimplemented!()\n    }\n    pub fn kind(&self, id: Id) -> Kind {\n        match id {\n            Id::A => Kind::A,\n            _ => unimplemented!(\"Unexpected alias: {:?}\", id),\n        }\n    }\n    pub fn later(&self) {\n        unimplemented!()\n    }\n}\nimpl Serialize for Db {\n    fn serialize(&self) {\n        todo!()\n    }\n}\n";
+        let excused: Vec<(u32, String)> =
+            crate::rules::fixture::excused(&TodoMacro, "src/db.rs", text);
+        assert_eq!(
+            excused,
+            vec![
+                (
+                    3,
+                    "a trait method this type declares it does not support".to_string()
+                ),
+                (9, "a deprecated function that refuses to run".to_string()),
+                (14, "its message says the case cannot happen".to_string()),
+            ]
+        );
+        // An inherent method's bare `unimplemented!()` and any `todo!()` are unfinished work.
+        let open: Vec<u32> = hits(&TodoMacro, "src/db.rs", text)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(open, vec![18, 23]);
+        // The project's own clippy allowance excuses it too.
+        let allowed =
+            "#[expect(clippy::todo, reason = \"tracked in #12\")]\npub fn f() {\n    todo!()\n}\n";
+        assert_eq!(
+            crate::rules::fixture::excused(&TodoMacro, "src/f.rs", allowed)
+                .into_iter()
+                .map(|h| h.0)
+                .collect::<Vec<_>>(),
+            vec![3]
         );
     }
 

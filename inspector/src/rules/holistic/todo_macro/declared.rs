@@ -1,0 +1,137 @@
+//! Where the code itself declares an `unimplemented!()` deliberate: the ways a Rust program
+//! says "this case is not supported" rather than "this is not written yet". `todo!()` is never
+//! one of them, and neither is a message that says the work is still to come ("later", "todo",
+//! "not yet", "implement").
+//!
+//! - a match arm whose pattern names the cases it answers (`Slice(_) => unimplemented!()`,
+//!   `Event::Math(_) => unimplemented!("feature not enabled")`);
+//! - a catch-all arm whose message says the case cannot happen (`_ => unimplemented!("Unexpected
+//!   alias: {:?}", id)`) — an `unreachable!()` in other words;
+//! - a method of a trait impl (`fn data_layout(&self) -> … { unimplemented!() }`): the type
+//!   declares it does not support that part of the trait;
+//! - a `#[deprecated]` function that refuses to run, pointing at its replacement.
+//!
+//! Each is an excuse ([`crate::engine::Hit::excuse`]): trusted on code the change under review
+//! did not write, never on code it did.
+
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+
+/// A message of a macro call that says the work is still to come.
+fn unfinished(m: &syn::Macro) -> bool {
+    let said = m.tokens.to_string().to_lowercase();
+    ["later", "todo", "yet", "implement"]
+        .iter()
+        .any(|w| said.contains(w))
+}
+
+/// A message that says the case cannot happen.
+fn impossible(m: &syn::Macro) -> bool {
+    let said = m.tokens.to_string().to_lowercase();
+    [
+        "unexpected",
+        "unreachable",
+        "impossible",
+        "should not",
+        "should never",
+        "cannot happen",
+        "can't happen",
+    ]
+    .iter()
+    .any(|w| said.contains(w))
+}
+
+fn is_unimplemented(m: &syn::Macro) -> bool {
+    m.path.is_ident("unimplemented")
+}
+
+fn line_of(m: &syn::Macro) -> u32 {
+    m.path.span().start().line as u32
+}
+
+fn deprecated(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("deprecated"))
+}
+
+/// The `unimplemented!()` calls the code declares deliberate: (line, why).
+#[derive(Default)]
+pub(super) struct Declared {
+    pub(super) found: Vec<(u32, &'static str)>,
+    /// Inside a method of a trait impl.
+    trait_method: bool,
+    /// Inside a `#[deprecated]` function.
+    deprecated: bool,
+}
+
+impl Declared {
+    /// Why the code declares the call on `line` deliberate, if it does.
+    pub(super) fn excuse(&self, line: u32) -> Option<&'static str> {
+        self.found.iter().find(|(l, _)| *l == line).map(|(_, e)| *e)
+    }
+
+    fn record(&mut self, m: &syn::Macro, why: &'static str) {
+        let line = line_of(m);
+        if self.excuse(line).is_none() {
+            self.found.push((line, why));
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Declared {
+    fn visit_arm(&mut self, arm: &'ast syn::Arm) {
+        let body = match &*arm.body {
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Macro(m) => Some(&m.mac),
+                syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
+                _ => None,
+            },
+            syn::Expr::Macro(m) => Some(&m.mac),
+            _ => None,
+        };
+        if let Some(mac) = body.filter(|m| is_unimplemented(m) && !unfinished(m)) {
+            let catch_all = matches!(arm.pat, syn::Pat::Wild(_) | syn::Pat::Ident(_));
+            if !catch_all {
+                self.record(mac, "the match arm names the case it does not support");
+            } else if impossible(mac) {
+                self.record(mac, "its message says the case cannot happen");
+            }
+        }
+        visit::visit_arm(self, arm);
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let outer = self.trait_method;
+        for item in &i.items {
+            self.trait_method = i.trait_.is_some() && matches!(item, syn::ImplItem::Fn(_));
+            self.visit_impl_item(item);
+        }
+        self.trait_method = outer;
+    }
+
+    fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        let outer = self.deprecated;
+        self.deprecated |= deprecated(&f.attrs);
+        visit::visit_impl_item_fn(self, f);
+        self.deprecated = outer;
+    }
+
+    fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        let (outer_dep, outer_trait) = (self.deprecated, self.trait_method);
+        self.deprecated |= deprecated(&f.attrs);
+        self.trait_method = false;
+        visit::visit_item_fn(self, f);
+        self.deprecated = outer_dep;
+        self.trait_method = outer_trait;
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        if is_unimplemented(m) && !unfinished(m) {
+            if self.deprecated {
+                self.record(m, "a deprecated function that refuses to run");
+            } else if self.trait_method {
+                self.record(m, "a trait method this type declares it does not support");
+            }
+        }
+        visit::visit_macro(self, m);
+    }
+}

@@ -1,0 +1,130 @@
+//! Where a Rust project has already decided, in clippy's own vocabulary, that a pattern is
+//! fine: `#[allow(clippy::print_stderr)]`, `#[expect(clippy::unwrap_used, reason = "…")]` on an
+//! item, or `#![allow(clippy::todo)]` for a whole file. A project that turns these restriction
+//! lints on and then allows one spot has made the call a rule would make again; the rule reports
+//! the spot excused by that attribute ([`crate::engine::Hit::excuse`]), so it still gates when the
+//! change under review writes it.
+//!
+//! Read lexically, comment- and string-aware: an attribute applies to the item that follows it,
+//! up to the brace that closes that item (or its `;`); an inner attribute (`#![…]`) to the file.
+
+use crate::engine::{Language, SourceFile};
+use crate::rules::lexical::LexLine;
+
+/// The line ranges (1-based, inclusive) of `file` under an `allow` or `expect` of one of
+/// `lints` (clippy lint names without the `clippy::` prefix).
+pub(crate) fn allowed(file: &SourceFile, lints: &[&str]) -> Vec<(u32, u32)> {
+    if file.language != Some(Language::Rust) || !lints.iter().any(|l| file.text.contains(l)) {
+        return Vec::new();
+    }
+    let lines = file.lexed(Language::Rust);
+    let mut ranges = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.code();
+        let attr = code.trim_start();
+        let inner = attr.starts_with("#![");
+        if !(attr.starts_with("#[") || inner) || !names_allowance(&lines[i..], lints) {
+            continue;
+        }
+        if inner {
+            return vec![(1, u32::MAX)];
+        }
+        if let Some(end) = item_end(&lines, i) {
+            ranges.push((line.number, end));
+        }
+    }
+    ranges
+}
+
+/// Whether `line` lies in one of `ranges`.
+pub(crate) fn within(ranges: &[(u32, u32)], line: u32) -> bool {
+    ranges.iter().any(|(a, b)| (*a..=*b).contains(&line))
+}
+
+/// Whether the attribute starting on the first of `lines` (it may span lines) is an `allow` or
+/// `expect` naming one of `lints`.
+fn names_allowance(lines: &[LexLine<'_>], lints: &[&str]) -> bool {
+    let mut text = String::new();
+    let mut depth = 0i32;
+    for line in lines.iter().take(8) {
+        let code = line.code();
+        for c in code.chars() {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ => {}
+            }
+        }
+        text.push_str(&code);
+        if depth <= 0 {
+            break;
+        }
+    }
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let kind = compact
+        .trim_start_matches("#!")
+        .trim_start_matches('#')
+        .trim_start_matches('[');
+    (kind.starts_with("allow(") || kind.starts_with("expect("))
+        && lints
+            .iter()
+            .any(|l| compact.contains(&format!("clippy::{l}")))
+}
+
+/// The last line of the item that the attribute on line index `at` applies to: past further
+/// attributes, to the brace closing the item's first `{`, or to its `;`.
+fn item_end(lines: &[LexLine<'_>], at: usize) -> Option<u32> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    let mut past_attributes = false;
+    for line in &lines[at..] {
+        let code = line.code();
+        let trimmed = code.trim_start();
+        if !past_attributes && (trimmed.starts_with("#[") || trimmed.is_empty()) {
+            continue;
+        }
+        past_attributes = true;
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => {
+                    depth -= 1;
+                    if opened && depth == 0 {
+                        return Some(line.number);
+                    }
+                }
+                ';' if !opened && depth == 0 => return Some(line.number),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_allowance_covers_its_item_and_an_inner_one_the_file() {
+        let text = "fn a() {\n    println!(\"x\");\n}\n#[expect(\n    clippy::print_stderr,\n    reason = \"already panicking\"\n)]\nfn set_hook() {\n    if x {\n        eprintln!(\"{bt}\");\n    }\n}\n#[allow(clippy::unwrap_used)]\nconst X: u8 = f().unwrap();\n#[allow(dead_code)]\nfn b() {}\n";
+        let file = SourceFile::new("src/lib.rs", text);
+        assert_eq!(allowed(&file, &["print_stderr"]), vec![(4, 12)]);
+        assert_eq!(allowed(&file, &["unwrap_used"]), vec![(13, 14)]);
+        assert!(allowed(&file, &["todo"]).is_empty());
+        let whole = SourceFile::new(
+            "src/lib.rs",
+            "#![allow(clippy::todo)]\nfn a() { todo!() }\n",
+        );
+        assert_eq!(allowed(&whole, &["todo"]), vec![(1, u32::MAX)]);
+        // In a comment or a string it is no attribute.
+        let said = SourceFile::new(
+            "src/lib.rs",
+            "// #[allow(clippy::todo)]\nconst S: &str = \"#[allow(clippy::todo)]\";\n",
+        );
+        assert!(allowed(&said, &["todo"]).is_empty());
+    }
+}
