@@ -139,6 +139,8 @@ impl Context {
     /// A context over files given in memory (tests, fixtures), with the project model of
     /// those files.
     pub fn from_files(root: &Path, mut files: Vec<SourceFile>, specs: Specs) -> Context {
+        // Sorted by path, as a walk gives them: `Context::file` searches them.
+        files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
         let texts: Vec<(&str, &str)> = files
             .iter()
             .map(|f| (f.rel_path.as_str(), f.text.as_str()))

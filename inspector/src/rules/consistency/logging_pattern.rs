@@ -79,6 +79,9 @@ impl Rule for LoggingPattern {
             return;
         };
         let binary_crates = binary_crates(ctx);
+        // A crate whose root allows printing (`#![allow(clippy::print_stderr)]` in its
+        // `src/lib.rs`) allows it in every module.
+        let mut crate_allows: BTreeMap<String, bool> = BTreeMap::new();
         let mut usage: BTreeMap<String, Usage> = BTreeMap::new();
         for (file, module) in files {
             if !file.language.is_some_and(|l| META.languages.contains(&l)) {
@@ -87,10 +90,15 @@ impl Rule for LoggingPattern {
             let in_binary = crate_root(&file.rel_path)
                 .is_some_and(|root| binary_crates.iter().any(|c| c == root));
             let found = calls.remove(&file.rel_path).unwrap_or_default();
+            let allowed = crate_root(&file.rel_path).is_some_and(|root| {
+                *crate_allows
+                    .entry(root.to_string())
+                    .or_insert_with(|| root_allows_printing(ctx, root))
+            });
             tally(
                 &file.rel_path,
                 &found,
-                in_binary,
+                (in_binary, allowed),
                 usage.entry(module).or_default(),
             );
         }
@@ -173,7 +181,7 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     }
     let mut found = Vec::new();
     let mut tests = LazyTestCode::new(file);
-    let allowed = lint_allowances::allowed(file, &["print_stdout", "print_stderr"]);
+    let allowed = lint_allowances::allowed(file, &PRINT_LINTS);
     let lines = file.lexed(lang);
     let facility = if lang == Language::Rust {
         log_macro_lines(&lines)
@@ -262,9 +270,22 @@ fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
 /// The names a logging macro goes by.
 const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "log"];
 
-/// Counts one file's calls into `usage`; a binary's prints are its output, not counted.
-fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
+/// The clippy lints that police printing.
+const PRINT_LINTS: [&str; 2] = ["print_stdout", "print_stderr"];
+
+/// Whether the root file of the crate in folder `root` allows printing for the whole crate.
+fn root_allows_printing(ctx: &Context, root: &str) -> bool {
+    ["src/lib.rs", "src/main.rs"].iter().any(|r| {
+        ctx.file(&format!("{root}{r}"))
+            .is_some_and(|f| lint_allowances::allowed(f, &PRINT_LINTS) == [(1, u32::MAX)])
+    })
+}
+
+/// Counts one file's calls into `usage`; a binary's prints are its output, not counted; in a
+/// crate that allows printing (`crate_allowed`), every print is allowed.
+fn tally(path: &str, calls: &[Call], (in_binary, crate_allowed): (bool, bool), usage: &mut Usage) {
     for (line, logs, print, allowed) in calls {
+        let allowed = *allowed || crate_allowed;
         let (line, logs) = (*line, *logs);
         let print = if in_binary { None } else { print.as_ref() };
         if !logs && print.is_none() {
@@ -273,7 +294,7 @@ fn tally(path: &str, calls: &[Call], in_binary: bool, usage: &mut Usage) {
         usage.logs += usize::from(logs);
         if let Some(call) = print {
             usage.prints += 1;
-            let first = if *allowed {
+            let first = if allowed {
                 &mut usage.first_allowed
             } else {
                 &mut usage.first_print
@@ -347,6 +368,8 @@ mod tests {
             ("web/args.js", "logger.debug('parsed');\nconsole.warn('argsert: bad call');\n"),
             // Allowed by the project's own clippy attribute: excused, below.
             ("stdx/src/lib.rs", "#[expect(clippy::print_stderr, reason = \"only visible to developers\")]\npub fn timeit() {\n    eprintln!(\"t\");\n}\n"),
+            ("utils/src/lib.rs", "#![allow(clippy::print_stderr)]\npub mod linear;\n"),
+            ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
             // Last words before the process ends: no logger is sure to flush.
             ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
         ]);
@@ -355,8 +378,19 @@ mod tests {
             .iter()
             .map(|h| (h.location.path.as_str(), h.location.line))
             .collect();
-        assert_eq!(excused, vec![("stdx/src/lib.rs", Some(3))]);
-        assert!(quiet.hits.iter().all(|h| h.excuse.is_some()) && quiet.notes.is_empty());
+        assert_eq!(
+            excused,
+            vec![
+                ("stdx/src/lib.rs", Some(3)),
+                ("utils/src/linear.rs", Some(2))
+            ]
+        );
+        assert!(
+            quiet.hits.iter().all(|h| h.excuse.is_some()),
+            "{:?}",
+            quiet.hits
+        );
+        assert!(quiet.notes.is_empty(), "{:?}", quiet.notes);
         let mut ctx = Context::from_files(
             Path::new("/r"),
             vec![SourceFile::new(

@@ -168,8 +168,8 @@ mod tests {
         assert_eq!(
             found,
             vec![
-                ("crates/test-utils/src/minicore.rs", true),
-                ("crates/core/src/broken.rs", false)
+                ("crates/core/src/broken.rs", false),
+                ("crates/test-utils/src/minicore.rs", true)
             ]
         );
     }

@@ -51,6 +51,14 @@ impl<'ast> Visit<'ast> for StringNames {
         visit::visit_local(self, local);
     }
 
+    /// A struct field of type `String` or `&mut String`: `self.string` is one.
+    fn visit_field(&mut self, field: &'ast syn::Field) {
+        if let (Some(name), true) = (&field.ident, is_string_type(&field.ty)) {
+            self.names.insert(format!("self.{name}"));
+        }
+        visit::visit_field(self, field);
+    }
+
     fn visit_fn_arg(&mut self, arg: &'ast syn::FnArg) {
         if let syn::FnArg::Typed(t) = arg {
             if let (syn::Pat::Ident(id), true) = (&*t.pat, is_string_type(&t.ty)) {
@@ -208,6 +216,17 @@ const INPUT_FUNCTIONS: [&str; 14] = [
     "connect",
 ];
 
+/// Types whose `FromStr` cannot fail (`Err = Infallible`): `SmolStr::from_str(s).unwrap()` is
+/// a conversion, not a parse of input.
+const INFALLIBLE_FROM_STR: [&str; 6] = [
+    "String",
+    "SmolStr",
+    "PathBuf",
+    "OsString",
+    "CompactString",
+    "EcoString",
+];
+
 /// Whether an unwrap's receiver chain holds a call whose failure the caller's input or the
 /// outside world decides (`s.parse::<u16>()`, `std::env::var("P")`, `File::open(p)`,
 /// `writeln!(f, ..)` into anything but a `String`): the unwrap turns an error the caller could
@@ -219,11 +238,22 @@ pub(super) fn input_dependent(receiver: &syn::Expr) -> bool {
         }
         syn::Expr::Call(c) => {
             let named = match &*c.func {
-                syn::Expr::Path(p) => p
-                    .path
-                    .segments
-                    .last()
-                    .is_some_and(|s| INPUT_FUNCTIONS.iter().any(|n| s.ident == n)),
+                syn::Expr::Path(p) => {
+                    let segments: Vec<String> = p
+                        .path
+                        .segments
+                        .iter()
+                        .map(|s| s.ident.to_string())
+                        .collect();
+                    let infallible = matches!(
+                        segments.as_slice(),
+                        [.., ty, f] if f == "from_str" && INFALLIBLE_FROM_STR.contains(&ty.as_str())
+                    );
+                    !infallible
+                        && segments
+                            .last()
+                            .is_some_and(|s| INPUT_FUNCTIONS.contains(&s.as_str()))
+                }
                 _ => false,
             };
             named || c.args.iter().any(input_dependent)
@@ -348,5 +378,16 @@ mod tests {
             "self.dent"
         ));
         assert!(!guarded(&["    if self.len() > 1 {"], "self.items"));
+    }
+
+    #[test]
+    fn an_infallible_from_str_reads_no_input_and_a_string_field_is_a_string() {
+        let expr = |s: &str| syn::parse_str::<syn::Expr>(s).expect("expression");
+        assert!(!input_dependent(&expr("SmolStr::from_str(name)")));
+        assert!(input_dependent(&expr("Uri::from_str(name)")));
+        let file: syn::File =
+            syn::parse_str("struct V<'a> { string: &'a mut String, n: u8 }").expect("file");
+        let names = string_names(&file);
+        assert!(names.contains("self.string") && !names.contains("self.n"));
     }
 }

@@ -144,9 +144,9 @@ mod tests {
         assert_eq!(
             found,
             vec![
+                ("app/util.py".to_string(), 4, "`sys.exit` in library code ends the whole process: the caller cannot handle the failure or clean up".to_string()),
                 ("core/src/config.rs".to_string(), 3, "`process::exit` in library code ends the whole process: the caller cannot handle the failure or clean up".to_string()),
                 ("pkg/store/db.go".to_string(), 4, "`log.Fatal` in library code ends the whole process: the caller cannot handle the failure or clean up".to_string()),
-                ("app/util.py".to_string(), 4, "`sys.exit` in library code ends the whole process: the caller cannot handle the failure or clean up".to_string()),
             ]
         );
     }
