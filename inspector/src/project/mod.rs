@@ -13,6 +13,7 @@
 mod cargo;
 mod exercises;
 mod frameworks;
+pub mod functions;
 mod go;
 mod node;
 mod paths;

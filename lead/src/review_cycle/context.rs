@@ -2,7 +2,7 @@
 //! function's callers (a text search of its name over the scope's files), the last change of
 //! its line, and the findings related to it (same function, or same rule).
 
-use super::functions::{self, FnSpan};
+use inspector::project::functions::{self, FnSpan};
 use protocol::{Finding, Severity};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

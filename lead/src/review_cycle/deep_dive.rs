@@ -17,8 +17,8 @@
 
 use super::aggregate::{aggregate, trigger, Aggregate, Trigger};
 use super::context::{self, History, RootCause, Sources};
-use super::functions::FnSpan;
 use inspector::engine::is_test_path;
+use inspector::project::functions::FnSpan;
 use protocol::{Dimension, Finding, Severity};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};

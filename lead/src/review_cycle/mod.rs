@@ -18,7 +18,6 @@
 pub mod aggregate;
 pub mod context;
 pub mod deep_dive;
-pub mod functions;
 pub mod git;
 pub mod output;
 pub mod report;

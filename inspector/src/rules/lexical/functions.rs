@@ -135,6 +135,22 @@ fn brace_header(code: &str, lang: Language) -> Option<String> {
             .collect()
     };
     let mut t = code.trim_start();
+    if lang == Language::Rust {
+        // `pub(crate) async unsafe fn name(`: modifiers, then `fn` and the name.
+        let mut words = t.split_whitespace();
+        loop {
+            let w = words.next()?;
+            if w == "fn" {
+                let name = ident(words.next()?);
+                return (!name.is_empty()).then_some(name);
+            }
+            let modifier = w.starts_with("pub")
+                || matches!(w, "async" | "const" | "unsafe" | "extern" | "\"C\"");
+            if !modifier {
+                return None;
+            }
+        }
+    }
     if lang == Language::Go {
         let rest = t.strip_prefix("func ")?.trim_start();
         let rest = match rest.strip_prefix('(') {
@@ -188,7 +204,9 @@ fn brace_header(code: &str, lang: Language) -> Option<String> {
     None
 }
 
-fn brace_functions(lines: &[LexLine<'_>], lang: Language) -> Vec<FnSpan> {
+/// The functions of a brace language's lexed lines: Go, TypeScript, JavaScript, and Rust read
+/// as text (a file syn cannot parse).
+pub(crate) fn brace_functions(lines: &[LexLine<'_>], lang: Language) -> Vec<FnSpan> {
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
     let mut out = Vec::new();
     for (i, code) in codes.iter().enumerate() {

@@ -1,6 +1,6 @@
 use crate::review_cycle::context::{callers, Commit, LastChange, Sources};
-use crate::review_cycle::functions::{functions, innermost, FnSpan};
 use crate::review_cycle::git::{parse_blame, parse_log};
+use inspector::project::functions::{functions, innermost, FnSpan};
 use std::collections::BTreeMap;
 
 fn shape(fns: &[FnSpan]) -> Vec<(&str, u32, u32, bool)> {
