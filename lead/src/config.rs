@@ -107,6 +107,16 @@ impl Default for WireSettings {
     }
 }
 
+impl WireSettings {
+    /// The limits and deadlines a connection opened under these settings gets.
+    pub fn wire_config(&self) -> protocol::wire::WireConfig {
+        protocol::wire::WireConfig {
+            max_frame: self.max_frame_bytes,
+            handshake_timeout: std::time::Duration::from_millis(self.handshake_timeout_ms),
+        }
+    }
+}
+
 /// `[supervision]`
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]

@@ -4,7 +4,6 @@ use crate::cli::ServeArgs;
 use crate::runtime::remote::shared_pool;
 use crate::serve::{http, Service};
 use anyhow::Context as _;
-use protocol::wire::WireConfig;
 use std::time::Duration;
 
 /// Runs the command (returns only on a startup error).
@@ -15,10 +14,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
     let listen = args
         .listen
         .unwrap_or_else(|| settings.review.listen.clone());
-    let wire = WireConfig {
-        max_frame: settings.wire.max_frame_bytes,
-        handshake_timeout: Duration::from_millis(settings.wire.handshake_timeout_ms),
-    };
+    let wire = settings.wire.wire_config();
     let pool =
         shared_pool(&listen, settings.wire.secret.as_deref(), &wire).map_err(anyhow::Error::msg)?;
     let server = tiny_http::Server::http(&args.api)

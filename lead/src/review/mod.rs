@@ -24,7 +24,7 @@ use plan::Plan;
 use prepare::Prepared;
 use protocol::chaos::FaultPlan;
 use protocol::message::InspectOptions;
-use protocol::wire::{Secret, WireConfig};
+use protocol::wire::Secret;
 use protocol::Scope;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -246,10 +246,7 @@ fn run_pipelines(
         let progress = display.as_ref().map(|d| d.reporter((n > 1).then_some(k)));
         pipelines.push((plan, journal, progress));
     }
-    let wire = WireConfig {
-        max_frame: s.wire.max_frame_bytes,
-        handshake_timeout: Duration::from_millis(s.wire.handshake_timeout_ms),
-    };
+    let wire = s.wire.wire_config();
     let timeout = Duration::from_secs(s.review.timeout_secs);
     let grace = Duration::from_millis(s.supervision.shutdown_grace_ms);
     let exe = std::env::current_exe().map_err(io("cannot find the retake executable"))?;

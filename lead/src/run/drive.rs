@@ -112,10 +112,7 @@ impl Team {
                 restart_window: Duration::from_secs(sup.restart_window_secs),
                 respawns_per_slot: 1,
             },
-            wire: WireConfig {
-                max_frame: settings.wire.max_frame_bytes,
-                handshake_timeout: Duration::from_millis(settings.wire.handshake_timeout_ms),
-            },
+            wire: settings.wire.wire_config(),
             task_budget: Duration::from_secs(per_iteration * iterations + 60),
             grace: Duration::from_millis(sup.shutdown_grace_ms),
         }
