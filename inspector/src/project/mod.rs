@@ -21,6 +21,7 @@ mod python;
 mod rust_mods;
 pub(crate) mod script_imports;
 mod store;
+pub mod test_suites;
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,8 @@
 //! Phase C's integration verification: which commands run, in which order (stopping at the
 //! first failure): the configured validation scripts, `cargo test` (Cargo.toml), `pytest`
-//! (pytest.ini or pyproject.toml), the package.json `test` then `lint` scripts (with the
-//! package manager its lockfile names), `go test ./...` (go.mod).
+//! (pytest configured), the package.json `test` then `lint` scripts (with the package manager
+//! its lockfile names), `go test ./...` (go.mod) — the suites found by the same detector the
+//! test Inspector uses.
 
 use std::path::Path;
 
@@ -12,7 +13,8 @@ pub struct ProjectFacts {
     pub validation_scripts: Vec<Vec<String>>,
     /// Cargo.toml at the root.
     pub cargo: bool,
-    /// pytest.ini or pyproject.toml at the root.
+    /// pytest configured at the root (pytest.ini, or a pytest section / `tests/` beside
+    /// pyproject.toml or setup.cfg).
     pub pytest: bool,
     /// package.json's `test` script exists.
     pub npm_test: bool,
@@ -46,36 +48,18 @@ pub fn verification_steps(facts: &ProjectFacts) -> Vec<Vec<String>> {
     steps
 }
 
-/// Reads the facts from the repository root (file existence and package.json's scripts).
+/// Reads the facts from the repository root: the suites the Inspectors' one detector finds
+/// (`inspector::project::test_suites`).
 pub fn project_facts(root: &Path, validation_scripts: Vec<Vec<String>>) -> ProjectFacts {
-    let scripts = std::fs::read_to_string(root.join("package.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v.get("scripts").cloned());
-    let has = |name: &str| {
-        scripts
-            .as_ref()
-            .and_then(|s| s.get(name))
-            .and_then(|s| s.as_str())
-            // npm init's placeholder test script fails on purpose; it is not a test suite.
-            .is_some_and(|s| !s.contains("no test specified"))
-    };
-    let package_manager = [
-        ("pnpm-lock.yaml", "pnpm"),
-        ("yarn.lock", "yarn"),
-        ("bun.lockb", "bun"),
-    ]
-    .into_iter()
-    .find(|(lock, _)| root.join(lock).is_file())
-    .map_or("npm", |(_, pm)| pm);
+    let suites = inspector::project::test_suites::test_suites(root);
     ProjectFacts {
         validation_scripts,
-        cargo: root.join("Cargo.toml").is_file(),
-        pytest: root.join("pytest.ini").is_file() || root.join("pyproject.toml").is_file(),
-        npm_test: has("test"),
-        npm_lint: has("lint"),
-        package_manager,
-        go: root.join("go.mod").is_file(),
+        cargo: suites.cargo,
+        pytest: suites.pytest.is_some(),
+        npm_test: suites.npm_test,
+        npm_lint: suites.npm_lint,
+        package_manager: suites.package_manager,
+        go: suites.go,
     }
 }
 

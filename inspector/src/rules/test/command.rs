@@ -2,6 +2,7 @@
 //! from the project's manifest.
 
 use crate::engine::Context;
+use crate::project::test_suites::test_suites;
 use std::path::Path;
 
 /// Where the test command came from; it decides where an environment error points.
@@ -26,12 +27,13 @@ pub(super) fn test_command(ctx: &Context) -> Option<(Vec<String>, Source)> {
     detect(&ctx.root)
 }
 
-/// `Cargo.toml` → `cargo test --no-fail-fast`; pytest configuration → `pytest`; a package.json
-/// test script → `npm test`; `go.mod` → `go test -v ./...`.
+/// The first suite the project has ([`crate::project::test_suites`]): `Cargo.toml` → `cargo
+/// test --no-fail-fast`; pytest configuration → `pytest`; a package.json test script → `npm
+/// test`; `go.mod` → `go test -v ./...`.
 fn detect(root: &Path) -> Option<(Vec<String>, Source)> {
     let argv = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
-    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap_or_default();
-    if root.join("Cargo.toml").is_file() {
+    let suites = test_suites(root);
+    if suites.cargo {
         // Without --no-fail-fast cargo stops at the first failing test binary and the report
         // would miss every failure after it.
         return Some((
@@ -39,22 +41,13 @@ fn detect(root: &Path) -> Option<(Vec<String>, Source)> {
             Source::Manifest("Cargo.toml"),
         ));
     }
-    let has_tests_dir = root.join("tests").is_dir();
-    for (name, marker) in [
-        ("pytest.ini", ""),
-        ("pyproject.toml", "[tool.pytest"),
-        ("setup.cfg", "[tool:pytest]"),
-    ] {
-        if root.join(name).is_file()
-            && (marker.is_empty() || has_tests_dir || read(name).contains(marker))
-        {
-            return Some((argv(&["pytest"]), Source::Manifest(name)));
-        }
+    if let Some(config) = suites.pytest {
+        return Some((argv(&["pytest"]), Source::Manifest(config)));
     }
-    if root.join("package.json").is_file() && has_test_script(&read("package.json")) {
+    if suites.npm_test {
         return Some((argv(&["npm", "test"]), Source::Manifest("package.json")));
     }
-    if root.join("go.mod").is_file() {
+    if suites.go {
         // -v prints a line per passing test too, so the pass count is real.
         return Some((
             argv(&["go", "test", "-v", "./..."]),
@@ -62,14 +55,6 @@ fn detect(root: &Path) -> Option<(Vec<String>, Source)> {
         ));
     }
     None
-}
-
-/// Whether package.json has a real `scripts.test` (not npm init's "no test specified" stub).
-fn has_test_script(package_json: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(package_json)
-        .ok()
-        .and_then(|v| v.get("scripts")?.get("test")?.as_str().map(str::to_string))
-        .is_some_and(|script| !script.contains("no test specified"))
 }
 
 #[cfg(test)]
