@@ -6,7 +6,9 @@ mod holistic;
 mod interface;
 mod quality;
 mod rulebase;
-mod test;
+pub(crate) mod test;
+
+pub use test::test_run::{summarise, TestSummary};
 pub(crate) use test::vocabulary;
 
 #[cfg(test)]

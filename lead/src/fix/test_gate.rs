@@ -34,25 +34,10 @@ pub fn run_tests(command: &[String], repo: &Path, timeout: Duration) -> FixEvent
     }
 }
 
-/// The failing tests a libtest (`test NAME ... FAILED`) or pytest (`FAILED NAME - why`) run
-/// names, in order, once each.
+/// The failing tests a run names (libtest's `test NAME ... FAILED`, pytest's `FAILED NAME -
+/// why`, …), in order, once each: the test Inspector's parsers ([`inspector::rules::summarise`]).
 fn failing_tests(output: &str) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for line in output.lines().map(str::trim) {
-        let name = line
-            .strip_prefix("test ")
-            .and_then(|l| l.strip_suffix(" ... FAILED"))
-            .or_else(|| {
-                line.strip_prefix("FAILED ")
-                    .map(|l| l.split(" - ").next().unwrap_or(l))
-            });
-        if let Some(name) = name.map(str::trim).filter(|n| !n.is_empty()) {
-            if !names.iter().any(|n| n == name) {
-                names.push(name.to_string());
-            }
-        }
-    }
-    names
+    inspector::rules::summarise(output).failing
 }
 
 #[cfg(test)]

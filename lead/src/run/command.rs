@@ -76,31 +76,14 @@ pub fn run(
     }
 }
 
-/// Total (passed, run) of the `test result:` lines of `cargo test` output, when there are any.
+/// Total (passed, run) of a test command's output, when it says (the `test result:` lines of
+/// `cargo test`, or any other runner's summary the test Inspector reads): the workspace's one
+/// reading of test output, [`inspector::rules::summarise`].
 pub fn cargo_test_counts(output: &str) -> Option<(u32, u32)> {
-    let mut found = None;
-    for line in output.lines() {
-        let Some(rest) = line.trim().strip_prefix("test result: ") else {
-            continue;
-        };
-        let number = |word: &str| {
-            rest.split(';')
-                .find_map(|part| {
-                    part.trim()
-                        .strip_suffix(word)?
-                        .trim()
-                        .rsplit(' ')
-                        .next()?
-                        .parse::<u32>()
-                        .ok()
-                })
-                .unwrap_or(0)
-        };
-        let (passed, failed) = (number(" passed"), number(" failed"));
-        let (p, t) = found.unwrap_or((0, 0));
-        found = Some((p + passed, t + passed + failed));
-    }
-    found
+    let summary = inspector::rules::summarise(output);
+    summary
+        .summarised
+        .then_some((summary.passed, summary.passed + summary.failed))
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ mod runner;
 mod stale_ac_marker;
 mod strategy_gap;
 mod test_failure;
-mod test_run;
+pub(crate) mod test_run;
 mod weak_assertion;
 pub(crate) use weak_assertion::vocabulary;
 

@@ -107,6 +107,32 @@ pub(super) fn parse_output(hint: Option<Format>, output: &str) -> (TestRun, Opti
     (TestRun::default(), hint)
 }
 
+/// What a test command's output says, for the Lead's own test runs (the fix pipeline's test
+/// gate, a run's integration verification): the same parsers the test Inspector reads a run
+/// with, whichever of libtest, nextest, pytest, `go test` or jest printed it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestSummary {
+    /// Tests that passed.
+    pub passed: u32,
+    /// Tests that failed.
+    pub failed: u32,
+    /// The failing tests' names, in output order, each once.
+    pub failing: Vec<String>,
+    /// Whether a summary line (`test result:`, pytest's `== 1 failed ==`, `ok pkg`) was seen.
+    pub summarised: bool,
+}
+
+/// Reads a test command's output ([`TestSummary`]).
+pub fn summarise(output: &str) -> TestSummary {
+    let (run, _) = parse_output(None, output);
+    TestSummary {
+        passed: run.passed,
+        failed: run.failed,
+        failing: run.failures.into_iter().map(|f| f.name).collect(),
+        summarised: run.summarised,
+    }
+}
+
 /// Adds the `N word` counts of a summary's parts (`3 passed`, `1 failed`) to a run; words are
 /// mapped by `kind`. Returns whether any part was a count.
 pub(super) fn add_counts<'a>(
