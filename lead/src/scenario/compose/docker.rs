@@ -3,8 +3,15 @@
 //! then whatever still carries the project's label is a leftover.
 
 use crate::scenario::leftovers::Leftover;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use protocol::exec::{Extra, RunError};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a Compose or docker command may run (a `compose up --wait` starts a whole stack).
+const LIMIT: Duration = Duration::from_secs(600);
+
+/// How long a probe for the Compose command may take.
+const PROBE: Duration = Duration::from_secs(30);
 
 /// The environment variable that names the Compose command (`docker compose`, `docker-compose`);
 /// unset, `docker compose` when the plugin answers, else `docker-compose`.
@@ -19,14 +26,13 @@ pub fn compose_program() -> Result<Vec<String>, String> {
         return Ok(text.split_whitespace().map(str::to_string).collect());
     }
     for candidate in [&["docker", "compose"][..], &["docker-compose"][..]] {
-        let answered = Command::new(candidate[0])
-            .args(&candidate[1..])
-            .arg("version")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
+        let argv: Vec<String> = candidate
+            .iter()
+            .chain(&["version"])
+            .map(|s| s.to_string())
+            .collect();
+        let answered = protocol::exec::run(&argv, Path::new("."), PROBE, &Extra::default())
+            .is_ok_and(|done| done.code == Some(0));
         if answered {
             return Ok(candidate.iter().map(|s| s.to_string()).collect());
         }
@@ -56,18 +62,18 @@ const PROJECT_LABEL: &str = "com.docker.compose.project";
 impl Compose {
     /// Runs `compose -p P -f F… ARGS`; its standard output, or its standard error's last lines.
     pub fn run(&self, args: &[&str]) -> Result<String, String> {
-        let mut cmd = Command::new(&self.program[0]);
-        cmd.args(&self.program[1..]).args(["-p", &self.project]);
+        let mut argv: Vec<String> = self.program.clone();
+        argv.extend(["-p".to_string(), self.project.clone()]);
         for file in &self.files {
-            cmd.arg("-f").arg(file);
+            argv.extend(["-f".to_string(), file.display().to_string()]);
         }
-        cmd.args(args)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::null());
+        argv.extend(args.iter().map(|a| a.to_string()));
         output(
-            cmd,
+            &argv,
+            self.env.clone(),
             &format!("{} {}", self.program.join(" "), args.join(" ")),
         )
+        .map(|(stdout, _)| stdout)
     }
 
     /// `up -d` with the replicas of `scale`.
@@ -128,28 +134,19 @@ impl Compose {
 
 /// Runs `docker ARGS`; its standard output, or its standard error's last lines.
 pub(super) fn docker(args: &[&str]) -> Result<String, String> {
-    let mut cmd = Command::new("docker");
-    cmd.args(args).stdin(Stdio::null());
-    output(cmd, &format!("docker {}", args.join(" ")))
+    let argv: Vec<String> = std::iter::once("docker")
+        .chain(args.iter().copied())
+        .map(str::to_string)
+        .collect();
+    output(&argv, Vec::new(), &format!("docker {}", args.join(" "))).map(|(stdout, _)| stdout)
 }
 
 /// Everything a container wrote (`docker logs`: its standard output, then its standard error,
 /// where the Lead's tracing goes).
 pub(super) fn logs(container: &str) -> Result<String, String> {
-    let out = Command::new("docker")
-        .args(["logs", container])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("docker logs {container}: cannot run it: {e}"))?;
-    if !out.status.success() {
-        return Err(format!(
-            "docker logs {container}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let mut text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&out.stderr));
-    Ok(text)
+    let argv = ["docker", "logs", container].map(str::to_string);
+    let (stdout, stderr) = output(&argv, Vec::new(), &format!("docker logs {container}"))?;
+    Ok(stdout + &stderr)
 }
 
 /// Removes leftovers by force (containers first: they hold the networks and volumes).
@@ -176,16 +173,27 @@ pub(super) fn remove(leftovers: &[Leftover]) {
     }
 }
 
-fn output(mut cmd: Command, what: &str) -> Result<String, String> {
-    let out = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .map_err(|e| format!("{what}: cannot run it: {e}"))?;
-    if out.status.success() {
-        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+/// Runs `argv` through the workspace's one process runner (its own process group under the
+/// guard, killed as a group at [`LIMIT`]): its standard output and error, or its standard
+/// error's last lines.
+fn output(
+    argv: &[String],
+    env: Vec<(String, String)>,
+    what: &str,
+) -> Result<(String, String), String> {
+    let extra = Extra { stdin: None, env };
+    let done = match protocol::exec::run(argv, Path::new("."), LIMIT, &extra) {
+        Ok(done) => done,
+        Err(RunError::TimedOut) => {
+            return Err(format!("{what}: still running after {} s", LIMIT.as_secs()))
+        }
+        Err(RunError::Spawn(e)) => return Err(format!("{what}: cannot run it: {e}")),
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    if done.code == Some(0) {
+        return Ok((text(&done.stdout), text(&done.stderr)));
     }
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = text(&done.stderr);
     let tail: Vec<&str> = stderr
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -193,5 +201,9 @@ fn output(mut cmd: Command, what: &str) -> Result<String, String> {
         .take(3)
         .collect();
     let tail: Vec<&str> = tail.into_iter().rev().collect();
-    Err(format!("{what}: {} ({})", tail.join(" / "), out.status))
+    let status = done.code.map_or_else(
+        || "ended by a signal".to_string(),
+        |c| format!("exit status: {c}"),
+    );
+    Err(format!("{what}: {} ({status})", tail.join(" / ")))
 }
