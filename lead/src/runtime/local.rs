@@ -66,16 +66,8 @@ impl LocalSpawner {
         spec: &ActorSpec,
         on_exit: impl FnOnce(String) + Send + 'static,
     ) -> std::io::Result<()> {
-        let mut cmd = tokio::process::Command::new(&self.exe);
-        // The Lead's own secret variables (a configured `RETAKE__WIRE__SECRET`) stay with it.
-        for (name, _) in std::env::vars_os() {
-            if name
-                .to_str()
-                .is_some_and(protocol::exec::is_secret_variable)
-            {
-                cmd.env_remove(name);
-            }
-        }
+        // No secret of the Lead's, its own process group, dead with the Lead, no core files.
+        let mut cmd = protocol::exec::child::supervised(&self.exe);
         cmd.arg("actor");
         match spec.kind {
             ActorKind::Inspector(kind) => cmd.args(["inspector", "--kind", kind.as_str()]),
@@ -96,35 +88,7 @@ impl LocalSpawner {
             .env(SECRET_STDIN_ENV, "1")
             // Health endpoints are for containers; children sharing one address would collide.
             .env_remove(HEALTH_LISTEN_ENV)
-            .stdin(secret_pipe(&self.secret)?)
-            .kill_on_drop(true)
-            .process_group(0);
-        // SAFETY: the closure runs in the child between fork and exec and only calls the
-        // async-signal-safe functions prctl, setrlimit and getppid.
-        unsafe {
-            cmd.pre_exec(|| {
-                #[cfg(target_os = "linux")]
-                {
-                    if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    // Crash-only actors abort on purpose: never leave core files in the
-                    // reviewed repository.
-                    let no_core = libc::rlimit {
-                        rlim_cur: 0,
-                        rlim_max: 0,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_CORE, &no_core) != 0 {
-                        return Err(std::io::Error::last_os_error());
-                    }
-                    // The Lead may have died between fork and prctl: then nobody would kill us.
-                    if libc::getppid() == 1 {
-                        return Err(std::io::Error::other("the Lead is gone"));
-                    }
-                }
-                Ok(())
-            });
-        }
+            .stdin(secret_pipe(&self.secret)?);
         let mut child = cmd.spawn()?;
         let pgid = child.id().map_or(0, |p| p as i32);
         let exited = actix::spawn(async move {
@@ -171,7 +135,7 @@ impl Spawner for LocalSpawner {
 
     fn kill(&mut self, instance: &str) {
         if let Some(child) = self.children.get(instance) {
-            kill_group(child.pgid);
+            protocol::exec::child::kill_group(child.pgid);
         }
     }
 
@@ -184,21 +148,12 @@ impl Spawner for LocalSpawner {
                     .is_err()
                 {
                     tracing::warn!(name, "did not exit in time: killing its process group");
-                    kill_group(child.pgid);
+                    protocol::exec::child::kill_group(child.pgid);
                     let _ = (&mut child.exited).await;
                 }
                 // Whatever the child left behind in its group (a test run, say) goes too.
-                kill_group(child.pgid);
+                protocol::exec::child::kill_group(child.pgid);
             }
         })
-    }
-}
-
-fn kill_group(pgid: i32) {
-    if pgid > 0 {
-        // SAFETY: kill(2) with a negative pid signals a process group; it has no memory effects.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
     }
 }

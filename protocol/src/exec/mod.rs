@@ -6,6 +6,7 @@
 //! Pipes are drained by threads of their own (stdin is fed by a third) while the calling
 //! thread polls the child, so a chatty command can never fill a pipe and deadlock.
 
+pub mod child;
 pub mod git;
 pub mod guard;
 pub mod sandbox;
