@@ -4,11 +4,14 @@
 //! once, because a file nobody reviewed must not pass a gate silently. It is not
 //! `incomplete-syntax`: the file may well be valid, it was just not analysed. Test files and
 //! their data (highlighted-output fixtures, whose escape sequences read as unclosed brackets)
-//! are listed in one note instead — still "not reviewed", never "clean", but not a finding a
-//! maintainer has to dismiss file by file.
+//! are listed in one note instead, and so are data and text that ship no code (JSON, YAML and
+//! other configuration formats — a terminal recording for a README —, documentation, examples,
+//! benchmarks, generated and vendored files) — still "not reviewed", never "clean", but not a
+//! finding a maintainer has to dismiss file by file.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink};
 use crate::project::role_without_model;
+use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
@@ -42,11 +45,23 @@ impl Rule for UnreviewedFile {
     }
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        // Test files, and data or text that ships no code (configuration and data formats,
+        // documentation, examples, benchmarks, generated and vendored files).
         let is_test = |path: &str| {
-            ctx.project
+            let role = ctx
+                .project
                 .role(path)
-                .unwrap_or_else(|| role_without_model(path, ""))
-                .is_test()
+                .unwrap_or_else(|| role_without_model(path, ""));
+            role.is_test()
+                || Language::of(path) == Some(Language::Config)
+                || matches!(
+                    role,
+                    FileRole::Docs
+                        | FileRole::Example
+                        | FileRole::Bench
+                        | FileRole::Generated
+                        | FileRole::Vendored
+                )
         };
         let tests: Vec<&str> = ctx
             .unanalysable
@@ -58,7 +73,7 @@ impl Rule for UnreviewedFile {
             let shown: Vec<&str> = tests.iter().take(5).copied().collect();
             let more = tests.len() - shown.len();
             out.note(format!(
-                "quality/unreviewed-file: {} test file(s) not reviewed, beyond the analysis limits: {}{}",
+                "quality/unreviewed-file: {} test or data file(s) not reviewed, beyond the analysis limits: {}{}",
                 tests.len(),
                 shown.join(", "),
                 if more > 0 { format!(" and {more} more") } else { String::new() }
@@ -136,6 +151,11 @@ mod tests {
         let deep = format!("x = 1\n{}\n", "[".repeat(300));
         write(dir.path(), "tests/fixtures/highlighted/a.py", &deep);
         write(dir.path(), "tests/fixtures/highlighted/b.py", &deep);
+        write(
+            dir.path(),
+            "screenshot.json",
+            &format!("{}{}\n", "[".repeat(300), "]".repeat(300)),
+        );
         write(dir.path(), "src/lib.rs", "pub fn a() {}\n");
         let mut ctx = Context::build(dir.path(), &Scope::repository(), &InspectOptions::default())
             .expect("context");
@@ -145,7 +165,7 @@ mod tests {
         assert!(sink.hits.is_empty(), "{:?}", sink.hits);
         assert_eq!(
             sink.notes,
-            vec!["quality/unreviewed-file: 2 test file(s) not reviewed, beyond the analysis limits: tests/fixtures/highlighted/a.py, tests/fixtures/highlighted/b.py".to_string()]
+            vec!["quality/unreviewed-file: 3 test or data file(s) not reviewed, beyond the analysis limits: screenshot.json, tests/fixtures/highlighted/a.py, tests/fixtures/highlighted/b.py".to_string()]
         );
     }
 
