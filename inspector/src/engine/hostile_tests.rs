@@ -143,19 +143,27 @@ proptest! {
             f.rule == "holistic/todo-macro" && f.location.path == "src/other.rs"
         });
         prop_assert_eq!(todo.count(), 1);
-        // A file the Inspectors skipped as not analysable is reported once, by quality; it is
+        // A file the Inspectors skipped as not analysable is reported once, by quality — a
+        // source file as a finding, a data file (JSON) in the quality Inspector's note; it is
         // never called broken.
         let skipped_as_unanalysable = reports[0]
             .coverage
             .skipped
             .iter()
             .any(|s| s.path == hostile && s.reason.starts_with("not analysable: "));
-        let expected: Vec<(String, String)> = if skipped_as_unanalysable {
+        let data = ext == "json";
+        let expected: Vec<(String, String)> = if skipped_as_unanalysable && !data {
             vec![(hostile.clone(), "quality".to_string())]
         } else {
             vec![]
         };
         prop_assert_eq!(unreviewed(&reports), expected);
+        let noted = reports.iter().any(|r| {
+            r.notes
+                .iter()
+                .any(|n| n.starts_with("quality/unreviewed-file:") && n.contains(&hostile))
+        });
+        prop_assert_eq!(noted, skipped_as_unanalysable && data);
         let broken = reports.iter().flat_map(|r| &r.findings).any(|f| {
             f.rule == "quality/incomplete-syntax" && f.location.path == hostile
         });
