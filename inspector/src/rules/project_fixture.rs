@@ -16,11 +16,13 @@ pub(crate) fn project_sink(rule: &dyn Rule, files: &[(&str, &str)]) -> Sink {
     sink
 }
 
-/// The hits of `rule`'s project pass as (path, line or 0, description).
+/// The hits of `rule`'s project pass that the code does not excuse — what a review of the
+/// whole repository reports as findings — as (path, line or 0, description).
 pub(crate) fn project_hits(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(String, u32, String)> {
     project_sink(rule, files)
         .hits
         .into_iter()
+        .filter(|h| h.excuse.is_none())
         .map(|h| (h.location.path, h.location.line.unwrap_or(0), h.description))
         .collect()
 }

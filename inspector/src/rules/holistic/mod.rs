@@ -15,7 +15,7 @@ mod performance;
 mod prefilter;
 mod security;
 mod static_mut;
-mod syntax;
+pub(crate) mod syntax;
 mod todo_macro;
 mod unsafe_without_safety;
 

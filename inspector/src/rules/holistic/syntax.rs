@@ -14,7 +14,7 @@ pub(super) fn path_text(path: &syn::Path) -> String {
 }
 
 /// The callee of a call expression as a path (`tokio::spawn`), when it is one.
-pub(super) fn callee(call: &syn::ExprCall) -> Option<String> {
+pub(crate) fn callee(call: &syn::ExprCall) -> Option<String> {
     match &*call.func {
         syn::Expr::Path(p) => Some(path_text(&p.path)),
         _ => None,
@@ -23,7 +23,7 @@ pub(super) fn callee(call: &syn::ExprCall) -> Option<String> {
 
 /// Whether a `::`-path ends with `suffix` at a segment boundary (`std::fs::write` ends with
 /// `fs::write`, `myfs::write` does not).
-pub(super) fn path_ends_with(path: &str, suffix: &str) -> bool {
+pub(crate) fn path_ends_with(path: &str, suffix: &str) -> bool {
     path == suffix
         || path
             .strip_suffix(suffix)

@@ -5,6 +5,7 @@
 //! before (`if v.is_empty() { return … }`, `if x.is_some()`, `assert!(v.len() > 1)`,
 //! `matches!(x, Some(..))`).
 
+use crate::rules::holistic::syntax::{callee, path_ends_with};
 use std::collections::BTreeSet;
 use syn::visit::{self, Visit};
 
@@ -237,25 +238,13 @@ pub(super) fn input_dependent(receiver: &syn::Expr) -> bool {
             INPUT_METHODS.iter().any(|n| m.method == n) || input_dependent(&m.receiver)
         }
         syn::Expr::Call(c) => {
-            let named = match &*c.func {
-                syn::Expr::Path(p) => {
-                    let segments: Vec<String> = p
-                        .path
-                        .segments
-                        .iter()
-                        .map(|s| s.ident.to_string())
-                        .collect();
-                    let infallible = matches!(
-                        segments.as_slice(),
-                        [.., ty, f] if f == "from_str" && INFALLIBLE_FROM_STR.contains(&ty.as_str())
-                    );
-                    !infallible
-                        && segments
-                            .last()
-                            .is_some_and(|s| INPUT_FUNCTIONS.contains(&s.as_str()))
-                }
-                _ => false,
-            };
+            let named = callee(c).is_some_and(|path| {
+                let infallible = INFALLIBLE_FROM_STR
+                    .iter()
+                    .any(|ty| path_ends_with(&path, &format!("{ty}::from_str")));
+                let last = path.rsplit("::").next().unwrap_or_default();
+                !infallible && INPUT_FUNCTIONS.contains(&last)
+            });
             named || c.args.iter().any(input_dependent)
         }
         syn::Expr::Macro(m) => m

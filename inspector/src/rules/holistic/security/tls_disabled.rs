@@ -13,7 +13,9 @@
 //! `rejectUnauthorized: false`) verifies nothing less than any HTTPS site does. Whether code
 //! is on the server's side is a fact of its package, not of one file (a CLI option's default
 //! `--ssl-cert-reqs CERT_NONE` in `main.py`, the context built in `config.py`): the file pass
-//! keeps those findings and the package's server files, and the project pass decides.
+//! keeps those findings and the package's server files, and the project pass reports them
+//! excused by the code ([`Hit::excuse`]) — a package may also make client connections, so a
+//! change that writes such a setting still gates.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
@@ -215,14 +217,17 @@ impl Rule for TlsDisabled {
                 .any(|(f, p)| *f == fam && file.text.contains(p.split('=').next().unwrap_or(p))))
     }
 
-    /// Drops the client-certificate findings of packages that act as a TLS server.
+    /// Excuses the client-certificate findings of packages that act as a TLS server: what
+    /// their code says about itself, so a change that writes such a setting still gates.
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let servers: Vec<ServesTls> = out.kept(ctx, self);
         let serving: Vec<&str> = servers.iter().map(|s| package_of(ctx, &s.0)).collect();
         for hit in out.kept::<Hit>(ctx, self) {
-            if !serving.contains(&package_of(ctx, &hit.location.path)) {
-                out.hit(hit);
-            }
+            out.hit(if serving.contains(&package_of(ctx, &hit.location.path)) {
+                hit.excused("its package acts as a TLS server (`load_cert_chain`, `server_side=True`, `requestCert`): the setting is the requirement on clients' certificates, not verification of a peer")
+            } else {
+                hit
+            });
         }
     }
 
@@ -256,7 +261,6 @@ impl Rule for TlsDisabled {
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
                 || inline_setting_choice(&line.code())
-                || (server && client_cert)
             {
                 continue;
             }
@@ -338,6 +342,15 @@ mod tests {
         let cli = "@click.option('--ssl-cert-reqs', default=int(ssl.CERT_NONE))\ndef main(ssl_cert_reqs):\n    run(ssl_cert_reqs)\n";
         let server = [("pkg/config.py", config), ("pkg/main.py", cli)];
         assert!(project_hits(&TlsDisabled, &server).is_empty());
+        // Excused, not dropped: a change that writes such a setting still gates on it.
+        let excused: Vec<String> =
+            crate::rules::project_fixture::project_sink(&TlsDisabled, &server)
+                .hits
+                .into_iter()
+                .filter(|h| h.excuse.is_some())
+                .map(|h| h.location.path)
+                .collect();
+        assert_eq!(excused, ["pkg/config.py", "pkg/main.py"]);
         // The same default in a client package: verification off.
         let client = "def connect(host, cert_reqs=ssl.CERT_NONE):\n    ctx = ssl.create_default_context()\n    ctx.verify_mode = cert_reqs\n";
         assert_eq!(
