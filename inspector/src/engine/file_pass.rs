@@ -228,7 +228,7 @@ fn review_files(pass: &Pass<'_>) -> Done {
         let wanting: Vec<(usize, &dyn Rule)> = rules
             .iter()
             .enumerate()
-            .filter(|(_, rule)| rule.wants(&file))
+            .filter(|(_, rule)| super::sees(rule.as_ref(), &file))
             .map(|(i, rule)| (i, rule.as_ref()))
             .collect();
         // Files no rule wants are not worth an entry (nor hashing, in Inspectors without file rules).

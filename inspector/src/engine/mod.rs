@@ -42,7 +42,7 @@ pub use git::{
 pub use memo::Memo;
 pub use progress::Progress;
 pub use run::inspect;
-pub(crate) use source::is_test_data_path;
+pub(crate) use source::{is_fixture_path, is_test_data_path};
 pub use source::{is_test_path, Language, SourceFile};
 pub(crate) use step_aside::step_aside;
 pub use step_aside::StandIn;
@@ -228,7 +228,7 @@ impl Sink {
     ) -> Vec<T> {
         if !self.file_pass_done {
             for file in &ctx.files {
-                if rule.wants(file) {
+                if sees(rule, file) {
                     rule.check_file(file, self);
                 }
             }
@@ -287,6 +287,20 @@ pub enum TreeUse {
     /// Items only — imports, type definitions, signatures, attributes: the item-level tree
     /// ([`SourceFile::rust_items`]) is enough, and the rule calls nothing else.
     Items,
+}
+
+/// Whether `rule` checks `file`: the file's role must be one the rule's dimensions are about,
+/// and the rule's own pre-filter ([`Rule::wants`]) must accept it. A performance rule judges
+/// what code costs where it runs for users — in a library or a program; a test, an example, a
+/// benchmark or documentation runs by hand or in CI, where that cost is nobody's, and its
+/// shape (a demo's detached worker threads, a test's clones) is chosen for clarity.
+pub(crate) fn sees(rule: &dyn Rule, file: &SourceFile) -> bool {
+    let runs_for_users = matches!(
+        file.role,
+        protocol::project::FileRole::Library | protocol::project::FileRole::Program
+    );
+    (runs_for_users || !rule.meta().dimensions.contains(&Dimension::Performance))
+        && rule.wants(file)
 }
 
 /// A rule of the catalog.

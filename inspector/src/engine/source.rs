@@ -214,6 +214,16 @@ pub(crate) fn is_test_data_path(path: &str) -> bool {
     })
 }
 
+/// Whether a path lies in a folder of fixtures (`fixtures/`, `fixture/`): what tests load or
+/// run as their input — a test runner's sample suites, a parser's sample files — whose
+/// contents are chosen for the test that reads them, not checks of their own.
+pub(crate) fn is_fixture_path(path: &str) -> bool {
+    path.split('/')
+        .rev()
+        .skip(1)
+        .any(|d| matches!(d, "fixtures" | "fixture"))
+}
+
 /// Whether a repository-relative path is test code by naming convention alone (test data
 /// included): the project model's fallback, and the answer for callers that have a path but no
 /// model (the Implementer's judge, the Lead's deep dive).

@@ -307,10 +307,22 @@ fn package(src: &Sources<'_>, manifest: &str, table: &Table) -> Package {
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let publish = !matches!(
-        pkg.and_then(|p| p.get("publish")),
-        Some(Value::Boolean(false))
-    ) && !matches!(pkg.and_then(|p| p.get("publish")), Some(Value::Array(a)) if a.is_empty());
+    // `publish = false` or `publish = []` say so; so does a package that has no version
+    // (Cargo then takes 0.0.0 and refuses to publish it) or keeps the placeholder 0.0.0 — a
+    // workspace's local crates, the way rust-analyzer marks its own. A version the workspace
+    // sets (`version.workspace = true`) is a version.
+    let version = pkg.and_then(|p| p.get("version"));
+    let released = match version {
+        None => false,
+        Some(Value::String(v)) => v != "0.0.0",
+        Some(_) => true,
+    };
+    let publish = released
+        && !matches!(
+            pkg.and_then(|p| p.get("publish")),
+            Some(Value::Boolean(false))
+        )
+        && !matches!(pkg.and_then(|p| p.get("publish")), Some(Value::Array(a)) if a.is_empty());
     let members = table
         .get("workspace")
         .and_then(|w| w.get("members"))

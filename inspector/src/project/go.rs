@@ -1,7 +1,7 @@
 //! Go modules: each `go.mod`'s module path, its `package main` folders (programs) and its
 //! `*_test.go` files (tests, whatever package they declare).
 
-use super::paths::go_package;
+use super::paths::{go_package, role_by_path};
 use super::{dir_of, Roles, Sources};
 use protocol::project::{Ecosystem, FileRole, Package, Target, TargetKind};
 
@@ -45,6 +45,16 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
             continue;
         }
         let dir = dir_of(path);
+        // An example, a benchmark or a documentation page is a program too, written to be
+        // read or measured: its folder says which (`example/tls/main.go`, `_examples/`).
+        let (by_path, why) = role_by_path(path);
+        if matches!(
+            by_path,
+            FileRole::Example | FileRole::Bench | FileRole::Docs
+        ) {
+            roles.place(path, by_path, format!("Go `package main` {why}"));
+            continue;
+        }
         let reason = format!(
             "Go `package main` in {}",
             if dir.is_empty() { "./" } else { dir }

@@ -10,8 +10,11 @@ pub(crate) type Placed = (FileRole, String);
 
 /// Folders whose files are tooling or programs rather than library code, with the role each
 /// gives: examples, benchmarks, scripts, a `bin/` folder, documentation.
-const TOOLING_DIRS: [(&str, FileRole); 8] = [
+const TOOLING_DIRS: [(&str, FileRole); 10] = [
     ("examples", FileRole::Example),
+    // Go's convention for examples the go tool leaves out of `./...`.
+    ("_examples", FileRole::Example),
+    ("_example", FileRole::Example),
     ("benches", FileRole::Bench),
     ("bench", FileRole::Bench),
     ("benchmark", FileRole::Bench),

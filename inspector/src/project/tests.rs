@@ -156,6 +156,8 @@ fn go_tests_are_tests_of_their_own_package() {
         ("router_test.go", "package web\n"),
         ("tree.go", "package web\n"),
         ("cmd/serve/main.go", "package main\n"),
+        ("example/tls/main.go", "package main\n"),
+        ("_examples/basic/main.go", "package main\n"),
         ("sub/x.go", "package sub\n"),
     ]);
     assert_eq!(
@@ -165,6 +167,18 @@ fn go_tests_are_tests_of_their_own_package() {
     assert_eq!(
         placed(&m, "cmd/serve/main.go"),
         (FileRole::Program, "Go `package main` in cmd/serve/")
+    );
+    // An example program is an example, whatever package it declares.
+    assert_eq!(
+        placed(&m, "example/tls/main.go"),
+        (
+            FileRole::Example,
+            "Go `package main` under the top-level example/"
+        )
+    );
+    assert_eq!(
+        placed(&m, "_examples/basic/main.go"),
+        (FileRole::Example, "Go `package main` under _examples/")
     );
     assert_eq!(
         m.file("router_test.go").map(|f| f.exercises.clone()),
@@ -229,12 +243,12 @@ fn a_published_mock_crate_its_siblings_dev_depend_on_is_test_code() {
             ("tracing/src/lib.rs", ""),
             (
                 "tracing-mock/Cargo.toml",
-                "[package]\nname = \"tracing-mock\"\n",
+                "[package]\nname = \"tracing-mock\"\nversion = \"0.1.0\"\n",
             ),
             ("tracing-mock/src/lib.rs", "pub fn expect() {}\n"),
             (
                 "tracing-macros/Cargo.toml",
-                "[package]\nname = \"tracing-macros\"\n",
+                "[package]\nname = \"tracing-macros\"\nversion = \"0.1.0\"\n",
             ),
             ("tracing-macros/src/lib.rs", ""),
         ])

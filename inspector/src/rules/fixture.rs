@@ -1,12 +1,13 @@
 //! Test support for rule tests: run one rule over one in-memory file the way the engine does.
 
-use crate::engine::{Hit, Rule, Sink, SourceFile};
+use crate::engine::{sees, Hit, Rule, Sink, SourceFile};
 
-/// The sink of `rule` over a file at `path` holding `text`, honouring the rule's pre-filter.
+/// The sink of `rule` over a file at `path` holding `text`, honouring the rule's pre-filter and
+/// the roles it checks ([`sees`]).
 pub(crate) fn check(rule: &dyn Rule, path: &str, text: &str) -> Sink {
     let file = SourceFile::new(path, text);
     let mut sink = Sink::default();
-    if rule.wants(&file) {
+    if sees(rule, &file) {
         rule.check_file(&file, &mut sink);
     }
     sink

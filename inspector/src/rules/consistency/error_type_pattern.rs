@@ -392,6 +392,16 @@ mod tests {
         );
         let internal = "[package]\nname = \"index\"\nversion = \"0.1.0\"\npublish = false\n";
         assert!(flagged(&files(internal)).is_empty());
+        // No version, or the placeholder 0.0.0: a workspace's local crate.
+        let local = "[package]\nname = \"index\"\nversion = \"0.0.0\"\n";
+        assert!(flagged(&files(local)).is_empty());
+        let unversioned = "[package]\nname = \"index\"\n";
+        assert!(flagged(&files(unversioned)).is_empty());
+        let inherited = "[package]\nname = \"index\"\nversion.workspace = true\n";
+        assert_eq!(
+            flagged(&files(inherited)),
+            vec!["index/src/lib.rs".to_string()]
+        );
     }
 
     #[test]

@@ -45,6 +45,64 @@ pub(super) fn mentions(node: &impl ToTokens, names: &BTreeSet<String>) -> bool {
     !names.is_empty() && tokens_mention(node.to_token_stream(), names)
 }
 
+/// The traits a file declares without `pub` (`trait Encodable: Sized { … }`, `pub(crate)`
+/// too): their impls' methods are the crate's own, out of reach of callers outside it.
+pub(super) fn private_traits(ast: &syn::File) -> BTreeSet<String> {
+    #[derive(Default)]
+    struct Traits(BTreeSet<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Traits {
+        fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
+            if !matches!(t.vis, syn::Visibility::Public(_)) {
+                self.0.insert(t.ident.to_string());
+            }
+        }
+    }
+    let mut traits = Traits::default();
+    syn::visit::Visit::visit_file(&mut traits, ast);
+    traits.0
+}
+
+/// Methods that write what they are given to their receiver.
+const WRITES: [&str; 6] = [
+    "write",
+    "write_all",
+    "write_fmt",
+    "write_str",
+    "write_char",
+    "flush",
+];
+
+/// The part of an unwrapped call that decides whether it fails, to tell the caller's input from
+/// the crate's own values: a write fails because of where it writes, never because of what it
+/// writes — `write!(buf, "{value:?}")` into the crate's buffer reads no input even when `value`
+/// is the caller's — so for a write it is the destination; for any other call, all of it.
+pub(super) fn deciding_part(receiver: &syn::Expr) -> TokenStream {
+    match receiver {
+        syn::Expr::Paren(p) => deciding_part(&p.expr),
+        syn::Expr::Reference(r) => deciding_part(&r.expr),
+        syn::Expr::Try(t) => deciding_part(&t.expr),
+        syn::Expr::Await(a) => deciding_part(&a.base),
+        syn::Expr::MethodCall(m) if WRITES.iter().any(|w| m.method == w) => {
+            m.receiver.to_token_stream()
+        }
+        syn::Expr::Macro(m)
+            if m.mac
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "write" || s.ident == "writeln") =>
+        {
+            m.mac
+                .tokens
+                .clone()
+                .into_iter()
+                .take_while(|t| !matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+                .collect()
+        }
+        other => other.to_token_stream(),
+    }
+}
+
 /// A name after a `.` is a field or a method, not the local of that name.
 fn tokens_mention(tokens: TokenStream, names: &BTreeSet<String>) -> bool {
     let mut after_dot = false;
@@ -104,5 +162,27 @@ mod tests {
         assert!(!mentions(&e, &names), "an escaped brace");
         let e: syn::Expr = syn::parse_str("buffer.format(size)").expect("e");
         assert!(!mentions(&e, &names));
+    }
+
+    #[test]
+    fn a_write_is_decided_by_its_destination() {
+        let names: BTreeSet<String> = ["value", "out"].iter().map(|n| n.to_string()).collect();
+        let decided = |src: &str| {
+            let e: syn::Expr = syn::parse_str(src).expect("parses");
+            mentions(&deciding_part(&e), &names)
+        };
+        assert!(
+            !decided("write!(buf, \"{:?}\", value)"),
+            "the crate's buffer"
+        );
+        assert!(!decided(
+            "self.writer.make_writer().write_all(value.as_bytes())"
+        ));
+        assert!(decided("writeln!(out, \"{}\", 1)"), "the caller's writer");
+        assert!(decided("out.write_all(b\"x\")"));
+        assert!(
+            decided("value.parse::<u8>()"),
+            "not a write: all of it decides"
+        );
     }
 }

@@ -334,6 +334,26 @@ fn find_name(code: &str, needle: &str) -> Option<usize> {
     None
 }
 
+/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition; and
+/// `handle.join()`, whose error is the thread's panic, propagated on purpose.
+pub(super) fn is_lock_call(expr: &syn::Expr) -> bool {
+    matches!(expr, syn::Expr::MethodCall(m)
+        if m.args.is_empty()
+            && matches!(m.method.to_string().as_str(), "lock" | "read" | "write" | "join"))
+}
+
+/// Whether an `expect` argument is a panic message.
+pub(super) fn is_message(arg: &syn::Expr) -> bool {
+    matches!(
+        arg,
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(_),
+            ..
+        }) | syn::Expr::Reference(_)
+            | syn::Expr::Macro(_)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

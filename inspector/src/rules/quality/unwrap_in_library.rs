@@ -12,9 +12,10 @@
 //! are the calls safe without one (`unwrap_context.rs`): a `write!`/`writeln!` into a `String`,
 //! and a receiver the same function checked before (`if v.is_empty() { return … }`).
 
-use super::caller_input::{bound_names, mentions, parameter_names};
+use super::caller_input::{bound_names, deciding_part, mentions, parameter_names, private_traits};
 use super::unwrap_context::{
-    constant_input, guarded, input_dependent, receiver_root, string_names, writes_into_string,
+    constant_input, guarded, input_dependent, is_lock_call, is_message, receiver_root,
+    string_names, writes_into_string,
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::comments_at;
@@ -108,6 +109,7 @@ impl Rule for UnwrapInLibrary {
         };
         let mut finder = Finder {
             strings: string_names(ast),
+            private_traits: private_traits(ast),
             ..Finder::default()
         };
         finder.visit_file(ast);
@@ -220,6 +222,8 @@ struct Finder {
     found: Vec<Call>,
     /// The names the file binds to a `String`.
     strings: BTreeSet<String>,
+    /// The traits the file declares private ([`private_traits`]).
+    private_traits: BTreeSet<String>,
     /// The functions being visited, innermost last.
     functions: Vec<Scope>,
     /// Whether each `impl` block being visited implements a trait, innermost last.
@@ -270,7 +274,13 @@ impl<'ast> Visit<'ast> for Finder {
     }
 
     fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
-        self.impls.push(i.trait_.is_some());
+        // An impl of a trait callers outside the crate can name: a public or foreign one.
+        let reachable = i.trait_.as_ref().is_some_and(|(_, path, _)| {
+            path.segments
+                .last()
+                .is_some_and(|s| !self.private_traits.contains(&s.ident.to_string()))
+        });
+        self.impls.push(reachable);
         visit::visit_item_impl(self, i);
         self.impls.pop();
     }
@@ -339,7 +349,9 @@ impl<'ast> Visit<'ast> for Finder {
                 // On the caller's input: a parse, read or write of what a public function's
                 // caller passed; the same calls on what the crate built are assumptions.
                 input: input_dependent(&call.receiver)
-                    && scope.is_some_and(|s| s.public && mentions(&call.receiver, &s.from_caller)),
+                    && scope.is_some_and(|s| {
+                        s.public && mentions(&deciding_part(&call.receiver), &s.from_caller)
+                    }),
             });
         }
         visit::visit_expr_method_call(self, call);
@@ -348,14 +360,6 @@ impl<'ast> Visit<'ast> for Finder {
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
         visit_macro_args(self, mac);
     }
-}
-
-/// `x.lock()`, `x.read()`, `x.write()` with no arguments: a lock acquisition; and
-/// `handle.join()`, whose error is the thread's panic, propagated on purpose.
-fn is_lock_call(expr: &syn::Expr) -> bool {
-    matches!(expr, syn::Expr::MethodCall(m)
-        if m.args.is_empty()
-            && matches!(m.method.to_string().as_str(), "lock" | "read" | "write" | "join"))
 }
 
 /// Whether an `expect` message states why the call cannot fail (`"built-in rules always
@@ -373,18 +377,6 @@ fn states_invariant(arg: &syn::Expr) -> bool {
         .iter()
         .chain(&["shouldn't", "should not"])
         .any(|w| message.contains(w))
-}
-
-/// Whether an `expect` argument is a panic message.
-fn is_message(arg: &syn::Expr) -> bool {
-    matches!(
-        arg,
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(_),
-            ..
-        }) | syn::Expr::Reference(_)
-            | syn::Expr::Macro(_)
-    )
 }
 
 #[cfg(test)]
@@ -413,6 +405,17 @@ mod tests {
         assert_eq!(lines(&UnwrapInLibrary::ON_INPUT), vec![2, 4, 8]);
         // The environment, a value the crate built itself, a private function's argument.
         assert_eq!(lines(&UnwrapInLibrary::ASSUMED), vec![3, 5, 6, 10, 14]);
+    }
+
+    #[test]
+    fn an_impl_of_a_private_trait_is_out_of_callers_reach() {
+        let text = "trait Encodable: Sized {\n    fn read(buffer: &[u8]) -> Self;\n}\nimpl Encodable for char {\n    fn read(buffer: &[u8]) -> Self {\n        char::from_u32(u32::read(buffer)).unwrap()\n    }\n}\n";
+        assert!(hits(&UnwrapInLibrary::ON_INPUT, "src/storage.rs", text).is_empty());
+        let public = text.replacen("trait Encodable", "pub trait Encodable", 1);
+        assert_eq!(
+            hits(&UnwrapInLibrary::ON_INPUT, "src/storage.rs", &public).len(),
+            1
+        );
     }
 
     #[test]

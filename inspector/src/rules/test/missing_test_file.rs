@@ -14,7 +14,7 @@
 
 use super::conventions::{defines_functions, is_entry_file, stem_of};
 use super::imports::{is_graph_language, ImportGraph};
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{is_fixture_path, Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::lexical::find_word;
 use crate::rules::library_code::{crate_root, is_library_file};
 use crate::rules::repository_files::RepositoryFiles;
@@ -88,14 +88,6 @@ fn needs_tests(file: &SourceFile) -> bool {
     // Rust code is a crate's `src/`; `.rs` files elsewhere are fixtures, scripts or test data.
     let outside_crate = lang == Language::Rust && crate_root(&file.rel_path).is_none();
     !structural && !outside_crate && is_library_file(file) && defines_functions(&file.text, lang)
-}
-
-/// Whether a path lies in a folder of fixtures (test data proper, `test_data/`, is test code).
-fn is_fixture_path(path: &str) -> bool {
-    path.split('/')
-        .rev()
-        .skip(1)
-        .any(|d| matches!(d, "fixtures" | "fixture"))
 }
 
 /// The repository's test files, by what each convention looks for.

@@ -160,6 +160,16 @@ mod tests {
     }
 
     #[test]
+    fn a_performance_rule_judges_code_that_runs_for_users_only() {
+        let text =
+            "fn main() {\n    for n in 0..4 {\n        thread::spawn(move || work(n));\n    }\n}\n";
+        assert_eq!(hits(&DetachedSpawn, "src/main.rs", text).len(), 1);
+        assert!(hits(&DetachedSpawn, "examples/cargo.rs", text).is_empty());
+        assert!(hits(&DetachedSpawn, "benches/spawn.rs", text).is_empty());
+        assert!(hits(&DetachedSpawn, "tests/spawn.rs", text).is_empty());
+    }
+
+    #[test]
     fn quiet_on_kept_handles_joinsets_and_accept_loops() {
         let text = "async fn a(users: Vec<User>, listener: TcpListener) {\n    let mut handles = Vec::new();\n    for u in users {\n        handles.push(tokio::spawn(send(u)));\n    }\n    let mut set = JoinSet::new();\n    for u in more {\n        set.spawn(send(u));\n        let h = tokio::spawn(x());\n        h.await;\n    }\n    loop {\n        let (s, _) = listener.accept().await?;\n        tokio::spawn(serve(s));\n    }\n}\n";
         assert!(hits(&DetachedSpawn, "src/a.rs", text).is_empty());

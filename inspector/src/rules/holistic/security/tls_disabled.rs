@@ -203,10 +203,12 @@ impl Rule for TlsDisabled {
             return false;
         };
         let fam = family(lang);
-        // Test code and benchmarks talk to their own local servers (self-signed); nothing a
-        // user runs against a real peer.
+        // Test code and benchmarks talk to their own local servers (self-signed); an example
+        // or a documentation page shows the setting to a reader, against a local peer of its
+        // own: nothing a user runs against a real peer.
         !file.is_test_file()
             && file.role != FileRole::Bench
+            && !file.is_illustration()
             && (PATTERNS.iter().any(|(f, p, _)| {
                 *f == fam
                     && file
@@ -302,6 +304,10 @@ mod tests {
         assert_eq!(project_hits(&TlsDisabled, &[("web/http.js", js)]).len(), 2);
         let go = "package a\n\nvar t = &tls.Config{InsecureSkipVerify: true}\n";
         assert_eq!(hits(&TlsDisabled, "a/a.go", go).len(), 1);
+        // An example shows the setting to a reader, against a local server of its own.
+        let demo = "package main\n\nvar t = &tls.Config{InsecureSkipVerify: true}\n";
+        assert!(hits(&TlsDisabled, "example/tls-connection/main.go", demo).is_empty());
+        assert_eq!(hits(&TlsDisabled, "cmd/tool/main.go", demo).len(), 1);
     }
 
     #[test]

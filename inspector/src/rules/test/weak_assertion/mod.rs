@@ -22,7 +22,7 @@ mod rust;
 mod script;
 pub(crate) mod vocabulary;
 
-use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
+use crate::engine::{is_fixture_path, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use protocol::{Dimension, Location, Severity};
 
 /// Folder names that hold benchmarks, which measure rather than check.
@@ -83,8 +83,9 @@ const EQUALITY_WORDS: [&str; 9] = [
 pub(super) struct Named {
     /// Equality itself (`test_method_eq`): a self-comparison is its reflexive case.
     pub(super) equality: bool,
-    /// That running the code raises nothing (`should not throw when …`, `test_no_crash`): the
-    /// run is the check, so a test that asserts nothing else still checks something.
+    /// That running the code raises nothing, or does not hang (`should not throw when …`,
+    /// `test_no_crash`, `test_no_deadlock_on_gc`): the run is the check, so a test that asserts
+    /// nothing else still checks something.
     pub(super) no_error: bool,
 }
 
@@ -126,6 +127,10 @@ impl Named {
                 "panic",
                 "exception",
                 "reject",
+                "deadlock",
+                "hang",
+                "segfault",
+                "abort",
             ]
             .iter()
             .any(|e| w.starts_with(e))
@@ -251,7 +256,9 @@ impl Rule for WeakAssertion {
     /// Files that can hold a test at all: Rust with a test attribute, test files of the others.
     fn wants(&self, file: &SourceFile) -> bool {
         let t = &file.text;
-        if is_benchmark_path(&file.rel_path) {
+        // A fixture's tests are what a test runner's own tests run: their tautologies are
+        // the input chosen for that test, not the project's checks.
+        if is_benchmark_path(&file.rel_path) || is_fixture_path(&file.rel_path) {
             return false;
         }
         match file.language {
@@ -364,6 +371,58 @@ mod tests {
         assert_eq!(
             excused(&WeakAssertion::CANNOT_FAIL, "test/b.test.js", no_error),
             vec![(3, NO_ERROR.to_string())]
+        );
+        // `assert True` after the code that could hang marks the end the test reached.
+        let no_deadlock = "def test_no_deadlock_on_gc():\n    for _ in range(10):\n        logger.info('x')\n    assert True\n";
+        assert_eq!(
+            excused(
+                &WeakAssertion::CANNOT_FAIL,
+                "tests/test_locks.py",
+                no_deadlock
+            ),
+            vec![(4, NO_ERROR.to_string())]
+        );
+        // The same tautology in a test named for what it computes is a finding.
+        let envwrap = "def test_envwrap_types(monkeypatch):\n    monkeypatch.setenv('FUNC_number', '1')\n    assert 1, '1' == nofallback()\n";
+        assert_eq!(
+            hits(&WeakAssertion::CANNOT_FAIL, "tests/test_utils.py", envwrap).len(),
+            1
+        );
+        // A placeholder that also calls its completion callback is still a placeholder.
+        let done =
+            "const assert = require('node:assert');\nit('using imported it', function (done) {\n  assert.ok(true);\n  done();\n});\n";
+        assert_eq!(
+            excused(
+                &WeakAssertion::CANNOT_FAIL,
+                "test/unit/tokens.spec.cjs",
+                done
+            ),
+            vec![(3, PLACEHOLDER.to_string())]
+        );
+        let arrow = "const assert = require('assert');\nit('runs', (cb) => {\n  assert.ok(true);\n  cb()\n  run();\n});\n";
+        assert_eq!(
+            hits(&WeakAssertion::CANNOT_FAIL, "test/a.spec.js", arrow).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn a_fixture_a_test_runner_runs_is_no_test_of_the_project() {
+        let suite = "var assert = require('assert');\ndescribe('delayed', function () {\n  it('has no effect twice', function () {\n    assert(true);\n    run();\n  });\n});\n";
+        assert!(hits(
+            &WeakAssertion::CANNOT_FAIL,
+            "test/integration/fixtures/delay.fixture.js",
+            suite
+        )
+        .is_empty());
+        assert_eq!(
+            hits(
+                &WeakAssertion::CANNOT_FAIL,
+                "test/integration/delay.spec.js",
+                suite
+            )
+            .len(),
+            1
         );
     }
 }

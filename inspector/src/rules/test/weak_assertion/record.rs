@@ -58,7 +58,45 @@ fn bound_name(code: &str, lang: Language) -> Option<&str> {
         Language::Go => rest.starts_with(":=") || declared.is_some() && assigns,
         _ => declared.is_some() && assigns,
     };
-    (end > 0 && local).then(|| &t[..end])
+    let value = rest.trim_start_matches([':', '=']).trim_start();
+    (end > 0 && local && is_record_value(value)).then(|| &t[..end])
+}
+
+/// Whether a binding's value is a record the test starts for itself: an empty or literal
+/// container (`{}`, `[]`, `map[string]bool{}`, `new Map()`, `dict()`, `defaultdict(list)`), a
+/// counter or a flag (`0`, `None`, `false`). What a call returns (`winston.createLogger()`)
+/// is the code under test, used rather than recorded into, even where a method of it is
+/// named like a writer (`logger.add(5)`).
+fn is_record_value(value: &str) -> bool {
+    const STARTS: [&str; 14] = [
+        "{",
+        "[",
+        "map[",
+        "make(",
+        "new Map",
+        "new Set",
+        "new Array",
+        "dict(",
+        "list(",
+        "set(",
+        "defaultdict(",
+        "collections.",
+        "Counter(",
+        "deque(",
+    ];
+    const WHOLE: [&str; 9] = [
+        "0",
+        "None",
+        "null",
+        "undefined",
+        "false",
+        "False",
+        "nil",
+        "\"\"",
+        "''",
+    ];
+    let value = value.trim_end_matches(';').trim();
+    STARTS.iter().any(|s| value.starts_with(s)) || WHOLE.contains(&value)
 }
 
 /// Whether the name at `at` names a keyword argument or an object key (`f(a=1)`, `{a: 1}`),
@@ -140,6 +178,24 @@ mod tests {
         assert_eq!(
             unread_record(&codes(js), Language::JavaScript),
             Some((1, "calls".to_string()))
+        );
+    }
+
+    #[test]
+    fn what_a_call_returns_is_used_not_recorded_into() {
+        let winston = "it('throws on an invalid transport', function () {\n  let logger = winston.createLogger();\n  assume(function () {\n    logger.add(5);\n  }).throws(/invalid transport/i);\n});";
+        assert_eq!(unread_record(&codes(winston), Language::JavaScript), None);
+        let counter = "def test_hook(app):\n    calls = 0\n    def hook():\n        nonlocal calls\n        calls = calls + 1\n    app.run(hook)";
+        assert_eq!(
+            unread_record(&codes(counter), Language::Python),
+            None,
+            "read by its own increment"
+        );
+        let flag =
+            "func TestX(t *testing.T) {\n\tvar seen = false\n\trun(func() { seen = true })\n}";
+        assert_eq!(
+            unread_record(&codes(flag), Language::Go),
+            Some((1, "seen".to_string()))
         );
     }
 

@@ -9,9 +9,9 @@
 //! assertion of its own.
 
 use super::args::{always_true, call_args, same_operands};
-use super::script::placeholder;
+use super::script::tautology_excuse;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
-use super::{Named, Weak, EQUALITY, PLACEHOLDER};
+use super::{Named, Weak};
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::LexLine;
@@ -63,11 +63,7 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
         let tautologies: Vec<usize> = (header..=end)
             .filter(|&k| tautology_at(&lines, k))
             .collect();
-        let excuse = if Named::of(&name).equality {
-            Some(EQUALITY)
-        } else {
-            placeholder(&codes, header, end, &tautologies).then_some(PLACEHOLDER)
-        };
+        let excuse = tautology_excuse(&Named::of(&name), &codes, header, end, &tautologies);
         out.extend(tautologies.iter().map(|&k| {
             Weak::tautology(&name, lines[k].number, lines[k].text.trim()).excused(excuse)
         }));

@@ -75,11 +75,7 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
             asserts |= here;
         }
         let named = Named::of(&name);
-        let excuse = if named.equality {
-            Some(EQUALITY)
-        } else {
-            placeholder(&codes, start, end, &tautologies).then_some(PLACEHOLDER)
-        };
+        let excuse = tautology_excuse(&named, &codes, start, end, &tautologies);
         out.extend(tautologies.iter().map(|&k| {
             Weak::tautology(&name, lines[k].number, lines[k].text.trim()).excused(excuse)
         }));
@@ -102,21 +98,61 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     out
 }
 
-/// Whether a test (code lines `start..=end`) holds nothing but its tautologies: a placeholder
-/// kept on purpose (`test("x", () => { expect(true).toBe(true) })`, often beside tests that
-/// are commented out), not a test that runs code and pretends to check it. Its header, closing
-/// brackets and blank lines aside; a one-line test is its header.
-pub(super) fn placeholder(
+/// What the test's own code says of its tautologies (code lines `start..=end`, the header
+/// first), if anything: a test named for equality compares a value with itself on purpose; a
+/// test named for running without an error or a hang marks the end it reached (`assert True`
+/// after the code that could deadlock); a test of nothing but tautologies is a placeholder.
+pub(super) fn tautology_excuse(
+    named: &Named,
     codes: &[String],
     start: usize,
     end: usize,
     tautologies: &[usize],
-) -> bool {
+) -> Option<&'static str> {
+    if named.equality {
+        Some(EQUALITY)
+    } else if named.no_error {
+        Some(NO_ERROR)
+    } else {
+        placeholder(codes, start, end, tautologies).then_some(PLACEHOLDER)
+    }
+}
+
+/// Whether a test (code lines `start..=end`) holds nothing but its tautologies: a placeholder
+/// kept on purpose (`test("x", () => { expect(true).toBe(true) })`, often beside tests that
+/// are commented out), not a test that runs code and pretends to check it. Its header, closing
+/// brackets, blank lines and a call of the test's completion callback (`done()`) aside; a
+/// one-line test is its header.
+fn placeholder(codes: &[String], start: usize, end: usize, tautologies: &[usize]) -> bool {
+    let callback = callback_of(&codes[start]);
     !tautologies.is_empty()
         && (start + 1..=end).all(|k| {
             let code = codes[k].trim();
-            tautologies.contains(&k) || code.chars().all(|c| "})]);,".contains(c))
+            tautologies.contains(&k)
+                || code.chars().all(|c| "})]);,".contains(c))
+                || callback.is_some_and(|cb| {
+                    code.strip_prefix(cb)
+                        .is_some_and(|rest| matches!(rest.trim(), "()" | "();"))
+                })
         })
+}
+
+/// The completion callback a JavaScript test's header takes as its only parameter
+/// (`function (done) {`, `(done) => {`, `done => {`), if any.
+fn callback_of(header: &str) -> Option<&str> {
+    let params = if let Some((_, rest)) = header.rsplit_once("function") {
+        rest.trim_start().strip_prefix('(')?.split_once(')')?.0
+    } else {
+        let before = header.split_once("=>")?.0.trim_end();
+        match before.strip_suffix(')') {
+            Some(open) => open.rsplit_once('(')?.1,
+            None => before
+                .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()?,
+        }
+    };
+    let name = params.trim();
+    (!name.is_empty() && name.bytes().all(is_ident)).then_some(name)
 }
 
 /// Whether a JavaScript/TypeScript test is declared with a macro instead of a body
