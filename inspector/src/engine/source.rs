@@ -240,7 +240,9 @@ pub fn is_test_path(path: &str) -> bool {
         || name.ends_with("_test.rs")
         || (name.starts_with("test_") && name.ends_with(".py"))
         || name.ends_with("_test.py")
-        || [".test.", ".spec."].iter().any(|m| name.contains(m))
+        || [".test.", ".spec.", ".test-d."]
+            .iter()
+            .any(|m| name.contains(m))
 }
 
 #[cfg(test)]
@@ -257,6 +259,7 @@ mod tests {
         assert!(is_test_path("pkg/x_test.go"));
         assert!(is_test_path("app/test_views.py"));
         assert!(is_test_path("src/a.spec.ts"));
+        assert!(is_test_path("test-tsd/config.test-d.ts"), "a tsd type test");
         assert!(!is_test_path("src/testing.rs"));
         assert!(!is_test_path("tests"));
         assert!(is_test_path("crates/parser/test_data/err/0001.rs"));

@@ -69,6 +69,11 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
             return (*role, format!("under {dir}/"));
         }
     }
+    // A benchmark script by name (`bench.js`, `benchmark.py`), wherever it sits.
+    let stem = name.split('.').next().unwrap_or(name);
+    if matches!(stem, "bench" | "benchmark" | "benchmarks") {
+        return (FileRole::Bench, format!("a benchmark by name ({name})"));
+    }
     let in_src = dirs.contains(&"src");
     if *name == "main.rs" && dirs.last() == Some(&"src") {
         return (FileRole::Program, "src/main.rs".to_string());
@@ -142,6 +147,8 @@ mod tests {
             ("example/bool.cjs", FileRole::Example),
             ("demo/app.py", FileRole::Example),
             ("benches/b.rs", FileRole::Bench),
+            ("packages/pg/bench.js", FileRole::Bench),
+            ("tools/benchmark.py", FileRole::Bench),
             ("tests/it.rs", FileRole::Test),
             ("pkg/__main__.py", FileRole::Program),
             ("scripts/release.py", FileRole::Program),

@@ -15,13 +15,15 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
+use crate::project::dir_of;
 use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
 use crate::rules::lexical::LexLine;
 use crate::rules::library_code::{binary_crates, crate_root, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::lint_allowances;
+use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/logging-pattern",
@@ -79,6 +81,16 @@ impl Rule for LoggingPattern {
             return;
         };
         let binary_crates = binary_crates(ctx);
+        // The folders of the program's entry points (`gunicorn/app/` of a `[project.scripts]`
+        // target): the modules beside an entry point are the program's front end, and what
+        // they print — a usage error before exit, a config dump — is its output.
+        let front_ends: BTreeSet<&str> = ctx
+            .files
+            .iter()
+            .filter(|f| f.role == FileRole::Program)
+            .map(|f| dir_of(&f.rel_path))
+            .filter(|dir| !dir.is_empty())
+            .collect();
         // A crate whose root allows printing (`#![allow(clippy::print_stderr)]` in its
         // `src/lib.rs`) allows it in every module.
         let mut crate_allows: BTreeMap<String, bool> = BTreeMap::new();
@@ -88,7 +100,8 @@ impl Rule for LoggingPattern {
                 continue;
             }
             let in_binary = crate_root(&file.rel_path)
-                .is_some_and(|root| binary_crates.iter().any(|c| c == root));
+                .is_some_and(|root| binary_crates.iter().any(|c| c == root))
+                || front_ends.contains(dir_of(&file.rel_path));
             let found = calls.remove(&file.rel_path).unwrap_or_default();
             let allowed = crate_root(&file.rel_path).is_some_and(|root| {
                 *crate_allows
@@ -222,19 +235,23 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
 
 /// Whether the process ends on the print's line or the next line of code (`abort()`,
 /// `process::exit(…)`, `os._exit(…)`): a program's last words, which no logger is sure to flush.
+/// Flushing what was printed (`sys.stderr.flush()`) may come in between.
 fn dies_next(lines: &[LexLine<'_>], number: u32) -> bool {
-    lines
+    let dies = |code: &str| {
+        ["abort()", "exit("].iter().any(|d| {
+            code.match_indices(d)
+                .any(|(at, _)| at == 0 || !code.as_bytes()[at - 1].is_ascii_alphanumeric())
+        })
+    };
+    let mut code = lines
         .iter()
         .skip_while(|l| l.number < number)
         .filter(|l| l.has_code())
-        .take(2)
-        .any(|l| {
-            let code = l.code();
-            ["abort()", "exit("].iter().any(|d| {
-                code.match_indices(d)
-                    .any(|(at, _)| at == 0 || !code.as_bytes()[at - 1].is_ascii_alphanumeric())
-            })
-        })
+        .map(|l| l.code());
+    code.next().is_some_and(|first| dies(&first))
+        || code
+            .find(|c| !c.contains("flush("))
+            .is_some_and(|next| dies(&next))
 }
 
 /// The lines of `macro_rules!` definitions named like a log level (`macro_rules! debug { …
@@ -372,6 +389,11 @@ mod tests {
             ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
             // Last words before the process ends: no logger is sure to flush.
             ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
+            // ... flushed first.
+            ("svc/config.py", "import sys\ndef load():\n    print('Error', file=sys.stderr)\n    sys.stderr.flush()\n    sys.exit(1)\n"),
+            // Beside the program's entry point: its front end, whose prints are its output.
+            ("tool/__main__.py", "from tool.cli import main\nmain()\n"),
+            ("tool/cli.py", "def main():\n    print('usage: tool')\n"),
         ]);
         let excused: Vec<(&str, Option<u32>)> = quiet
             .hits

@@ -235,7 +235,13 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
             "example" | "sample" | "dummy" | "fake" | "placeholder" | "your"
         )
     });
+    // `token = "other"`, `key: "lastWeek"`: under the bare words `token` and `key` a plain word
+    // is a name (a format token, a lexer's token kind, a map key), never a generated secret.
+    let key_words = split_words(key);
+    let bare_generic = matches!(key_words.as_slice(), [w] if w == "token" || w == "key");
+    let a_name = bare_generic && v.chars().all(|c| c.is_ascii_alphabetic());
     v.chars().count() >= 4
+        && !a_name
         && !v.contains(char::is_whitespace)
         && !is_version(v)
         && !env_name

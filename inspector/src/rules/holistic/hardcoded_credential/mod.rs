@@ -11,6 +11,7 @@
 
 mod assignments;
 mod key_shapes;
+mod local_service;
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
@@ -132,21 +133,27 @@ impl Rule for HardcodedCredential {
             return;
         }
         let tests = (lang == Language::Rust).then(|| TestCode::of(file));
+        let all_lines: Vec<&str> = file.lines().collect();
         for a in found {
-            if tests.as_ref().is_some_and(|t| t.contains(a.line)) {
+            if tests.as_ref().is_some_and(|t| t.contains(a.line))
+                || lang == Language::Config && local_service::is_own_database(&a.key, &file.text)
+            {
                 continue;
             }
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, a.line),
-                    format!(
-                        "`{}` is set to a hard-coded literal ({} characters)",
-                        a.key, a.value_chars
-                    ),
-                    format!("name: {}", a.key),
-                )
-                .suggest("read it from the environment or a secret store; never commit it"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, a.line),
+                format!(
+                    "`{}` is set to a hard-coded literal ({} characters)",
+                    a.key, a.value_chars
+                ),
+                format!("name: {}", a.key),
+            )
+            .suggest("read it from the environment or a secret store; never commit it");
+            out.hit(if local_service::beside_loopback(&all_lines, a.line) {
+                hit.excused("it is given beside a loopback host (`localhost`, `127.0.0.1`): the password of a server on the developer's own machine")
+            } else {
+                hit
+            });
         }
     }
 }
@@ -235,6 +242,34 @@ mod tests {
             vec![(
                 2,
                 "an AWS access key id is written into the source".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_database_the_repository_runs_itself_has_no_secret_to_leak() {
+        use crate::rules::fixture::excused;
+        let ci = "jobs:\n  test:\n    services:\n      postgres:\n        image: postgres:17\n        env:\n          POSTGRES_PASSWORD: postgres\n    env:\n      PGPASSWORD: postgres\n      SAUCE_ACCESS_KEY: 9f8e7d6c5b4a39281706\n";
+        assert_eq!(
+            hits(&HardcodedCredential, ".github/workflows/ci.yml", ci),
+            vec![(
+                10,
+                "`SAUCE_ACCESS_KEY` is set to a hard-coded literal (20 characters)".to_string()
+            )]
+        );
+        let script = "const con = mysql.createConnection({\n  host: 'localhost',\n  user: 'root',\n  password: 'mysqlrootpassword',\n});\n";
+        assert!(hits(&HardcodedCredential, "scripts/stress.js", script).is_empty());
+        assert_eq!(
+            excused(&HardcodedCredential, "scripts/stress.js", script).len(),
+            1
+        );
+        // A plain word under the bare name `token` is a token's kind, not a secret.
+        let ts = "let token: FormatToken;\nif (diff < -6) {\n  token = \"other\";\n}\nconst auth = { token: \"ghx9Q2mPz81\" };\n";
+        assert_eq!(
+            hits(&HardcodedCredential, "src/format.ts", ts),
+            vec![(
+                5,
+                "`token` is set to a hard-coded literal (11 characters)".to_string()
             )]
         );
     }

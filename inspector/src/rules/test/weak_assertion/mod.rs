@@ -17,6 +17,7 @@
 
 mod args;
 mod context;
+mod excuses;
 mod record;
 mod rust;
 mod script;
@@ -403,6 +404,23 @@ mod tests {
         assert_eq!(
             hits(&WeakAssertion::CANNOT_FAIL, "test/a.spec.js", arrow).len(),
             1
+        );
+    }
+
+    #[test]
+    fn a_tautology_that_only_makes_a_typed_function_valid_is_excused() {
+        use crate::rules::fixture::excused;
+        let types = "import { expect, it } from 'vitest'\nit('can use exposed types', () => {\n  const api = create()\n  function checkAllTypes(\n    _getState: GetState,\n    _setState: SetState,\n  ) {\n    expect(true).toBeTruthy()\n  }\n  checkAllTypes(api.getState, api.setState)\n})\n";
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "tests/types.test.tsx", types).is_empty());
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "tests/types.test.tsx", types).len(),
+            1
+        );
+        let branch = types.replace("  ) {\n    expect", "  ) {}\n  if (api) {\n    expect");
+        assert_eq!(
+            hits(&WeakAssertion::CANNOT_FAIL, "tests/types.test.tsx", &branch).len(),
+            1,
+            "a tautology in a branch checks nothing"
         );
     }
 

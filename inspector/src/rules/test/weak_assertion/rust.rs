@@ -9,7 +9,7 @@
 //! assertion of its own.
 
 use super::args::{always_true, call_args, same_operands};
-use super::script::tautology_excuse;
+use super::excuses::tautology_excuse;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
 use super::{Named, Weak};
 use crate::engine::{Language, SourceFile};

@@ -6,9 +6,12 @@
 
 use super::args::{always_true, call_args, same_operands, split_args};
 use super::context::{context_checks, ContextChecks};
+use super::excuses::tautology_excuse;
 use super::record::unread_record;
-use super::vocabulary::{asserts_on, commented_assertion, frameworks_of};
-use super::{Named, Weak, EQUALITY, NO_ERROR, PLACEHOLDER};
+use super::vocabulary::{
+    asserts_on, commented_assertion, frameworks_of, go_helper_asserts, go_test_handle,
+};
+use super::{Named, Weak, NO_ERROR};
 use crate::engine::{Language, SourceFile};
 use crate::rules::lexical::calls::{logs_on, print_on};
 use crate::rules::lexical::functions::{functions, indent_of};
@@ -61,6 +64,9 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
             Language::TypeScript | Language::JavaScript => context_checks(&codes[start..=end]),
             _ => ContextChecks::default(),
         };
+        let handle = (lang == Language::Go)
+            .then(|| go_test_handle(&codes[start]))
+            .flatten();
         for (k, (line, code)) in lines[start..=end]
             .iter()
             .zip(&codes[start..=end])
@@ -68,7 +74,8 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
         {
             let here = asserts_on(code, &frameworks)
                 || type_check(line, code, lang)
-                || context.asserts_on(code);
+                || context.asserts_on(code)
+                || handle.is_some_and(|t| go_helper_asserts(code, t));
             if here && tautology(line.text.trim(), lang) {
                 tautologies.push(start + k);
             }
@@ -96,63 +103,6 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     }
     out.sort_by_key(|w| w.line);
     out
-}
-
-/// What the test's own code says of its tautologies (code lines `start..=end`, the header
-/// first), if anything: a test named for equality compares a value with itself on purpose; a
-/// test named for running without an error or a hang marks the end it reached (`assert True`
-/// after the code that could deadlock); a test of nothing but tautologies is a placeholder.
-pub(super) fn tautology_excuse(
-    named: &Named,
-    codes: &[String],
-    start: usize,
-    end: usize,
-    tautologies: &[usize],
-) -> Option<&'static str> {
-    if named.equality {
-        Some(EQUALITY)
-    } else if named.no_error {
-        Some(NO_ERROR)
-    } else {
-        placeholder(codes, start, end, tautologies).then_some(PLACEHOLDER)
-    }
-}
-
-/// Whether a test (code lines `start..=end`) holds nothing but its tautologies: a placeholder
-/// kept on purpose (`test("x", () => { expect(true).toBe(true) })`, often beside tests that
-/// are commented out), not a test that runs code and pretends to check it. Its header, closing
-/// brackets, blank lines and a call of the test's completion callback (`done()`) aside; a
-/// one-line test is its header.
-fn placeholder(codes: &[String], start: usize, end: usize, tautologies: &[usize]) -> bool {
-    let callback = callback_of(&codes[start]);
-    !tautologies.is_empty()
-        && (start + 1..=end).all(|k| {
-            let code = codes[k].trim();
-            tautologies.contains(&k)
-                || code.chars().all(|c| "})]);,".contains(c))
-                || callback.is_some_and(|cb| {
-                    code.strip_prefix(cb)
-                        .is_some_and(|rest| matches!(rest.trim(), "()" | "();"))
-                })
-        })
-}
-
-/// The completion callback a JavaScript test's header takes as its only parameter
-/// (`function (done) {`, `(done) => {`, `done => {`), if any.
-fn callback_of(header: &str) -> Option<&str> {
-    let params = if let Some((_, rest)) = header.rsplit_once("function") {
-        rest.trim_start().strip_prefix('(')?.split_once(')')?.0
-    } else {
-        let before = header.split_once("=>")?.0.trim_end();
-        match before.strip_suffix(')') {
-            Some(open) => open.rsplit_once('(')?.1,
-            None => before
-                .rsplit(|c: char| !c.is_alphanumeric() && c != '_')
-                .next()?,
-        }
-    };
-    let name = params.trim();
-    (!name.is_empty() && name.bytes().all(is_ident)).then_some(name)
 }
 
 /// Whether a JavaScript/TypeScript test is declared with a macro instead of a body

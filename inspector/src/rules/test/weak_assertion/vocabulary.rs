@@ -279,6 +279,40 @@ pub(crate) fn asserts_on(code: &str, frameworks: &[Framework]) -> bool {
         .any(|check| contains_check(code, check))
 }
 
+/// Words a project's own assertion helpers are named with (`assertEqual`, `checkStdLogMessage`,
+/// `requireNoError`, `verifyHeaders`).
+const HELPER_WORDS: [&str; 7] = [
+    "assert", "check", "expect", "require", "verify", "ensure", "must",
+];
+
+/// The name a Go test's header gives its `*testing.T` (`t` in `func TestX(t *testing.T) {`).
+pub(super) fn go_test_handle(header: &str) -> Option<&str> {
+    let params = header.split_once('(')?.1;
+    let (name, ty) = params.trim_start().split_once(char::is_whitespace)?;
+    ty.trim_start()
+        .starts_with("*testing.")
+        .then_some(name)
+        .filter(|n| !n.is_empty())
+}
+
+/// Whether a Go test's line of code calls a helper of the project's own that asserts: a function
+/// named for checking (`assertEqual(t, attempt, 1)`) handed the test's `handle`, through which
+/// it fails the test.
+pub(super) fn go_helper_asserts(code: &str, handle: &str) -> bool {
+    code.match_indices('(').any(|(open, _)| {
+        let name_start = code[..open]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let name = code[name_start..open].to_ascii_lowercase();
+        let first_arg = code[open + 1..]
+            .split([',', ')'])
+            .next()
+            .unwrap_or_default()
+            .trim();
+        first_arg == handle && HELPER_WORDS.iter().any(|w| name.starts_with(w))
+    })
+}
+
 /// The first comment of a test's `lines` that is an assertion of its frameworks put out of action
 /// (`// expect(spy).toHaveBeenCalled();`, `# assert rv == 1`): (line number, its text).
 pub(crate) fn commented_assertion(
@@ -407,6 +441,22 @@ mod tests {
         let plain = frameworks_of("", Language::TypeScript);
         assert!(!asserts_on("t.is(a, b);", &plain));
         assert!(asserts_on("expect(a).toBe(b);", &plain));
+        assert_eq!(go_test_handle("func TestRetry(t *testing.T) {"), Some("t"));
+        assert_eq!(go_test_handle("func TestX(tt *testing.T) {"), Some("tt"));
+        assert_eq!(go_test_handle("func helper(s string) {"), None);
+        assert!(go_helper_asserts("\tassertEqual(t, attempt, 1)", "t"));
+        assert!(go_helper_asserts(
+            "\tcheckStdLogMessage(t, \"redirected\", logs)",
+            "t"
+        ));
+        assert!(
+            !go_helper_asserts("\tts := createGetServer(t)", "t"),
+            "a fixture, not a check"
+        );
+        assert!(
+            !go_helper_asserts("\tassertEqual(other, 1)", "t"),
+            "not handed the test"
+        );
         let go = frameworks_of("import \"github.com/onsi/gomega\"\n", Language::Go);
         assert!(asserts_on("Expect(err).NotTo(HaveOccurred())", &go));
         assert!(!asserts_on("Expect(err)", &frameworks_of("", Language::Go)));
