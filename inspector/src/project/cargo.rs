@@ -159,7 +159,7 @@ fn owner<'p>(crates: &'p [Package], path: &str) -> Option<&'p Package> {
 }
 
 /// Why a crate is a test suite, if it is: its only targets are tests, or its name or folder
-/// says tests or test support, no package depends on it outside `[dev-dependencies]`, and it
+/// says tests or test support (or it lies in a test folder), no package depends on it outside `[dev-dependencies]`, and it
 /// is unpublished or some package of the workspace has it as a dev-dependency (a published
 /// mock crate such as `tracing-mock` is code that runs only under tests, its siblings' and its
 /// users').
@@ -200,7 +200,18 @@ fn test_suite(
             )
         })
     };
-    if !has_package || !(named(&pkg.name) || named(folder)) || normal_deps.contains(&pkg.name) {
+    // A crate kept inside a test folder (`tests/h2-support/`) is the tests' own, whatever its name.
+    let under_tests = pkg.root.split('/').any(|d| matches!(d, "tests" | "test"));
+    if has_package && under_tests && !pkg.publish {
+        return Some(format!(
+            "crate `{}` is an unpublished crate kept in a test folder ({})",
+            pkg.name, pkg.manifest
+        ));
+    }
+    if !has_package
+        || !(named(&pkg.name) || named(folder) || under_tests)
+        || normal_deps.contains(&pkg.name)
+    {
         return None;
     }
     if !pkg.publish {

@@ -10,7 +10,7 @@ pub(crate) type Placed = (FileRole, String);
 
 /// Folders whose files are tooling or programs rather than library code, with the role each
 /// gives: examples, benchmarks, scripts, a `bin/` folder, documentation.
-const TOOLING_DIRS: [(&str, FileRole); 10] = [
+const TOOLING_DIRS: [(&str, FileRole); 11] = [
     ("examples", FileRole::Example),
     // Go's convention for examples the go tool leaves out of `./...`.
     ("_examples", FileRole::Example),
@@ -22,6 +22,20 @@ const TOOLING_DIRS: [(&str, FileRole); 10] = [
     ("scripts", FileRole::Program),
     ("bin", FileRole::Program),
     ("docs", FileRole::Docs),
+    // Runnable documentation examples (redis-py's `doctests/`).
+    ("doctests", FileRole::Docs),
+];
+
+/// The files of task runners a project's maintainers run (`nox`, `fabric`, `doit`, `invoke`'s
+/// `tasks.py` is left out: the name is also an application's module of background tasks).
+const TASK_FILES: [&str; 7] = [
+    "noxfile.py",
+    "fabfile.py",
+    "dodo.py",
+    "gulpfile.js",
+    "Gruntfile.js",
+    "Jakefile.js",
+    "Justfile",
 ];
 
 /// The role of a path by naming convention alone: tests (`tests/`, `*_test.go`, `test_*.py`,
@@ -69,6 +83,12 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
             return (*role, format!("under {dir}/"));
         }
     }
+    if TASK_FILES.contains(name) {
+        return (
+            FileRole::BuildScript,
+            format!("a task runner's file ({name})"),
+        );
+    }
     // A benchmark script by name (`bench.js`, `benchmark.py`), wherever it sits.
     let stem = name.split('.').next().unwrap_or(name);
     if matches!(stem, "bench" | "benchmark" | "benchmarks") {
@@ -96,6 +116,15 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
 pub(crate) fn role_by_text(path: &str, text: &str) -> Option<Placed> {
     if path.ends_with(".go") && is_go_main(text) {
         return Some((FileRole::Program, "Go `package main`".to_string()));
+    }
+    // invoke's `tasks.py`: the maintainers' task runner, not a module of the package.
+    if path.rsplit('/').next() == Some("tasks.py")
+        && (text.contains("from invoke import") || text.contains("import invoke"))
+    {
+        return Some((
+            FileRole::BuildScript,
+            "a task runner's file (invoke's tasks.py)".to_string(),
+        ));
     }
     if path.ends_with(".py") && is_python_script(text) {
         return Some((
@@ -148,6 +177,8 @@ mod tests {
             ("demo/app.py", FileRole::Example),
             ("benches/b.rs", FileRole::Bench),
             ("packages/pg/bench.js", FileRole::Bench),
+            ("noxfile.py", FileRole::BuildScript),
+            ("doctests/cmds_cnxmgmt.py", FileRole::Docs),
             ("tools/benchmark.py", FileRole::Bench),
             ("tests/it.rs", FileRole::Test),
             ("pkg/__main__.py", FileRole::Program),
@@ -179,6 +210,15 @@ mod tests {
         );
         assert_eq!(role_by_text("pkg/api/serve.go", "package api\n"), None);
         assert!(role_by_text("tools/bench.py", "#!/usr/bin/env python3\n").is_some());
+        assert_eq!(
+            role_by_text("tasks.py", "from invoke import task\n").map(|p| p.0),
+            Some(FileRole::BuildScript)
+        );
+        assert_eq!(
+            role_by_text("app/tasks.py", "from celery import shared_task\n"),
+            None,
+            "an application's background tasks"
+        );
         assert!(role_by_text(
             "app/cli.py",
             "def main(): pass\nif __name__ == \"__main__\":\n    main()\n"

@@ -194,14 +194,29 @@ fn a_test_suite_crate_is_test_code() {
     let m = model(&[
         (
             "Cargo.toml",
-            "[package]\nname = \"serde-like\"\n\n[workspace]\nmembers = [\"test_suite\", \"only_tests\"]\n\n[dev-dependencies]\ntest_suite = { path = \"test_suite\" }\n",
+            "[package]\nname = \"serde-like\"\n\n[workspace]\nmembers = [\"test_suite\", \"only_tests\", \"tests/h2-support\", \"tests/h2-tests\"]\n\n[dev-dependencies]\ntest_suite = { path = \"test_suite\" }\n",
+        ),
+        (
+            "tests/h2-tests/Cargo.toml",
+            "[package]\nname = \"h2-tests\"\npublish = false\n\n[dependencies]\nh2-support = { path = \"../h2-support\" }\n",
         ),
         ("src/lib.rs", ""),
         ("test_suite/Cargo.toml", "[package]\nname = \"test_suite\"\npublish = false\n"),
         ("test_suite/src/lib.rs", "pub fn helper() {}\n"),
         ("only_tests/Cargo.toml", "[package]\nname = \"compile-checks\"\n"),
         ("only_tests/tests/ui.rs", ""),
+        (
+            "tests/h2-support/Cargo.toml",
+            "[package]\nname = \"h2-support\"\nversion = \"0.1.0\"\npublish = false\n",
+        ),
+        ("tests/h2-support/src/lib.rs", "pub mod frames;\n"),
+        ("tests/h2-support/src/frames.rs", "pub fn mock() {}\n"),
     ]);
+    // A crate kept in a test folder is the tests' own, whatever its name.
+    assert_eq!(
+        placed(&m, "tests/h2-support/src/frames.rs").0,
+        FileRole::Test
+    );
     let (role, reason) = placed(&m, "test_suite/src/lib.rs");
     assert_eq!(role, FileRole::Test);
     assert_eq!(reason, "crate `test_suite` is an unpublished test suite used only as a dev-dependency (test_suite/Cargo.toml)");

@@ -27,9 +27,10 @@ pub(crate) fn project_hits(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(Stri
         .collect()
 }
 
-/// The hits of `rule` over `files` (path, text) written to a temporary repository: the file pass
-/// on every file the rule wants, then the project pass, as (path, line or 0), sorted.
-pub(crate) fn hits_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(String, u32)> {
+/// The sink of `rule` over `files` (path, text) written to a temporary repository: the file pass
+/// on every file the rule sees ([`crate::engine::sees`]), then the project pass — hits the code
+/// excuses included.
+pub(crate) fn sink_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Sink {
     let dir = tempfile::tempdir().expect("tempdir");
     for (path, text) in files {
         let at = dir.path().join(path);
@@ -42,12 +43,17 @@ pub(crate) fn hits_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(Stri
         crate::spec::Specs::default(),
     );
     let mut sink = Sink::default();
-    for file in ctx.files.iter().filter(|f| rule.wants(f)) {
+    for file in ctx.files.iter().filter(|f| crate::engine::sees(rule, f)) {
         rule.check_file(file, &mut sink);
     }
     sink.file_pass_done();
     rule.check_project(&ctx, &mut sink);
-    let mut found: Vec<(String, u32)> = sink
+    sink
+}
+
+/// The hits of [`sink_on_disk`], as (path, line or 0), sorted.
+pub(crate) fn hits_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(String, u32)> {
+    let mut found: Vec<(String, u32)> = sink_on_disk(rule, files)
         .hits
         .into_iter()
         .map(|h| (h.location.path, h.location.line.unwrap_or(0)))

@@ -13,7 +13,7 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::library_code::is_library_file;
+use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use protocol::{Claim, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
@@ -76,9 +76,12 @@ impl Rule for ErrorTypePattern {
             out.note(NOTHING_TO_COMPARE);
             return;
         };
+        // A crate that builds a binary (`sqlx-cli`) is a program: its library is the
+        // program's own code, and an opaque error at its command boundary is the usual style.
+        let binaries = binary_crates(ctx);
         let mut styles: BTreeMap<String, Styles> = BTreeMap::new();
         for (file, module) in files {
-            if unpublished(ctx, &file.rel_path) {
+            if unpublished(ctx, &file.rel_path) || in_binary_crate(&file.rel_path, &binaries) {
                 continue;
             }
             if let Some(found) = scanned.remove(&file.rel_path) {
@@ -397,6 +400,10 @@ mod tests {
         assert!(flagged(&files(local)).is_empty());
         let unversioned = "[package]\nname = \"index\"\n";
         assert!(flagged(&files(unversioned)).is_empty());
+        // A crate that also builds a binary is a program's (a CLI's own library).
+        let mut cli = files(published);
+        cli.push(("index/src/main.rs", "fn main() {}\n"));
+        assert!(flagged(&cli).is_empty());
         let inherited = "[package]\nname = \"index\"\nversion.workspace = true\n";
         assert_eq!(
             flagged(&files(inherited)),

@@ -219,10 +219,14 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         || !v.chars().any(char::is_alphanumeric);
     // `password: "Password"` (a label) or `token = "sparkpost-dev-token"` (a self-describing
     // placeholder): the value names the field instead of being a secret.
+    // So does a value made of the key's own words (`SecretAccessKey: "secret"`, `AccessKeyId:
+    // "accessKey"`): a sample file's field names repeated as values.
     let value_words = split_words(v);
-    let names_itself = split_words(key).last().is_some_and(|w| {
+    let key_words = split_words(key);
+    let names_itself = key_words.last().is_some_and(|w| {
         value_words.concat() == *w || (value_words.len() >= 2 && value_words.contains(w))
-    });
+    }) || (!value_words.is_empty()
+        && value_words.iter().all(|w| key_words.contains(w)));
     // Settings that happen to sit under a credential-like key (`id-token: write` in a CI
     // workflow's permissions).
     let setting = matches!(
@@ -237,7 +241,6 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
     });
     // `token = "other"`, `key: "lastWeek"`: under the bare words `token` and `key` a plain word
     // is a name (a format token, a lexer's token kind, a map key), never a generated secret.
-    let key_words = split_words(key);
     let bare_generic = matches!(key_words.as_slice(), [w] if w == "token" || w == "key");
     let a_name = bare_generic && v.chars().all(|c| c.is_ascii_alphabetic());
     v.chars().count() >= 4
@@ -293,6 +296,10 @@ mod tests {
             assert!(!is_version(v), "{v}");
         }
         assert!(is_literal_secret("1234", "password"));
+        // A sample file's field names repeated as values.
+        assert!(!is_literal_secret("secret", "SecretAccessKey"));
+        assert!(!is_literal_secret("accessKey", "AccessKeyId"));
+        assert!(is_literal_secret("wJalrXUtnFEMI", "SecretAccessKey"));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()

@@ -30,6 +30,12 @@ const WEAK: [(&str, &str); 14] = [
 /// How many lines around the call may name the password.
 const NEAR: usize = 3;
 
+/// Words for the challenge a peer sends in an authentication handshake.
+const CHALLENGE_WORDS: [&str; 4] = ["nonce", "scramble", "challenge", "seed"];
+
+/// How many lines around the call may name the challenge (a handshake function's parameters).
+const HANDSHAKE_NEAR: usize = 10;
+
 static META: RuleMeta = RuleMeta {
     id: "holistic/weak-password-hash",
     category: "operational-risk",
@@ -96,14 +102,28 @@ impl Rule for WeakPasswordHash {
             if !near || tests.contains(line.number) {
                 continue;
             }
-            out.hit(
-                Hit::new(
-                    Location::at(&file.rel_path, line.number),
-                    format!("{algo} (`{}`) hashes a password: fast unsalted digests are cracked offline", call.trim_end_matches('(')),
-                    format!("weak hash {algo}"),
-                )
-                .suggest("hash passwords with argon2, bcrypt, scrypt or PBKDF2 and a per-user salt"),
-            );
+            let hit = Hit::new(
+                Location::at(&file.rel_path, line.number),
+                format!(
+                    "{algo} (`{}`) hashes a password: fast unsalted digests are cracked offline",
+                    call.trim_end_matches('(')
+                ),
+                format!("weak hash {algo}"),
+            )
+            .suggest("hash passwords with argon2, bcrypt, scrypt or PBKDF2 and a per-user salt");
+            // A digest mixed with the peer's challenge is a protocol's handshake (MySQL's
+            // `mysql_native_password` scramble): the protocol fixes the algorithm, and nothing
+            // is stored.
+            let from = i.saturating_sub(HANDSHAKE_NEAR);
+            let to = (i + HANDSHAKE_NEAR + 1).min(lexed.len());
+            let handshake = lower[from..to]
+                .iter()
+                .any(|c| CHALLENGE_WORDS.iter().any(|w| c.contains(w)));
+            out.hit(if handshake {
+                hit.excused("the digest answers the peer's challenge (a nonce or scramble nearby): a protocol's handshake, whose algorithm the protocol fixes, not password storage")
+            } else {
+                hit
+            });
         }
     }
 }
@@ -128,6 +148,16 @@ mod tests {
         assert_eq!(hits(&WeakPasswordHash, "app/auth.py", py).len(), 1);
         let js = "const h = crypto.createHash('md5').update(password).digest('hex');\n";
         assert_eq!(hits(&WeakPasswordHash, "web/auth.js", js).len(), 1);
+    }
+
+    #[test]
+    fn a_handshake_answering_a_challenge_is_excused() {
+        use crate::rules::fixture::excused;
+        let go = "package mysql\n\nfunc scramblePassword(scramble []byte, password string) []byte {\n\tcrypt := sha1.New()\n\tcrypt.Write([]byte(password))\n\treturn crypt.Sum(nil)\n}\n";
+        assert!(hits(&WeakPasswordHash, "auth.go", go).is_empty());
+        assert_eq!(excused(&WeakPasswordHash, "auth.go", go).len(), 1);
+        let store = go.replace("scramblePassword(scramble []byte, ", "store(");
+        assert_eq!(hits(&WeakPasswordHash, "auth.go", &store).len(), 1);
     }
 
     #[test]

@@ -9,7 +9,11 @@
 //!   alias: {:?}", id)`) — an `unreachable!()` in other words;
 //! - a method of a trait impl (`fn data_layout(&self) -> … { unimplemented!() }`): the type
 //!   declares it does not support that part of the trait;
-//! - a `#[deprecated]` function that refuses to run, pointing at its replacement.
+//! - a `#[deprecated]` function that refuses to run, pointing at its replacement;
+//! - a let-else whose pattern names the one shape the code supports (`let Type::Syn(t) = ty
+//!   else { unimplemented!() }`);
+//! - a trait's provided method whose whole body is `unimplemented!()`: the default of a method
+//!   the implementors provide, kept provided so that adding it broke no implementor.
 //!
 //! Each is an excuse ([`crate::engine::Hit::excuse`]): trusted on code the change under review
 //! did not write, never on code it did.
@@ -77,17 +81,26 @@ impl Declared {
     }
 }
 
+/// The one macro call an expression or block consists of (`unimplemented!()`, `{ todo!() }`).
+fn sole_macro(expr: &syn::Expr) -> Option<&syn::Macro> {
+    match expr {
+        syn::Expr::Block(b) => sole_macro_of(&b.block),
+        syn::Expr::Macro(m) => Some(&m.mac),
+        _ => None,
+    }
+}
+
+fn sole_macro_of(block: &syn::Block) -> Option<&syn::Macro> {
+    match block.stmts.as_slice() {
+        [syn::Stmt::Macro(m)] => Some(&m.mac),
+        [syn::Stmt::Expr(syn::Expr::Macro(m), _)] => Some(&m.mac),
+        _ => None,
+    }
+}
+
 impl<'ast> Visit<'ast> for Declared {
     fn visit_arm(&mut self, arm: &'ast syn::Arm) {
-        let body = match &*arm.body {
-            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Macro(m) => Some(&m.mac),
-                syn::Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
-                _ => None,
-            },
-            syn::Expr::Macro(m) => Some(&m.mac),
-            _ => None,
-        };
+        let body = sole_macro(&arm.body);
         if let Some(mac) = body.filter(|m| is_unimplemented(m) && !unfinished(m)) {
             let catch_all = matches!(arm.pat, syn::Pat::Wild(_) | syn::Pat::Ident(_));
             if !catch_all {
@@ -122,6 +135,33 @@ impl<'ast> Visit<'ast> for Declared {
         visit::visit_item_fn(self, f);
         self.deprecated = outer_dep;
         self.trait_method = outer_trait;
+    }
+
+    /// `let Type::Syn(t) = ty else { unimplemented!() };`: the pattern names the one shape the
+    /// code supports, like a match arm's.
+    fn visit_local(&mut self, local: &'ast syn::Local) {
+        let refused = local
+            .init
+            .as_ref()
+            .and_then(|init| init.diverge.as_ref())
+            .and_then(|(_, diverge)| sole_macro(diverge));
+        if let Some(mac) = refused.filter(|m| is_unimplemented(m) && !unfinished(m)) {
+            self.record(mac, "the let-else names the one case it supports");
+        }
+        visit::visit_local(self, local);
+    }
+
+    /// A trait's provided method whose whole body is `unimplemented!()`: the default of a method
+    /// its implementors are to provide (kept provided so adding it broke nobody).
+    fn visit_trait_item_fn(&mut self, f: &'ast syn::TraitItemFn) {
+        let body = f.default.as_ref().and_then(sole_macro_of);
+        if let Some(mac) = body.filter(|m| is_unimplemented(m)) {
+            self.record(
+                mac,
+                "a trait's default for a method its implementors provide",
+            );
+        }
+        visit::visit_trait_item_fn(self, f);
     }
 
     fn visit_macro(&mut self, m: &'ast syn::Macro) {

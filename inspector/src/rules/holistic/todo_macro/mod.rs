@@ -12,8 +12,10 @@
 //! excused by the code ([`Hit::excuse`]) — suppressed, with the reason, unless the change under
 //! review wrote that line.
 
-use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::engine::{Context, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
+use crate::rules::lexical::comments_at;
+use crate::rules::library_code::excuse_in_maintainer_tools;
 use crate::rules::line_hits::line_hit;
 use crate::rules::lint_allowances;
 use crate::rules::macro_calls::macro_calls_outside_tests;
@@ -42,6 +44,12 @@ pub(crate) struct TodoMacro;
 impl Rule for TodoMacro {
     fn meta(&self) -> &'static RuleMeta {
         &META
+    }
+
+    /// A gap in the maintainers' own tools (an unpublished program-only package) is theirs to
+    /// hit, on inputs they choose.
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        excuse_in_maintainer_tools(ctx, out);
     }
 
     /// A file of the project's own code (not a test, an example or documentation) invoking one
@@ -75,6 +83,17 @@ impl Rule for TodoMacro {
                 .any(|(from, to)| (*from..=*to).contains(&line))
         };
         let allowed = lint_allowances::allowed(file, &NAMES);
+        let lexed = file.lexed(Language::Rust);
+        // A note right above the call that tracks the gap (`// TODO: … this will have to
+        // wait`): its author knows the path is unfinished and said so where it is.
+        let tracked = |line: u32| {
+            comments_at(&lexed, line).iter().any(|c| {
+                let said = c.body.to_lowercase();
+                // A `retake-ignore` directive is a suppression of its own, with its own reason.
+                !said.trim_start().starts_with("retake-ignore")
+                    && TRACKING_WORDS.iter().any(|w| said.contains(w))
+            })
+        };
         for call in macro_calls_outside_tests(file, &NAMES) {
             if within(&unnameable, call.line) {
                 continue;
@@ -101,11 +120,25 @@ impl Rule for TodoMacro {
                 hit = hit.excused(
                     "a `#[doc(hidden)]` stub the documentation's examples compile against",
                 );
+            } else if tracked(call.line) {
+                hit = hit.excused(
+                    "the note right above it tracks the gap (a TODO or FIXME saying it waits): known to its author",
+                );
             }
             out.hit(hit);
         }
     }
 }
+
+/// Words of a note that tracks unfinished work.
+const TRACKING_WORDS: [&str; 6] = [
+    "todo",
+    "fixme",
+    "later",
+    "come back",
+    "not yet",
+    "tracked in",
+];
 
 /// The line ranges of impls, inside an anonymous `const _: () = { … };` block, of types declared
 /// in that same block: nothing outside the block can name such a type, so no caller can reach
@@ -227,7 +260,7 @@ fn hidden_ranges(items: &[syn::Item]) -> Vec<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::fixture::hits;
+    use crate::rules::fixture::{excused, hits};
 
     #[test]
     fn an_example_program_s_placeholder_is_not_the_project_s_code() {
@@ -316,6 +349,71 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![3]
         );
+    }
+
+    #[test]
+    fn a_gap_its_author_tracks_in_a_note_above_is_excused() {
+        let text = "pub async fn snapshot() -> u8 {\n    // TODO: this will have to wait, I plan to come back to it.\n    todo!()\n}\npub fn other() -> u8 {\n    // Computes the other value.\n    todo!()\n}\n";
+        assert_eq!(
+            hits(&TodoMacro, "src/snapshot.rs", text)
+                .into_iter()
+                .map(|(line, _)| line)
+                .collect::<Vec<_>>(),
+            vec![7]
+        );
+        assert_eq!(excused(&TodoMacro, "src/snapshot.rs", text).len(), 1);
+    }
+
+    #[test]
+    fn a_gap_in_the_maintainers_own_tool_is_excused() {
+        let files = [
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"codegen\", \"cli\"]\n",
+            ),
+            (
+                "codegen/Cargo.toml",
+                "[package]\nname = \"codegen\"\nversion = \"0.0.0\"\npublish = false\n",
+            ),
+            (
+                "codegen/src/main.rs",
+                "fn main() {\n    unimplemented!(\"{}\", 1);\n}\n",
+            ),
+            (
+                "cli/Cargo.toml",
+                "[package]\nname = \"cli\"\nversion = \"1.0.0\"\n",
+            ),
+            (
+                "cli/src/main.rs",
+                "fn main() {\n    unimplemented!(\"{}\", 1);\n}\n",
+            ),
+        ];
+        let sink = crate::rules::project_fixture::sink_on_disk(&TodoMacro, &files);
+        let found: Vec<(&str, bool)> = sink
+            .hits
+            .iter()
+            .map(|h| (h.location.path.as_str(), h.excuse.is_some()))
+            .collect();
+        assert_eq!(
+            found,
+            vec![("cli/src/main.rs", false), ("codegen/src/main.rs", true)],
+            "a published program's gap is its users' to hit"
+        );
+    }
+
+    #[test]
+    fn a_let_else_and_a_trait_default_are_declared() {
+        let text = "pub trait Conn {\n    fn depth(&self) -> usize {\n        unimplemented!(\"not implemented for this backend\")\n    }\n    fn url(&self) -> Url {\n        todo!()\n    }\n}\npub fn f(ty: &Type) -> u8 {\n    let Type::Syn(t) = ty else { unimplemented!() };\n    let Type::Vec(v) = ty else { unimplemented!(\"later\") };\n    1\n}\n";
+        let found: Vec<u32> = hits(&TodoMacro, "src/conn.rs", text)
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect();
+        assert_eq!(
+            found,
+            vec![6, 11],
+            "todo!() and work still to come stay findings"
+        );
+        assert_eq!(excused(&TodoMacro, "src/conn.rs", text).len(), 2);
     }
 
     #[test]

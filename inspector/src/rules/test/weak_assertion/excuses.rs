@@ -24,12 +24,16 @@ pub(super) fn tautology_excuse(
         Some(NO_ERROR)
     } else if placeholder(codes, start, end, tautologies) {
         Some(PLACEHOLDER)
-    } else {
+    } else if !tautologies.is_empty() {
+        let before = |k: usize| {
+            (start + 1..k)
+                .rev()
+                .find(|&i| !codes[i].trim().is_empty())
+                .map(|i| codes[i].trim())
+        };
         let nested = |k: usize| {
-            let before = (start + 1..k).rev().find(|&i| !codes[i].trim().is_empty());
             let after = (k + 1..=end).find(|&i| !codes[i].trim().is_empty());
-            before.zip(after).is_some_and(|(b, a)| {
-                let header = codes[b].trim();
+            before(k).zip(after).is_some_and(|(header, a)| {
                 let opens_function = header.ends_with(") {") || header.ends_with("=> {");
                 let control = ["if", "for", "while", "switch", "else", "} else"]
                     .iter()
@@ -37,9 +41,26 @@ pub(super) fn tautology_excuse(
                 opens_function && !control && codes[a].trim().starts_with('}')
             })
         };
-        (!tautologies.is_empty() && tautologies.iter().all(|&k| nested(k))).then_some(TYPE_LEVEL)
+        // `try: …; assert False` / `except Error: assert True`: the first statement of the
+        // handler marks the path the test expects.
+        let handler =
+            |k: usize| before(k).is_some_and(|h| h.starts_with("except") || h.contains("catch"));
+        if tautologies.iter().all(|&k| nested(k)) {
+            Some(TYPE_LEVEL)
+        } else if tautologies.iter().all(|&k| handler(k)) {
+            Some(EXPECTED_ERROR)
+        } else {
+            None
+        }
+    } else {
+        None
     }
 }
+
+/// A tautology opening an exception handler marks the path a hand-written expected-error check
+/// expects (its `try` fails the test when nothing is raised).
+const EXPECTED_ERROR: &str =
+    "the tautology marks the except path of a hand-written check that the call raises";
 
 /// A tautology that is the whole body of a function inside the test is there to make the
 /// function a valid one: its typed parameters are what the test checks, at compile time.
