@@ -71,9 +71,13 @@ pub fn run_phase(input: PhaseInput, board: Board, state: RunState) -> std::io::R
                 "the team loop runs its Implementers in the local or inproc runtime, not remote",
             )),
         };
-        let result = done_rx
-            .await
-            .map_err(|_| std::io::Error::other("the team hub stopped before the tasks settled"));
+        let result = match done_rx.await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(why)) => Err(std::io::Error::other(why)),
+            Err(_) => Err(std::io::Error::other(
+                "the team hub stopped before the tasks settled",
+            )),
+        };
         if let Ok(Some(spawner)) = addr.send(StopHub).await {
             spawner.reap(grace).await;
         }

@@ -48,7 +48,7 @@ pub struct TeamHub {
     supervisor: Supervisor,
     pending_spawns: Vec<Action>,
     outboxes: HashMap<String, Outbox>,
-    done: Option<oneshot::Sender<PhaseResult>>,
+    done: Option<oneshot::Sender<Result<PhaseResult, String>>>,
     phase_b: phase_b::PhaseB,
     attempts: attempts::Attempts,
 }
@@ -60,7 +60,7 @@ impl TeamHub {
         board: Board,
         state: RunState,
         spawner: TeamSpawner,
-        done: oneshot::Sender<PhaseResult>,
+        done: oneshot::Sender<Result<PhaseResult, String>>,
     ) -> TeamHub {
         let actors: Vec<(String, Role)> = (1..=config.implementers.max(1))
             .map(|n| (format!("implementer-{n}"), Role::Implementer))
@@ -92,21 +92,38 @@ impl TeamHub {
             .collect()
     }
 
-    fn events(&self, lines: &[String]) {
+    fn events(&mut self, lines: &[String]) {
         if let Err(e) = self.state.append_timeline(lines) {
-            tracing::error!(error = %e, "cannot append to the timeline");
+            self.fail(format!("cannot append to the run's timeline: {e}"));
         }
     }
 
-    fn persist(&self) {
-        if let Some(board) = &self.board {
-            if let Err(e) = self
+    fn persist(&mut self) {
+        let written = match &self.board {
+            Some(board) => self
                 .state
-                .write_tasks(&self.config.session_id, &board.tasks)
-            {
-                tracing::error!(error = %e, "cannot write tasks.json");
-            }
+                .write_tasks(&self.config.session_id, &board.tasks),
+            None => Ok(()),
+        };
+        if let Err(e) = written {
+            self.fail(format!("cannot write the run's tasks.json: {e}"));
         }
+    }
+
+    /// Ends the phase on a state write that failed: a run whose journal or task board can no
+    /// longer be written could not be resumed or trusted, so the Implementers are told to stop
+    /// and the run fails (what was persisted before stays as it was).
+    fn fail(&mut self, why: String) {
+        tracing::error!(error = %why, "the team's state cannot be written: stopping the run");
+        let Some(done) = self.done.take() else {
+            return;
+        };
+        let grace_ms = self.config.grace.as_millis() as u64;
+        let names: Vec<String> = self.outboxes.keys().cloned().collect();
+        for name in names {
+            self.send(&name, Body::Shutdown { grace_ms });
+        }
+        let _gone = done.send(Err(why));
     }
 
     fn send(&self, to: &str, body: Body) {
@@ -326,7 +343,7 @@ impl TeamHub {
         }
         let restarts = self.supervisor.restarts().into_iter().collect();
         if let Some(done) = self.done.take() {
-            let _gone = done.send(PhaseResult { board, restarts });
+            let _gone = done.send(Ok(PhaseResult { board, restarts }));
         }
     }
 }
