@@ -10,7 +10,7 @@ pub(crate) type Placed = (FileRole, String);
 
 /// Folders whose files are tooling or programs rather than library code, with the role each
 /// gives: examples, benchmarks, scripts, a `bin/` folder, documentation.
-const TOOLING_DIRS: [(&str, FileRole); 11] = [
+const TOOLING_DIRS: [(&str, FileRole); 15] = [
     ("examples", FileRole::Example),
     // Go's convention for examples the go tool leaves out of `./...`.
     ("_examples", FileRole::Example),
@@ -22,8 +22,13 @@ const TOOLING_DIRS: [(&str, FileRole); 11] = [
     ("scripts", FileRole::Program),
     ("bin", FileRole::Program),
     ("docs", FileRole::Docs),
-    // Runnable documentation examples (redis-py's `doctests/`).
+    // Runnable documentation examples (redis-py's `doctests/`), a documentation site's
+    // example sources (FastAPI's `docs_src/`).
     ("doctests", FileRole::Docs),
+    ("docs_src", FileRole::Docs),
+    ("docs-src", FileRole::Docs),
+    ("doc_src", FileRole::Docs),
+    ("documentation", FileRole::Docs),
 ];
 
 /// The files of task runners a project's maintainers run (`nox`, `fabric`, `doit`, `invoke`'s
@@ -179,6 +184,7 @@ mod tests {
             ("packages/pg/bench.js", FileRole::Bench),
             ("noxfile.py", FileRole::BuildScript),
             ("doctests/cmds_cnxmgmt.py", FileRole::Docs),
+            ("docs_src/security/tutorial004.py", FileRole::Docs),
             ("tools/benchmark.py", FileRole::Bench),
             ("tests/it.rs", FileRole::Test),
             ("pkg/__main__.py", FileRole::Program),

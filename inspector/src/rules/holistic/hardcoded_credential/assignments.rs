@@ -225,8 +225,10 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
     let key_words = split_words(key);
     let names_itself = key_words.last().is_some_and(|w| {
         value_words.concat() == *w || (value_words.len() >= 2 && value_words.contains(w))
-    }) || (!value_words.is_empty()
-        && value_words.iter().all(|w| key_words.contains(w)));
+    }) || (!value_words.is_empty() && value_words.iter().all(|w| key_words.contains(w)))
+        // `ResourceTypeDelegationToken: "Delegationtoken"`: the key's last words run together.
+        || (2..=key_words.len())
+            .any(|n| key_words[key_words.len() - n..].concat() == value_words.concat());
     // Settings that happen to sit under a credential-like key (`id-token: write` in a CI
     // workflow's permissions).
     let setting = matches!(
@@ -300,6 +302,10 @@ mod tests {
         assert!(!is_literal_secret("secret", "SecretAccessKey"));
         assert!(!is_literal_secret("accessKey", "AccessKeyId"));
         assert!(is_literal_secret("wJalrXUtnFEMI", "SecretAccessKey"));
+        assert!(!is_literal_secret(
+            "Delegationtoken",
+            "ResourceTypeDelegationToken"
+        ));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()

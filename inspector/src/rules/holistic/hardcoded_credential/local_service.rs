@@ -41,12 +41,19 @@ pub(super) fn is_own_database(key: &str, text: &str) -> bool {
         return false;
     }
     let words = split_words(key);
-    FAMILIES.iter().any(|(image_words, key_words)| {
-        images
-            .iter()
-            .any(|image| image_words.iter().any(|w| image.contains(w)))
-            && words.iter().any(|w| key_words.contains(&w.as_str()))
-    })
+    // The service the key is named after is an image here (`KAFKA_INTER_BROKER_PASSWORD`
+    // beside `image: bitnami/kafka`), or both belong to one database family.
+    let named_service = words
+        .first()
+        .filter(|w| w.len() >= 4)
+        .is_some_and(|w| images.iter().any(|image| image.contains(w.as_str())));
+    named_service
+        || FAMILIES.iter().any(|(image_words, key_words)| {
+            images
+                .iter()
+                .any(|image| image_words.iter().any(|w| image.contains(w)))
+                && words.iter().any(|w| key_words.contains(&w.as_str()))
+        })
 }
 
 /// How many lines either side of a credential a loopback host may stand and still be the host
@@ -89,6 +96,8 @@ mod tests {
             !is_own_database("MYSQL_PASSWORD", compose),
             "no MySQL image here"
         );
+        let kafka = "services:\n  kafka:\n    image: bitnami/kafka:4.0\n    environment:\n      KAFKA_INTER_BROKER_PASSWORD: admin-secret-512\n";
+        assert!(is_own_database("KAFKA_INTER_BROKER_PASSWORD", kafka));
         let no_image = "env:\n  PGPASSWORD: hunter2\n  PGHOST: db.example.com\n";
         assert!(
             !is_own_database("PGPASSWORD", no_image),

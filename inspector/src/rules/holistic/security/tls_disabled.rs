@@ -259,6 +259,19 @@ impl Rule for TlsDisabled {
             if pattern.starts_with("NODE_TLS") && code.contains("==") {
                 continue;
             }
+            // Naming the constant is not using it: `from ssl import CERT_NONE`, the fallback
+            // `CERT_NONE = None`, a comparison `if reqs == CERT_NONE`.
+            let named_only = *pattern == "CERT_NONE"
+                && (line.code().trim_start().starts_with("from ")
+                    || line.code().trim_start().starts_with("import ")
+                    || code.starts_with("CERT_NONE=")
+                    || code.contains("==CERT_NONE")
+                    || code.contains("!=CERT_NONE")
+                    || code.contains("isCERT_NONE")
+                    || code.contains(".CERT_NONE=="));
+            if named_only {
+                continue;
+            }
             let client_cert = CLIENT_CERT_PATTERNS.contains(pattern);
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
@@ -323,6 +336,11 @@ mod tests {
         let js = "function agent(opts) {\n  if (opts.insecure) {\n    return new https.Agent({ rejectUnauthorized: false });\n  }\n}\n";
         assert!(project_hits(&TlsDisabled, &[("web/agent.js", js)]).is_empty());
         // A branch on something else is still the code's own decision.
+        let named = "try:\n    from ssl import CERT_NONE\nexcept ImportError:\n    CERT_NONE = None\nif conn.cert_reqs == CERT_NONE:\n    warn()\n";
+        assert!(
+            hits(&TlsDisabled, "kombu/connection.py", named).is_empty(),
+            "named, not used"
+        );
         let py = "def pool(debug):\n    if debug:\n        reqs = ssl.CERT_NONE\n";
         assert_eq!(project_hits(&TlsDisabled, &[("app/pool.py", py)]).len(), 1);
         assert!(hits(
