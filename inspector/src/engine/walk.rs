@@ -57,6 +57,18 @@ fn is_generated(text: &str) -> bool {
     })
 }
 
+/// A line longer than this in a script or style sheet is a minifier's, never a person's.
+const MINIFIED_LINE: usize = 5_000;
+
+/// Whether a JavaScript or CSS file is a minified bundle (`highlight.js` as shipped, without
+/// `.min` in its name): a line no person writes. Like a `.min.js`, it is build output.
+fn is_minified(path: &str, text: &str) -> bool {
+    [".js", ".mjs", ".cjs", ".css"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+        && text.lines().any(|line| line.len() > MINIFIED_LINE)
+}
+
 /// Walks `root` and reads every file of a known language that `in_scope` accepts
 /// (repository-relative, `/`-separated paths). `.retake/`, `.git/` and ignored files are never read.
 pub fn walk(root: &Path, max_bytes: u64, in_scope: &dyn Fn(&str) -> bool) -> Walked {
@@ -106,6 +118,11 @@ pub fn walk_within(
         };
         if is_generated(&text) {
             out.skipped.push(skip(&rel, "generated".to_string()));
+            continue;
+        }
+        if is_minified(&rel, &text) {
+            out.skipped
+                .push(skip(&rel, "build output (minified)".to_string()));
             continue;
         }
         out.files.push(SourceFile::new(rel, text));
@@ -241,6 +258,17 @@ mod tests {
         assert_eq!(files(&within), files(&whole));
         assert_eq!(within.skipped, whole.skipped);
         assert_eq!(within.skipped.len(), 1, "{:?}", within.skipped);
+    }
+
+    #[test]
+    fn a_minified_script_is_build_output() {
+        let bundle = format!(
+            "/* Highlight.js 10.1.1 */\nvar hljs={};\n",
+            "a".repeat(6_000)
+        );
+        assert!(is_minified("front-end/js/highlight.js", &bundle));
+        assert!(!is_minified("src/data.rs", &bundle), "not a script");
+        assert!(!is_minified("web/app.js", "const a = 1;\n"));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! for the rest. The Lead builds the model once per review and ships it (`store`); an
 //! Inspector loads it, or builds it itself with the same function when it is absent.
 
+mod books;
 mod cargo;
 mod exercises;
 mod frameworks;
@@ -119,7 +120,10 @@ pub fn build(paths: Vec<String>, read: &dyn Fn(&str) -> Option<String>) -> Proje
     let mut roles = Roles::default();
     for path in src.paths() {
         let (role, reason) = paths::role_by_path(path);
-        if role == FileRole::Vendored {
+        // Vendored code, and an example project's own tests, whatever a framework's layout
+        // would make of them.
+        let example_test = role == FileRole::Example && crate::engine::is_test_path(path);
+        if role == FileRole::Vendored || example_test {
             roles.place(path, role, reason);
         } else if crate::engine::is_test_data_path(path) {
             roles.place(path, FileRole::Test, "test data folder");
@@ -130,6 +134,7 @@ pub fn build(paths: Vec<String>, read: &dyn Fn(&str) -> Option<String>) -> Proje
     python::read(&src, &mut packages, &mut roles);
     node::read(&src, &mut packages, &mut roles);
     go::read(&src, &mut packages, &mut roles);
+    books::place(&src, &mut roles);
     let frameworks = frameworks::detect(&src, &packages, &mut roles);
     let mut files: Vec<FileFacts> = Vec::new();
     for path in src.paths() {

@@ -57,6 +57,16 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if *name == "conftest.py" {
         return (FileRole::TestSupport, "pytest conftest.py".to_string());
     }
+    // An example project's own tests (`example/loadscope/test/test_alpha.py`) are part of the
+    // example: sample tests that show the project at work, not the project's checks.
+    if let Some(dir) = top_level_example(dirs) {
+        if is_test_path(path) {
+            return (
+                FileRole::Example,
+                format!("a test of the example project under the top-level {dir}/"),
+            );
+        }
+    }
     if is_test_path(path) {
         return (FileRole::Test, "test naming convention".to_string());
     }
@@ -77,10 +87,7 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     }
     // A top-level `example/` or `demo/` folder holds example programs too (`src/example/` may
     // be a module of that name).
-    if let Some(dir) = dirs
-        .first()
-        .filter(|d| matches!(**d, "example" | "demo" | "demos"))
-    {
+    if let Some(dir) = top_level_example(dirs).filter(|d| *d != "examples") {
         return (FileRole::Example, format!("under the top-level {dir}/"));
     }
     for dir in dirs {
@@ -113,6 +120,14 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
         FileRole::Library,
         "no manifest or convention says otherwise".to_string(),
     )
+}
+
+/// The top-level folder of examples a path lies in (`example/`, `examples/`, `_examples/`,
+/// `demo/`, `demos/`), if any.
+pub(crate) fn top_level_example<'a>(dirs: &[&'a str]) -> Option<&'a str> {
+    dirs.first()
+        .copied()
+        .filter(|d| matches!(*d, "example" | "examples" | "_examples" | "demo" | "demos"))
 }
 
 /// The role a file's text gives it, for files the path calls library code: a Go file of
@@ -185,6 +200,7 @@ mod tests {
             ("noxfile.py", FileRole::BuildScript),
             ("doctests/cmds_cnxmgmt.py", FileRole::Docs),
             ("docs_src/security/tutorial004.py", FileRole::Docs),
+            ("example/loadscope/test/test_alpha.py", FileRole::Example),
             ("tools/benchmark.py", FileRole::Bench),
             ("tests/it.rs", FileRole::Test),
             ("pkg/__main__.py", FileRole::Program),

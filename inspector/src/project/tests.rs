@@ -178,7 +178,10 @@ fn go_tests_are_tests_of_their_own_package() {
     );
     assert_eq!(
         placed(&m, "_examples/basic/main.go"),
-        (FileRole::Example, "Go `package main` under _examples/")
+        (
+            FileRole::Example,
+            "Go `package main` under the top-level _examples/"
+        )
     );
     assert_eq!(
         m.file("router_test.go").map(|f| f.exercises.clone()),

@@ -53,6 +53,7 @@ const PEDANTIC: &[(&str, &str)] = &[
     ("quality/omission-marker",         "measured 0 % (0/5): elisions in tests and reproductions, notes in tables (the fix loop's judge still checks agent output for markers, Q3)"),
     ("holistic/mutable-global",         "measured 0 % (0/5): registries of statics, per-process caches, signal handlers"),
     ("holistic/retry-without-backoff",  "measured 20 % (1/5): polling loops and optimistic retries (WATCH, CAS) read as retry storms"),
+    ("holistic/file-check-then-act",    "measured 0 % (0/6): a local tool's create-if-missing, with nothing to race with"),
     ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
     ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),
     ("quality/deep-nesting",            "est. < 40 % (15): match/if ladders read as defects"),

@@ -94,7 +94,7 @@ impl Rule for LoggingPattern {
         // A crate whose root allows printing (`#![allow(clippy::print_stderr)]` in its
         // `src/lib.rs`) allows it in every module.
         let mut crate_allows: BTreeMap<String, bool> = BTreeMap::new();
-        let mut usage: BTreeMap<String, Usage> = BTreeMap::new();
+        let mut usage: BTreeMap<&str, BTreeMap<String, Usage>> = BTreeMap::new();
         for (file, module) in files {
             if !file.language.is_some_and(|l| META.languages.contains(&l)) {
                 continue;
@@ -108,66 +108,80 @@ impl Rule for LoggingPattern {
                     .entry(root.to_string())
                     .or_insert_with(|| root_allows_printing(ctx, root))
             });
+            let family = match file.language {
+                Some(Language::Rust) => "rust",
+                Some(Language::Python) => "python",
+                _ => "script",
+            };
             tally(
                 &file.rel_path,
                 &found,
                 (in_binary, allowed),
-                usage.entry(module).or_default(),
+                usage.entry(family).or_default().entry(module).or_default(),
             );
         }
-        let logging: Vec<&str> = usage
-            .iter()
-            .filter(|(_, u)| u.logs > 0)
-            .map(|(m, _)| m.as_str())
-            .collect();
-        let printing: Vec<&str> = usage
-            .iter()
-            .filter(|(_, u)| u.prints > 0)
-            .map(|(m, _)| m.as_str())
-            .collect();
-        let print_only = printing.iter().filter(|m| !logging.contains(m)).count();
-        let involved = usage.values().filter(|u| u.logs + u.prints > 0).count();
-        if logging.is_empty() || printing.is_empty() || involved < 2 {
-            return;
+        // Each language's modules are compared among themselves: a browser script's
+        // `console.error` says nothing of a Rust crate's logging.
+        for usage in usage.values() {
+            compare(usage, out);
         }
-        if print_only > logging.len() {
-            out.note(format!(
-                "consistency/logging-pattern: most modules print ({}); {} log through a framework",
-                list(&printing),
-                list(&logging)
-            ));
-            return;
+    }
+}
+
+/// Flags the modules of one language that print while others log (see the module's doc).
+fn compare(usage: &BTreeMap<String, Usage>, out: &mut Sink) {
+    let logging: Vec<&str> = usage
+        .iter()
+        .filter(|(_, u)| u.logs > 0)
+        .map(|(m, _)| m.as_str())
+        .collect();
+    let printing: Vec<&str> = usage
+        .iter()
+        .filter(|(_, u)| u.prints > 0)
+        .map(|(m, _)| m.as_str())
+        .collect();
+    let print_only = printing.iter().filter(|m| !logging.contains(m)).count();
+    let involved = usage.values().filter(|u| u.logs + u.prints > 0).count();
+    if logging.is_empty() || printing.is_empty() || involved < 2 {
+        return;
+    }
+    if print_only > logging.len() {
+        out.note(format!(
+            "consistency/logging-pattern: most modules print ({}); {} log through a framework",
+            list(&printing),
+            list(&logging)
+        ));
+        return;
+    }
+    for (module, u) in usage {
+        // A module that logs and also prints chose each channel on purpose (a usage text,
+        // a developer warning): only modules that print instead of logging are flagged.
+        if u.logs > 0 {
+            continue;
         }
-        for (module, u) in &usage {
-            // A module that logs and also prints chose each channel on purpose (a usage text,
-            // a developer warning): only modules that print instead of logging are flagged.
-            if u.logs > 0 {
-                continue;
-            }
-            // Every print allowed by the project's own lint attributes: reported excused.
-            let (first, allowed) = match (&u.first_print, &u.first_allowed) {
-                (Some(first), _) => (first, false),
-                (None, Some(first)) => (first, true),
-                (None, None) => continue,
-            };
-            let (path, line, call) = first;
-            let others = list(&logging);
-            let hit = Hit::new(
-                Location::at(path, *line),
-                format!(
-                    "module `{module}` prints with `{call}` ({} print{}) while {others} log through a logging framework",
-                    u.prints,
-                    if u.prints == 1 { "" } else { "s" }
-                ),
-                format!("prints in module {module}"),
-            )
-            .suggest("log through the project's logging framework instead of printing");
-            out.hit(if allowed {
-                hit.excused("the project allows each of its prints (`#[allow]`/`#[expect]` of clippy's `print_stdout`/`print_stderr`)")
-            } else {
-                hit
-            });
-        }
+        // Every print allowed by the project's own lint attributes: reported excused.
+        let (first, allowed) = match (&u.first_print, &u.first_allowed) {
+            (Some(first), _) => (first, false),
+            (None, Some(first)) => (first, true),
+            (None, None) => continue,
+        };
+        let (path, line, call) = first;
+        let others = list(&logging);
+        let hit = Hit::new(
+            Location::at(path, *line),
+            format!(
+                "module `{module}` prints with `{call}` ({} print{}) while {others} log through a logging framework",
+                u.prints,
+                if u.prints == 1 { "" } else { "s" }
+            ),
+            format!("prints in module {module}"),
+        )
+        .suggest("log through the project's logging framework instead of printing");
+        out.hit(if allowed {
+            hit.excused("the project allows each of its prints (`#[allow]`/`#[expect]` of clippy's `print_stdout`/`print_stderr`)")
+        } else {
+            hit
+        });
     }
 }
 
@@ -373,6 +387,26 @@ mod tests {
     }
 
     #[test]
+    fn each_language_is_compared_with_itself() {
+        // A browser script beside Rust crates that log: nothing of the script's to compare.
+        let sink = project_sink(
+            &LoggingPattern,
+            &[
+                (
+                    "core/src/lib.rs",
+                    "pub fn f() { tracing::debug!(\"x\"); }\n",
+                ),
+                ("net/src/lib.rs", "pub fn g() { log::info!(\"x\"); }\n"),
+                (
+                    "theme/searcher.js",
+                    "function load() {\n  console.error('failed');\n}\n",
+                ),
+            ],
+        );
+        assert!(sink.hits.is_empty(), "{:?}", sink.hits);
+    }
+
+    #[test]
     fn quiet_for_one_style_binaries_tests_and_one_module() {
         let quiet = run(&[
             ("app/views.py", "import logging\nlog = logging.getLogger()\ndef f():\n    log.info('x')\n"),
@@ -380,6 +414,7 @@ mod tests {
             ("cli/src/args.rs", "pub fn usage() { println!(\"usage\"); }\n"),
             ("cli/src/lib.rs", "pub fn run() { eprintln!(\"error: x\"); }\n"),
             ("core/src/lib.rs", "pub fn f() { tracing::debug!(\"x\"); }\n#[cfg(test)]\nmod tests {\n    fn t() { println!(\"dbg\"); }\n}\n"),
+            ("net/src/lib.rs", "pub fn g() { log::info!(\"x\"); }\n"),
             ("web/util.js", "const s = 'console.log(1)';\nlogger.info(s);\n"),
             // Logs and prints: each channel chosen on purpose (a usage text, a warning).
             ("web/args.js", "logger.debug('parsed');\nconsole.warn('argsert: bad call');\n"),
