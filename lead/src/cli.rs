@@ -5,6 +5,7 @@ mod review_args;
 
 use crate::runtime::Runtime;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use protocol::message::TestFailurePolicy;
 pub use review_args::{ChaosArgs, FilterArg, ReviewArgs};
 use std::path::PathBuf;
 
@@ -350,7 +351,11 @@ pub struct AuditArgs {
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// What the audit does with test failures.
-    #[arg(long, value_parser = ["no-go", "conditional"], default_value = "no-go")]
+    #[arg(
+        long,
+        value_parser = clap::builder::PossibleValuesParser::new(TestFailurePolicy::NAMES),
+        default_value = TestFailurePolicy::NAMES[0]
+    )]
     pub test_failure: String,
     /// An agent whose report is expected (repeatable): one without a file is partial coverage
     /// (never GO), none of them is exit 2. Default: every file's agent is expected.

@@ -17,6 +17,7 @@ pub use load::{explain, load, load_repo, ConfigError, FileLayer, Loaded};
 pub use source::{Trust, UNTRUSTED_KEYS};
 pub use team::{ExecutorSettings, LoopSettings};
 
+use protocol::message::TestFailurePolicy;
 use serde::{Deserialize, Serialize};
 
 /// The whole configuration. Every key is documented in `deploy/retake.toml`.
@@ -197,9 +198,17 @@ pub struct AuditSettings {
 impl Default for AuditSettings {
     fn default() -> Self {
         AuditSettings {
-            test_failure: "no-go".into(),
+            test_failure: TestFailurePolicy::default().as_str().into(),
             budget_ms: 60_000,
         }
+    }
+}
+
+impl AuditSettings {
+    /// The test-failure policy the settings name (checked by `Settings::validate`; a name it
+    /// would refuse never gets here, and would mean the default, NO-GO).
+    pub fn test_failure_policy(&self) -> TestFailurePolicy {
+        self.test_failure.parse().unwrap_or_default()
     }
 }
 
@@ -280,10 +289,16 @@ impl Settings {
                 self.review.runtime
             ));
         }
-        if !matches!(self.audit.test_failure.as_str(), "no-go" | "conditional") {
+        if self
+            .audit
+            .test_failure
+            .parse::<TestFailurePolicy>()
+            .is_err()
+        {
             return Err(format!(
-                "audit.test_failure = '{}' (expected no-go or conditional)",
-                self.audit.test_failure
+                "audit.test_failure = '{}' (expected {})",
+                self.audit.test_failure,
+                TestFailurePolicy::NAMES.join(" or ")
             ));
         }
         linters::check(&self.inspector.linters)?;

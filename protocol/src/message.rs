@@ -9,8 +9,10 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod policy;
 mod profile;
 mod team;
+pub use policy::TestFailurePolicy;
 pub use profile::RuleProfile;
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
@@ -235,16 +237,6 @@ pub struct InspectRequest {
     pub deadline_ms: u64,
     /// How to run.
     pub options: InspectOptions,
-}
-
-/// What the audit does with test failures (`[audit] test_failure`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum TestFailurePolicy {
-    /// Test failures are NO-GO (default).
-    #[default]
-    NoGo,
-    /// Test failures are CONDITIONAL (the source document's rule).
-    Conditional,
 }
 
 /// Lead → Auditor: audit this review.

@@ -5,7 +5,6 @@
 use crate::cli::AuditArgs;
 use crate::output::Summary;
 use anyhow::{bail, Context as _};
-use protocol::message::TestFailurePolicy;
 use protocol::InspectorReport;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -41,11 +40,8 @@ pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
         .unwrap_or("audit")
         .to_string();
     let config = auditor::AuditConfig {
-        test_failure: if args.test_failure == "conditional" {
-            TestFailurePolicy::Conditional
-        } else {
-            TestFailurePolicy::NoGo
-        },
+        // clap accepted only `TestFailurePolicy::NAMES`.
+        test_failure: args.test_failure.parse().unwrap_or_default(),
     };
     // Without --expect the files are the whole team by definition; with it, a missing agent is
     // partial coverage and no expected agent at all is no verdict.

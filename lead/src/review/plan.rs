@@ -6,7 +6,7 @@ use super::prepare::Prepared;
 use super::supervisor::{Policy, Role};
 use super::{ReviewRequest, AUDITOR};
 use crate::runtime::ActorKind;
-use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest, TestFailurePolicy};
+use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest};
 use protocol::{InspectorKind, InspectorReport};
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -90,11 +90,7 @@ impl Plan {
             expect: inspections.iter().map(|(n, _, _)| n.clone()).collect(),
             recovery: None,
             budget_ms: s.audit.budget_ms,
-            test_failure: if s.audit.test_failure == "conditional" {
-                TestFailurePolicy::Conditional
-            } else {
-                TestFailurePolicy::NoGo
-            },
+            test_failure: s.audit.test_failure_policy(),
             unavailable: Vec::new(),
             root: Some(req.repo.to_string_lossy().into_owned()),
             context: super::context::load(
