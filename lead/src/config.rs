@@ -283,7 +283,12 @@ impl Settings {
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
         self.validate_team()?;
-        if !matches!(self.review.runtime.as_str(), "local" | "inproc" | "remote") {
+        if self
+            .review
+            .runtime
+            .parse::<crate::runtime::Runtime>()
+            .is_err()
+        {
             return Err(format!(
                 "review.runtime = '{}' (expected local, inproc or remote)",
                 self.review.runtime
