@@ -61,3 +61,11 @@ pub(crate) fn hits_on_disk(rule: &dyn Rule, files: &[(&str, &str)]) -> Vec<(Stri
     found.sort();
     found
 }
+
+/// Each hit of `sink` as (path, whether the code excuses it), in the sink's order.
+pub(crate) fn excused_by_path(sink: &Sink) -> Vec<(&str, bool)> {
+    sink.hits
+        .iter()
+        .map(|h| (h.location.path.as_str(), h.excuse.is_some()))
+        .collect()
+}
