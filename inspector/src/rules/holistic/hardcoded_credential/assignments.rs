@@ -235,12 +235,23 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         v.to_ascii_lowercase().as_str(),
         "read" | "write" | "none" | "required" | "optional" | "enabled" | "disabled" | "auto"
     );
-    let sample = value_words.iter().any(|w| {
-        matches!(
-            w.as_str(),
-            "example" | "sample" | "dummy" | "fake" | "placeholder" | "your"
-        )
-    });
+    // A filler no generator makes: one character repeated (`xxxxxxxx`), or the digits counted
+    // up at length (`0123456789012…`, a dummy session's CSRF token; `1234` is a weak password).
+    let first = v.chars().next().unwrap_or(' ');
+    let repeated = v.chars().count() >= 6 && v.chars().all(|c| c == first);
+    let counted = v.len() >= 10
+        && v.bytes().all(|c| c.is_ascii_digit())
+        && v.bytes()
+            .zip(v.bytes().skip(1))
+            .all(|(a, b)| b == if a == b'9' { b'0' } else { a + 1 });
+    let sample = repeated
+        || counted
+        || value_words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "example" | "sample" | "dummy" | "fake" | "placeholder" | "your"
+            )
+        });
     // `token = "other"`, `key: "lastWeek"`: under the bare words `token` and `key` a plain word
     // is a name (a format token, a lexer's token kind, a map key), never a generated secret.
     let bare_generic = matches!(key_words.as_slice(), [w] if w == "token" || w == "key");
@@ -306,6 +317,11 @@ mod tests {
             "Delegationtoken",
             "ResourceTypeDelegationToken"
         ));
+        assert!(!is_literal_secret(
+            "0123456789012345678901234567890123456789",
+            "token"
+        ));
+        assert!(!is_literal_secret("xxxxxxxx", "password"));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()

@@ -14,7 +14,7 @@
 use crate::rules::lexical::names::split_words;
 
 /// Database families: the words their images and their environment variables are named with.
-const FAMILIES: [(&[&str], &[&str]); 9] = [
+const FAMILIES: [(&[&str], &[&str]); 10] = [
     (
         &["postgres", "postgis", "postgresql"],
         &["postgres", "pg", "pgpassword"],
@@ -27,16 +27,22 @@ const FAMILIES: [(&[&str], &[&str]); 9] = [
     (&["elasticsearch", "opensearch"], &["elastic", "opensearch"]),
     (&["minio"], &["minio"]),
     (&["clickhouse"], &["clickhouse"]),
+    (&["gaussdb", "opengauss"], &["gs", "gauss", "gaussdb"]),
 ];
 
 /// Whether `key` in configuration `text` sets the password of a database container the same file
 /// starts (or the job's client of it): the key names the database family of an `image:` there.
 pub(super) fn is_own_database(key: &str, text: &str) -> bool {
-    let images: Vec<String> = text
+    // The images the file starts, and the names of its services (`services: mysql:` of a CI
+    // job whose image is a matrix variable, `image: ${{ matrix.dbversion }}`).
+    let mut images: Vec<String> = text
         .lines()
         .filter_map(|l| l.trim().trim_start_matches("- ").strip_prefix("image:"))
         .map(|image| image.trim().trim_matches(['"', '\'']).to_ascii_lowercase())
         .collect();
+    if !images.is_empty() {
+        images.extend(service_names(text));
+    }
     if images.is_empty() {
         return false;
     }
@@ -54,6 +60,37 @@ pub(super) fn is_own_database(key: &str, text: &str) -> bool {
                 .any(|image| image_words.iter().any(|w| image.contains(w)))
                 && words.iter().any(|w| key_words.contains(&w.as_str()))
         })
+}
+
+/// The names of the entries of each `services:` block (the keys one level below it).
+fn service_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut block: Option<(usize, Option<usize>)> = None;
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start().len();
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if let Some((at, mut child)) = block {
+            if indent <= at {
+                block = None;
+            } else {
+                let child = *child.get_or_insert(indent);
+                block = Some((at, Some(child)));
+                if indent == child {
+                    if let Some(name) = trimmed.strip_suffix(':') {
+                        out.push(name.to_ascii_lowercase());
+                    }
+                }
+                continue;
+            }
+        }
+        if trimmed == "services:" {
+            block = Some((indent, None));
+        }
+    }
+    out
 }
 
 /// How many lines either side of a credential a loopback host may stand and still be the host
@@ -98,6 +135,13 @@ mod tests {
         );
         let kafka = "services:\n  kafka:\n    image: bitnami/kafka:4.0\n    environment:\n      KAFKA_INTER_BROKER_PASSWORD: admin-secret-512\n";
         assert!(is_own_database("KAFKA_INTER_BROKER_PASSWORD", kafka));
+        let matrix = "jobs:\n  mysql:\n    services:\n      mysql:\n        image: ${{ matrix.dbversion }}\n        env:\n          MYSQL_PASSWORD: gorm\n      gaussdb:\n        image: ${{ matrix.gauss }}\n        env:\n          GS_PASSWORD: Gaussdb@123\n";
+        assert!(
+            is_own_database("MYSQL_PASSWORD", matrix),
+            "named by its service"
+        );
+        assert!(is_own_database("GS_PASSWORD", matrix));
+        assert_eq!(service_names(matrix), ["mysql", "gaussdb"]);
         let no_image = "env:\n  PGPASSWORD: hunter2\n  PGHOST: db.example.com\n";
         assert!(
             !is_own_database("PGPASSWORD", no_image),
