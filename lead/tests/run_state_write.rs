@@ -14,8 +14,11 @@ fn script(state: &std::path::Path) -> String {
     let timeline = state.join("timeline.jsonl");
     format!(
         r#"#!/bin/sh
-rm -f "{timeline}"
-mkdir -p "{timeline}"
+# The hub may append between the two steps and recreate the file: until it is a folder.
+until [ -d "{timeline}" ]; do
+  rm -f "{timeline}"
+  mkdir -p "{timeline}" 2>/dev/null
+done
 mkdir -p tests
 printf '#[test]\nfn t1() {{\n    assert_eq!(calc::add::add(1, 1), 2);\n}}\n' > tests/t1.rs
 echo "Wrote tests/t1.rs."
