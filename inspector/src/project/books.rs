@@ -3,8 +3,11 @@
 //! with mdBook's hidden `#` lines, snippets a chapter includes — never a module any crate
 //! compiles, wherever the book sits (`guide/`, a test's sample book under `tests/`).
 //!
-//! Placed after the manifests: a file a package's module tree or targets claim stays theirs
-//! (a crate whose root also holds a `book.toml` keeps its `src/`).
+//! Only Rust files, and only after the manifests: a `.rs` file no crate's module tree or targets
+//! claim is compiled by nobody, so calling it documentation hides nothing from the review (a
+//! crate whose root also holds a `book.toml` keeps its `src/`). A Python, JavaScript or Go file
+//! in a book's folder keeps what the other conventions say — a `book.toml` a change adds must
+//! not turn a package into documentation.
 
 use super::{dir_of, Roles, Sources};
 use protocol::project::FileRole;
@@ -24,7 +27,7 @@ pub(crate) fn place(src: &Sources<'_>, roles: &mut Roles) {
     if books.is_empty() {
         return;
     }
-    for path in src.paths() {
+    for path in src.paths().iter().filter(|p| p.ends_with(".rs")) {
         if let Some(book) = books.iter().find(|b| path.starts_with(b.as_str())) {
             roles.place(
                 path,
@@ -91,6 +94,7 @@ mod tests {
                 "tests/testsuite/includes/all_includes/src/example.rs",
                 "let x = 1;\n",
             ),
+            ("guide/src/helper.py", "password = 'hunter2!'\n"),
             ("pyproject.toml", "[project]\nname = \"xdist\"\n"),
             (
                 "example/loadscope/test/test_alpha.py",
@@ -106,6 +110,11 @@ mod tests {
             FileRole::Docs
         );
         assert_eq!(placed_in(&m, "src/book.rs").0, FileRole::Library);
+        assert_ne!(
+            placed_in(&m, "guide/src/helper.py").0,
+            FileRole::Docs,
+            "a book.toml turns only uncompiled Rust into documentation"
+        );
         assert_eq!(
             placed_in(&m, "example/loadscope/test/test_alpha.py"),
             (

@@ -51,17 +51,23 @@ fn cargo_packages(ctx: &Context) -> impl Iterator<Item = &Package> {
 /// module judges its package the same way.
 pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
     let packages: Vec<&Package> = cargo_packages(ctx).collect();
-    out.hits.retain(|hit| {
-        let path = hit.location.path.as_str();
-        let owner = packages
-            .iter()
-            .filter(|p| path.starts_with(&p.root))
-            .max_by_key(|p| p.root.len());
-        !owner.is_some_and(|p| {
-            p.targets.iter().any(|t| t.kind == TargetKind::Bin)
-                && !p.targets.iter().any(|t| t.kind == TargetKind::Lib)
-        })
-    });
+    out.hits
+        .retain(|hit| !owner(&packages, &hit.location.path).is_some_and(builds_only_programs));
+}
+
+/// The innermost of `packages` whose folder holds `path`.
+fn owner<'p>(packages: &[&'p Package], path: &str) -> Option<&'p Package> {
+    packages
+        .iter()
+        .filter(|p| path.starts_with(&p.root))
+        .max_by_key(|p| p.root.len())
+        .copied()
+}
+
+/// Whether a package builds a binary and no library.
+fn builds_only_programs(p: &Package) -> bool {
+    p.targets.iter().any(|t| t.kind == TargetKind::Bin)
+        && !p.targets.iter().any(|t| t.kind == TargetKind::Lib)
 }
 
 /// Excuses the hits in the maintainers' own tools: a Rust package that is never published and
@@ -71,16 +77,8 @@ pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
 pub(crate) fn excuse_in_maintainer_tools(ctx: &Context, out: &mut Sink) {
     let packages: Vec<&Package> = cargo_packages(ctx).collect();
     for hit in out.hits.iter_mut().filter(|h| h.excuse.is_none()) {
-        let path = hit.location.path.as_str();
-        let owner = packages
-            .iter()
-            .filter(|p| path.starts_with(&p.root))
-            .max_by_key(|p| p.root.len());
-        let tool = owner.is_some_and(|p| {
-            !p.publish
-                && p.targets.iter().any(|t| t.kind == TargetKind::Bin)
-                && !p.targets.iter().any(|t| t.kind == TargetKind::Lib)
-        });
+        let tool = owner(&packages, &hit.location.path)
+            .is_some_and(|p| !p.publish && builds_only_programs(p));
         if tool {
             hit.excuse = Some(
                 "a tool only the maintainers run: an unpublished package that builds only programs"

@@ -18,7 +18,7 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, Tr
 use crate::project::dir_of;
 use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
 use crate::rules::lexical::LexLine;
-use crate::rules::library_code::{binary_crates, crate_root, is_library_file};
+use crate::rules::library_code::{binary_crates, crate_root, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::lint_allowances;
 use protocol::project::FileRole;
@@ -99,8 +99,7 @@ impl Rule for LoggingPattern {
             if !file.language.is_some_and(|l| META.languages.contains(&l)) {
                 continue;
             }
-            let in_binary = crate_root(&file.rel_path)
-                .is_some_and(|root| binary_crates.iter().any(|c| c == root))
+            let in_binary = in_binary_crate(&file.rel_path, &binary_crates)
                 || front_ends.contains(dir_of(&file.rel_path));
             let found = calls.remove(&file.rel_path).unwrap_or_default();
             let allowed = crate_root(&file.rel_path).is_some_and(|root| {

@@ -48,18 +48,25 @@ pub(super) fn mentions(node: &impl ToTokens, names: &BTreeSet<String>) -> bool {
 /// The traits a file declares without `pub` (`trait Encodable: Sized { … }`, `pub(crate)`
 /// too): their impls' methods are the crate's own, out of reach of callers outside it.
 pub(super) fn private_traits(ast: &syn::File) -> BTreeSet<String> {
-    #[derive(Default)]
-    struct Traits(BTreeSet<String>);
-    impl<'ast> syn::visit::Visit<'ast> for Traits {
-        fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
-            if !matches!(t.vis, syn::Visibility::Public(_)) {
-                self.0.insert(t.ident.to_string());
+    // Items only, inline modules included: no walk through function bodies.
+    fn collect(items: &[syn::Item], out: &mut BTreeSet<String>) {
+        for item in items {
+            match item {
+                syn::Item::Trait(t) if !matches!(t.vis, syn::Visibility::Public(_)) => {
+                    out.insert(t.ident.to_string());
+                }
+                syn::Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        collect(inner, out);
+                    }
+                }
+                _ => {}
             }
         }
     }
-    let mut traits = Traits::default();
-    syn::visit::Visit::visit_file(&mut traits, ast);
-    traits.0
+    let mut out = BTreeSet::new();
+    collect(&ast.items, &mut out);
+    out
 }
 
 /// Methods that write what they are given to their receiver.

@@ -4,12 +4,14 @@
 //! - In a file that starts a database container (a compose file's or a CI workflow's
 //!   `image: postgres:17`), the environment that sets up that database or lets the job reach it
 //!   (`POSTGRES_PASSWORD`, `MYSQL_ROOT_PASSWORD`, `PGPASSWORD`) is the container's own
-//!   throwaway password — not a finding. A key of another service (a Sauce Labs key, a
-//!   Coveralls token) in the same file still is.
+//!   throwaway password. A key of another service (a Sauce Labs key, a Coveralls token) in
+//!   the same file is not.
 //! - In code, a password given beside a loopback host (`host: 'localhost'`, `127.0.0.1`) is the
-//!   password of a server on the developer's own machine: the code says so itself, so the
-//!   finding is excused ([`crate::engine::Hit::excuse`]), and still gates on a line the change
-//!   under review wrote.
+//!   password of a server on the developer's own machine.
+//!
+//! Both are what the file says of itself, so both are excuses ([`crate::engine::Hit::excuse`]):
+//! a change cannot silence a real password it writes by adding a dummy service or host beside
+//! it — on a line the change wrote, the finding gates.
 
 use crate::rules::lexical::names::split_words;
 

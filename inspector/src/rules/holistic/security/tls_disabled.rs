@@ -193,6 +193,22 @@ fn family(lang: Language) -> &'static str {
     }
 }
 
+/// Whether each `CERT_NONE` on a line is named rather than used: an import, the fallback
+/// assignment of the name itself, or a side of a comparison (`code` is the line without spaces).
+fn only_names_cert_none(line: &str, code: &str) -> bool {
+    let head = line.trim_start();
+    if head.starts_with("from ") || head.starts_with("import ") {
+        return true;
+    }
+    code.match_indices("CERT_NONE").all(|(at, m)| {
+        let before = code[..at].trim_end_matches("ssl.");
+        let after = &code[at + m.len()..];
+        (at == 0 && after.starts_with('=') && !after.starts_with("=="))
+            || ["==", "!=", "is"].iter().any(|op| before.ends_with(op))
+            || ["==", "!="].iter().any(|op| after.starts_with(op))
+    })
+}
+
 impl Rule for TlsDisabled {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -260,16 +276,9 @@ impl Rule for TlsDisabled {
                 continue;
             }
             // Naming the constant is not using it: `from ssl import CERT_NONE`, the fallback
-            // `CERT_NONE = None`, a comparison `if reqs == CERT_NONE`.
-            let named_only = *pattern == "CERT_NONE"
-                && (line.code().trim_start().starts_with("from ")
-                    || line.code().trim_start().starts_with("import ")
-                    || code.starts_with("CERT_NONE=")
-                    || code.contains("==CERT_NONE")
-                    || code.contains("!=CERT_NONE")
-                    || code.contains("isCERT_NONE")
-                    || code.contains(".CERT_NONE=="));
-            if named_only {
+            // `CERT_NONE = None`, a comparison `if reqs == CERT_NONE` — every mention on the
+            // line one of those, so a line that also assigns it is still read.
+            if *pattern == "CERT_NONE" && only_names_cert_none(&line.code(), &code) {
                 continue;
             }
             let client_cert = CLIENT_CERT_PATTERNS.contains(pattern);
@@ -338,8 +347,15 @@ mod tests {
         // A branch on something else is still the code's own decision.
         let named = "try:\n    from ssl import CERT_NONE\nexcept ImportError:\n    CERT_NONE = None\nif conn.cert_reqs == CERT_NONE:\n    warn()\n";
         assert!(
-            hits(&TlsDisabled, "kombu/connection.py", named).is_empty(),
+            project_hits(&TlsDisabled, &[("kombu/connection.py", named)]).is_empty(),
             "named, not used"
+        );
+        let both =
+            "if mode == CERT_NONE:\n    pass\nctx.verify_mode = CERT_NONE; same = ctx.verify_mode == CERT_NONE\n";
+        assert_eq!(
+            project_hits(&TlsDisabled, &[("app/tls.py", both)]).len(),
+            1,
+            "a line that compares and also assigns is read"
         );
         let py = "def pool(debug):\n    if debug:\n        reqs = ssl.CERT_NONE\n";
         assert_eq!(project_hits(&TlsDisabled, &[("app/pool.py", py)]).len(), 1);
