@@ -99,9 +99,20 @@ fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Rol
         TargetKind::Example => FileRole::Example,
         TargetKind::Build => FileRole::BuildScript,
     };
+    // A package kept in the top-level examples folder (`examples/imperative/`, a workspace
+    // member) is an example, whatever its targets build.
+    let dirs: Vec<&str> = target.path.split('/').collect();
+    let example = super::paths::top_level_example(&dirs);
+    let role = if example.is_some() {
+        FileRole::Example
+    } else {
+        role
+    };
     for reached in tree(src, &target.path) {
         let Some(parent) = &reached.declared_in else {
-            let reason = if program {
+            let reason = if let Some(dir) = example {
+                format!("{}; a package under the top-level {dir}/", target.reason)
+            } else if program {
                 format!(
                     "{}; the library of the program `{}`, undocumented as an API",
                     target.reason, target.name

@@ -22,6 +22,7 @@ mod python;
 mod rust_mods;
 pub(crate) mod script_imports;
 mod store;
+mod test_kits;
 pub mod test_suites;
 
 #[cfg(test)]
@@ -141,10 +142,15 @@ pub fn build(paths: Vec<String>, read: &dyn Fn(&str) -> Option<String>) -> Proje
         let Some(lang) = Language::of(path) else {
             continue;
         };
-        let (role, reason) = match roles.placed.remove(path) {
+        let (mut role, mut reason) = match roles.placed.remove(path) {
             Some(placed) => placed,
             None => by_convention(&src, path, lang),
         };
+        if role == FileRole::Library {
+            if let Some(kit) = test_kits::test_kit(path, &packages) {
+                (role, reason) = (FileRole::TestSupport, kit);
+            }
+        }
         files.push(FileFacts {
             path: path.clone(),
             role,

@@ -462,3 +462,28 @@ fn hostile_manifests_are_ignored_not_fatal() {
         .iter()
         .all(|p| p.ecosystem != protocol::project::Ecosystem::Node));
 }
+
+#[test]
+fn a_package_kept_under_the_examples_folder_is_an_example() {
+    let m = model(&[
+        (
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"futures\", \"examples/imperative\"]\n",
+        ),
+        (
+            "futures/Cargo.toml",
+            "[package]\nname = \"futures\"\nversion = \"0.3.31\"\n",
+        ),
+        ("futures/src/lib.rs", "pub fn f() {}\n"),
+        (
+            "examples/imperative/Cargo.toml",
+            "[package]\nname = \"imperative\"\nversion = \"0.0.0\"\npublish = false\n",
+        ),
+        ("examples/imperative/src/main.rs", "fn main() {}\n"),
+    ]);
+    assert_eq!(placed(&m, "futures/src/lib.rs").0, FileRole::Library);
+    assert_eq!(
+        placed(&m, "examples/imperative/src/main.rs").0,
+        FileRole::Example
+    );
+}

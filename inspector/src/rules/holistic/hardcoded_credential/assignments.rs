@@ -216,6 +216,8 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         || v.starts_with(['/', '~'])
         || v.starts_with("./")
         || v.contains("://")
+        // A format string (`"%s_upgrades" % name`, `"{}-token"`) is filled in at run time.
+        || ["%s", "%d", "%(", "{}", "{0}"].iter().any(|f| v.contains(f))
         || !v.chars().any(char::is_alphanumeric);
     // `password: "Password"` (a label) or `token = "sparkpost-dev-token"` (a self-describing
     // placeholder): the value names the field instead of being a secret.
@@ -255,7 +257,20 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
     // `token = "other"`, `key: "lastWeek"`: under the bare words `token` and `key` a plain word
     // is a name (a format token, a lexer's token kind, a map key), never a generated secret.
     let bare_generic = matches!(key_words.as_slice(), [w] if w == "token" || w == "key");
-    let a_name = bare_generic && v.chars().all(|c| c.is_ascii_alphabetic());
+    // So are lower-case words under a name that ends in `token` or `key` and says nothing
+    // secret (`upgrade_token = "upgrades"`, a template's variable; `sort_key: "created_at"`):
+    // a generated token mixes cases and digits.
+    let named_thing = key_words.last().is_some_and(|w| w == "token" || w == "key")
+        && !key_words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "secret" | "private" | "password" | "passwd" | "passphrase"
+            )
+        })
+        && v.len() <= 24
+        && v.chars()
+            .all(|c| c.is_ascii_lowercase() || c == '_' || c == '-');
+    let a_name = (bare_generic && v.chars().all(|c| c.is_ascii_alphabetic())) || named_thing;
     v.chars().count() >= 4
         && !a_name
         && !v.contains(char::is_whitespace)
@@ -322,6 +337,13 @@ mod tests {
             "token"
         ));
         assert!(!is_literal_secret("xxxxxxxx", "password"));
+        // Lower-case words under a name ending in `token`/`key` name a thing; a format string
+        // is filled in at run time; a secret's own name still counts.
+        assert!(!is_literal_secret("upgrades", "upgrade_token"));
+        assert!(!is_literal_secret("created_at", "sortKey"));
+        assert!(!is_literal_secret("%s_upgrades", "upgrade_token"));
+        assert!(is_literal_secret("changeme", "secret_key"));
+        assert!(is_literal_secret("k8Fq2mZ0", "upgrade_token"));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()

@@ -144,7 +144,10 @@ impl Functions {
                 released: false,
             };
             uses.visit_block(block);
-            if let (Some(grown), false) = (uses.grown, uses.released) {
+            // The block's value (`…; pending }`): handed to whoever waits for the loop to end.
+            let tail =
+                matches!(block.stmts.last(), Some(syn::Stmt::Expr(e, None)) if uses.is_ours(e));
+            if let (Some(grown), false) = (uses.grown, uses.released || tail) {
                 self.0.push((line(l.let_token.span), name, grown));
             }
         }
@@ -214,6 +217,14 @@ impl<'ast> Visit<'ast> for Uses<'_> {
         visit::visit_expr_call(self, c);
     }
 
+    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+        // Returned: the loop is expected to end, and the caller owns what it collected.
+        if r.expr.as_deref().is_some_and(|e| self.is_ours(e)) {
+            self.released = true;
+        }
+        visit::visit_expr_return(self, r);
+    }
+
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 
     fn visit_macro(&mut self, mac: &'ast syn::Macro) {
@@ -245,6 +256,9 @@ mod tests {
         assert!(hits(&UnboundedGrowth, "src/a.rs", text).is_empty());
         let iterator = "fn unescape(raw: &str) -> String {\n    let mut out = String::new();\n    let mut chars = raw.chars();\n    while let Some(c) = chars.next() {\n        out.push(c);\n    }\n    out\n}\n";
         assert!(hits(&UnboundedGrowth, "src/a.rs", iterator).is_empty());
+        // Collected until the stream closes, then handed back: the author expects the end.
+        let collected = "async fn doubled(mut rx: Receiver<u32>) -> Vec<u32> {\n    let mut pending = vec![];\n    while let Some(v) = rx.next().await {\n        pending.push(v * 2);\n    }\n    pending\n}\nasync fn early(mut rx: Receiver<u32>) -> Vec<u32> {\n    let mut seen = Vec::new();\n    loop {\n        seen.push(rx.recv().await);\n        if done() {\n            return seen;\n        }\n    }\n}\n";
+        assert!(hits(&UnboundedGrowth, "src/a.rs", collected).is_empty());
     }
 
     #[test]

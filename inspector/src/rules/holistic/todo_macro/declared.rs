@@ -6,7 +6,9 @@
 //! - a match arm whose pattern names the cases it answers (`Slice(_) => unimplemented!()`,
 //!   `Event::Math(_) => unimplemented!("feature not enabled")`);
 //! - a catch-all arm whose message says the case cannot happen (`_ => unimplemented!("Unexpected
-//!   alias: {:?}", id)`) — an `unreachable!()` in other words;
+//!   alias: {:?}", id)`) — an `unreachable!()` in other words —, or that the value is not
+//!   supported (`_ => unimplemented!("the client only supports http/1.1 & http/2")`): a
+//!   documented refusal of the caller's input;
 //! - a method of a trait impl (`fn data_layout(&self) -> … { unimplemented!() }`): the type
 //!   declares it does not support that part of the trait;
 //! - a `#[deprecated]` function that refuses to run, pointing at its replacement;
@@ -43,6 +45,14 @@ fn impossible(m: &syn::Macro) -> bool {
     ]
     .iter()
     .any(|w| said.contains(w))
+}
+
+/// A message that says the value is outside what the code supports.
+fn refuses(m: &syn::Macro) -> bool {
+    let said = m.tokens.to_string().to_lowercase();
+    ["only support", "not supported", "unsupported"]
+        .iter()
+        .any(|w| said.contains(w))
 }
 
 fn is_unimplemented(m: &syn::Macro) -> bool {
@@ -107,6 +117,8 @@ impl<'ast> Visit<'ast> for Declared {
                 self.record(mac, "the match arm names the case it does not support");
             } else if impossible(mac) {
                 self.record(mac, "its message says the case cannot happen");
+            } else if refuses(mac) {
+                self.record(mac, "its message says the value is not supported");
             }
         }
         visit::visit_arm(self, arm);

@@ -21,6 +21,38 @@ pub(super) fn same_operands(a: &str, b: &str, literals_only: bool) -> bool {
     !a.is_empty() && a == b && !a.contains('(') && (!literals_only || is_literal(&a))
 }
 
+/// Whether an assertion, as written, is a bare constant: no string in it (a message says what
+/// the author meant to check) and no name but the assertion's own callees and constants
+/// (`expect(true).toBe(true)`, `assert True`, `assert.True(t, true)`, `assert!(true)`). A
+/// tautology that mentions a value of the test (`assert.True(t, true, stub.Exited)`, `assert
+/// 1, "1" == f()`) is a check that went wrong; a bare one is written on purpose.
+pub(super) fn bare_constant(raw: &str) -> bool {
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if matches!(c, b'"' | b'\'' | b'`') {
+            return false;
+        }
+        if !(c.is_ascii_alphabetic() || c == b'_') {
+            i += 1;
+            continue;
+        }
+        let from = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        let word = &raw[from..i];
+        let callee = matches!(raw[i..].trim_start().chars().next(), Some('(' | '.' | '!'));
+        let statement = raw[..from].trim().is_empty();
+        let constant = is_literal(word) || word == "t";
+        if !(callee || statement || constant) {
+            return false;
+        }
+    }
+    true
+}
+
 /// A number, a quoted string or a constant (`True`, `None`, `null`, …).
 fn is_literal(s: &str) -> bool {
     s.parse::<f64>().is_ok()
@@ -88,6 +120,29 @@ pub(super) fn split_args(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bare_constant_names_nothing_of_the_test() {
+        for bare in [
+            "expect(true).toBe(true)",
+            "assert True",
+            "assert.True(t, true)",
+            "assert!(true);",
+            "self.assertTrue(True)",
+            "assert 1 == 1",
+        ] {
+            assert!(bare_constant(bare), "{bare}");
+        }
+        for meant in [
+            "assert.True(t, true, stub.Exited)",
+            "assert 1, \"1\" == nofallback()",
+            "assert(true, 'should call callback')",
+            "assert!(true, \"discount applied\");",
+            "expect(x).toBe(x)",
+        ] {
+            assert!(!bare_constant(meant), "{meant}");
+        }
+    }
 
     #[test]
     fn splits_top_level_arguments_and_spots_truisms() {

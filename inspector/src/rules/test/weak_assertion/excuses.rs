@@ -10,13 +10,15 @@ use crate::rules::lexical::is_ident;
 /// What the test's own code says of its tautologies (code lines `start..=end`, the header
 /// first), if anything: a test named for equality compares a value with itself on purpose; a
 /// test named for running without an error or a hang marks the end it reached (`assert True`
-/// after the code that could deadlock); a test of nothing but tautologies is a placeholder.
+/// after the code that could deadlock); a test of nothing but tautologies is a placeholder; a
+/// test that checks with other assertions and adds a bare constant one (`marker`, see
+/// [`super::args::bare_constant`]) only satisfies a runner that wants an `expect`.
 pub(super) fn tautology_excuse(
     named: &Named,
     codes: &[String],
-    start: usize,
-    end: usize,
+    (start, end): (usize, usize),
     tautologies: &[usize],
+    marker: bool,
 ) -> Option<&'static str> {
     if named.equality {
         Some(EQUALITY)
@@ -24,6 +26,8 @@ pub(super) fn tautology_excuse(
         Some(NO_ERROR)
     } else if placeholder(codes, start, end, tautologies) {
         Some(PLACEHOLDER)
+    } else if marker && !tautologies.is_empty() {
+        Some(MARKER)
     } else if !tautologies.is_empty() {
         let before = |k: usize| {
             (start + 1..k)
@@ -56,6 +60,12 @@ pub(super) fn tautology_excuse(
         None
     }
 }
+
+/// A bare constant tautology (no value of the test, no message) beside the test's real checks
+/// (a type test's compile-time `assert(value, _ as Type)`, say): written to satisfy a runner
+/// that fails a test without a runtime `expect`, not a check that went wrong.
+const MARKER: &str =
+    "the test checks with its other assertions; the bare constant one only satisfies the runner";
 
 /// A tautology opening an exception handler marks the path a hand-written expected-error check
 /// expects (its `try` fails the test when nothing is raised).

@@ -454,4 +454,21 @@ mod tests {
             1
         );
     }
+
+    #[test]
+    fn a_bare_constant_beside_real_checks_is_excused_a_meant_one_is_not() {
+        use crate::rules::fixture::excused;
+        let typed = "import {assert, _} from './spec_ts'\ntest('types are ok', () => {\n\tlet val = _ as Immutable<string[]>\n\tassert(val, _ as ReadonlyArray<string>)\n\texpect(true).toBe(true)\n})\n";
+        assert!(hits(&WeakAssertion::CANNOT_FAIL, "__tests__/immutable.ts", typed).is_empty());
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "__tests__/immutable.ts", typed).len(),
+            1
+        );
+        let meant = "package exit\n\nimport \"github.com/stretchr/testify/assert\"\n\nfunc TestExit(t *testing.T) {\n\tstub := Stub()\n\tassert.Equal(t, 1, stub.Code)\n\tassert.True(t, true, stub.Exited, \"exited\")\n}\n";
+        assert_eq!(
+            hits(&WeakAssertion::CANNOT_FAIL, "exit_test.go", meant).len(),
+            1,
+            "a tautology naming a value of the test is a check gone wrong"
+        );
+    }
 }

@@ -8,7 +8,7 @@
 //! (or only prints or logs) is reported as asserting nothing; `#[should_panic]` is an
 //! assertion of its own.
 
-use super::args::{always_true, call_args, same_operands};
+use super::args::{always_true, bare_constant, call_args, same_operands};
 use super::excuses::tautology_excuse;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
 use super::{Named, Weak};
@@ -63,7 +63,19 @@ pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {
         let tautologies: Vec<usize> = (header..=end)
             .filter(|&k| tautology_at(&lines, k))
             .collect();
-        let excuse = tautology_excuse(&Named::of(&name), &codes, header, end, &tautologies);
+        let checks = (header..=end)
+            .any(|k| !tautologies.contains(&k) && asserts_on(&codes[k], &[Framework::Libtest]));
+        let marker = checks
+            && tautologies
+                .iter()
+                .all(|&k| bare_constant(lines[k].text.trim()));
+        let excuse = tautology_excuse(
+            &Named::of(&name),
+            &codes,
+            (header, end),
+            &tautologies,
+            marker,
+        );
         out.extend(tautologies.iter().map(|&k| {
             Weak::tautology(&name, lines[k].number, lines[k].text.trim()).excused(excuse)
         }));
