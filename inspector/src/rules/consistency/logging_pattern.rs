@@ -100,7 +100,8 @@ impl Rule for LoggingPattern {
                 continue;
             }
             let in_binary = in_binary_crate(&file.rel_path, &binary_crates)
-                || front_ends.contains(dir_of(&file.rel_path));
+                || front_ends.contains(dir_of(&file.rel_path))
+                || is_logger_module(&file.rel_path);
             let found = calls.remove(&file.rel_path).unwrap_or_default();
             let allowed = crate_root(&file.rel_path).is_some_and(|root| {
                 *crate_allows
@@ -297,6 +298,17 @@ fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
     out
 }
 
+/// Whether a module is a logger itself (`console-logger.ts`, `logging.py`, `src/log.rs`): what
+/// it prints is the output a logging backend exists to write.
+fn is_logger_module(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    stem.ends_with("logger")
+        || stem
+            .split(['-', '_'])
+            .any(|w| matches!(w, "logger" | "loggers" | "logging" | "log" | "logs"))
+}
+
 /// The names a logging macro goes by.
 const LOG_LEVELS: [&str; 6] = ["trace", "debug", "info", "warn", "error", "log"];
 
@@ -421,6 +433,8 @@ mod tests {
             ("stdx/src/lib.rs", "#[expect(clippy::print_stderr, reason = \"only visible to developers\")]\npub fn timeit() {\n    eprintln!(\"t\");\n}\n"),
             ("utils/src/lib.rs", "#![allow(clippy::print_stderr)]\npub mod linear;\n"),
             ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
+            // The console backend of the project's own logger interface.
+            ("web/console-logger.ts", "export const ConsoleLogger = {\n  warn(...a) { console.warn(...a) },\n};\n"),
             // Last words before the process ends: no logger is sure to flush.
             ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
             // ... flushed first.

@@ -354,6 +354,25 @@ pub(super) fn is_message(arg: &syn::Expr) -> bool {
     )
 }
 
+/// Whether a function is a test helper the library publishes, by its name (`mock`, `fake`,
+/// `stub`, `dummy`, `for_test…`) or its doc ("useful for integration tests"): a panic is how a
+/// test helper fails.
+pub(super) fn helps_tests(name: &str, doc: &str) -> bool {
+    name.contains("for_test")
+        || name
+            .split('_')
+            .any(|w| matches!(w, "mock" | "mocked" | "fake" | "stub" | "dummy"))
+        || [
+            "for tests",
+            "for testing",
+            "in tests",
+            "integration tests",
+            "unit tests",
+        ]
+        .iter()
+        .any(|p| doc.contains(p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,7 +14,7 @@
 
 use super::caller_input::{bound_names, deciding_part, mentions, parameter_names, private_traits};
 use super::unwrap_context::{
-    constant_input, guarded, input_dependent, is_lock_call, is_message, receiver_root,
+    constant_input, guarded, helps_tests, input_dependent, is_lock_call, is_message, receiver_root,
     string_names, writes_into_string,
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
@@ -256,9 +256,10 @@ impl Finder {
         public: bool,
         walk: impl FnOnce(&mut Self),
     ) {
+        let doc = doc_text(attrs).to_lowercase();
         self.functions.push(Scope {
             start: sig.fn_token.span.start().line as u32,
-            panics: doc_text(attrs).to_lowercase().contains("panic"),
+            panics: doc.contains("panic") || helps_tests(&sig.ident.to_string(), &doc),
             public,
             from_caller: parameter_names(sig),
         });
@@ -465,6 +466,13 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(lines, vec![4]);
+    }
+
+    #[test]
+    fn quiet_in_test_helpers_the_library_publishes() {
+        let text = "/// A hedge with a prepopulated histogram. This is useful for integration tests.\npub fn prepopulated(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new_with_mock_latencies(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\n";
+        let lines: Vec<u32> = all_hits("src/hedge.rs", text).iter().map(|h| h.0).collect();
+        assert_eq!(lines, vec![9]);
     }
 
     #[test]

@@ -198,7 +198,11 @@ fn unquote(literal: &str) -> Option<&str> {
     let inner = body.strip_prefix(quote)?.strip_suffix(quote)?;
     // A template with `${..}` is computed, and `'x'` is a char in Rust and Go.
     let templated = inner.contains("${");
-    let char_literal = quote == '\'' && inner.chars().count() == 1;
+    // `'\u{f0306}'`, `'\n'`: one escaped character (an icon table's `PRIVATE_KEY` glyph).
+    let escaped_char = inner.starts_with('\\')
+        && (inner.len() == 2 || inner.starts_with("\\u{") || inner.starts_with("\\x"))
+        && !inner[1..].contains('\\');
+    let char_literal = quote == '\'' && (inner.chars().count() == 1 || escaped_char);
     (!templated && !char_literal).then_some(inner)
 }
 
@@ -270,7 +274,45 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         && v.len() <= 24
         && v.chars()
             .all(|c| c.is_ascii_lowercase() || c == '_' || c == '-');
-    let a_name = (bare_generic && v.chars().all(|c| c.is_ascii_alphabetic())) || named_thing;
+    // A plain word holding a credential's own name (`"PGPASSWORD": "sslpassword"` of an
+    // environment-to-setting table) names a field.
+    // A field name is an identifier: the word itself after at most a short qualifier (`ssl`,
+    // `new_`, `client_`), never `supersecret` or `ci-secret`.
+    let field_name = v.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+        && ["password", "passwd", "secret", "token", "passphrase"]
+            .iter()
+            .any(|w| {
+                v.strip_suffix(w)
+                    .is_some_and(|q| q.trim_end_matches('_').len() <= 3 || q.ends_with('_'))
+            });
+    // A key about a credential rather than holding one (`ERRCODE_INVALID_PASSWORD = "28P01"`,
+    // `password_prompt`, `token_header`).
+    let about = key_words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "errcode"
+                | "error"
+                | "err"
+                | "status"
+                | "msg"
+                | "message"
+                | "prompt"
+                | "label"
+                | "hint"
+                | "field"
+                | "param"
+                | "header"
+                | "column"
+                | "env"
+                | "var"
+                | "kind"
+                | "type"
+        )
+    });
+    let a_name = (bare_generic && v.chars().all(|c| c.is_ascii_alphabetic()))
+        || named_thing
+        || field_name
+        || about;
     v.chars().count() >= 4
         && !a_name
         && !v.contains(char::is_whitespace)
@@ -344,6 +386,13 @@ mod tests {
         assert!(!is_literal_secret("%s_upgrades", "upgrade_token"));
         assert!(is_literal_secret("changeme", "secret_key"));
         assert!(is_literal_secret("k8Fq2mZ0", "upgrade_token"));
+        // A field's name, and a key about a credential, hold none.
+        assert!(!is_literal_secret("sslpassword", "PGSSLPASSWORD"));
+        assert!(!is_literal_secret("28P01", "ERRCODE_INVALID_PASSWORD"));
+        assert!(!is_literal_secret("Enter password", "password_prompt"));
+        assert!(is_literal_secret("mypass-1", "db_password"));
+        assert!(!is_literal_secret("client_secret", "OAUTH_SECRET"));
+        assert!(is_literal_secret("supersecret", "app_secret"));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()
@@ -374,5 +423,9 @@ mod tests {
         assert_eq!(key_before("if password == ", None), None);
         assert_eq!(key_before("Kind::Token => ", None), None);
         assert_eq!(key_before("prompt(", None), None);
+        // A char, escaped or not, is no string.
+        assert_eq!(unquote("'\\u{f0306}'"), None);
+        assert_eq!(unquote("'\\n'"), None);
+        assert_eq!(unquote("'s3cr\\t-pw'"), Some("s3cr\\t-pw"));
     }
 }

@@ -4,8 +4,9 @@
 //! Rust: a query method (`query`, `query_as`, `fetch_*`, `query_row`, ...) or `sqlx::query*`
 //! call, or a `query!`/`query_as!` macro, whose SQL literal starts with `SELECT`/`WITH`,
 //! inside a `for`/`while`/`loop` body. Python, Go, TypeScript and JavaScript: a query call
-//! (`.execute(`, `.query(`, `.Query(`, `.QueryRow(`) with such a literal inside a `for`/`while`
-//! block. Writes in a loop (`INSERT` per row in a transaction) are the usual batch idiom and
+//! (`.execute(`, `.query(`, `.Query(`, `.QueryRow(`) with such a literal inside a `for` block
+//! over items (not a `while`, nor Go's conditional `for n < len(p)`: those poll, page or
+//! stream one object in chunks). Writes in a loop (`INSERT` per row in a transaction) are the usual batch idiom and
 //! are not flagged. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
@@ -183,11 +184,12 @@ fn text(text: &str, lang: Language) -> Vec<u32> {
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
     let mut in_loop = vec![false; lines.len()];
     for (i, code) in codes.iter().enumerate() {
+        // A loop over items: a `while` or Go's conditional `for n < len(p) {` polls, pages or
+        // streams one object in chunks — one round trip per step is the work, not N+1.
         let t = code.trim_start();
-        let header = t.starts_with("for ")
-            || t.starts_with("for(")
-            || t.starts_with("while ")
-            || t.starts_with("while(");
+        let go_condition_only =
+            lang == Language::Go && !t.contains(" range ") && !t.contains(';');
+        let header = (t.starts_with("for ") || t.starts_with("for(")) && !go_condition_only;
         if !header {
             continue;
         }
@@ -285,5 +287,10 @@ mod tests {
         assert!(hits(&QueryInLoop, "src/a.rs", rust).is_empty());
         let py = "rows = cur.execute(\"SELECT * FROM u WHERE id IN %s\", (tuple(ids),))\nfor r in rows:\n    print(r)\n";
         assert!(hits(&QueryInLoop, "app/a.py", py).is_empty());
+        // One large object read in chunks, and a pager: each step's round trip is the work.
+        let go = "package a\n\nfunc (o *LO) Read(p []byte) {\n\tfor nTotal < len(p) {\n\t\to.tx.QueryRow(ctx, \"select loread($1, $2)\", o.fd, n)\n\t}\n}\n";
+        assert!(hits(&QueryInLoop, "lo.go", go).is_empty());
+        let py = "while page:\n    page = cur.execute(\"SELECT * FROM t LIMIT 10 OFFSET %s\", (n,))\n";
+        assert!(hits(&QueryInLoop, "app/pager.py", py).is_empty());
     }
 }

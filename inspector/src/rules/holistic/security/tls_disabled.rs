@@ -123,8 +123,9 @@ fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize)
             if SETTING_WORDS.iter().any(|w| lower.contains(w)) {
                 return true;
             }
-            // An `else` reads its `if`: keep climbing to it at the same indentation.
-            if trimmed.contains("else") {
+            // An `else` reads its `if`, and a `case` its `switch` (gofmt puts both at one
+            // indentation): keep climbing to it at the same indentation.
+            if trimmed.contains("else") || trimmed.starts_with("case ") {
                 level += 1;
                 continue;
             }
@@ -135,6 +136,20 @@ fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize)
         }
     }
     false
+}
+
+/// Whether the next lines hand verification to the code's own check (Go's
+/// `InsecureSkipVerify = true` then `VerifyPeerCertificate = func…`, the documented way to
+/// verify the chain without the host name): verification moved, not turned off.
+fn verifies_itself(after: &[crate::rules::lexical::LexLine<'_>]) -> bool {
+    after
+        .iter()
+        .filter(|l| !l.code().trim().is_empty())
+        .take(3)
+        .any(|l| {
+            let code = l.code();
+            code.contains("VerifyPeerCertificate") || code.contains("VerifyConnection")
+        })
 }
 
 /// What a file's code does only on the server's side of TLS, by language family: a server
@@ -285,6 +300,7 @@ impl Rule for TlsDisabled {
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
                 || inline_setting_choice(&line.code())
+                || verifies_itself(&lexed[index + 1..])
             {
                 continue;
             }
@@ -344,6 +360,17 @@ mod tests {
         assert!(project_hits(&TlsDisabled, &[("app/ssl_.py", inline)]).is_empty());
         let js = "function agent(opts) {\n  if (opts.insecure) {\n    return new https.Agent({ rejectUnauthorized: false });\n  }\n}\n";
         assert!(project_hits(&TlsDisabled, &[("web/agent.js", js)]).is_empty());
+        // A `case` of a switch on the user's mode (libpq's `sslmode=prefer` does not verify),
+        // its label at the switch's indentation; a switch on something else still fires.
+        let go = "func configTLS(sslmode string) {\n\tswitch sslmode {\n\tcase \"disable\":\n\t\treturn\n\tcase \"allow\", \"prefer\":\n\t\ttlsConfig.InsecureSkipVerify = true\n\t}\n}\n";
+        assert!(project_hits(&TlsDisabled, &[("pgconn/config.go", go)]).is_empty());
+        let own = "func verifyCA(c *tls.Config) {\n\tc.InsecureSkipVerify = true\n\tc.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {\n\t\treturn verify(raw)\n\t}\n}\n";
+        assert!(project_hits(&TlsDisabled, &[("pgconn/ca.go", own)]).is_empty());
+        let other = go.replace("sslmode", "env");
+        assert_eq!(
+            project_hits(&TlsDisabled, &[("pgconn/config.go", &other)]).len(),
+            1
+        );
         // A branch on something else is still the code's own decision.
         let named = "try:\n    from ssl import CERT_NONE\nexcept ImportError:\n    CERT_NONE = None\nif conn.cert_reqs == CERT_NONE:\n    warn()\n";
         assert!(

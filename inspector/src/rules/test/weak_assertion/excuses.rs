@@ -49,8 +49,14 @@ pub(super) fn tautology_excuse(
         // handler marks the path the test expects.
         let handler =
             |k: usize| before(k).is_some_and(|h| h.starts_with("except") || h.contains("catch"));
+        // `await cleared;` then `assert.ok(true, 'cleared')`: the awaited promise settling is
+        // the check (the runner's timeout fails the test otherwise), the tautology marks it.
+        let awaited =
+            |k: usize| before(k).is_some_and(|b| b.starts_with("await ") && !b.contains('='));
         if tautologies.iter().all(|&k| nested(k)) {
             Some(TYPE_LEVEL)
+        } else if tautologies.iter().all(|&k| awaited(k)) {
+            Some(AWAITED)
         } else if tautologies.iter().all(|&k| handler(k)) {
             Some(EXPECTED_ERROR)
         } else {
@@ -66,6 +72,10 @@ pub(super) fn tautology_excuse(
 /// that fails a test without a runtime `expect`, not a check that went wrong.
 const MARKER: &str =
     "the test checks with its other assertions; the bare constant one only satisfies the runner";
+
+/// A tautology right after a bare `await` marks that the awaited promise settled.
+const AWAITED: &str =
+    "the tautology follows an awaited promise: the promise settling is what the test checks";
 
 /// A tautology opening an exception handler marks the path a hand-written expected-error check
 /// expects (its `try` fails the test when nothing is raised).

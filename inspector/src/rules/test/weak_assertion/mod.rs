@@ -136,10 +136,19 @@ impl Named {
             .iter()
             .any(|e| w.starts_with(e))
         };
+        // `process exits cleanly after …`, `shuts down gracefully`: the end reached is the check.
+        let ends = |w: &str| {
+            ["exit", "terminat", "complet", "finish", "shut"]
+                .iter()
+                .any(|e| w.starts_with(e))
+        };
+        let cleanly = |w: &str| w.starts_with("clean") || w.starts_with("graceful");
         Named {
             equality: words.iter().any(|w| EQUALITY_WORDS.contains(w)),
             no_error: words.windows(2).any(|p| negated(p[0]) && error(p[1]))
-                || words.windows(3).any(|p| negated(p[0]) && error(p[2])),
+                || words.windows(3).any(|p| negated(p[0]) && error(p[2]))
+                || words.windows(2).any(|p| ends(p[0]) && cleanly(p[1]))
+                || words.windows(3).any(|p| ends(p[0]) && cleanly(p[2])),
         }
     }
 }
@@ -311,6 +320,12 @@ mod tests {
         assert_eq!(named("test_does_not_crash"), (false, true));
         assert_eq!(named("doesn't raise on None"), (false, true));
         assert_eq!(named("raises on bad input"), (false, false));
+        assert_eq!(
+            named("process exits cleanly after interval tasks complete"),
+            (false, true)
+        );
+        assert_eq!(named("test_exit_code_is_one"), (false, false));
+        assert_eq!(named("TestServerShutsDownGracefully"), (false, true));
     }
 
     #[test]
@@ -462,6 +477,11 @@ mod tests {
         assert!(hits(&WeakAssertion::CANNOT_FAIL, "__tests__/immutable.ts", typed).is_empty());
         assert_eq!(
             excused(&WeakAssertion::CANNOT_FAIL, "__tests__/immutable.ts", typed).len(),
+            1
+        );
+        let settled = "import assert from 'node:assert';\ntest('cleared in a race', async () => {\n\tconst cleared = queue.onRateLimitCleared();\n\tawait cleared;\n\tassert.ok(true, 'cleared');\n});\n";
+        assert_eq!(
+            excused(&WeakAssertion::CANNOT_FAIL, "test/rate-limit.ts", settled).len(),
             1
         );
         let meant = "package exit\n\nimport \"github.com/stretchr/testify/assert\"\n\nfunc TestExit(t *testing.T) {\n\tstub := Stub()\n\tassert.Equal(t, 1, stub.Code)\n\tassert.True(t, true, stub.Exited, \"exited\")\n}\n";
