@@ -22,6 +22,18 @@ pub(super) struct Assignment {
     pub(super) key: String,
     /// The value's length in characters (the value itself is never reported).
     pub(super) value_chars: usize,
+    /// Whether the value looks generated ([`looks_generated`]).
+    pub(super) generated: bool,
+}
+
+/// Whether a value looks like a generated secret — an API key, a token, a random password:
+/// 16 characters or more, letters and digits mixed. What people type (`hunter2!`, `pass`,
+/// `changeme`, `mysqlrootpassword`) is short or word-like: the value of a test, an example or
+/// a local setup, in a mature repository nearly always.
+pub(super) fn looks_generated(value: &str) -> bool {
+    value.chars().count() >= 16
+        && value.chars().any(|c| c.is_ascii_digit())
+        && value.chars().any(|c| c.is_ascii_alphabetic())
 }
 
 /// Calls whose single literal argument is the assigned value.
@@ -52,6 +64,7 @@ pub(super) fn in_code(lines: &[LexLine<'_>]) -> Vec<Assignment> {
                     line: line.number,
                     key,
                     value_chars: value.chars().count(),
+                    generated: looks_generated(value),
                 });
             }
         }
@@ -112,6 +125,7 @@ pub(super) fn in_config(text: &str) -> Vec<Assignment> {
                 line: i as u32 + 1,
                 key: key.to_string(),
                 value_chars: value.chars().count(),
+                generated: looks_generated(value),
             });
         }
     }

@@ -187,8 +187,7 @@ fn text(text: &str, lang: Language) -> Vec<u32> {
         // A loop over items: a `while` or Go's conditional `for n < len(p) {` polls, pages or
         // streams one object in chunks — one round trip per step is the work, not N+1.
         let t = code.trim_start();
-        let go_condition_only =
-            lang == Language::Go && !t.contains(" range ") && !t.contains(';');
+        let go_condition_only = lang == Language::Go && !t.contains(" range ") && !t.contains(';');
         let header = (t.starts_with("for ") || t.starts_with("for(")) && !go_condition_only;
         if !header {
             continue;
@@ -290,7 +289,8 @@ mod tests {
         // One large object read in chunks, and a pager: each step's round trip is the work.
         let go = "package a\n\nfunc (o *LO) Read(p []byte) {\n\tfor nTotal < len(p) {\n\t\to.tx.QueryRow(ctx, \"select loread($1, $2)\", o.fd, n)\n\t}\n}\n";
         assert!(hits(&QueryInLoop, "lo.go", go).is_empty());
-        let py = "while page:\n    page = cur.execute(\"SELECT * FROM t LIMIT 10 OFFSET %s\", (n,))\n";
+        let py =
+            "while page:\n    page = cur.execute(\"SELECT * FROM t LIMIT 10 OFFSET %s\", (n,))\n";
         assert!(hits(&QueryInLoop, "app/pager.py", py).is_empty());
     }
 }
