@@ -70,9 +70,10 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if is_test_path(path) {
         return (FileRole::Test, "test naming convention".to_string());
     }
-    // The documentation site's own tooling (`docs/.vitepress/config.mts`) is documentation.
-    if dirs.first() == Some(&"docs") {
-        return (FileRole::Docs, "under docs/".to_string());
+    // The documentation site's own tooling (`docs/.vitepress/config.mts`) is documentation,
+    // and so is a top-level `website/` (a Docusaurus or Hugo site of the project's docs).
+    if let Some(dir) = dirs.first().filter(|d| matches!(**d, "docs" | "website")) {
+        return (FileRole::Docs, format!("under {dir}/"));
     }
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
@@ -208,6 +209,7 @@ mod tests {
             (".github/actions/github-release/main.js", FileRole::Program),
             ("docs/conf.py", FileRole::Docs),
             ("docs/.vitepress/config.mts", FileRole::Docs),
+            ("website/docusaurus.config.js", FileRole::Docs),
             ("build/build-error-serializer.js", FileRole::BuildScript),
             ("lib/build/index.js", FileRole::Library),
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),

@@ -3,8 +3,8 @@
 //! there. Callers moving between modules swap arguments; when the types coincide (two `&str`,
 //! two ids) the compiler cannot catch it.
 //!
-//! Rust compares public functions and public inherent methods by parameter types (lifetimes
-//! ignored); Python compares top-level `def`s by parameter names. At least two parameters, the
+//! Rust compares public functions and public inherent methods (with a receiver: constructors
+//! build different types) by parameter types (lifetimes ignored); Python compares top-level `def`s by parameter names. At least two parameters, the
 //! same multiset, a different sequence, different modules (as in `module.rs`). Library code
 //! only; one finding per pair at the later file.
 
@@ -175,8 +175,13 @@ fn rust_sigs(file: &SourceFile) -> Vec<FileSig> {
             syn::Item::Impl(i) if i.trait_.is_none() && !is_test_attr(&i.attrs) => i
                 .items
                 .iter()
+                // A method, not an associated function: `BufReader::with_capacity(capacity,
+                // inner)` and `ReaderStream::with_capacity(reader, capacity)` build two types,
+                // each after its own model (here std's), not one operation in two orders.
                 .filter_map(|it| match it {
-                    syn::ImplItem::Fn(f) if is_pub(&f.vis) => Some(&f.sig),
+                    syn::ImplItem::Fn(f) if is_pub(&f.vis) && f.sig.receiver().is_some() => {
+                        Some(&f.sig)
+                    }
                     _ => None,
                 })
                 .for_each(&mut push),
@@ -267,6 +272,9 @@ mod tests {
             ("billing/src/lib.rs", "pub fn charge(account: &Account, amount: Cents) {}\nfn helper(a: u8, b: bool) {}\n"),
             ("shop/src/lib.rs", "pub fn charge(account: &Account, amount: Cents) {}\nfn helper(b: bool, a: u8) {}\npub fn new(name: String, id: u64) {}\n"),
             ("web/src/lib.rs", "pub fn new(id: u64) {}\n"),
+            // Two types' constructors, each after its own model.
+            ("io/src/lib.rs", "pub struct BufReader;\nimpl BufReader {\n    pub fn with_capacity(capacity: usize, inner: R) -> Self { todo() }\n}\n"),
+            ("util/src/lib.rs", "pub struct ReaderStream;\nimpl ReaderStream {\n    pub fn with_capacity(reader: R, capacity: usize) -> Self { todo() }\n}\n"),
         ]);
         assert!(found.is_empty());
     }

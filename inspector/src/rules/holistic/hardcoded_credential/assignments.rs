@@ -236,6 +236,8 @@ fn is_literal_secret(value: &str, key: &str) -> bool {
         || v.contains("://")
         // A format string (`"%s_upgrades" % name`, `"{}-token"`) is filled in at run time.
         || ["%s", "%d", "%(", "{}", "{0}"].iter().any(|f| v.contains(f))
+        // A pattern (`TOKEN = "[a-zA-Z_][a-zA-Z0-9_-]*"`, a tokenizer's) matches secrets, it is none.
+        || ["[a-z", "[A-Z", "[0-9", "]*", "]+", "\\d", "\\w", "(?:", ".*"].iter().any(|f| v.contains(f))
         || !v.chars().any(char::is_alphanumeric);
     // `password: "Password"` (a label) or `token = "sparkpost-dev-token"` (a self-describing
     // placeholder): the value names the field instead of being a secret.
@@ -407,6 +409,7 @@ mod tests {
         assert!(is_literal_secret("mypass-1", "db_password"));
         assert!(!is_literal_secret("client_secret", "OAUTH_SECRET"));
         assert!(is_literal_secret("supersecret", "app_secret"));
+        assert!(!is_literal_secret("[a-zA-Z_][a-zA-Z0-9_-]*", "TOKEN"));
         let manifest = "{\n  \"dependencies\": {\n    \"jsonwebtoken\": \"^9.0.0\"\n  },\n  \"token\": \"a8f5f167f44f4964e6c998dee827110c\"\n}\n";
         let found: Vec<(u32, String)> = in_config(manifest)
             .into_iter()

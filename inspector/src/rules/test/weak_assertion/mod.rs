@@ -68,7 +68,7 @@ static META: RuleMeta = RuleMeta {
 
 /// Words of a test's name that make it a test of equality itself (`test_method_eq`,
 /// `equality is reflexive`): comparing a value with itself is its subject, not a slip.
-const EQUALITY_WORDS: [&str; 9] = [
+const EQUALITY_WORDS: [&str; 12] = [
     "eq",
     "equal",
     "equals",
@@ -76,6 +76,9 @@ const EQUALITY_WORDS: [&str; 9] = [
     "partialeq",
     "cmp",
     "compare",
+    "comparison",
+    "comparisons",
+    "ordering",
     "reflexive",
     "reflexivity",
 ];
@@ -312,6 +315,7 @@ mod tests {
         };
         assert_eq!(named("test_method_eq"), (true, false));
         assert_eq!(named("TestEqualityIsReflexive"), (true, false));
+        assert_eq!(named("comparisons"), (true, false));
         assert_eq!(named("test_request_sequence"), (false, false));
         assert_eq!(
             named("should not throw unhandled errors when replacing"),
