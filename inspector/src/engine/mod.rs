@@ -293,8 +293,12 @@ pub enum TreeUse {
 /// and the rule's own pre-filter ([`Rule::wants`]) must accept it. A performance rule judges
 /// what code costs where it runs for users — in a library or a program; a test, an example, a
 /// benchmark or documentation runs by hand or in CI, where that cost is nobody's, and its
-/// shape (a demo's detached worker threads, a test's clones) is chosen for clarity.
+/// shape (a demo's detached worker threads, a test's clones) is chosen for clarity. Test data
+/// is no code at all: no rule reads it.
 pub(crate) fn sees(rule: &dyn Rule, file: &SourceFile) -> bool {
+    if file.role == protocol::project::FileRole::TestData {
+        return false;
+    }
     let runs_for_users = matches!(
         file.role,
         protocol::project::FileRole::Library | protocol::project::FileRole::Program

@@ -105,9 +105,10 @@ mod tests {
             placed_in(&m, "guide/src/format/example.rs"),
             (FileRole::Docs, "a chapter of the mdBook in guide/src/")
         );
+        // A book kept under `tests/` as a test's input, compiled by no target: test data.
         assert_eq!(
             placed_in(&m, "tests/testsuite/includes/all_includes/src/example.rs").0,
-            FileRole::Docs
+            FileRole::TestData
         );
         assert_eq!(placed_in(&m, "src/book.rs").0, FileRole::Library);
         assert_ne!(

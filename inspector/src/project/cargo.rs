@@ -65,7 +65,29 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
             }
         }
     }
+    place_test_inputs(src, &crates, roles);
     packages.extend(crates);
+}
+
+/// Places the `.rs` files in the folders under a package's `tests/` that no target's module
+/// tree reaches (`tests/source/closure.rs` of a formatter): Cargo compiles only `tests/*.rs`,
+/// `tests/*/main.rs` and what they declare, so these are inputs the tests read — often invalid
+/// on purpose — never code.
+fn place_test_inputs(src: &Sources<'_>, crates: &[Package], roles: &mut Roles) {
+    for pkg in crates.iter().filter(|p| !p.manifest.is_empty()) {
+        let folder = format!("{}tests/", pkg.root);
+        for path in src.under(&folder) {
+            let nested = path[folder.len()..].contains('/');
+            let owned = owner(crates, path).is_some_and(|o| o.manifest == pkg.manifest);
+            if nested && owned && path.ends_with(".rs") && roles.get(path).is_none() {
+                roles.place(
+                    path,
+                    FileRole::TestData,
+                    format!("under {folder} and compiled by no target: an input the tests read"),
+                );
+            }
+        }
+    }
 }
 
 /// Whether a package's library is its program's implementation rather than an API: the

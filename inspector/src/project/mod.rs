@@ -127,7 +127,7 @@ pub fn build(paths: Vec<String>, read: &dyn Fn(&str) -> Option<String>) -> Proje
         if role == FileRole::Vendored || example_test {
             roles.place(path, role, reason);
         } else if crate::engine::is_test_data_path(path) {
-            roles.place(path, FileRole::Test, "test data folder");
+            roles.place(path, FileRole::TestData, "test data folder");
         }
     }
     let mut packages: Vec<Package> = Vec::new();

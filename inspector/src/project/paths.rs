@@ -124,11 +124,14 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
 }
 
 /// The top-level folder of examples a path lies in (`example/`, `examples/`, `_examples/`,
-/// `demo/`, `demos/`), if any.
+/// `demo/`, `demos/`, and a course's `exercises/`, left unfinished for the learner), if any.
 pub(crate) fn top_level_example<'a>(dirs: &[&'a str]) -> Option<&'a str> {
-    dirs.first()
-        .copied()
-        .filter(|d| matches!(*d, "example" | "examples" | "_examples" | "demo" | "demos"))
+    dirs.first().copied().filter(|d| {
+        matches!(
+            *d,
+            "example" | "examples" | "_examples" | "demo" | "demos" | "exercises"
+        )
+    })
 }
 
 /// The role a file's text gives it, for files the path calls library code: a Go file of
@@ -210,6 +213,7 @@ mod tests {
             ("docs/conf.py", FileRole::Docs),
             ("docs/.vitepress/config.mts", FileRole::Docs),
             ("website/docusaurus.config.js", FileRole::Docs),
+            ("exercises/18_iterators/iterators2.rs", FileRole::Example),
             ("build/build-error-serializer.js", FileRole::BuildScript),
             ("lib/build/index.js", FileRole::Library),
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),

@@ -32,12 +32,19 @@ pub enum FileRole {
     Vendored,
     /// Documentation and its tooling (`docs/`).
     Docs,
+    /// Inputs tests read — fixtures, golden files, the sources a formatter's or parser's tests
+    /// feed it (`testdata/`, a `.rs` file under `tests/` no target compiles): never built or run
+    /// as code, so no rule reads it as code.
+    TestData,
 }
 
 impl FileRole {
     /// Whether the role is test code (a test or what only tests use).
     pub fn is_test(self) -> bool {
-        matches!(self, FileRole::Test | FileRole::TestSupport)
+        matches!(
+            self,
+            FileRole::Test | FileRole::TestSupport | FileRole::TestData
+        )
     }
 
     /// The role's name, as reports print it.
@@ -53,6 +60,7 @@ impl FileRole {
             FileRole::Generated => "generated",
             FileRole::Vendored => "vendored",
             FileRole::Docs => "docs",
+            FileRole::TestData => "test data",
         }
     }
 }

@@ -70,7 +70,12 @@ struct Finder(Vec<(u32, String)>);
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
-        if matches!(item.mutability, syn::StaticMutability::Mut(_)) {
+        // `#[cfg(doc)] pub static mut CFG: Cfg = …`: compiled only by rustdoc, to document a
+        // setting the real code provides another way.
+        let doc_only = item.attrs.iter().any(|a| {
+            a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "doc")
+        });
+        if matches!(item.mutability, syn::StaticMutability::Mut(_)) && !doc_only {
             self.0.push((
                 item.static_token.span.start().line as u32,
                 item.ident.to_string(),
@@ -96,6 +101,11 @@ mod tests {
                 (1, "`static mut COUNTER` is unsynchronised global state: concurrent access is a data race".to_string()),
                 (3, "`static mut CACHE` is unsynchronised global state: concurrent access is a data race".to_string()),
             ]
+        );
+        let documented = "/// The build's settings.\n#[cfg(doc)]\npub static mut CFG: Cfg = Cfg { doxygen: false };\n";
+        assert!(
+            hits(&StaticMut, "src/cfg.rs", documented).is_empty(),
+            "rustdoc only"
         );
     }
 

@@ -77,6 +77,30 @@ pub(crate) fn literal_text(literal: &str) -> (&str, bool) {
     (inner, interpolated)
 }
 
+/// Whether every hole of a template or f-string (`${VERSION}`, `{TABLE}`) names a constant
+/// (`SCREAMING_CASE`, by convention never input): `` `FROM cacheV${VERSION}` `` is fixed text.
+pub(crate) fn holes_are_constants(inner: &str) -> bool {
+    let mut holes = 0;
+    let mut rest = inner;
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            return false;
+        };
+        let hole = after[..close].trim();
+        let constant = hole.starts_with(|c: char| c.is_ascii_uppercase())
+            && hole
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if !constant {
+            return false;
+        }
+        holes += 1;
+        rest = &after[close + 1..];
+    }
+    holes > 0
+}
+
 /// The text between the quotes of a literal that opens and closes on its line, its prefix
 /// (`r`, `b`, `f`, `u`, raw `#`s) dropped: `r#"C:\\x"#` → `C:\\x`.
 pub(crate) fn quoted_body(literal: &str) -> Option<&str> {
@@ -96,7 +120,8 @@ pub(crate) fn is_built(args: &[Arg<'_>], i: usize, prefix_before: Option<&str>) 
     let Some(Arg::Str(s)) = args.get(i) else {
         return false;
     };
-    let (_, mut interpolated) = literal_text(s);
+    let (inner, interpolated) = literal_text(s);
+    let mut interpolated = interpolated && !holes_are_constants(inner);
     if let (Some(p), Some(Arg::Code(before))) =
         (prefix_before, i.checked_sub(1).and_then(|p| args.get(p)))
     {
@@ -138,6 +163,12 @@ mod tests {
         assert!(is_built(&call_args(&lines, 0, 2), 1, None));
         assert!(!is_built(&call_args(&lines, 1, 2), 1, None));
         assert_eq!(literal_text("`a ${b}`"), ("a ${b}", true));
+        assert!(holes_are_constants(
+            "DELETE FROM cacheV${VERSION} WHERE url = ?"
+        ));
+        assert!(!holes_are_constants("SELECT * FROM t WHERE id = ${id}"));
+        assert!(!holes_are_constants("FROM ${TABLE} WHERE id = ${id}"));
+        assert!(!holes_are_constants("SELECT 1"));
     }
 
     #[test]

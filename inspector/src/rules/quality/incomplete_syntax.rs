@@ -62,10 +62,9 @@ impl Rule for IncompleteSyntax {
 impl IncompleteSyntax {
     /// The file's hit, when it does not parse.
     fn hit(&self, file: &SourceFile) -> Option<Hit> {
-        // Documentation's code is shown, not compiled: a chapter's fragment with hidden lines.
-        if TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s))
-            || file.role == protocol::project::FileRole::Docs
-        {
+        // Documentation's code is shown, not compiled: a chapter's fragment with hidden lines;
+        // an example or a course's exercise may be left broken for the reader to fix.
+        if TEMPLATE_SUFFIXES.iter().any(|s| file.rel_path.ends_with(s)) || file.is_illustration() {
             return None;
         }
         let Some(Err((line, message))) = file.rust_ast() else {
@@ -189,6 +188,18 @@ mod tests {
     fn quiet_on_valid_rust_and_other_languages() {
         assert!(hits(&IncompleteSyntax, "src/a.rs", "fn a() {}\n").is_empty());
         assert!(hits(&IncompleteSyntax, "app/a.py", "def f(:\n").is_empty());
+        // A course's exercise, left broken for the learner.
+        let exercise = "// TODO: Add the missing type of the argument.\nfn call_me(num:) {}\n";
+        assert!(hits(
+            &IncompleteSyntax,
+            "exercises/02_functions/functions2.rs",
+            exercise
+        )
+        .is_empty());
+        assert_eq!(
+            hits(&IncompleteSyntax, "src/functions2.rs", exercise).len(),
+            1
+        );
         // A template that build.rs renders into Rust.
         let tera = "pub enum Language {\n    {% for key in languages -%}\n        {{key}},\n    {% endfor %}\n}\n";
         assert!(hits(&IncompleteSyntax, "src/language/kinds.rs", tera).is_empty());

@@ -18,6 +18,8 @@
 //! change that writes such a setting still gates.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::rules::lexical::functions::{functions, FnSpan};
+use crate::rules::lexical::Seg;
 use crate::rules::line_hits::LazyTestCode;
 use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
@@ -136,6 +138,52 @@ fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize)
         }
     }
     false
+}
+
+/// Words of a function's name or its doc that say it makes an unverified connection on purpose.
+const UNVERIFIED_WORDS: [&str; 8] = [
+    "unverified",
+    "insecure",
+    "noverify",
+    "no_verify",
+    "skip_verify",
+    "not verify",
+    "doesn't verify",
+    "without verif",
+];
+
+/// Whether the innermost function around `number` says, by its name or the lines of its doc
+/// (comments above it, a docstring below its header), that it makes an unverified connection
+/// — Python's own `ssl._create_unverified_context`, a crawler's "context that doesn't verify
+/// certificates": the function exists to offer that choice, and its callers make it.
+fn says_unverified(
+    lexed: &[crate::rules::lexical::LexLine<'_>],
+    functions: &[FnSpan],
+    number: u32,
+) -> bool {
+    let Some(f) = functions
+        .iter()
+        .filter(|f| f.start <= number && number <= f.end)
+        .max_by_key(|f| f.start)
+    else {
+        return false;
+    };
+    // Comments and strings only, from three lines above the header to the line before the hit.
+    let header = f.start as usize - 1;
+    let until = (header + 5).min(number as usize - 1).max(header);
+    let doc: String = lexed[header.saturating_sub(3)..until]
+        .iter()
+        .flat_map(|l| l.segs.iter())
+        .filter_map(|s| match s {
+            Seg::Comment(c) => Some(c.body.to_lowercase()),
+            Seg::Str(t) => Some(t.to_lowercase()),
+            Seg::Code(_) => None,
+        })
+        .collect();
+    let name = f.name.to_lowercase();
+    UNVERIFIED_WORDS
+        .iter()
+        .any(|w| name.contains(w) || doc.contains(w))
 }
 
 /// Whether the next lines hand verification to the code's own check (Go's
@@ -272,6 +320,7 @@ impl Rule for TlsDisabled {
         let mut tests = LazyTestCode::new(file);
         let lexed = file.lexed(lang);
         let server = serves_tls(&lexed, fam);
+        let mut spans: Option<Vec<FnSpan>> = None;
         for (index, line) in lexed.iter().enumerate() {
             let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
             let Some((_, pattern, what)) = PATTERNS
@@ -310,6 +359,12 @@ impl Rule for TlsDisabled {
                 format!("tls off {pattern}"),
             )
             .suggest("keep verification on; trust a private CA by adding its certificate instead");
+            let functions = spans.get_or_insert_with(|| functions(&lexed, lang));
+            let hit = if says_unverified(&lexed, functions, line.number) {
+                hit.excused("the function is named or documented as making an unverified connection (`_create_unverified_context`): the choice is its callers'")
+            } else {
+                hit
+            };
             // Whether another file of the package serves TLS is the project pass's to say.
             if client_cert {
                 out.keep(hit);
@@ -364,6 +419,9 @@ mod tests {
         // its label at the switch's indentation; a switch on something else still fires.
         let go = "func configTLS(sslmode string) {\n\tswitch sslmode {\n\tcase \"disable\":\n\t\treturn\n\tcase \"allow\", \"prefer\":\n\t\ttlsConfig.InsecureSkipVerify = true\n\t}\n}\n";
         assert!(project_hits(&TlsDisabled, &[("pgconn/config.go", go)]).is_empty());
+        let helper = "def _make_unverified_context():\n    \"\"\"Create an SSL context that doesn't verify certificates.\"\"\"\n    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)\n    ctx.check_hostname = False\n\ndef client():\n    ctx = ssl.create_default_context()\n    ctx.check_hostname = False\n";
+        let found = project_hits(&TlsDisabled, &[("scrapy/utils/ssl.py", helper)]);
+        assert_eq!(found.len(), 1, "only the undocumented one: {found:?}");
         let own = "func verifyCA(c *tls.Config) {\n\tc.InsecureSkipVerify = true\n\tc.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {\n\t\treturn verify(raw)\n\t}\n}\n";
         assert!(project_hits(&TlsDisabled, &[("pgconn/ca.go", own)]).is_empty());
         let other = go.replace("sslmode", "env");

@@ -11,6 +11,10 @@
 //!   documented refusal of the caller's input;
 //! - a method of a trait impl (`fn data_layout(&self) -> … { unimplemented!() }`): the type
 //!   declares it does not support that part of the trait;
+//! - a catch-all arm whose message shows the value that reached it (`_ => unimplemented!("{}",
+//!   line)`);
+//! - a function whose doc comment tells callers it is not supported (a stub kept so code
+//!   compiles);
 //! - a `#[deprecated]` function that refuses to run, pointing at its replacement;
 //! - a let-else whose pattern names the one shape the code supports (`let Type::Syn(t) = ty
 //!   else { unimplemented!() }`);
@@ -53,6 +57,35 @@ fn refuses(m: &syn::Macro) -> bool {
     ["only support", "not supported", "unsupported"]
         .iter()
         .any(|w| said.contains(w))
+}
+
+/// A message that formats a value (`unimplemented!("{}", line)`, `"{kind:?}"`): the arm
+/// reports what reached it, a refusal rather than a placeholder.
+fn shows_value(m: &syn::Macro) -> bool {
+    let Ok(args) = m.parse_body_with(
+        syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated,
+    ) else {
+        return false;
+    };
+    let Some(syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Str(format),
+        ..
+    })) = args.first()
+    else {
+        return false;
+    };
+    let format = format.value().replace("{{", "");
+    format.contains('{') && (args.len() > 1 || format.contains(|c: char| c.is_alphabetic()))
+}
+
+/// A function whose documentation tells its callers it is not supported (`/// … is not
+/// supported yet in Loom. This stub is provided just to make the code compile.`).
+fn documented_gap<'b>(attrs: &[syn::Attribute], block: &'b syn::Block) -> Option<&'b syn::Macro> {
+    let doc = crate::rules::rust_docs::doc_text(attrs).to_lowercase();
+    let said = ["not supported", "unsupported", "stub"]
+        .iter()
+        .any(|w| doc.contains(w));
+    sole_macro_of(block).filter(|m| said && is_unimplemented(m))
 }
 
 fn is_unimplemented(m: &syn::Macro) -> bool {
@@ -119,6 +152,8 @@ impl<'ast> Visit<'ast> for Declared {
                 self.record(mac, "its message says the case cannot happen");
             } else if refuses(mac) {
                 self.record(mac, "its message says the value is not supported");
+            } else if shows_value(mac) {
+                self.record(mac, "its message shows the value the arm does not handle");
             }
         }
         visit::visit_arm(self, arm);
@@ -134,6 +169,9 @@ impl<'ast> Visit<'ast> for Declared {
     }
 
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
+        if let Some(mac) = documented_gap(&f.attrs, &f.block) {
+            self.record(mac, "its documentation tells callers it is not supported");
+        }
         let outer = self.deprecated;
         self.deprecated |= deprecated(&f.attrs);
         visit::visit_impl_item_fn(self, f);
@@ -141,6 +179,9 @@ impl<'ast> Visit<'ast> for Declared {
     }
 
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
+        if let Some(mac) = documented_gap(&f.attrs, &f.block) {
+            self.record(mac, "its documentation tells callers it is not supported");
+        }
         let (outer_dep, outer_trait) = (self.deprecated, self.trait_method);
         self.deprecated |= deprecated(&f.attrs);
         self.trait_method = false;

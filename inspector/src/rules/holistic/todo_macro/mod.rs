@@ -329,6 +329,13 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(open, vec![10], "\"not yet\" is work still to come");
+        let shown = "pub fn header(line: &str) {\n    match line {\n        \"string\" => {}\n        _ => unimplemented!(\"{}\", line),\n    }\n}\n/// Not supported yet: this stub is provided so code compiles.\npub fn wait(&self) {\n    unimplemented!(\"not supported yet\")\n}\n/// Waits.\npub fn later(&self) {\n    unimplemented!(\"not supported yet\")\n}\n";
+        let excused: Vec<u32> = crate::rules::fixture::excused(&TodoMacro, "src/h.rs", shown)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(excused, vec![4, 9]);
+        assert_eq!(hits(&TodoMacro, "src/h.rs", shown).len(), 1, "undocumented");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! What a JavaScript test's callback takes from its runner and checks with, whatever the
 //! framework is called: tape's and node-tap's destructured assertions
 //! (`test('x', ({ same, throws, end }) => …)`) and objects built from the test's context
-//! (`const plan = tspl(t, { plan: 3 })`, then `plan.ok(…)`).
+//! (`const plan = tspl(t, { plan: 3 })`, then `plan.ok(…)`); and what a body says of itself:
+//! a first statement that skips the test, a call of a helper named for checking, a declared
+//! assertion count.
+use crate::rules::lexical::is_ident;
 
 /// The checks a JavaScript test receives from its runner, whatever the framework is called:
 /// the names it destructures from its context (`test('x', ({ same, throws, end }) => …)`, tape
@@ -98,4 +101,47 @@ fn is_plain_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+/// Whether a test's first statement skips it (`t.Skip()`, `pytest.skip(…)`, `this.skip()`): a
+/// disabled test, its author's known choice, checks nothing and claims nothing.
+pub(super) fn skips_itself(body: &[String]) -> bool {
+    body.iter()
+        .map(|c| c.trim())
+        .find(|c| !c.is_empty())
+        .is_some_and(|first| {
+            [
+                "t.Skip(",
+                "t.SkipNow(",
+                "pytest.skip(",
+                "self.skipTest(",
+                "this.skip(",
+                "t.skip(",
+            ]
+            .iter()
+            .any(|s| first.starts_with(s))
+        })
+}
+
+/// Whether a line calls a helper named for checking (`assert(val, _ as T)` of a type-test
+/// module, `expectType<T>(x)`): the project's own assertion, whatever its framework.
+pub(super) fn calls_a_check(code: &str) -> bool {
+    code.match_indices(['a', 'e']).any(|(at, _)| {
+        let rest = &code[at..];
+        let word_start = at == 0 || !is_ident(code.as_bytes()[at - 1]);
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        word_start
+            && (name.starts_with("assert") || name.starts_with("expect"))
+            && rest[name.len()..].trim_start().starts_with(['(', '<'])
+    })
+}
+
+/// Whether a line declares how many assertions the test will make (`t.plan(1)`,
+/// `expect.assertions(2)`): a count, not a check.
+pub(super) fn declares_a_count(code: &str) -> bool {
+    ["t.plan(", "expect.assertions(", "expect.hasAssertions("]
+        .iter()
+        .any(|c| code.contains(c))
 }

@@ -5,7 +5,9 @@
 //! tests with nothing that can fail (no assertion of the file's frameworks and no call).
 
 use super::args::{always_true, bare_constant, call_args, same_operands, split_args};
-use super::context::{context_checks, ContextChecks};
+use super::context::{
+    calls_a_check, context_checks, declares_a_count, skips_itself, ContextChecks,
+};
 use super::excuses::tautology_excuse;
 use super::record::unread_record;
 use super::vocabulary::{
@@ -58,6 +60,9 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     let mut out = Vec::new();
     for (name, start, end) in tests {
         let end = end.min(lines.len() - 1);
+        if skips_itself(&codes[start + 1..=end.max(start)]) {
+            continue;
+        }
         let mut asserts = lang == Language::Python && expects_raise(&lines, start);
         let mut tautologies = Vec::new();
         let mut checks = 0;
@@ -249,30 +254,6 @@ fn collected(lines: &[LexLine<'_>], at: usize) -> bool {
 /// Whether an assertion line (raw text, literals kept) cannot fail. The assertion must be the
 /// statement itself: a test that reads an assertion's result (`if assert.Equal(t, 1, 1) !=
 /// true {`) is testing the assertion library, whose call is the code under test.
-/// Whether a line calls a helper named for checking (`assert(val, _ as T)` of a type-test
-/// module, `expectType<T>(x)`): the project's own assertion, whatever its framework.
-fn calls_a_check(code: &str) -> bool {
-    code.match_indices(['a', 'e']).any(|(at, _)| {
-        let rest = &code[at..];
-        let word_start = at == 0 || !is_ident(code.as_bytes()[at - 1]);
-        let name: String = rest
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        word_start
-            && (name.starts_with("assert") || name.starts_with("expect"))
-            && rest[name.len()..].trim_start().starts_with(['(', '<'])
-    })
-}
-
-/// Whether a line declares how many assertions the test will make (`t.plan(1)`,
-/// `expect.assertions(2)`): a count, not a check.
-fn declares_a_count(code: &str) -> bool {
-    ["t.plan(", "expect.assertions(", "expect.hasAssertions("]
-        .iter()
-        .any(|c| code.contains(c))
-}
-
 fn tautology(raw: &str, lang: Language) -> bool {
     let stated = ["await ", "return ", "self."]
         .iter()
@@ -447,6 +428,18 @@ mod tests {
                 (14, tautology("TestTotal", "assert.Equal(t, c, c)")),
             ]
         );
+    }
+
+    #[test]
+    fn a_test_that_skips_itself_claims_nothing() {
+        let go = "package toml\n\nfunc TestStrict(t *testing.T) {\n\tt.Skip()\n\t//if err != nil {\n\t//\tt.Fatal(\"unexpected error:\", err)\n\t//}\n}\n";
+        assert!(weak("decode_test.go", go).is_empty());
+    }
+
+    #[test]
+    fn tspl_asserts_through_the_test_s_t() {
+        let js = "const { test } = require('node:test')\nconst { tspl } = require('@matteo.collina/tspl')\ntest('h2 continue', async t => {\n  t = tspl(t, { plan: 1 })\n  const requestBody = []\n  server.on('request', (req) => {\n    t.strictEqual(req.headers.expect, '100-continue')\n  })\n})\n";
+        assert!(weak("test/http2-continue.js", js).is_empty());
     }
 
     #[test]
