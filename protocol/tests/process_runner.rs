@@ -7,21 +7,10 @@
 use std::path::{Path, PathBuf};
 
 /// Files that still start processes themselves, and why.
-const KNOWN: [(&str, &str); 3] = [
-    (
-        "protocol/src/session/process/binary.rs",
-        "clap's `Command` (the actor binary's command line), not a process",
-    ),
-    (
-        "lead/src/scenario/runner.rs",
-        "the scenario runner's `retake review`, which a scenario kills in the middle of its run",
-    ),
-    (
-        "lead/src/scenario/run_exec.rs",
-        "the scenario runner's `retake run`, which a scenario kills in the middle of its run",
-    ),
-];
-
+const KNOWN: [(&str, &str); 1] = [(
+    "protocol/src/session/process/binary.rs",
+    "clap's `Command` (the actor binary's command line), not a process",
+)];
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()

@@ -31,7 +31,10 @@ use protocol::Severity;
 /// - `holistic/tls-verification-disabled` (1/11): a change that turns verification off must
 ///   stop the gate, and every class it was wrong about on the corpus is fixed;
 /// - `quality/unreviewed-file` (0/14, all "true but not worth it"): it says what the review did
-///   not check — the gate's coverage, never a claim of a defect — so it cannot be opt-in.
+///   not check — the gate's coverage, never a claim of a defect — so it cannot be opt-in;
+/// - `quality/incomplete-syntax` (0/41, all test inputs and exercises, now test data and
+///   examples): a file that does not parse is one no syntax rule could read — the gate's
+///   coverage too, and a change that writes one must stop the gate.
 ///
 /// What they raise on whole mature repositories is what keeps the default profile's held-out
 /// figure below 80 %; on the merged history of the corpus (changes, the gate's purpose) they

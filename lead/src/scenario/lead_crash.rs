@@ -67,18 +67,6 @@ impl<'a> Watch<'a> {
     }
 }
 
-/// Kills the Lead `pid` alone (SIGKILL), as a crash would end it.
-pub fn kill_lead(pid: u32) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    // SAFETY: kill(2) takes plain integers; `pid` is the `retake run` child this runner started
-    // and has not reaped yet, so the number still names it.
-    unsafe {
-        libc::kill(pid, libc::SIGKILL);
-    }
-}
-
 /// After the kill: the processes of the run that did not die with their Lead (killed then, so
 /// that the resume starts clean), as a failed check unless leftovers are allowed.
 pub fn orphans(tag: &str, checked: bool) -> Option<String> {

@@ -99,14 +99,12 @@ pub fn kill(leftovers: &[Leftover]) {
         let Leftover::Process { pid, .. } = l else {
             continue;
         };
-        let Ok(pid) = libc::pid_t::try_from(*pid) else {
+        let Ok(pid) = i32::try_from(*pid) else {
             continue;
         };
-        // SAFETY: kill(2) takes plain integers; the pid was just read from /proc and carries
-        // this run's tag, so it is a process this run started (or its descendant).
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
+        // The pid was just read from /proc and carries this run's tag, so it is a process this
+        // run started (or its descendant); one that is gone meanwhile needs no kill.
+        protocol::exec::child::kill_process(pid).ok();
     }
 }
 

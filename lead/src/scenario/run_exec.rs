@@ -6,15 +6,13 @@
 
 use super::check::Observed;
 use super::lead_crash::{self, Watch, HOLD_ENV};
-use super::leftovers::{self, TAG_ENV};
+use super::leftovers;
 use super::run_check::{self, RunFacts};
 use super::run_kind::RunSpec;
-use super::runner::{drain, fresh_copy, journal_listing, kill_group, Execution};
+use super::runner::{fresh_copy, journal_listing, tagged, Execution};
 use super::{io, Scenario, ScenarioError};
 use crate::runtime::Runtime;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long processes get to vanish after the run (or the resume) exits.
@@ -29,7 +27,7 @@ const IDENTITY: [(&str, &str); 3] = [
 
 /// How one command ended.
 struct Ended {
-    status: Option<ExitStatus>,
+    code: Option<i32>,
     timed_out: bool,
     /// Killed by the scenario's trigger (the Lead crash), not by the time bound.
     triggered: bool,
@@ -47,35 +45,38 @@ pub fn execute(
     let (tmp, copy, tag) = fresh_copy(scenario)?;
     let base = work_tree(&copy)?;
     let hold = tmp.path().join("hold");
-    let command = |args: &[&str]| {
-        let mut cmd = Command::new(exe);
-        cmd.args(args)
-            .current_dir(&copy)
-            .envs(scenario.env.iter().map(|(k, v)| (k, v)))
-            .env(TAG_ENV, &tag)
-            .env(HOLD_ENV, &hold)
-            .env("NO_COLOR", "1");
-        cmd
+    let program = exe.display().to_string();
+    let command = |args: &[&str]| -> Vec<String> {
+        std::iter::once(program.clone())
+            .chain(args.iter().map(|a| a.to_string()))
+            .collect()
     };
     let mut first = command(&["run", &run.range]);
-    first.args(["--runtime", Runtime::name(scenario.runtime)]);
+    first.extend([
+        "--runtime".to_string(),
+        Runtime::name(scenario.runtime).to_string(),
+    ]);
     if !scenario.faults.is_empty() {
-        first.arg("--chaos");
+        first.push("--chaos".into());
         for fault in &scenario.faults {
-            first.args(["--fault", fault]);
+            first.extend(["--fault".to_string(), fault.clone()]);
         }
     }
-    first.args(&scenario.args);
+    first.extend(scenario.args.iter().cloned());
+    let extra = tagged(scenario, &tag, &[(HOLD_ENV, hold.as_path())]);
+    let go = |argv: Vec<String>, until: Instant, trigger: &mut dyn FnMut() -> bool| {
+        run_until(&argv, &copy, &extra, until, trigger)
+    };
     let started = Instant::now();
     let until = started + Duration::from_secs_f64(scenario.expect.max_seconds() * 2.0);
     let mut problems = Vec::new();
     let mut killed_with = None;
     let ended = match &run.lead_crash {
-        None => run_until(first, until, || false)?,
+        None => go(first, until, &mut || false)?,
         Some(crash) => {
             lead_crash::hold(&hold).map_err(io("cannot write the hold file"))?;
             let mut watch = Watch::new(crash, &copy, started);
-            let ended = run_until(first, until, || {
+            let ended = go(first, until, &mut || {
                 let due = watch.due(Instant::now());
                 if due {
                     killed_with = Some(leftovers::tagged(&tag).len());
@@ -87,7 +88,7 @@ pub fn execute(
                 // Only now: an executor that outlived its Lead must not go on meanwhile.
                 let _gone = std::fs::remove_file(&hold);
                 let copy_arg = copy.display().to_string();
-                run_until(command(&["resume", &copy_arg]), until, || false)?
+                go(command(&["resume", &copy_arg]), until, &mut || false)?
             } else {
                 problems.push(if ended.timed_out {
                     format!(
@@ -97,7 +98,7 @@ pub fn execute(
                 } else {
                     format!(
                         "the run ended ({}) before its Lead was to be killed ({})",
-                        status_text(ended.status),
+                        status_text(ended.code),
                         watch.describe()
                     )
                 });
@@ -117,11 +118,7 @@ pub fn execute(
         killed_with,
     };
     let observed = Observed {
-        exit_code: if ended.timed_out {
-            None
-        } else {
-            ended.status.and_then(|s| s.code())
-        },
+        exit_code: if ended.timed_out { None } else { ended.code },
         timed_out: ended.timed_out,
         json: Some(run_check::summary(&facts)),
         journal: journal_listing(&copy, None),
@@ -141,49 +138,31 @@ pub fn execute(
     Ok(Execution { observed, kept })
 }
 
-/// Runs `cmd` in a process group of its own until it exits; past `until` its whole group is
-/// killed (`timed_out`); when `trigger` says so first, the process alone is (`triggered`).
+/// Runs `argv` in `cwd` until it exits; past `until` its whole process group is killed
+/// (`timed_out`); when `trigger` says so first, its own process alone is (`triggered`): the Lead
+/// of a run, whose executors are then looked for.
 fn run_until(
-    mut cmd: Command,
+    argv: &[String],
+    cwd: &Path,
+    extra: &protocol::exec::Extra,
     until: Instant,
-    mut trigger: impl FnMut() -> bool,
+    trigger: &mut dyn FnMut() -> bool,
 ) -> Result<Ended, ScenarioError> {
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    let mut child = cmd.spawn().map_err(io("cannot start retake"))?;
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
-    let (mut timed_out, mut triggered) = (false, false);
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(io("cannot wait for retake"))? {
-            break status;
-        }
-        if Instant::now() >= until {
-            timed_out = true;
-            kill_group(child.id());
-            break child.wait().map_err(io("cannot reap retake"))?;
-        }
-        if trigger() {
-            triggered = true;
-            lead_crash::kill_lead(child.id());
-            break child.wait().map_err(io("cannot reap the killed Lead"))?;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let limit = until.saturating_duration_since(Instant::now());
+    let ended = protocol::exec::run_watched(argv, cwd, limit, extra, trigger)
+        .map_err(io("cannot run retake"))?;
     let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     Ok(Ended {
-        status: Some(status),
-        timed_out,
-        triggered,
-        stdout: text(stdout.join().unwrap_or_default()),
-        stderr: text(stderr.join().unwrap_or_default()),
+        code: ended.code,
+        timed_out: ended.timed_out,
+        triggered: ended.stopped,
+        stdout: text(ended.stdout),
+        stderr: text(ended.stderr),
     })
 }
 
-fn status_text(status: Option<ExitStatus>) -> String {
-    match status.and_then(|s| s.code()) {
+fn status_text(code: Option<i32>) -> String {
+    match code {
         Some(code) => format!("exit {code}"),
         None => "killed by a signal".into(),
     }

@@ -6,10 +6,7 @@ use super::check::Observed;
 use super::leftovers::{self, TAG_ENV};
 use super::{io, Scenario, ScenarioError};
 use crate::runtime::Runtime;
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How long processes get to vanish after the review exits.
@@ -61,50 +58,34 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
         return super::run_exec::execute(scenario, run, exe, keep);
     }
     let (tmp, copy, tag) = fresh_copy(scenario)?;
-    let mut cmd = Command::new(exe);
-    cmd.arg("review").arg(&copy).args([
-        "--runtime",
-        Runtime::name(scenario.runtime),
-        "--format",
-        "json",
-    ]);
+    let mut argv: Vec<String> = vec![
+        exe.display().to_string(),
+        "review".into(),
+        copy.display().to_string(),
+        "--runtime".into(),
+        Runtime::name(scenario.runtime).into(),
+        "--format".into(),
+        "json".into(),
+    ];
     if !scenario.faults.is_empty() {
-        cmd.arg("--chaos");
+        argv.push("--chaos".into());
         for fault in &scenario.faults {
-            cmd.args(["--fault", fault]);
+            argv.extend(["--fault".to_string(), fault.clone()]);
         }
     }
-    cmd.args(&scenario.args)
-        .envs(scenario.env.iter().map(|(k, v)| (k, v)))
-        .env(TAG_ENV, &tag)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own group, so a run past its bound is killed with everything under it.
-        .process_group(0);
+    argv.extend(scenario.args.iter().cloned());
     let limit = Duration::from_secs_f64(scenario.expect.max_seconds() * 2.0);
     let started = Instant::now();
-    let mut child = cmd
-        .spawn()
-        .map_err(io(format!("cannot start {}", exe.display())))?;
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(io("cannot wait for the review"))? {
-            break status;
-        }
-        if started.elapsed() >= limit {
-            timed_out = true;
-            kill_group(child.id());
-            break child.wait().map_err(io("cannot reap the review"))?;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    // Its own group, so a run past its bound is killed with everything under it.
+    let ended =
+        protocol::exec::run_watched(&argv, &here()?, limit, &tagged(scenario, &tag, &[]), || {
+            false
+        })
+        .map_err(io(format!("cannot run {}", exe.display())))?;
+    let timed_out = ended.timed_out;
     let seconds = started.elapsed().as_secs_f64();
-    let stdout = stdout.join().unwrap_or_default();
-    let stderr = String::from_utf8_lossy(&stderr.join().unwrap_or_default()).into_owned();
+    let stdout = ended.stdout;
+    let stderr = String::from_utf8_lossy(&ended.stderr).into_owned();
     let json: Option<serde_json::Value> = serde_json::from_slice(&stdout).ok();
     let run_id = json
         .as_ref()
@@ -112,7 +93,7 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
     let left = leftovers::wait_gone(&tag, LEFTOVER_GRACE);
     leftovers::kill(&left);
     let observed = Observed {
-        exit_code: if timed_out { None } else { status.code() },
+        exit_code: if timed_out { None } else { ended.code },
         timed_out,
         json,
         journal: journal_listing(&copy, run_id.as_deref()),
@@ -131,28 +112,30 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
     Ok(Execution { observed, kept })
 }
 
-/// Reads a child's pipe to its end on a thread of its own.
-pub(super) fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
-    std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            // A read error mid-way leaves what was read: the checks then report what is missing.
-            let _partial = p.read_to_end(&mut buf);
-        }
-        buf
-    })
+/// The environment a scenario's command gets: the scenario's own variables, its tag (how its
+/// processes are found afterwards), no colours, and `more`.
+pub(super) fn tagged(
+    scenario: &Scenario,
+    tag: &str,
+    more: &[(&str, &Path)],
+) -> protocol::exec::Extra {
+    let mut env: Vec<(String, String)> = scenario
+        .env
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    env.push((TAG_ENV.to_string(), tag.to_string()));
+    env.push(("NO_COLOR".to_string(), "1".to_string()));
+    env.extend(
+        more.iter()
+            .map(|(k, v)| (k.to_string(), v.display().to_string())),
+    );
+    protocol::exec::Extra { stdin: None, env }
 }
 
-/// Kills the process group `pid` leads (the command and everything under it).
-pub(super) fn kill_group(pid: u32) {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return;
-    };
-    // SAFETY: kill(2) with a negative pid signals the process group this runner created for the
-    // review (process_group(0) made the review its leader).
-    unsafe {
-        libc::kill(-pid, libc::SIGKILL);
-    }
+/// The runner's own working directory, where a scenario's command starts.
+pub(super) fn here() -> Result<PathBuf, ScenarioError> {
+    std::env::current_dir().map_err(io("cannot read the working directory"))
 }
 
 /// The report names journaled for `run_id` (or the newest run, when the review printed no id).

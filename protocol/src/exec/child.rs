@@ -56,6 +56,22 @@ pub fn kill_group(pgid: i32) {
     }
 }
 
+/// Kills the process `pid` alone with SIGKILL (what it started lives on). The caller must know
+/// the number still names the process it means: a child it has not reaped, a pid it just read.
+pub fn kill_process(pid: i32) -> std::io::Result<()> {
+    if pid <= 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("no process {pid}"),
+        ));
+    }
+    // SAFETY: kill(2) takes plain integers and touches no memory of ours.
+    if unsafe { libc::kill(pid, libc::SIGKILL) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

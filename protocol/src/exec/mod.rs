@@ -10,6 +10,9 @@ pub mod child;
 pub mod git;
 pub mod guard;
 pub mod sandbox;
+mod watched;
+
+pub use watched::{run_watched, Watched};
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -68,83 +71,111 @@ pub fn run(
     timeout: Duration,
     extra: &Extra,
 ) -> Result<Finished, RunError> {
-    let Some((program, args)) = argv.split_first() else {
-        return Err(RunError::Spawn(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "empty command",
-        )));
-    };
-    let program = if program.contains('/') && Path::new(program).is_relative() {
-        cwd.join(program)
-    } else {
-        PathBuf::from(program)
-    };
-    let mut command = Command::new(program);
-    scrub_secrets(&mut command);
-    command
-        .args(args)
-        .envs(extra.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(cwd)
-        .stdin(if extra.stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    isolate(&mut command);
-    let mut child = command.spawn().map_err(RunError::Spawn)?;
-    if let (Some(input), Some(mut pipe)) = (extra.stdin.clone(), child.stdin.take()) {
-        std::thread::spawn(move || {
-            // A command that exits without reading its input closes the pipe: nothing to do.
-            pipe.write_all(&input).ok();
-        });
-    }
-    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
-    let mut readers = 0;
-    if let Some(out) = child.stdout.take() {
-        drain(out, 0, tx.clone());
-        readers += 1;
-    }
-    if let Some(err) = child.stderr.take() {
-        drain(err, 1, tx.clone());
-        readers += 1;
-    }
-    drop(tx);
+    let mut running = Running::start(argv, cwd, extra)?;
     let deadline = Instant::now() + timeout;
     let mut pause = FIRST_POLL;
     let status = loop {
-        match child.try_wait() {
+        match running.child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) => {
                 let now = Instant::now();
                 if now >= deadline {
-                    kill_group(&mut child);
+                    kill_group(&mut running.child);
                     return Err(RunError::TimedOut);
                 }
                 std::thread::sleep((deadline - now).min(pause));
                 pause = (pause * 2).min(LAST_POLL);
             }
             Err(e) => {
-                kill_group(&mut child);
+                kill_group(&mut running.child);
                 return Err(RunError::Spawn(e));
             }
         }
     };
-    let mut streams = [Vec::new(), Vec::new()];
-    let grace_end = Instant::now() + PIPE_GRACE;
-    for _ in 0..readers {
-        match rx.recv_timeout(grace_end.saturating_duration_since(Instant::now())) {
-            Ok((i, bytes)) => streams[i] = bytes,
-            Err(_) => break,
-        }
-    }
-    let [stdout, stderr] = streams;
+    let [stdout, stderr] = running.output();
     Ok(Finished {
         code: status.code(),
         stdout,
         stderr,
     })
+}
+
+/// A started command whose pipes are being drained.
+pub(crate) struct Running {
+    pub(crate) child: Child,
+    output: mpsc::Receiver<(usize, Vec<u8>)>,
+    readers: usize,
+}
+
+impl Running {
+    /// Starts `argv` in `cwd` with `extra` (see [`run`]): secrets scrubbed, its own process
+    /// group under the guard, stdin fed and stdout/stderr drained by threads of their own.
+    pub(crate) fn start(argv: &[String], cwd: &Path, extra: &Extra) -> Result<Running, RunError> {
+        let Some((program, args)) = argv.split_first() else {
+            return Err(RunError::Spawn(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "empty command",
+            )));
+        };
+        let program = if program.contains('/') && Path::new(program).is_relative() {
+            cwd.join(program)
+        } else {
+            PathBuf::from(program)
+        };
+        let mut command = Command::new(program);
+        scrub_secrets(&mut command);
+        command
+            .args(args)
+            .envs(extra.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(cwd)
+            .stdin(if extra.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        isolate(&mut command);
+        let mut child = command.spawn().map_err(RunError::Spawn)?;
+        if let (Some(input), Some(mut pipe)) = (extra.stdin.clone(), child.stdin.take()) {
+            std::thread::spawn(move || {
+                // A command that exits without reading its input closes the pipe: nothing to do.
+                pipe.write_all(&input).ok();
+            });
+        }
+        let (tx, output) = mpsc::channel::<(usize, Vec<u8>)>();
+        let mut readers = 0;
+        if let Some(out) = child.stdout.take() {
+            drain(out, 0, tx.clone());
+            readers += 1;
+        }
+        if let Some(err) = child.stderr.take() {
+            drain(err, 1, tx.clone());
+            readers += 1;
+        }
+        Ok(Running {
+            child,
+            output,
+            readers,
+        })
+    }
+
+    /// What the command wrote to stdout and stderr (capped), once it has exited: the pipes get
+    /// [`PIPE_GRACE`] to close (a daemon it started may hold them).
+    pub(crate) fn output(self) -> [Vec<u8>; 2] {
+        let mut streams = [Vec::new(), Vec::new()];
+        let grace_end = Instant::now() + PIPE_GRACE;
+        for _ in 0..self.readers {
+            match self
+                .output
+                .recv_timeout(grace_end.saturating_duration_since(Instant::now()))
+            {
+                Ok((i, bytes)) => streams[i] = bytes,
+                Err(_) => break,
+            }
+        }
+        streams
+    }
 }
 
 /// Whether an environment variable carries one of retake's secrets (`RETAKE_SECRET`, the
@@ -195,7 +226,7 @@ fn isolate(command: &mut Command) {
 fn isolate(_command: &mut Command) {}
 
 /// Kills the child's whole process group, then reaps the child.
-fn kill_group(child: &mut Child) {
+pub(crate) fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {
         // The child leads its own group (`process_group(0)`) and has not been reaped yet, so

@@ -378,20 +378,16 @@ impl Run<'_> {
 /// exits 137 without Docker having stopped it, so its restart policy applies.
 fn crash(container: &str) -> Result<String, String> {
     let pid = docker(&["inspect", "-f", "{{.State.Pid}}", container])?;
-    let pid: libc::pid_t = pid
+    let pid: i32 = pid
         .trim()
         .parse()
         .ok()
         .filter(|p| *p > 0)
         .ok_or_else(|| format!("{container} has no running process (pid '{}')", pid.trim()))?;
-    // SAFETY: kill(2) takes plain integers; the pid is the one Docker reports for the
-    // container's first process, so the signal goes to that container alone.
-    if unsafe { libc::kill(pid, libc::SIGKILL) } != 0 {
-        return Err(format!(
-            "cannot signal pid {pid} of {container}: {}",
-            std::io::Error::last_os_error()
-        ));
-    }
+    // The pid is the one Docker reports for the container's first process, so the signal
+    // goes to that container alone.
+    protocol::exec::child::kill_process(pid)
+        .map_err(|e| format!("cannot signal pid {pid} of {container}: {e}"))?;
     Ok(String::new())
 }
 
