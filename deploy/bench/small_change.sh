@@ -42,6 +42,11 @@ if [ -z "${RETAKE:-}" ]; then
 fi
 retake=$RETAKE
 
+# The index refreshed, as a developer's tree has it after any `git status`: right after a
+# checkout its entries may be racily clean, and then every `git diff` of every run re-reads and
+# re-hashes those files (retake never writes the reviewed repository's index: GIT_OPTIONAL_LOCKS=0).
+git -C "$tree" update-index -q --refresh || true
+
 echo "== machine"
 echo "cpus: $(nproc); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== tree $tree at $(git -C "$tree" rev-parse --short HEAD), changing $changed"

@@ -4,6 +4,7 @@
 //!
 //! `check_file` sees nothing but the file (its path, text and role), so its results are a
 //! function of the rule, the path, the text and the role. An entry is used only when all of these match: the
+//! machine's secret cache key (a cache file the reviewed repository carries is foreign), the
 //! build of retake that wrote it (version and the executable's size and modification time,
 //! since a rebuilt rule may find other things), the Inspector kind and the exact list of rules
 //! run (`--dimensions` and disabled rules change it), the path, and the text's length and hash.
@@ -101,7 +102,7 @@ impl ResultCache {
     /// empty when there is no usable file. `None` when the running build cannot be identified
     /// (then nothing is cached: a stale entry could hide a changed rule's findings).
     pub(crate) fn open(root: &Path, kind: &str, rules: &[&str]) -> Option<ResultCache> {
-        let identity = identity(kind, rules)?;
+        let identity = identity(root, kind, rules)?;
         let file = root
             .join(".retake")
             .join("cache")
@@ -264,8 +265,11 @@ fn write(file: &Path, identity: u64, entries: &[Entry]) -> std::io::Result<()> {
     })
 }
 
-/// Which build and which rule list wrote a cache: its entries are valid for exactly these.
-fn identity(kind: &str, rules: &[&str]) -> Option<u64> {
+/// Which machine, build and rule list wrote a cache: its entries are valid for exactly these.
+/// The machine's secret key ([`protocol::exec::sandbox::cache_key`]) makes a cache file the
+/// reviewed repository carries itself foreign: it cannot claim results for files never checked.
+fn identity(root: &Path, kind: &str, rules: &[&str]) -> Option<u64> {
+    let key = protocol::exec::sandbox::cache_key(root)?;
     let exe = std::env::current_exe().ok()?;
     let meta = std::fs::metadata(exe).ok()?;
     let modified = meta
@@ -274,7 +278,7 @@ fn identity(kind: &str, rules: &[&str]) -> Option<u64> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?;
     let mut h = DefaultHasher::new();
-    (MAGIC, env!("CARGO_PKG_VERSION"), meta.len(), modified).hash(&mut h);
+    (key, MAGIC, env!("CARGO_PKG_VERSION"), meta.len(), modified).hash(&mut h);
     (kind, rules).hash(&mut h);
     Some(h.finish())
 }

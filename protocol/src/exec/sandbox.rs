@@ -56,18 +56,60 @@ pub fn analyzer_target_dir(root: &Path) -> PathBuf {
         return user;
     }
     let digest = Sha256::digest(root.to_string_lossy().as_bytes());
-    let cache = [
+    user_cache_dir(root)
+        .join("retake")
+        .join("target")
+        .join(hex::encode(&digest[..8]))
+}
+
+/// The user's cache folder, never inside the work tree `root`: `$XDG_CACHE_HOME` (absolute),
+/// `$HOME/.cache`, or the system's temporary directory — whichever comes first and is not
+/// inside the tree.
+pub fn user_cache_dir(root: &Path) -> PathBuf {
+    let env_dir = |name: &str| std::env::var_os(name).map(PathBuf::from);
+    let outside = |p: &PathBuf| p.is_absolute() && !p.starts_with(root);
+    [
         env_dir("XDG_CACHE_HOME"),
         env_dir("HOME").map(|h| h.join(".cache")),
     ]
     .into_iter()
     .flatten()
     .find(outside)
-    .unwrap_or_else(std::env::temp_dir);
-    cache
-        .join("retake")
-        .join("target")
-        .join(hex::encode(&digest[..8]))
+    .unwrap_or_else(std::env::temp_dir)
+}
+
+/// This machine's key for what retake caches inside a reviewed tree: 16 random bytes in
+/// `retake/cache-key` under [`user_cache_dir`], made on first use (mode 0600). A cache the
+/// reviewed repository carries itself — committed, or written by the change under review — was
+/// not made with this key, so it is foreign and ignored: no repository can hand the gate results
+/// for files it did not check. `None` when the key can be neither read nor made (then nothing is
+/// cached).
+pub fn cache_key(root: &Path) -> Option<[u8; 16]> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = user_cache_dir(root).join("retake").join("cache-key");
+    let read = || std::fs::read(&file).ok()?.try_into().ok();
+    if let Some(key) = read() {
+        return Some(key);
+    }
+    let dir = file.parent()?;
+    std::fs::create_dir_all(dir).ok()?;
+    // Written whole under a name of its own, then linked into place: a review racing this one
+    // sees no key or the whole key, and the first link made wins for both.
+    let key: [u8; 16] = rand::random();
+    let tmp = dir.join(format!("cache-key.{}", hex::encode(rand::random::<[u8; 8]>())));
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(&key));
+    let linked = written.and_then(|()| std::fs::hard_link(&tmp, &file));
+    std::fs::remove_file(&tmp).ok();
+    match linked {
+        Ok(()) => Some(key),
+        Err(_) => read(),
+    }
 }
 
 /// How long an analyzer build folder may go unused before a review removes it.

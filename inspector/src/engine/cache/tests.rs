@@ -169,7 +169,7 @@ fn the_file_stays_under_its_bound() {
     let dir = tree();
     run(dir.path(), &Probe::default(), IDS, None);
     let file = dir.path().join(".retake/cache/quality.bin");
-    let identity = identity("quality", IDS).expect("identity");
+    let identity = identity(dir.path(), "quality", IDS).expect("identity");
     let all = parse(&std::fs::read(&file).expect("cache file"), identity).expect("entries");
     assert_eq!(all.len(), 3);
     // Room for the first file's entry only: the others are left out, not the bound exceeded.
@@ -262,3 +262,29 @@ fn a_file_whose_role_changed_is_checked_again() {
         Digest::of("fn b() {}\n", protocol::project::FileRole::TestSupport)
     );
 }
+
+#[test]
+fn a_cache_file_made_with_another_key_is_foreign() {
+    let dir = tree();
+    run(dir.path(), &Probe::default(), IDS, None);
+    let file = dir.path().join(".retake/cache/quality.bin");
+    let ours = identity(dir.path(), "quality", IDS).expect("identity");
+    let entries: Vec<Entry> = parse(&std::fs::read(&file).expect("cache file"), ours)
+        .expect("entries")
+        .into_iter()
+        .map(|(path, (digest, results))| Entry {
+            path,
+            digest,
+            results,
+        })
+        .collect();
+    // What a repository could carry: the same entries under the identity of the same build
+    // and rules, but without this machine's key.
+    let mut h = DefaultHasher::new();
+    (MAGIC, env!("CARGO_PKG_VERSION")).hash(&mut h);
+    super::write(&file, h.finish(), &entries).expect("write");
+    let probe = Probe::default();
+    run(dir.path(), &probe, IDS, None);
+    assert_eq!(probe.checked(), 3, "every file checked again");
+}
+
