@@ -97,7 +97,10 @@ pub fn cache_key(root: &Path) -> Option<[u8; 16]> {
     // Written whole under a name of its own, then linked into place: a review racing this one
     // sees no key or the whole key, and the first link made wins for both.
     let key: [u8; 16] = rand::random();
-    let tmp = dir.join(format!("cache-key.{}", hex::encode(rand::random::<[u8; 8]>())));
+    let tmp = dir.join(format!(
+        "cache-key.{}",
+        hex::encode(rand::random::<[u8; 8]>())
+    ));
     let written = std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)

@@ -287,4 +287,3 @@ fn a_cache_file_made_with_another_key_is_foreign() {
     run(dir.path(), &probe, IDS, None);
     assert_eq!(probe.checked(), 3, "every file checked again");
 }
-
