@@ -2,7 +2,7 @@
 //!
 //! A missing Inspector never blocks the verdict (the verdict output guarantee); it is named in a
 //! `PARTIAL:{name}|{reason}` note so that nobody mistakes five reports for six. What it does
-//! block is a clean result (chapter 05): a review with partial coverage is never GO — GO becomes
+//! block is a clean result (the supervision spec): a review with partial coverage is never GO — GO becomes
 //! CONDITIONAL ([`covered_verdict`]) — and its decision is never APPROVE ([`covered_decision`]);
 //! with no report at all there is no verdict ([`unreported`], exit 2 in the Lead). These rules
 //! live here, in the pure core, so the Auditor, the Lead-derived verdict, consensus and every

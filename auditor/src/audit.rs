@@ -1,7 +1,7 @@
 //! The audit as one pure function: reports in, one [`AuditOutcome`] out, no actors, no I/O, so
 //! the Auditor actor, `retake audit`, recovery mode and consensus all run the very same code.
 //!
-//! [`audit`] runs the ten steps of chapter 03 in order (see [`steps`] for 1–9), checking the
+//! [`audit`] runs the ten steps of the Auditor spec in order (see [`steps`] for 1–9), checking the
 //! budget before each of steps 1–9; step 10 — the verdict table, the written-justification
 //! override and the team-loop decision — always runs, so a verdict is always produced; a missing
 //! Inspector bounds it (never GO, never APPROVE: `attendance::covered_verdict`). An audit

@@ -1,6 +1,6 @@
 //! The category names the audit treats specially; every other category is opaque text to it.
 //!
-//! They are the Inspectors' own categories (chapter 02), written here once so that the steps
+//! They are the Inspectors' own categories (the Inspectors spec), written here once so that the steps
 //! of the audit cannot drift apart on spelling.
 
 /// An Inspector judges a spec item unimplementable (step 1).

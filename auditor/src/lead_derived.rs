@@ -1,4 +1,4 @@
-//! The Lead's conservative verdict when no Auditor could answer (chapter 03, "Lead-derived
+//! The Lead's conservative verdict when no Auditor could answer (the Auditor spec, "Lead-derived
 //! verdict"): the journaled reports, exact duplicates removed and nothing else judged, then
 //!
 //! ```text

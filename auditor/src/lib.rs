@@ -1,6 +1,6 @@
 //! retake's Auditor logic: from the Inspectors' reports to one verdict, as pure functions.
 //!
-//! The audit of chapter 03 is a pipeline of ten steps over plain data — cross-check and spec
+//! The audit of the Auditor spec is a pipeline of ten steps over plain data — cross-check and spec
 //! defects, contradictions, false positives, coverage, dedup, the severity table, conflicts,
 //! over-implementation, steering, the verdict table with its override — each in its own module
 //! with its own tests, joined by [`audit`] under a budget that always leaves a verdict. The

@@ -39,7 +39,7 @@ pub struct SeverityRule {
     pub adjustment: Adjustment,
 }
 
-/// The Auditor's severity table, applied top to bottom (chapter 03, step 6):
+/// The Auditor's severity table, applied top to bottom (the Auditor spec, step 6):
 ///
 /// | finding                                      | severity                |
 /// |----------------------------------------------|-------------------------|

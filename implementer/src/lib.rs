@@ -1,4 +1,4 @@
-//! retake's Implementer: the task runner of chapter 4.2. An executor (a coding agent, a script
+//! retake's Implementer: the task runner of the task-runner spec. An executor (a coding agent, a script
 //! or the built-in fixer) carries a task out; the runner alone judges the result — Q1–Q6
 //! always, Q7–Q9 when their commands are given, a template evaluator when the task has a
 //! template — and answers PASS, REJECT (with a modification prompt for the next iteration) or

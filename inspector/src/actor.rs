@@ -98,7 +98,7 @@ impl Handler<Incoming> for InspectorActor {
                 return;
             }
             // The heartbeat carries the rules' progress: the Lead extends the report deadline of
-            // an Inspector whose progress moves (chapter 05's "idle but no output" is no progress).
+            // an Inspector whose progress moves (the supervision spec's "idle but no output" is no progress).
             let mut rx = std::pin::pin!(rx);
             let mut tick = tokio::time::interval(PROGRESS_EVERY);
             let outcome = loop {

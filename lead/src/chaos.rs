@@ -1,4 +1,4 @@
-//! Whether a command may inject faults, and which (chapter 05): `--fault` flags and
+//! Whether a command may inject faults, and which (the supervision spec): `--fault` flags and
 //! `[[chaos.faults]]` merged into one plan, refused unless injection is enabled by `--chaos` or
 //! `[chaos] enabled = true` — fault injection is never on by accident.
 

@@ -1,4 +1,4 @@
-//! The command line: every command of chapter 00 (`retake review`'s arguments in
+//! The command line: every command of the overview (`retake review`'s arguments in
 //! `cli/review_args.rs`).
 
 mod review_args;
@@ -35,7 +35,7 @@ pub struct Cli {
 /// Log output format: one definition, shared with the actor binaries.
 pub use protocol::session::process::LogFormat;
 
-/// Output format of a review or audit (chapter 07).
+/// Output format of a review or audit (the outputs spec).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
 pub enum Format {
     /// The human-readable report (default).
@@ -434,7 +434,7 @@ pub struct ResumeArgs {
     /// options keep it for the next resume).
     #[arg(long)]
     pub yes: bool,
-    /// As `retake run --no-discuss`: no Phase 0 discussion, the team sized by chapter 04's
+    /// As `retake run --no-discuss`: no Phase 0 discussion, the team sized by the loops spec's
     /// table alone (kept in the run's options).
     #[arg(long)]
     pub no_discuss: bool,

@@ -1,4 +1,4 @@
-//! Applying the Auditor's `STEERING` rows after a review's verdict (chapter 03, step 9).
+//! Applying the Auditor's `STEERING` rows after a review's verdict (the Auditor spec, step 9).
 //!
 //! - **CODIFY** is applied at once: its text becomes a `- …` line of its target steering file
 //!   (created with a title when missing) and a dated line of [`DECISIONS_MD`]. Both writes are

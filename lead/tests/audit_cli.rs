@@ -1,5 +1,5 @@
-//! `retake audit` reproduces chapter 03's verdict table on hand-written CPF, with the exit codes
-//! of chapter 07, and refuses malformed CPF with one line naming the file and the line.
+//! `retake audit` reproduces the Auditor spec's verdict table on hand-written CPF, with the exit codes
+//! of the outputs spec, and refuses malformed CPF with one line naming the file and the line.
 
 use std::path::Path;
 use std::process::Command;

@@ -1,5 +1,5 @@
-//! `retake consensus` reproduces chapter 03's consensus table on hand-written verdict CPF, with the
-//! exit codes of chapter 07, and refuses malformed CPF with one line naming the file and the line.
+//! `retake consensus` reproduces the Auditor spec's consensus table on hand-written verdict CPF, with the
+//! exit codes of the outputs spec, and refuses malformed CPF with one line naming the file and the line.
 
 use std::path::Path;
 use std::process::Command;

@@ -1,4 +1,4 @@
-//! Coverage decides the verdict (chapter 05, issue #14): through the real binary, a review that
+//! Coverage decides the verdict (the supervision spec, issue #14): through the real binary, a review that
 //! lost an Inspector is never GO and never exits 0 under `--strict`, every output says which
 //! Inspector and why, and a review that lost them all has no verdict (exit 2).
 
@@ -210,7 +210,7 @@ fn one_lost_inspector_on_a_go_repository_is_conditional_exit_3_under_strict() {
         "{md}"
     );
 
-    // Without --strict CONDITIONAL is exit 0 (chapter 07), but never with GO's words.
+    // Without --strict CONDITIONAL is exit 0 (the outputs spec), but never with GO's words.
     let lenient = retake(
         repo.path(),
         &["--chaos", "--fault", "inspector-quality:crash-at=inspect"],

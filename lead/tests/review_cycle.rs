@@ -1,4 +1,4 @@
-//! The review cycle (chapter 4.3, review side) end to end with the real binary: a crate written
+//! The review cycle (the review-cycle spec, review side) end to end with the real binary: a crate written
 //! here whose `src/store.rs` has findings in four dimensions (a hard-coded password: security;
 //! five TODOs: quality and action-items; an `unwrap`: quality and best-practices), and whose
 //! `open_store` is called from three other files; `src/api.rs` has one TODO (two dimensions).

@@ -1,5 +1,5 @@
 //! `retake run --dry-run` on plans written into a temporary repository: the Implementer counts
-//! of chapter 04's table, the task table, no state written, and bad plans refused with exit 2
+//! of the loops spec's table, the task table, no state written, and bad plans refused with exit 2
 //! and one line naming the problem.
 
 use std::path::Path;

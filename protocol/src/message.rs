@@ -180,7 +180,7 @@ impl Default for InspectOptions {
     }
 }
 
-/// Which reviewer an Inspector kind runs (chapter 02, "Backends"). Append-only.
+/// Which reviewer an Inspector kind runs (the Inspectors spec, "Backends"). Append-only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub enum Backend {
     /// The built-in rule catalog (default).
@@ -264,7 +264,7 @@ pub struct AuditRequest {
 }
 
 /// What the design and the steering files of a review say, as plain data the Lead reads from
-/// the spec layout so that the Auditor never opens a spec file (chapter 03, steps 3, 4, 8, 9).
+/// the spec layout so that the Auditor never opens a spec file (the Auditor spec, steps 3, 4, 8, 9).
 /// Empty (the default) turns the design-dependent checks off.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct SpecContext {

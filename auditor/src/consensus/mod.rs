@@ -1,4 +1,4 @@
-//! Consensus mode (chapter 03): the Auditor verdicts of N pipelines become one verdict.
+//! Consensus mode (the Auditor spec): the Auditor verdicts of N pipelines become one verdict.
 //!
 //! VERIFIED findings are keyed by `{category}|{location}` and counted across the verdicts that were
 //! actually produced; a key seen by at least K of them is Consensus, the rest is Noise. A pipeline
@@ -15,7 +15,7 @@
 //! - **Partial coverage** (a produced verdict with a `PARTIAL:{name}|…` note: an Inspector of that
 //!   pipeline sent no report) keeps the consensus from GO, as it keeps each verdict from GO: GO
 //!   becomes CONDITIONAL, even when the table would say GO because nothing reached the threshold.
-//!   A pipeline that failed outright stays as chapter 03 says — it adds neither findings nor a
+//!   A pipeline that failed outright stays as the Auditor spec says — it adds neither findings nor a
 //!   GO, and fewer than half answering marks the consensus partial — since the verdicts that
 //!   were produced each covered every Inspector.
 //! - **A regression** (a once-resolved issue that is back) is raised one level and the verdict

@@ -1,4 +1,4 @@
-//! The consensus rules on the table cases of chapter 03 and the undecided corners.
+//! The consensus rules on the table cases of the Auditor spec and the undecided corners.
 
 use super::*;
 use protocol::cpf::VerifiedRow;

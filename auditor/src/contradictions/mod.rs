@@ -1,5 +1,5 @@
 //! Step 2 of the audit: contradictions between Inspectors, resolved by the five rules of
-//! chapter 03, each a `RESOLVED` row.
+//! the Auditor spec, each a `RESOLVED` row.
 //!
 //! A contradiction is a claim of one Inspector (protocol `Claim`) against findings of another.
 //! Findings are matched by category, so an agent backend or a CPF file standing in for an

@@ -6,7 +6,7 @@
 //! question "does the design specify this?" answered by plain text search. Keyword lists are
 //! short and specific on purpose: a missed detection costs a finding, a false one costs trust.
 
-/// An over-implementation pattern of chapter 03, step 8.
+/// An over-implementation pattern of the Auditor spec, step 8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pattern {
     /// Changes the design does not ask for.

@@ -1,5 +1,5 @@
 //! Backends: which reviewer an Inspector kind runs — the built-in catalog, an agent, or both
-//! (chapter 02, "Backends").
+//! (the Inspectors spec, "Backends").
 //!
 //! An agent is a command (argv, no shell, the prompt on stdin, CPF on stdout) or an
 //! OpenAI-compatible chat endpoint (the prompt as a user message, CPF in the reply). Its

@@ -13,7 +13,7 @@
 //!
 //! Under every filter, a finding in the spec layout (`specs/`, `steering/`) and a test run's
 //! result (a failing test or a test command that could not run is a fact about the change
-//! wherever the test lives — chapter 02 calls failures outside the changed scope regressions)
+//! wherever the test lives — the Inspectors spec calls failures outside the changed scope regressions)
 //! are kept. Other findings that are not about source code — repository-wide ones (empty
 //! path), those in a document that is not source (design.md) — pass through
 //! `diff_context` and `file`; `added` keeps only those about a document the change touched,

@@ -1,7 +1,7 @@
 //! `specs/<feature>/design.md`: `### Spec N: Title` sections with their acceptance criteria, the
 //! Components table's files, fenced code blocks (interface definitions) and the named sections.
 //!
-//! A line-oriented reader rather than a Markdown crate: the layout is fixed by chapter 02, and
+//! A line-oriented reader rather than a Markdown crate: the layout is fixed by the Inspectors spec, and
 //! every item keeps its 1-based line so findings can point into design.md.
 
 use super::{clean_path, DeclaredPath};

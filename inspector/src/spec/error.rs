@@ -1,5 +1,5 @@
 //! Why a spec layout cannot be used: unreadable or malformed files, and the phase gate's refusals
-//! (whose first sentences are fixed by chapter 02).
+//! (whose first sentences are fixed by the Inspectors spec).
 
 /// A spec layout that cannot be read, or a phase gate that refuses.
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,5 @@
 //! The phase gate of a feature review: design.md and tasks.yaml exist, and spec.yaml's phase is
-//! `implementation-complete` (chapter 02; the caller exits 2 on refusal).
+//! `implementation-complete` (the Inspectors spec; the caller exits 2 on refusal).
 
 use super::{Feature, Phase, SpecError};
 use std::path::{Component, Path};

@@ -1,4 +1,4 @@
-//! The spec layout of chapter 02 (`specs/<feature>/spec.yaml`, `tasks.yaml`, `design.md`, `steering/`).
+//! The spec layout of the Inspectors spec (`specs/<feature>/spec.yaml`, `tasks.yaml`, `design.md`, `steering/`).
 //!
 //! Everything here is read once per review by [`Specs::load`] and then consulted by the
 //! spec-aware rules as plain data; nothing in this module writes to the repository. Line numbers

@@ -99,7 +99,7 @@ pub struct ReviewArgs {
     pub untrusted_repo: bool,
 }
 
-/// Fault injection (chapter 05): any fault is refused unless injection is enabled, here or by
+/// Fault injection (the supervision spec): any fault is refused unless injection is enabled, here or by
 /// `[chaos] enabled = true`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct ChaosArgs {

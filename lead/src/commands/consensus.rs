@@ -1,8 +1,8 @@
 //! `retake consensus VERDICT.cpf…`: the Auditor verdicts of N pipelines, from anywhere, become the
-//! consensus verdict of chapter 03. Malformed CPF is one error line naming the file and line.
+//! consensus verdict of the Auditor spec. Malformed CPF is one error line naming the file and line.
 //!
 //! Decisions the spec leaves open, fixed here and why:
-//! - **Exit codes** follow the consensus verdict as for `retake review` (chapter 07): GO 0,
+//! - **Exit codes** follow the consensus verdict as for `retake review` (the outputs spec): GO 0,
 //!   CONDITIONAL 0 (3 with `--strict`), NO-GO 1, SPEC-UPDATE-NEEDED 4 — the latter only when at
 //!   least K verdicts ask for a spec update (one pipeline's spec defect is Noise like any finding).
 //! - **`--runs N`** names the pipelines run when some failed and left no file: they count in N and

@@ -140,7 +140,7 @@ pub fn execute_with(
     execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(code, _)| code)
 }
 
-/// The review cycle of chapter 4.3 (`crate::review_cycle`): it runs after a review with
+/// The review cycle of the review-cycle spec (`crate::review_cycle`): it runs after a review with
 /// dimensions (`--dimensions` or `[review] dimensions`), the dimension view the cycle is
 /// about; `--max-iterations` without dimensions is bad input.
 #[derive(Debug, Clone)]
@@ -188,7 +188,7 @@ fn execute_reviewed(
         other => fail2(other.into()),
     })?;
     // No Inspector report in any pipeline: nothing was checked, so there is no verdict to
-    // append or print (chapter 05) — exit 2 naming each Inspector and why, the journal kept.
+    // append or print (the supervision spec) — exit 2 naming each Inspector and why, the journal kept.
     if let Some(err) = unreported(&out.pipelines) {
         return Err(fail2(anyhow::anyhow!(err)));
     }
@@ -330,7 +330,7 @@ fn unreported(
 
 /// The scope the flags ask for. Without a scope flag, a git repository with uncommitted
 /// changes or commits over its default branch gets a session review against that base
-/// (chapter 02); anything else is reviewed whole.
+/// (the Inspectors spec); anything else is reviewed whole.
 fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
     let session = |base: String| Scope::Session {
         base,
@@ -358,7 +358,7 @@ fn scope_of(args: &ReviewArgs, repo: &std::path::Path) -> Scope {
     }
 }
 
-/// A resolved issue that came back is a REGRESSION, one severity level higher (chapter 03): the
+/// A resolved issue that came back is a REGRESSION, one severity level higher (the Auditor spec): the
 /// batch records it, and the reported finding and the verdict follow.
 fn with_regressions(
     outcome: &protocol::AuditOutcome,

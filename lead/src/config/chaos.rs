@@ -1,4 +1,4 @@
-//! `[chaos]`: fault injection from configuration (chapter 05). Off by default; a fault listed
+//! `[chaos]`: fault injection from configuration (the supervision spec). Off by default; a fault listed
 //! while it is off is refused when a command starts (`crate::chaos::fault_plan`).
 
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
 //! `[executor]` and `[loop]`: what carries a `retake run` task out, and how the team loop and
-//! each Implementer's task runner iterate, judge and give up (chapter 04).
+//! each Implementer's task runner iterate, judge and give up (the loops spec).
 
 use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! `retake fix REVIEW-DIR` (and `retake review --fix`): the fix pipeline of chapter 4.3, the
+//! `retake fix REVIEW-DIR` (and `retake review --fix`): the fix pipeline of the review-cycle spec, the
 //! imperative shell around `team::fix`. It reads the review's findings, batches them, plans
 //! the batches in parallel, exports `.task/FIX-*.json` and `plan.json`, then runs the plan
 //! stage by stage — fix, test, commit one group at a time or roll it back and retry — and

@@ -1,4 +1,4 @@
-//! The exit code of chapter 07 from a summary and the gate options: the verdict's code, then
+//! The exit code of the outputs spec from a summary and the gate options: the verdict's code, then
 //! `--fail-level` (findings at or above it fail even a GO), with `--new-only` counting only the
 //! findings the baseline did not have.
 

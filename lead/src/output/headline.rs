@@ -73,7 +73,7 @@ fn agree(verdict: Verdict, decision: Decision) -> bool {
     )
 }
 
-/// The decision table's row that fired (chapter 03, `auditor::decide`), counted on the active
+/// The decision table's row that fired (the Auditor spec, `auditor::decide`), counted on the active
 /// findings.
 fn decision_reason(s: &Summary<'_>) -> String {
     let active: Vec<&Finding> = s.active().collect();

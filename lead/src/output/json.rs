@@ -1,4 +1,4 @@
-//! The `--format json` object of chapter 07, documented by `docs/retake-report.schema.json`.
+//! The `--format json` object of the outputs spec, documented by `docs/retake-report.schema.json`.
 //! With `--baseline`, each finding gets `baseline` (`new`/`unchanged`) and the object an `absent`
 //! list of the baseline's fingerprints that are gone. `already_there` lists, in the findings'
 //! form, every finding a session's change did not introduce (`output::already_there`).

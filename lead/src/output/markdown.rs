@@ -1,4 +1,4 @@
-//! `--format markdown`: the human-readable report of chapter 03 for PR comments — Executive
+//! `--format markdown`: the human-readable report of the Auditor spec for PR comments — Executive
 //! Summary (opened by the one headline of `headline`), prioritized issues (a rule that fires
 //! often as one row), verification notes as sentences, recommended actions — opened by a hidden
 //! marker (`<!-- retake:report fingerprints=… round=N head=… -->`) so that a bot can find and

@@ -1,4 +1,4 @@
-//! The outputs of chapter 07: terminal, Markdown, JSON, SARIF, rdjson/rdjsonl, JUnit and GitLab
+//! The outputs of the outputs spec: terminal, Markdown, JSON, SARIF, rdjson/rdjsonl, JUnit and GitLab
 //! Code Quality. Every format renders a [`Summary`] as a pure function, so `retake review` and
 //! `retake audit` print the same way; `gate` turns it into the exit code.
 
@@ -168,7 +168,7 @@ impl<'a> Summary<'a> {
     }
 }
 
-/// The process exit code for a verdict (chapter 07): GO 0; NO-GO 1; CONDITIONAL 0, or 3 with
+/// The process exit code for a verdict (the outputs spec): GO 0; NO-GO 1; CONDITIONAL 0, or 3 with
 /// `--strict`; SPEC-UPDATE-NEEDED 4.
 pub fn exit_code(verdict: Verdict, strict: bool) -> u8 {
     match verdict {

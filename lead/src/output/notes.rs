@@ -1,5 +1,5 @@
 //! Notes as sentences for the human reports. The Auditor and the Lead write notes as CPF records
-//! (`VERIFY|src/a.rs:2|race-condition|Critical reported by holistic only`, chapter 01); the
+//! (`VERIFY|src/a.rs:2|race-condition|Critical reported by holistic only`, the protocol spec); the
 //! journal, `--format json` and the CPF files keep that form for scripts, while the terminal and
 //! Markdown reports read each record as a sentence. A record of a kind this module does not know
 //! still reads as a sentence (its tag in words, its fields separated), so no raw `TAG|…` row

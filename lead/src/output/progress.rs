@@ -1,4 +1,4 @@
-//! The progress display of a running review (chapter 07, terminal): on a terminal's standard error,
+//! The progress display of a running review (the outputs spec, terminal): on a terminal's standard error,
 //! a header and one line per actor — its phase, its progress and for how long it has been busy —
 //! rewritten in place from the actors' heartbeats, and erased before the report is printed.
 //! Nothing at all when standard error is not a terminal.

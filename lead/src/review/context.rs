@@ -1,4 +1,4 @@
-//! The Auditor's spec context (chapter 03, steps 3, 4, 8 and 9), read by the Lead from the
+//! The Auditor's spec context (the Auditor spec, steps 3, 4, 8 and 9), read by the Lead from the
 //! reviewed repository so that the Auditor never opens a spec file:
 //!
 //! | field | from |

@@ -2,7 +2,7 @@
 //! feeds it what happened (connected, heartbeat, work sent, delivered, lost, time passed) and
 //! carries out the actions it returns (spawn, shut down, kill, nudge, give up).
 //!
-//! Recovery follows chapter 05: a dead or unresponsive actor is shut down and re-spawned once
+//! Recovery follows the supervision spec: a dead or unresponsive actor is shut down and re-spawned once
 //! under a new name (`inspector-quality-r1`); if the replacement fails too — or the role has used
 //! its restart budget (`max_restarts` in `restart_window`) — the slot gives up: an Inspector
 //! becomes unavailable (partial coverage), the Auditor's work falls to the Lead's derived
@@ -237,7 +237,7 @@ impl Supervisor {
 
     /// An Inspector at work reported `progress`: when it moved since its last heartbeat, the
     /// report is owed no earlier than `extend_to`. A long review that keeps moving is not
-    /// unresponsive; one whose progress stands still is held to its deadline (chapter 05's
+    /// unresponsive; one whose progress stands still is held to its deadline (the supervision spec's
     /// "idle but no output").
     pub fn progressed(&mut self, instance: &str, progress: &str, extend_to: Instant) {
         let Some(slot) = self.slot_mut(instance) else {

@@ -1,4 +1,4 @@
-//! The review side of chapter 4.3: after a dimension review (`retake review --dimensions …`,
+//! The review side of the review-cycle spec: after a dimension review (`retake review --dimensions …`,
 //! or `[review] dimensions`), aggregate the Auditor's verified findings by dimension, find the
 //! critical files (findings in 3 or more reviewed dimensions), and when critical > 0, high > 5
 //! or a critical file exists, deep-dive: at most 5 findings per iteration get root-cause

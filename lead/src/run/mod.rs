@@ -1,4 +1,4 @@
-//! `retake run`: a plan driven end to end by the team loop of chapter 04.1.
+//! `retake run`: a plan driven end to end by the team loop of the loops spec.
 //!
 //! Step 0 writes the state file; Phase 0 (`phase_a::discuss`) lets the built-in Planner and
 //! Critic refine the plan; Phase A checks the environment, reads the plan and its range,

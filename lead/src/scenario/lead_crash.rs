@@ -1,4 +1,4 @@
-//! The Lead row of chapter 05: a run scenario with `lead_crash = { after_event, after_ms }` has
+//! The Lead row of the supervision spec: a run scenario with `lead_crash = { after_event, after_ms }` has
 //! its Lead (the `retake run` process, alone: its children must die by themselves) killed with
 //! SIGKILL when the trigger is due; then no process of the run may be left, and `retake resume`
 //! must finish the run.

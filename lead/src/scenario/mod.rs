@@ -1,4 +1,4 @@
-//! Recovery scenarios (chapter 05, "Scenarios"): run the real `retake review` on a copy of a
+//! Recovery scenarios (the supervision spec, "Scenarios"): run the real `retake review` on a copy of a
 //! repository with faults injected, and check the outcome — verdict, notes, restarts, journaled
 //! reports, time, and that no process outlives the review.
 //!

@@ -1,7 +1,7 @@
 //! Run scenarios: `run = { repo, range, args }` instead of `review = …` drives a plan with
 //! `retake run` (the team loop, its Implementers and the review round) on a copy of `repo`,
 //! and `lead_crash = { after_event, after_ms }` kills that Lead on a trigger and finishes the
-//! run with `retake resume` (chapter 05's Lead row). This module reads and checks those keys;
+//! run with `retake resume` (the supervision spec's Lead row). This module reads and checks those keys;
 //! `run_exec` runs them, `run_check` checks what they left behind.
 
 use super::file::Expect;

@@ -1,5 +1,5 @@
 //! The chaos soak (`--soak N --seed S`): N runs of the given scenarios' reviews with random
-//! faults, checked against the invariants of chapter 05 instead of fixed expectations — every
+//! faults, checked against the invariants of the supervision spec instead of fixed expectations — every
 //! run ends with a verdict or a documented escalation, no report is lost between the journal and
 //! the verdict, missing Inspectors are named (and their verdict is never GO), and no process is
 //! left over.
@@ -26,7 +26,7 @@ pub const SOAK_ENV: [(&str, &str); 6] = [
 /// A soak run's time bound, seconds (killed at twice this).
 pub const SOAK_MAX_SECONDS: f64 = 45.0;
 
-/// Exit codes that carry a verdict (chapter 07), and the one of a documented escalation.
+/// Exit codes that carry a verdict (the outputs spec), and the one of a documented escalation.
 const VERDICT_CODES: [i32; 4] = [0, 1, 3, 4];
 const ESCALATED: i32 = 5;
 

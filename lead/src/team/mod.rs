@@ -1,4 +1,4 @@
-//! The team loop's pure core (chapter 04): the plan and its range, Phase 0's planning
+//! The team loop's pure core (the loops spec): the plan and its range, Phase 0's planning
 //! discussion, Phase A's granularity validation, registration and Implementer count, Phase B's
 //! claims, message patterns, signals, fix tasks, gates and reports, Phase C's commit message
 //! and completion report, and the fix pipeline's batching, export, execution bookkeeping and

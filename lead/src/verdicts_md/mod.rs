@@ -1,4 +1,4 @@
-//! `verdicts.md`: one `[B{seq}]` batch appended per review (chapter 03). Appends rewrite the file
+//! `verdicts.md`: one `[B{seq}]` batch appended per review (the Auditor spec). Appends rewrite the file
 //! atomically with the old content as its unchanged prefix, so earlier batches are never altered
 //! and a crash mid-write leaves the previous file intact.
 //!

@@ -1,4 +1,4 @@
-//! The outputs of chapter 07 from the real binary: every format's key fields, `--output DIR`,
+//! The outputs of the outputs spec from the real binary: every format's key fields, `--output DIR`,
 //! `--fail-level`, and `--baseline` with `--new-only`, on repositories and CPF files built here.
 
 mod gating;

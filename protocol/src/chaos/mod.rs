@@ -1,4 +1,4 @@
-//! Fault injection (chapter 05): which faults exist, how they are written, and which actor gets
+//! Fault injection (the supervision spec): which faults exist, how they are written, and which actor gets
 //! which. A feature for users, not only for tests — so the vocabulary is small, named, and
 //! round-trips through text (`inspector-quality#2:hang-at=inspect`).
 //!

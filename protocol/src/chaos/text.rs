@@ -221,7 +221,7 @@ fn spawn_number(actor: &str, text: &str) -> Result<u32, ChaosParseError> {
     }
 }
 
-/// Accepts the stable names of chapter 05 only: a plan names logical actors, never instances.
+/// Accepts the stable names of the supervision spec only: a plan names logical actors, never instances.
 fn check_actor(actor: &str) -> Result<(), ChaosParseError> {
     let known = match actor {
         "lead" | "auditor" => true,

@@ -1,4 +1,4 @@
-//! CPF — the Compact Pipe-Delimited Format for Inspector reports and Auditor verdicts (chapter 01).
+//! CPF — the Compact Pipe-Delimited Format for Inspector reports and Auditor verdicts (the protocol spec).
 //!
 //! A CPF text is `KEY:VALUE` metadata (`VERDICT:`, `SCOPE:`) followed by sections: a header line
 //! (`ISSUES:`) and then rows of `|`-separated fields, or free-text lines (`NOTES:`,

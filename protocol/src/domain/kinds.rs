@@ -151,7 +151,7 @@ impl FromStr for Dimension {
     }
 }
 
-/// The task runner's judgment of one iteration (chapter 04).
+/// The task runner's judgment of one iteration (the loops spec).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Judgment {
     /// `PASS`

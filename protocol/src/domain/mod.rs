@@ -1,4 +1,4 @@
-//! The domain types of chapter 01: closed enums with exact text forms, findings, tasks, reports.
+//! The domain types of the protocol spec: closed enums with exact text forms, findings, tasks, reports.
 
 mod changes;
 mod finding;

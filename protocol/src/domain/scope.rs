@@ -18,7 +18,7 @@ pub enum DiffFilter {
     NoFilter,
 }
 
-/// The review scope (chapter 02's table).
+/// The review scope (the Inspectors spec's table).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Scope {
     /// One feature's spec files, optionally only some of its tasks.

@@ -1,7 +1,7 @@
 //! A unit of work for an Implementer.
 //!
 //! A task has two representations. In text (`state/tasks.json`, read by other tools and the
-//! dashboard) its status is chapter 01's name — `pending`, `in_progress` with a `claimer` field
+//! dashboard) its status is the protocol spec's name — `pending`, `in_progress` with a `claimer` field
 //! beside it, `completed`, `failed` — and a file in the older form (Rust's enum names,
 //! `{"InProgress": {"claimer": …}}`) still reads. On the wire (bincode, not human-readable) it
 //! keeps the derived form: wire types carry no serde attribute bincode cannot encode, so the
@@ -89,7 +89,7 @@ struct TextTaskOut<'a> {
     active_form: &'a str,
 }
 
-/// The text form, read: chapter 01's status names or the older enum form.
+/// The text form, read: the protocol spec's status names or the older enum form.
 #[derive(Deserialize)]
 struct TextTaskIn {
     id: u32,
@@ -186,7 +186,7 @@ enum StatusField {
 const STATUS_NAMES: &[&str] = &["pending", "in_progress", "completed", "failed"];
 
 impl StatusField {
-    /// The status named `name`: chapter 01's name, or the older enum form's (unit variants).
+    /// The status named `name`: the protocol spec's name, or the older enum form's (unit variants).
     fn named<E: de::Error>(name: &str) -> Result<StatusField, E> {
         match name {
             "pending" | "Pending" => Ok(StatusField::Pending),

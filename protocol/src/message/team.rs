@@ -1,4 +1,4 @@
-//! What the Lead hands an Implementer with a task (chapter 04): the task, where the repository
+//! What the Lead hands an Implementer with a task (the loops spec): the task, where the repository
 //! is, which executor carries it out and how the task runner iterates and judges. Plain data,
 //! so that an Implementer in its own process needs nothing but this message to do the work.
 //!
@@ -40,7 +40,7 @@ pub struct ExecutorSpec {
     pub timeout_secs: u64,
 }
 
-/// How the task runner iterates and judges (chapter 4.2), with the commands behind Q7–Q9.
+/// How the task runner iterates and judges (the task-runner spec), with the commands behind Q7–Q9.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoopSpec {
     /// Iterations before the runner gives up (at least 1).

@@ -1,6 +1,6 @@
 //! The holistic Inspector's rules: operations, concurrency, lifecycles, coupling, security and
 //! performance across the code. Rules that need a folder of their own are grouped by the
-//! concern chapter 02 lists them under.
+//! concern the Inspectors spec lists them under.
 
 mod async_scope;
 mod concurrency;

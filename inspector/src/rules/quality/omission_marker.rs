@@ -42,7 +42,7 @@ const OMISSION_WORDS: [&str; 8] = [
     "以下同様",
 ];
 
-/// The default omission markers of chapter 02.
+/// The default omission markers of the Inspectors spec.
 pub(crate) const DEFAULT_MARKERS: [Marker; 8] = [
     Marker::Line("..."),
     Marker::Comment("..."),

@@ -1,4 +1,4 @@
-//! Container scenarios (chapter 06): a review job submitted to `retake serve` running in a
+//! Container scenarios (the deployment spec): a review job submitted to `retake serve` running in a
 //! Docker Compose stack, with containers killed, paused, cut off or restarted at chosen moments,
 //! checked against the same `[expect]` table as a local scenario.
 //!

@@ -1,4 +1,4 @@
-//! Phase 0 — the planning discussion (chapter 04.1; `--no-discuss` skips it). A Planner and a
+//! Phase 0 — the planning discussion (the team-loop spec; `--no-discuss` skips it). A Planner and a
 //! Critic, built in (no planner agent can be configured yet), discuss the selected tasks for at
 //! most [`MAX_ROUNDS`] rounds:
 //!

@@ -193,7 +193,7 @@ pub fn max_parallel(tasks: &[PlanTask]) -> u32 {
 }
 
 /// Why the graph keeps fewer Implementers busy than its tasks' levels hold — the reason that
-/// lets the Planner's recommendation bound the team (chapter 04's table decides otherwise): a
+/// lets the Planner's recommendation bound the team (the loops spec's table decides otherwise): a
 /// cycle, or tasks without owns that must run one at a time. `None` when the recommendation is
 /// only the graph's width, which says nothing the table does not.
 pub fn parallel_reason(tasks: &[PlanTask]) -> Option<String> {

@@ -1,4 +1,4 @@
-//! The fix pipeline of chapter 4.3 (`retake fix REVIEW-DIR`, `review --fix`), its pure parts:
+//! The fix pipeline of the review-cycle spec (`retake fix REVIEW-DIR`, `review --fix`), its pure parts:
 //! batching findings, planning groups into stages (the built-in planner, and the prompt and
 //! answer check of an agent planner), the `.task/FIX-*.json` and `plan.json` export, the
 //! per-group execution bookkeeping (fix → test → commit or roll back, bounded retries) and the
