@@ -66,6 +66,17 @@ impl Secret {
     pub(crate) fn as_bytes(&self) -> &[u8] {
         &self.0
     }
+
+    /// Whether two secrets are the same key, compared in time independent of where they differ.
+    pub fn same_as(&self, other: &Secret) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
 }
 
 impl fmt::Debug for Secret {

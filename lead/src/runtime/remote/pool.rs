@@ -65,25 +65,34 @@ impl From<Worker> for Claimed {
 static SHARED: std::sync::OnceLock<Arc<WorkerPool>> = std::sync::OnceLock::new();
 
 /// The process's pool, started on first use on `listen` with the hex `secret` (required: the
-/// remote runtime authenticates workers it did not start). Later calls return the same pool.
+/// remote runtime authenticates workers it did not start). A later call gets the same pool when
+/// it asks for the same address and secret, and an error naming the difference otherwise — a
+/// review never silently runs on workers that registered for other settings.
 pub fn shared_pool(
     listen: &str,
     secret: Option<&str>,
     wire: &WireConfig,
 ) -> Result<Arc<WorkerPool>, String> {
-    if let Some(pool) = SHARED.get() {
-        return Ok(Arc::clone(pool));
-    }
     let hex = secret.ok_or(
         "the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET",
     )?;
     let secret = Secret::from_hex(hex).map_err(|e| format!("wire.secret: {e}"))?;
-    let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(|e| e.to_string())?;
-    Ok(Arc::clone(SHARED.get_or_init(|| pool)))
+    let pool = match SHARED.get() {
+        Some(pool) => Arc::clone(pool),
+        None => {
+            let pool = WorkerPool::start(listen, secret.clone(), wire.clone())
+                .map_err(|e| e.to_string())?;
+            Arc::clone(SHARED.get_or_init(|| pool))
+        }
+    };
+    pool.serves(listen, &secret)?;
+    Ok(pool)
 }
 
 /// The registered workers, shared by every review of the process.
 pub struct WorkerPool {
+    /// The address it was asked to listen on, as given.
+    asked: String,
     secret: Secret,
     full_set_wait: Mutex<Option<Duration>>,
     idle: Mutex<Vec<Worker>>,
@@ -108,6 +117,7 @@ impl WorkerPool {
         })?;
         std_listener.set_nonblocking(true)?;
         let pool = Arc::new(WorkerPool {
+            asked: listen.to_string(),
             secret: secret.clone(),
             full_set_wait: Mutex::new(None),
             idle: Mutex::new(Vec::new()),
@@ -132,6 +142,23 @@ impl WorkerPool {
             })?;
         tracing::info!(listen = %pool.listen, "waiting for workers");
         Ok(pool)
+    }
+
+    /// Whether this pool is the one `listen` and `secret` ask for; an error naming what differs.
+    fn serves(&self, listen: &str, secret: &Secret) -> Result<(), String> {
+        if listen != self.asked {
+            return Err(format!(
+                "this process's worker pool listens on {} (review.listen = '{}'); a review asked for '{listen}'",
+                self.listen, self.asked
+            ));
+        }
+        if !secret.same_as(&self.secret) {
+            return Err(
+                "this process's worker pool authenticates workers with another wire.secret than the review's"
+                    .to_string(),
+            );
+        }
+        Ok(())
     }
 
     /// The address workers connect to (the bound port when `start` was given port 0).
@@ -369,4 +396,28 @@ async fn admit(
         reader: reading,
     });
     let _started = start_tx.send(());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pool_serves_only_the_address_and_secret_it_was_started_for() {
+        let secret = |byte: u8| Secret::from_bytes(vec![byte; 32]).expect("secret");
+        let pool =
+            WorkerPool::start("127.0.0.1:0", secret(1), WireConfig::default()).expect("listening");
+        assert_eq!(pool.serves("127.0.0.1:0", &secret(1)), Ok(()));
+        let elsewhere = pool
+            .serves("0.0.0.0:7000", &secret(1))
+            .expect_err("other address");
+        assert!(
+            elsewhere.contains("a review asked for '0.0.0.0:7000'"),
+            "{elsewhere}"
+        );
+        assert_eq!(
+            pool.serves("127.0.0.1:0", &secret(2)),
+            Err("this process's worker pool authenticates workers with another wire.secret than the review's".to_string())
+        );
+    }
 }
