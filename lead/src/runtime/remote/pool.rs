@@ -65,9 +65,11 @@ impl From<Worker> for Claimed {
 static SHARED: std::sync::OnceLock<Arc<WorkerPool>> = std::sync::OnceLock::new();
 
 /// The process's pool, started on first use on `listen` with the hex `secret` (required: the
-/// remote runtime authenticates workers it did not start). A later call gets the same pool when
-/// it asks for the same address and secret, and an error naming the difference otherwise — a
-/// review never silently runs on workers that registered for other settings.
+/// remote runtime authenticates workers it did not start). A later call gets that same pool:
+/// in `retake serve` every job's review runs on the service's workers, whatever the job's own
+/// `[review] listen` or `[wire] secret` say — a job's repository can neither move the service's
+/// listener nor change the secret its workers registered with. When a later call asks for
+/// other settings, the log says which ones the pool keeps.
 pub fn shared_pool(
     listen: &str,
     secret: Option<&str>,
@@ -77,16 +79,14 @@ pub fn shared_pool(
         "the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET",
     )?;
     let secret = Secret::from_hex(hex).map_err(|e| format!("wire.secret: {e}"))?;
-    let pool = match SHARED.get() {
-        Some(pool) => Arc::clone(pool),
-        None => {
-            let pool = WorkerPool::start(listen, secret.clone(), wire.clone())
-                .map_err(|e| e.to_string())?;
-            Arc::clone(SHARED.get_or_init(|| pool))
+    if let Some(pool) = SHARED.get() {
+        if let Some(other) = pool.differs(listen, &secret) {
+            tracing::info!(pool = %pool.listen, "the review runs on this process's worker pool: {other}");
         }
-    };
-    pool.serves(listen, &secret)?;
-    Ok(pool)
+        return Ok(Arc::clone(pool));
+    }
+    let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(|e| e.to_string())?;
+    Ok(Arc::clone(SHARED.get_or_init(|| pool)))
 }
 
 /// The registered workers, shared by every review of the process.
@@ -144,21 +144,16 @@ impl WorkerPool {
         Ok(pool)
     }
 
-    /// Whether this pool is the one `listen` and `secret` ask for; an error naming what differs.
-    fn serves(&self, listen: &str, secret: &Secret) -> Result<(), String> {
+    /// How `listen` and `secret` differ from what this pool was started with, if they do.
+    fn differs(&self, listen: &str, secret: &Secret) -> Option<String> {
         if listen != self.asked {
-            return Err(format!(
-                "this process's worker pool listens on {} (review.listen = '{}'); a review asked for '{listen}'",
+            return Some(format!(
+                "it listens on {} (asked for '{}'), not on '{listen}'",
                 self.listen, self.asked
             ));
         }
-        if !secret.same_as(&self.secret) {
-            return Err(
-                "this process's worker pool authenticates workers with another wire.secret than the review's"
-                    .to_string(),
-            );
-        }
-        Ok(())
+        (!secret.same_as(&self.secret))
+            .then(|| "its workers registered with another wire.secret".to_string())
     }
 
     /// The address workers connect to (the bound port when `start` was given port 0).
@@ -403,21 +398,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_pool_serves_only_the_address_and_secret_it_was_started_for() {
+    fn a_later_review_is_told_what_the_pool_keeps() {
         let secret = |byte: u8| Secret::from_bytes(vec![byte; 32]).expect("secret");
         let pool =
             WorkerPool::start("127.0.0.1:0", secret(1), WireConfig::default()).expect("listening");
-        assert_eq!(pool.serves("127.0.0.1:0", &secret(1)), Ok(()));
+        assert_eq!(pool.differs("127.0.0.1:0", &secret(1)), None);
         let elsewhere = pool
-            .serves("0.0.0.0:7000", &secret(1))
-            .expect_err("other address");
+            .differs("0.0.0.0:7000", &secret(1))
+            .expect("other address");
         assert!(
-            elsewhere.contains("a review asked for '0.0.0.0:7000'"),
+            elsewhere.contains("(asked for '127.0.0.1:0'), not on '0.0.0.0:7000'"),
             "{elsewhere}"
         );
         assert_eq!(
-            pool.serves("127.0.0.1:0", &secret(2)),
-            Err("this process's worker pool authenticates workers with another wire.secret than the review's".to_string())
+            pool.differs("127.0.0.1:0", &secret(2)).as_deref(),
+            Some("its workers registered with another wire.secret")
         );
     }
 }
