@@ -107,6 +107,10 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if matches!(stem, "bench" | "benchmark" | "benchmarks") {
         return (FileRole::Bench, format!("a benchmark by name ({name})"));
     }
+    // An example beside the manifest (`example.ts`, `demo.py` at the repository's root).
+    if dirs.is_empty() && matches!(stem, "example" | "examples" | "demo") {
+        return (FileRole::Example, format!("an example by name ({name})"));
+    }
     let in_src = dirs.contains(&"src");
     if *name == "main.rs" && dirs.last() == Some(&"src") {
         return (FileRole::Program, "src/main.rs".to_string());
@@ -214,6 +218,8 @@ mod tests {
             ("docs/.vitepress/config.mts", FileRole::Docs),
             ("website/docusaurus.config.js", FileRole::Docs),
             ("exercises/18_iterators/iterators2.rs", FileRole::Example),
+            ("example.ts", FileRole::Example),
+            ("src/example.rs", FileRole::Library),
             ("build/build-error-serializer.js", FileRole::BuildScript),
             ("lib/build/index.js", FileRole::Library),
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),

@@ -246,7 +246,92 @@ fn built_in(args: &[Arg<'_>], lang: Language) -> bool {
         };
         is_sql(literal_text(s).0)
             && (is_built(args, k, prefix) || (lang == Language::Go && sprintf))
+            && !splices_only_fixed(args)
     })
+}
+
+/// Whether the SQL is spliced together — concatenated (`"SELECT … FROM " + x + " LIMIT 1"`)
+/// or formatted by Go's `fmt.Sprintf` — from nothing but values no input reaches: escaped
+/// identifiers (`quoteIdentifier(t)`, `pq.QuoteIdentifier`), constants (`TABLE`), the program's
+/// configuration (`c.config.MigrationsTable`, `cfg.Table`): a table's name cannot be a bound
+/// parameter, and the operator's own settings are no injection.
+fn splices_only_fixed(args: &[Arg<'_>]) -> bool {
+    let mut spliced = 0;
+    let sprintf = args
+        .iter()
+        .any(|a| matches!(a, Arg::Code(c) if c.contains("fmt.Sprintf(")));
+    for (k, arg) in args.iter().enumerate() {
+        let Arg::Code(code) = arg else {
+            continue;
+        };
+        let after_sql = matches!(k.checked_sub(1).map(|p| &args[p]), Some(Arg::Str(_)));
+        let before_sql = matches!(args.get(k + 1), Some(Arg::Str(_)));
+        let operands: Vec<&str> = if sprintf && after_sql {
+            // `fmt.Sprintf(`…%s…`, a, b)`: the arguments after the format, to the call's end.
+            let inner = code.split(')').next().unwrap_or(code);
+            inner.split(',').skip(1).collect()
+        } else if (after_sql || before_sql) && code.contains('+') {
+            let pieces: Vec<&str> = code.split('+').collect();
+            let last = pieces.len() - 1;
+            pieces
+                .iter()
+                .enumerate()
+                .map(|(n, piece)| match (n, n == last) {
+                    // Before the first `+` of code that opens the expression: what follows
+                    // `:=`, `=`, `(` or `,` (`query := prefix + "…"`).
+                    (0, _) if !after_sql => piece.rsplit(['=', '(', ',']).next().unwrap_or(piece),
+                    // After the last `+` of code that ends it: up to `)`, `,` or `;`, a call's
+                    // own parentheses kept (`+ quoteIdentifier(t))`).
+                    (_, true) if !before_sql => until_close(piece),
+                    _ => piece,
+                })
+                .collect()
+        } else {
+            continue;
+        };
+        for operand in operands.iter().map(|o| o.trim()).filter(|o| !o.is_empty()) {
+            spliced += 1;
+            if !fixed_value(operand) {
+                return false;
+            }
+        }
+    }
+    spliced > 0
+}
+
+/// The start of `piece` up to the first `)`, `,` or `;` outside a call's own parentheses.
+fn until_close(piece: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in piece.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth > 0 => depth -= 1,
+            ')' | ',' | ';' => return &piece[..i],
+            _ => {}
+        }
+    }
+    piece
+}
+
+/// An operand of a concatenation that carries no input: see [`splices_only_fixed`].
+fn fixed_value(piece: &str) -> bool {
+    if let Some((callee, _)) = piece.split_once('(') {
+        let callee = callee.to_ascii_lowercase();
+        return callee.contains("quote") || callee.contains("escape");
+    }
+    let name = piece.trim();
+    let constant = name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let configured = name.contains('.')
+        && name.split('.').any(|part| {
+            matches!(
+                part.to_ascii_lowercase().as_str(),
+                "config" | "cfg" | "conf" | "settings"
+            )
+        });
+    constant || configured
 }
 
 /// The pieces of a line after its first `=` (an assignment's right-hand side).
@@ -275,16 +360,41 @@ fn rhs<'a>(line: &LexLine<'a>) -> Option<(String, Vec<Arg<'a>>)> {
     Some((name, args))
 }
 
+/// Whether a line opens a function (`func `, `def `, `function `): a variable's assignments
+/// before it belong to another function.
+fn opens_function(code: &str) -> bool {
+    let t = code.trim_start();
+    [
+        "func ",
+        "def ",
+        "async def ",
+        "function ",
+        "async function ",
+    ]
+    .iter()
+    .any(|k| t.starts_with(k))
+}
+
 fn text(text: &str, lang: Language) -> BTreeSet<u32> {
     let lines = lex(text, lang);
-    let built_vars: Vec<String> = lines
+    // Every assignment (line index, name, built or not), so that a query variable is judged by
+    // its own function's last assignment before the call, not by a namesake elsewhere.
+    let assignments: Vec<(usize, String, bool)> = lines
         .iter()
-        .filter_map(|l| {
-            rhs(l)
-                .filter(|(_, args)| built_in(args, lang))
-                .map(|(n, _)| n)
-        })
+        .enumerate()
+        .filter_map(|(i, l)| rhs(l).map(|(n, args)| (i, n, built_in(&args, lang))))
         .collect();
+    let built_var = |name: &str, at: usize| {
+        let start = (0..at)
+            .rev()
+            .find(|&k| opens_function(&lines[k].code()))
+            .unwrap_or(0);
+        assignments
+            .iter()
+            .rev()
+            .find(|(k, n, _)| *k < at && *k >= start && n == name)
+            .is_some_and(|(_, _, built)| *built)
+    };
     let mut found = BTreeSet::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
@@ -305,7 +415,7 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
                 Some(Arg::Code(c)) => c.split(',').next().unwrap_or_default().trim().to_string(),
                 _ => String::new(),
             };
-            if built_in(&args, lang) || built_vars.contains(&first_ident) {
+            if built_in(&args, lang) || built_var(&first_ident, i) {
                 found.insert(line.number);
             }
         }
@@ -336,6 +446,20 @@ mod tests {
         assert_eq!(hits(&SqlInjection, "web/db.js", js).len(), 1);
         let go = "package db\n\nfunc F(id string) {\n\tdb.Query(fmt.Sprintf(\"SELECT * FROM t WHERE id = %s\", id))\n}\n";
         assert_eq!(hits(&SqlInjection, "db/db.go", go).len(), 1);
+    }
+
+    #[test]
+    fn a_query_is_judged_by_its_own_function_and_what_it_splices_in() {
+        let go = "package m\n\nfunc (m *M) Version() {\n\tquery := \"SELECT version FROM \" + m.config.MigrationsTable + \" LIMIT 1\"\n\tm.db.QueryRow(query)\n}\n\nfunc (m *M) Tables() {\n\tquery := `SELECT name FROM sqlite_master WHERE type = 'table';`\n\tm.db.Query(query)\n}\n\nfunc (m *M) Lock() {\n\tquery := \"SELECT * FROM \" + pq.QuoteIdentifier(m.table) + \" WHERE lock_id = $1\"\n\tm.db.Query(query, 1)\n}\n\nfunc (m *M) Find(name string) {\n\tquery := \"SELECT * FROM t WHERE name = '\" + name + \"'\"\n\tm.db.Query(query)\n}\n";
+        let go = go.replace(
+            "func (m *M) Find",
+            "func (m *M) Drop() {\n\tquery := \"DELETE FROM \" + m.config.MigrationsTable\n\tm.db.Exec(query)\n\tq := fmt.Sprintf(`INSERT INTO %s (v) VALUES (?)`, m.config.MigrationsTable)\n\tm.db.Exec(q, 1)\n}\n\nfunc (m *M) Find",
+        );
+        let lines: Vec<u32> = hits(&SqlInjection, "database/m.go", &go)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![27], "only the caller's value spliced in");
     }
 
     #[test]
