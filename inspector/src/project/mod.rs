@@ -26,6 +26,8 @@ mod test_kits;
 pub mod test_suites;
 
 #[cfg(test)]
+mod layout_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::engine::Language;

@@ -3,18 +3,18 @@
 use super::*;
 use protocol::project::{FileRole, TargetKind};
 
-fn model(files: &[(&str, &str)]) -> ProjectModel {
+pub(super) fn model(files: &[(&str, &str)]) -> ProjectModel {
     build_in_memory(files)
 }
 
-fn placed<'m>(m: &'m ProjectModel, path: &str) -> (FileRole, &'m str) {
+pub(super) fn placed<'m>(m: &'m ProjectModel, path: &str) -> (FileRole, &'m str) {
     let f = m
         .file(path)
         .unwrap_or_else(|| panic!("{path} not in the model"));
     (f.role, f.reason.as_str())
 }
 
-const LIB_TOML: &str = "[package]\nname = \"my-lib\"\nversion = \"0.1.0\"\n";
+pub(super) const LIB_TOML: &str = "[package]\nname = \"my-lib\"\nversion = \"0.1.0\"\n";
 
 #[test]
 fn a_cfg_test_module_declared_in_its_parent_is_test_support() {
@@ -461,48 +461,4 @@ fn hostile_manifests_are_ignored_not_fatal() {
         .packages
         .iter()
         .all(|p| p.ecosystem != protocol::project::Ecosystem::Node));
-}
-
-#[test]
-fn a_package_kept_under_the_examples_folder_is_an_example() {
-    let m = model(&[
-        (
-            "Cargo.toml",
-            "[workspace]\nmembers = [\"futures\", \"examples/imperative\"]\n",
-        ),
-        (
-            "futures/Cargo.toml",
-            "[package]\nname = \"futures\"\nversion = \"0.3.31\"\n",
-        ),
-        ("futures/src/lib.rs", "pub fn f() {}\n"),
-        (
-            "examples/imperative/Cargo.toml",
-            "[package]\nname = \"imperative\"\nversion = \"0.0.0\"\npublish = false\n",
-        ),
-        ("examples/imperative/src/main.rs", "fn main() {}\n"),
-    ]);
-    assert_eq!(placed(&m, "futures/src/lib.rs").0, FileRole::Library);
-    assert_eq!(
-        placed(&m, "examples/imperative/src/main.rs").0,
-        FileRole::Example
-    );
-}
-
-#[test]
-fn sources_a_formatter_s_tests_read_are_test_data() {
-    let m = model(&[
-        ("Cargo.toml", LIB_TOML),
-        ("src/lib.rs", "pub fn f() {}\n"),
-        ("tests/system.rs", "mod common;\n#[test]\nfn t() {}\n"),
-        ("tests/common/mod.rs", "pub fn helper() {}\n"),
-        ("tests/ui/main.rs", "#[test]\nfn ui() {}\n"),
-        ("tests/source/closure.rs", "fn f() { let x = }\n"),
-        ("tests/target/closure.rs", "fn f() {}\n"),
-    ]);
-    assert_eq!(placed(&m, "tests/system.rs").0, FileRole::Test);
-    assert_eq!(placed(&m, "tests/common/mod.rs").0, FileRole::TestSupport);
-    assert_eq!(placed(&m, "tests/ui/main.rs").0, FileRole::Test);
-    for input in ["tests/source/closure.rs", "tests/target/closure.rs"] {
-        assert_eq!(placed(&m, input).0, FileRole::TestData, "{input}");
-    }
 }
