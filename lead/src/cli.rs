@@ -200,7 +200,7 @@ pub struct ConfigShowArgs {
     #[arg(long, value_enum, default_value_t = ConfigFormat::Text)]
     pub format: ConfigFormat,
     /// As `review --runtime`: shows the flag's effect on review.runtime.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = runtime_parser())]
     pub runtime: Option<Runtime>,
     /// As `review --dimensions`: shows the flag's effect on review.dimensions.
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
@@ -267,7 +267,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = RunFormat::Terminal)]
     pub format: RunFormat,
     /// Where the Implementers and the review's actors run (default from config: local).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = runtime_parser())]
     pub runtime: Option<Runtime>,
     /// The rule profile of the run's review rounds (`default` or `pedantic`); overrides
     /// `[rules] profile`.
@@ -448,4 +448,17 @@ pub struct ResumeArgs {
     /// Set by `retake serve` when it resumes a job: as `ReviewArgs::untrusted_repo`.
     #[arg(skip)]
     pub untrusted_repo: bool,
+}
+
+/// `--runtime`'s parser: the runtimes by name, each with its phrase. The runtime module knows
+/// nothing of the command line; this is where its names become a flag's values.
+pub fn runtime_parser() -> impl clap::builder::TypedValueParser<Value = Runtime> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(
+        Runtime::ALL.map(|r| clap::builder::PossibleValue::new(r.name()).help(r.about())),
+    )
+    .map(|name| {
+        name.parse::<Runtime>()
+            .expect("PossibleValuesParser passes only a listed runtime's name")
+    })
 }

@@ -26,7 +26,7 @@ pub struct ReviewArgs {
     #[arg(long, conflicts_with_all = ["feature", "paths", "cross_check"])]
     pub wave: Option<u32>,
     /// Where the actors run (default from config: local).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = crate::cli::runtime_parser())]
     pub runtime: Option<Runtime>,
     /// Run no external command (no tests, no compiler): a purely static review.
     #[arg(long)]

@@ -31,7 +31,7 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
     let mut settings = loaded.settings.clone();
     let mut flags = Layer::new();
     if let Some(runtime) = args.runtime {
-        settings.review.runtime = value_name(&runtime);
+        settings.review.runtime = runtime.name().to_string();
         flags.insert("review.runtime".into(), Source::Flag("--runtime".into()));
     }
     if !args.dimensions.is_empty() {
@@ -57,13 +57,6 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
     Ok(0)
-}
-
-fn value_name<T: clap::ValueEnum>(value: &T) -> String {
-    value
-        .to_possible_value()
-        .map(|v| v.get_name().to_string())
-        .unwrap_or_default()
 }
 
 /// The entries with every secret value replaced by `"<redacted>"` (an unset one stays null).

@@ -13,7 +13,7 @@ use protocol::InspectorKind;
 use std::time::Duration;
 
 /// Which runtime to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Runtime {
     /// One child process per actor, loopback TCP.
     Local,
@@ -24,6 +24,20 @@ pub enum Runtime {
 }
 
 impl Runtime {
+    /// Every runtime, the default first.
+    pub const ALL: [Runtime; 3] = [Runtime::Local, Runtime::Inproc, Runtime::Remote];
+
+    /// What it is, in a phrase (the command line's help).
+    pub fn about(self) -> &'static str {
+        match self {
+            Runtime::Local => "One child process per actor, loopback TCP",
+            Runtime::Inproc => "Every actor in this process, each on its own Arbiter",
+            Runtime::Remote => {
+                "Workers started elsewhere (compose, Kubernetes) connect to `[review] listen`"
+            }
+        }
+    }
+
     /// The name used in configuration, state files and reports.
     pub fn name(self) -> &'static str {
         match self {
