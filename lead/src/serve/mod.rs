@@ -12,6 +12,7 @@ pub mod http;
 pub mod jobs;
 
 use crate::cli::{Cli, Command};
+use crate::commands::review::Failure;
 use crate::runtime::remote::WorkerPool;
 use clap::Parser;
 use jobs::{JobRequest, Jobs, Status};
@@ -229,13 +230,17 @@ impl Service {
                 trust_repo_config: false,
                 untrusted_repo: !self.trust_repo_config,
             };
-            crate::commands::resume::run(args).map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
+            crate::commands::resume::run(args)
         } else {
-            review_args(request, &out_dir).and_then(|mut args| {
-                args.untrusted_repo = !self.trust_repo_config;
-                crate::commands::review::run(args)
-                    .map_err(|f| format!("{}\u{0}{:#}", f.code, f.error))
-            })
+            review_args(request, &out_dir)
+                .map_err(|message| Failure {
+                    code: 2,
+                    error: anyhow::anyhow!(message),
+                })
+                .and_then(|mut args| {
+                    args.untrusted_repo = !self.trust_repo_config;
+                    crate::commands::review::run(args)
+                })
         };
         match outcome {
             Ok(code) => {
@@ -246,11 +251,8 @@ impl Service {
                 tracing::info!(id, code, verdict, "job done");
                 self.update(|jobs| jobs.finish(id, code, verdict));
             }
-            Err(e) => {
-                let (code, message) = match e.split_once('\u{0}') {
-                    Some((code, message)) => (code.parse().unwrap_or(2), message.to_string()),
-                    None => (2, e),
-                };
+            Err(Failure { code, error }) => {
+                let message = format!("{error:#}");
                 tracing::warn!(id, code, message, "job failed");
                 self.update(|jobs| jobs.fail(id, code, message));
             }
