@@ -20,7 +20,7 @@ use crate::output::gate::{self, Gate};
 use crate::output::{gitlab, json, junit, markdown, rdjson, sarif, terminal, Summary};
 use anyhow::{bail, Context as _};
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The output options, checked: where each format goes, the gate, and the loaded baseline.
 #[derive(Debug)]
@@ -147,13 +147,6 @@ pub fn print_stdout(text: &str) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()
-}
-
-/// The reviewed repository's `HEAD` commit, when it is a git work tree and git is installed.
-pub fn head_commit(repo: &Path) -> Option<String> {
-    let out = protocol::exec::git::git(repo, &["rev-parse", "--verify", "--quiet", "HEAD"]).ok()?;
-    let head = out.trim().to_string();
-    (!head.is_empty()).then_some(head)
 }
 
 /// Writes one format: JSON streamed finding by finding (a large review's findings are never

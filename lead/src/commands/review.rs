@@ -286,7 +286,7 @@ fn execute_reviewed(
         ),
         None => None,
     };
-    let head = super::head_commit(&repo);
+    let head = protocol::exec::git::head_commit(&repo);
     let expected: Vec<String> = protocol::InspectorKind::ALL
         .iter()
         .map(|k| k.actor_name())

@@ -63,7 +63,7 @@ pub enum Completed {
 
 /// Runs Phase C.
 pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
-    let head = crate::commands::head_commit(input.repo);
+    let head = protocol::exec::git::head_commit(input.repo);
     let fast = approve_fast_path(input.state.review_result().as_ref(), head.as_deref());
     tracing::info!(fast_path = fast, "Phase C");
     let mut tests = None;

@@ -258,7 +258,7 @@ pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
             let outcome = review_changes(&input).map_err(RunError::Refused)?;
             let round = r.history.len() as u32 + 1;
             r.history.push(RetakeRound::from_outcome(round, &outcome));
-            let head = crate::commands::head_commit(&req.repo).unwrap_or_default();
+            let head = protocol::exec::git::head_commit(&req.repo).unwrap_or_default();
             let (next, action) = gate::step(
                 gate_kind,
                 gate_state,

@@ -30,7 +30,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     }
     let lock = RepoLock::acquire(&state_dir).map_err(|e| RunError::Refused(e.to_string()))?;
     let now = chrono::Utc::now();
-    let head = crate::commands::head_commit(&req.repo);
+    let head = protocol::exec::git::head_commit(&req.repo);
     let s = &req.settings;
     let mut active = ActiveRun {
         kind: "run".into(),

@@ -98,6 +98,13 @@ pub fn git(repo: &Path, args: &[&str]) -> Result<String, GitError> {
     git_with(repo, args, &[])
 }
 
+/// The repository's `HEAD` commit, when it is a git work tree with a commit and git runs.
+pub fn head_commit(repo: &Path) -> Option<String> {
+    let out = git(repo, &["rev-parse", "--verify", "--quiet", "HEAD"]).ok()?;
+    let head = out.trim().to_string();
+    (!head.is_empty()).then_some(head)
+}
+
 /// [`git`] with `env` added (`GIT_INDEX_FILE` for a scratch index, say).
 pub fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, GitError> {
     let mut argv = hardened_prefix();

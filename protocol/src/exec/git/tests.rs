@@ -167,3 +167,17 @@ fn the_users_global_filters_stay_and_the_repositorys_are_neutralised() {
         std::fs::read_to_string(&ran).unwrap_or_default()
     );
 }
+
+#[test]
+fn head_commit_is_the_commit_or_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    assert_eq!(head_commit(dir.path()), None, "not a work tree");
+    setup(dir.path(), &["init", "-q"]);
+    assert_eq!(head_commit(dir.path()), None, "no commit yet");
+    std::fs::write(dir.path().join("a.txt"), "a\n").expect("write");
+    setup(dir.path(), &["add", "a.txt"]);
+    setup(dir.path(), &["commit", "-q", "-m", "a"]);
+    let head = head_commit(dir.path()).expect("a commit");
+    assert_eq!(head.len(), 40, "{head}");
+    assert!(head.bytes().all(|b| b.is_ascii_hexdigit()), "{head}");
+}
