@@ -7,6 +7,7 @@
 pub mod actor;
 pub mod backend;
 pub mod engine;
+pub(crate) mod lexical;
 pub mod project;
 pub mod rules;
 pub mod runtime;

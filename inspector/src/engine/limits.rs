@@ -13,7 +13,7 @@
 //! overflows a file-pass worker's stack.
 
 use super::source::Language;
-use crate::rules::lexical::{lex, LexLine, Seg};
+use crate::lexical::{lex, LexLine, Seg};
 
 /// Deepest bracket nesting (`(`, `[`, `{` in code) a file may have.
 pub const MAX_NESTING: usize = 256;

@@ -6,8 +6,8 @@
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
 
-use crate::rules::lexical::cached::{lines_as, LexedText};
-use crate::rules::lexical::LexLine;
+use crate::lexical::cached::{lines_as, LexedText};
+use crate::lexical::LexLine;
 use protocol::project::FileRole;
 
 /// Languages the rules know.

@@ -3,11 +3,11 @@
 //! with it). Rust is parsed with syn: functions, methods and trait default methods; `#[test]`-
 //! or `#[bench]`-style functions and everything inside a `#[cfg(test)]` module are test code.
 //! Python, Go, JavaScript and TypeScript — and Rust that does not parse — are read at the text
-//! level (`rules/lexical/functions.rs`, comment- and string-aware): a Python `test*` function
+//! level (`lexical/functions.rs`, comment- and string-aware): a Python `test*` function
 //! and a Go `Test*`/`Benchmark*` one are test code. The innermost function wins.
 
 use crate::engine::Language;
-use crate::rules::lexical::{functions as lexical, lex};
+use crate::lexical::{functions as lexical, lex};
 use serde::Serialize;
 use syn::visit::Visit;
 

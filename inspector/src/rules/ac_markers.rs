@@ -6,7 +6,7 @@
 //! file (`#[cfg(test)]` modules); one `AC:` may list several ids (`AC: shop.S1.AC1, shop.S1.AC2`).
 
 use crate::engine::{Context, Hit, Language};
-use crate::rules::lexical::lex;
+use crate::lexical::lex;
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::TestCode;
 use crate::spec::{features_for, Feature, Specs};

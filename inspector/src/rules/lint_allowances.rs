@@ -9,7 +9,7 @@
 //! up to the brace that closes that item (or its `;`); an inner attribute (`#![…]`) to the file.
 
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::LexLine;
+use crate::lexical::LexLine;
 
 /// The line ranges (1-based, inclusive) of `file` under an `allow` or `expect` of one of
 /// `lints` (clippy lint names without the `clippy::` prefix).

@@ -13,7 +13,6 @@ pub(crate) use test::vocabulary;
 
 #[cfg(test)]
 mod fixture;
-pub(crate) mod lexical;
 mod library_code;
 mod line_hits;
 mod lint_allowances;

@@ -9,7 +9,7 @@
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::functions::functions;
+use crate::lexical::functions::functions;
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};

@@ -9,7 +9,7 @@
 
 use super::module::{is_config_path, library_modules};
 use crate::engine::{Context, Language};
-use crate::rules::lexical::calls::env_read_on;
+use crate::lexical::calls::env_read_on;
 use crate::rules::library_code::is_library_file;
 use crate::rules::line_hits::LazyTestCode;
 use std::collections::BTreeMap;

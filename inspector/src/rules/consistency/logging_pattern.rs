@@ -15,9 +15,9 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
+use crate::lexical::calls::{logs_on, may_call_on, print_on};
+use crate::lexical::LexLine;
 use crate::project::dir_of;
-use crate::rules::lexical::calls::{logs_on, may_call_on, print_on};
-use crate::rules::lexical::LexLine;
 use crate::rules::library_code::{binary_crates, crate_root, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::lint_allowances;

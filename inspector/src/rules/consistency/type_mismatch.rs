@@ -9,7 +9,7 @@
 
 use super::module::{library_modules, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::lexical::LexLine;
+use crate::lexical::LexLine;
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::is_test_attr;
 use protocol::{Dimension, Location, Severity};

@@ -3,7 +3,7 @@
 //! `default_value = ..`: a documented, overridable choice) and test code.
 
 use crate::engine::SourceFile;
-use crate::rules::lexical::Seg;
+use crate::lexical::Seg;
 use crate::rules::line_hits::LazyTestCode;
 
 /// (line, what `pick` makes of it) for every string literal of `file` that `pick` accepts,

@@ -7,8 +7,8 @@
 //! in a function whose doc has a `# Panics` section.
 
 use crate::engine::{Context, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::comments_at;
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;

@@ -19,7 +19,7 @@ mod loops;
 pub(super) use loops::{any_token_in_loops, LoopKind};
 
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::{LexLine, Seg};
+use crate::lexical::{LexLine, Seg};
 
 /// A code token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

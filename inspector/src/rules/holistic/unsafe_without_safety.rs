@@ -8,8 +8,8 @@
 //! Test code is exempt: its unsafe code exercises the library's, whose comments count.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::{comments_at, LexLine};
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::lexical::{comments_at, LexLine};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};

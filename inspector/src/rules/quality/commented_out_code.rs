@@ -9,7 +9,7 @@
 //! a `TODO:`-style label).
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::LexLine;
+use crate::lexical::LexLine;
 use protocol::{Dimension, Location, Severity};
 
 /// The fewest consecutive code-like comment lines that make a block.

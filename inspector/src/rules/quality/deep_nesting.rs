@@ -4,7 +4,7 @@
 //! returns, `?`, `let .. else` and extracted functions flatten it. Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::functions::{functions, max_control_depth};
+use crate::lexical::functions::{functions, max_control_depth};
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};

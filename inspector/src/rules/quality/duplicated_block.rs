@@ -9,8 +9,8 @@
 //! copy. Test code is not compared.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::Seg;
 use crate::rules::consistency::module::module_of;
-use crate::rules::lexical::Seg;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 use std::collections::hash_map::DefaultHasher;

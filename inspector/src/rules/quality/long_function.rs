@@ -5,8 +5,8 @@
 use std::borrow::Cow;
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::functions::functions;
-use crate::rules::lexical::LexLine;
+use crate::lexical::functions::functions;
+use crate::lexical::LexLine;
 use crate::rules::test_code::TestCode;
 use proc_macro2::Span;
 use protocol::{Dimension, Location, Severity};

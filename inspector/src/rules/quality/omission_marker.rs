@@ -15,7 +15,7 @@
 //! code was left out (`// ... rest of the assertions`) counts.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::{Comment, LexLine};
+use crate::lexical::{Comment, LexLine};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};
 use syn::spanned::Spanned;

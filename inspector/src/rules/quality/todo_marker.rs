@@ -4,7 +4,7 @@
 //! upper-case whole words (`todo list` in prose is not a marker), and doc comments count too.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::find_word;
+use crate::lexical::find_word;
 use protocol::{Dimension, Location, Severity};
 
 /// The markers, matched as upper-case whole words.

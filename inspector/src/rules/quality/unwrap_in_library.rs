@@ -18,7 +18,7 @@ use super::unwrap_context::{
     string_names, writes_into_string,
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::comments_at;
+use crate::lexical::comments_at;
 use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::lint_allowances;
 use crate::rules::macro_calls::visit_macro_args;

@@ -14,7 +14,7 @@
 //! Only test code is read.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::LexLine;
+use crate::lexical::LexLine;
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};

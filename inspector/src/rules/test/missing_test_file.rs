@@ -15,7 +15,7 @@
 use super::conventions::{defines_functions, is_entry_file, stem_of};
 use super::imports::{is_graph_language, ImportGraph};
 use crate::engine::{is_fixture_path, Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::find_word;
+use crate::lexical::find_word;
 use crate::rules::library_code::{crate_root, is_library_file};
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::is_test_module_name;

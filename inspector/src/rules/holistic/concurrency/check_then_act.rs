@@ -10,9 +10,9 @@
 //! harmless, PRECISION.md). Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::functions::{indent_of, python_block_end};
+use crate::lexical::lex;
 use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
-use crate::rules::lexical::functions::{indent_of, python_block_end};
-use crate::rules::lexical::lex;
 use crate::rules::line_hits::{find_in_syntax_or_text, outside_tests};
 use protocol::{Dimension, Location, Severity};
 use syn::visit::{self, Visit};

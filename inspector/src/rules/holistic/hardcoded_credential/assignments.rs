@@ -10,8 +10,8 @@
 //! (`password: "Password"`, a form label; `token = "acme-dev-token"`, a self-describing
 //! placeholder) or says it is a sample (`example`, `dummy`, `fake`, `your`, ...).
 
-use crate::rules::lexical::names::{is_credential_name, split_words};
-use crate::rules::lexical::{LexLine, Seg};
+use crate::lexical::names::{is_credential_name, split_words};
+use crate::lexical::{LexLine, Seg};
 
 /// A credential-named key with a literal value.
 #[derive(Debug, Clone, PartialEq, Eq)]

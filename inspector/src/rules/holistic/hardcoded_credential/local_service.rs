@@ -13,7 +13,7 @@
 //! a change cannot silence a real password it writes by adding a dummy service or host beside
 //! it — on a line the change wrote, the finding gates.
 
-use crate::rules::lexical::names::split_words;
+use crate::lexical::names::split_words;
 
 /// Database families: the words their images and their environment variables are named with.
 const FAMILIES: [(&[&str], &[&str]); 10] = [

@@ -14,7 +14,7 @@
 //! Test code is exempt.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::LexLine;
+use crate::lexical::LexLine;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};
 

@@ -7,7 +7,7 @@
 //! `bin/`, `scripts/`), Python `if __name__ == "__main__":` blocks and test code are exempt.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::find_word;
+use crate::lexical::find_word;
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::{Dimension, Location, Severity};

@@ -11,8 +11,8 @@
 //! binaries, configuration files, and test code.
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::args::quoted_body;
 use crate::rules::holistic::fixed_literals::fixed_literals;
-use crate::rules::lexical::args::quoted_body;
 use crate::rules::library_code::is_library_file;
 use protocol::{Dimension, Location, Severity};
 use std::net::Ipv4Addr;

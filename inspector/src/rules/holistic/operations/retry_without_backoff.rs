@@ -12,9 +12,9 @@
 //! progress, and trying again at once is the algorithm. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::functions::{indent_of, python_block_end};
+use crate::lexical::lex;
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::lexical::functions::{indent_of, python_block_end};
-use crate::rules::lexical::lex;
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Severity};

@@ -9,11 +9,11 @@
 //! exempt (fixtures are written with `std::fs` on purpose).
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::functions::{functions, indent_of};
+use crate::lexical::lex;
 use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
-use crate::rules::lexical::functions::{functions, indent_of};
-use crate::rules::lexical::lex;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
 use protocol::{Dimension, Location, Severity};

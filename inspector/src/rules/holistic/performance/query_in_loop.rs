@@ -10,8 +10,8 @@
 //! are not flagged. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::functions::python_block_end;
-use crate::rules::lexical::{lex, LexLine, Seg};
+use crate::lexical::functions::python_block_end;
+use crate::lexical::{lex, LexLine, Seg};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Severity};

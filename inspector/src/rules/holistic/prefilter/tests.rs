@@ -5,7 +5,7 @@ fn file(text: &str) -> SourceFile {
 }
 
 fn toks(text: &str) -> Vec<Tok<'_>> {
-    let lines = crate::rules::lexical::lex(text, Language::Rust);
+    let lines = crate::lexical::lex(text, Language::Rust);
     let toks = Tokens::new(&lines).collect();
     toks
 }

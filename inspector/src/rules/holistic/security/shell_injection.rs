@@ -8,9 +8,9 @@
 //! strings visibly built by formatting or concatenation. Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::args::{call_args, is_built, Arg};
+use crate::lexical::{find_word, lex};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
-use crate::rules::lexical::args::{call_args, is_built, Arg};
-use crate::rules::lexical::{find_word, lex};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Severity};

@@ -10,10 +10,10 @@
 //! Test code is exempt.
 
 use crate::engine::{Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::args::{call_args, is_built, literal_text, Arg};
+use crate::lexical::{lex, LexLine, Seg};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line};
-use crate::rules::lexical::args::{call_args, is_built, literal_text, Arg};
-use crate::rules::lexical::{lex, LexLine, Seg};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Severity};

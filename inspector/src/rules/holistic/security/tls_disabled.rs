@@ -18,8 +18,8 @@
 //! change that writes such a setting still gates.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::functions::{functions, FnSpan};
-use crate::rules::lexical::Seg;
+use crate::lexical::functions::{functions, FnSpan};
+use crate::lexical::Seg;
 use crate::rules::line_hits::LazyTestCode;
 use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
@@ -104,7 +104,7 @@ fn inline_setting_choice(code: &str) -> bool {
 
 /// Whether the line at `index` sits in a branch (up to two enclosing blocks, by indentation)
 /// whose condition reads a TLS setting: `if verify is False:`, `} else {` of `if (opts.verify)`.
-fn in_setting_branch(lines: &[crate::rules::lexical::LexLine<'_>], index: usize) -> bool {
+fn in_setting_branch(lines: &[crate::lexical::LexLine<'_>], index: usize) -> bool {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut level = indent(lines[index].text);
     let mut blocks = 0;
@@ -157,7 +157,7 @@ const UNVERIFIED_WORDS: [&str; 8] = [
 /// — Python's own `ssl._create_unverified_context`, a crawler's "context that doesn't verify
 /// certificates": the function exists to offer that choice, and its callers make it.
 fn says_unverified(
-    lexed: &[crate::rules::lexical::LexLine<'_>],
+    lexed: &[crate::lexical::LexLine<'_>],
     functions: &[FnSpan],
     number: u32,
 ) -> bool {
@@ -189,7 +189,7 @@ fn says_unverified(
 /// Whether the next lines hand verification to the code's own check (Go's
 /// `InsecureSkipVerify = true` then `VerifyPeerCertificate = func…`, the documented way to
 /// verify the chain without the host name): verification moved, not turned off.
-fn verifies_itself(after: &[crate::rules::lexical::LexLine<'_>]) -> bool {
+fn verifies_itself(after: &[crate::lexical::LexLine<'_>]) -> bool {
     after
         .iter()
         .filter(|l| !l.code().trim().is_empty())
@@ -219,7 +219,7 @@ const CLIENT_CERT_PATTERNS: [&str; 3] = [
 ];
 
 /// Whether `file`'s code (comments and strings aside) acts as a TLS server.
-fn serves_tls(lexed: &[crate::rules::lexical::LexLine<'_>], fam: &str) -> bool {
+fn serves_tls(lexed: &[crate::lexical::LexLine<'_>], fam: &str) -> bool {
     lexed.iter().any(|line| {
         let code: String = line.code().chars().filter(|c| !c.is_whitespace()).collect();
         SERVER_SIDE

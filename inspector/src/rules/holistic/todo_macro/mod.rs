@@ -13,8 +13,8 @@
 //! review wrote that line.
 
 use crate::engine::{Context, Language, Rule, RuleMeta, Sink, SourceFile};
+use crate::lexical::comments_at;
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use crate::rules::lexical::comments_at;
 use crate::rules::library_code::excuse_in_maintainer_tools;
 use crate::rules::line_hits::line_hit;
 use crate::rules::lint_allowances;

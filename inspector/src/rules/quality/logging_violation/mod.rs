@@ -13,8 +13,8 @@
 mod secrets;
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use crate::rules::lexical::calls::{logs_on, may_call_on, may_log, print_on};
-use crate::rules::lexical::names::{is_credential_name, split_words};
+use crate::lexical::calls::{logs_on, may_call_on, may_log, print_on};
+use crate::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::test_code::TestCode;

@@ -6,9 +6,9 @@
 
 use super::is_secret_name;
 use crate::engine::Language;
-use crate::rules::lexical::args::{call_args, Arg};
-use crate::rules::lexical::calls::{logs_on, print_on};
-use crate::rules::lexical::{is_ident, lex};
+use crate::lexical::args::{call_args, Arg};
+use crate::lexical::calls::{logs_on, print_on};
+use crate::lexical::{is_ident, lex};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 

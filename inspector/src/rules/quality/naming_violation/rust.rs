@@ -1,7 +1,7 @@
 //! Rust names against rustc's style conventions, from the syntax tree.
 
 use super::Misnamed;
-use crate::rules::lexical::names::{is_camel_case, is_snake_case, is_upper_case};
+use crate::lexical::names::{is_camel_case, is_snake_case, is_upper_case};
 use syn::visit::{self, Visit};
 
 /// The misnamed items of a file, in source order.

@@ -11,7 +11,7 @@
 
 use super::Misnamed;
 use crate::engine::Language;
-use crate::rules::lexical::lex;
+use crate::lexical::lex;
 
 /// unittest's camelCase hooks, which subclasses must spell that way.
 const PY_HOOKS: [&str; 8] = [

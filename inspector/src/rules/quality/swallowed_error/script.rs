@@ -12,7 +12,7 @@
 
 use super::Swallow;
 use crate::engine::Language;
-use crate::rules::lexical::{find_word, lex, Seg};
+use crate::lexical::{find_word, lex, Seg};
 
 /// Calls that parse or convert their input: the failure of the attempt is the answer "not of
 /// that form".
@@ -118,7 +118,7 @@ pub(super) fn find_python(text: &str) -> Vec<Swallow> {
 }
 
 /// The code lines of the `try:` body that ends just before the handler at `indent`.
-fn try_body(before: &[crate::rules::lexical::LexLine<'_>], indent: usize) -> Vec<String> {
+fn try_body(before: &[crate::lexical::LexLine<'_>], indent: usize) -> Vec<String> {
     let mut body = Vec::new();
     for line in before.iter().rev() {
         let code = line.code();
@@ -279,7 +279,7 @@ fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start().len()
 }
 
-fn previous_code(lines: &[crate::rules::lexical::LexLine<'_>]) -> String {
+fn previous_code(lines: &[crate::lexical::LexLine<'_>]) -> String {
     lines
         .iter()
         .rev()

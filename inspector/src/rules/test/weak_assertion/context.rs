@@ -4,7 +4,7 @@
 //! (`const plan = tspl(t, { plan: 3 })`, then `plan.ok(…)`); and what a body says of itself:
 //! a first statement that skips the test, a call of a helper named for checking, a declared
 //! assertion count.
-use crate::rules::lexical::is_ident;
+use crate::lexical::is_ident;
 
 /// The checks a JavaScript test receives from its runner, whatever the framework is called:
 /// the names it destructures from its context (`test('x', ({ same, throws, end }) => …)`, tape

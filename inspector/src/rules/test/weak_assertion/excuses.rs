@@ -5,7 +5,7 @@
 //! ([`crate::engine::Hit::excuse`]), not a skip: it holds on lines the change did not write.
 
 use super::{Named, EQUALITY, NO_ERROR, PLACEHOLDER};
-use crate::rules::lexical::is_ident;
+use crate::lexical::is_ident;
 
 /// What the test's own code says of its tautologies (code lines `start..=end`, the header
 /// first), if anything: a test named for equality compares a value with itself on purpose; a

@@ -4,8 +4,8 @@
 //! to check the record and does not: it passes whatever the code does.
 
 use crate::engine::Language;
-use crate::rules::lexical::functions::indent_of;
-use crate::rules::lexical::is_ident;
+use crate::lexical::functions::indent_of;
+use crate::lexical::is_ident;
 
 /// Methods that add to a container without reading it.
 const WRITERS: [&str; 7] = [

@@ -13,8 +13,8 @@ use super::excuses::tautology_excuse;
 use super::vocabulary::{asserts_on, commented_assertion, Framework};
 use super::{Named, Weak};
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::calls::{logs_on, print_on};
-use crate::rules::lexical::LexLine;
+use crate::lexical::calls::{logs_on, print_on};
+use crate::lexical::LexLine;
 
 /// The weak assertions of a Rust file.
 pub(super) fn weak_in_rust(file: &SourceFile) -> Vec<Weak> {

@@ -15,9 +15,9 @@ use super::vocabulary::{
 };
 use super::{Named, Weak, NO_ERROR};
 use crate::engine::{Language, SourceFile};
-use crate::rules::lexical::calls::{logs_on, print_on};
-use crate::rules::lexical::functions::{functions, indent_of};
-use crate::rules::lexical::{is_ident, LexLine};
+use crate::lexical::calls::{logs_on, print_on};
+use crate::lexical::functions::{functions, indent_of};
+use crate::lexical::{is_ident, LexLine};
 
 /// Words before a `(` that open no call: control flow, declarations, test declarators.
 const NOT_CALLS: [&str; 22] = [

@@ -5,7 +5,7 @@
 //! `assert`, jest/vitest/jasmine/mocha globals, Go's `testing`, Rust's `assert*!`).
 
 use crate::engine::Language;
-use crate::rules::lexical::{is_ident, LexLine};
+use crate::lexical::{is_ident, LexLine};
 
 /// A test framework (or a family sharing one vocabulary) whose assertions are known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -146,7 +146,7 @@ pub(crate) fn is_built(args: &[Arg<'_>], i: usize, prefix_before: Option<&str>) 
 mod tests {
     use super::*;
     use crate::engine::Language;
-    use crate::rules::lexical::lex;
+    use crate::lexical::lex;
 
     #[test]
     fn arguments_and_built_strings() {

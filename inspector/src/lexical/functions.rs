@@ -329,7 +329,7 @@ fn python_depth(lines: &[LexLine<'_>]) -> (usize, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lexical::lex;
+    use crate::lexical::lex;
 
     #[test]
     fn python_functions_and_depth() {
