@@ -46,6 +46,7 @@ fn impossible(m: &syn::Macro) -> bool {
         "should never",
         "cannot happen",
         "can't happen",
+        "unlikely",
     ]
     .iter()
     .any(|w| said.contains(w))
