@@ -40,16 +40,22 @@ impl Rule for StaticMut {
         };
         let mut finder = Finder(Vec::new());
         finder.visit_file(ast);
+        // A unit struct's static (`static mut NULL_WRITER: NullWriter = NullWriter;`) holds no
+        // data: nothing in it can race.
+        let units = unit_structs(&ast.items);
+        finder.0.retain(|(_, _, ty)| !units.contains(ty));
         let guarded = code_has(
             file,
             &[Needle::Method(&[
                 "call_once",
                 "call_once_force",
+                "get_or_init",
+                "get_or_try_init",
                 "compare_exchange",
                 "compare_exchange_weak",
             ])],
         );
-        for (line, name) in finder.0 {
+        for (line, name, _) in finder.0 {
             let hit = Hit::new(
                 Location::at(&file.rel_path, line),
                 format!("`static mut {name}` is unsynchronised global state: concurrent access is a data race"),
@@ -65,8 +71,28 @@ impl Rule for StaticMut {
     }
 }
 
-/// Collects (line, name) of every `static mut`, also inside functions.
-struct Finder(Vec<(u32, String)>);
+/// Collects (line, name, type) of every `static mut`, also inside functions.
+struct Finder(Vec<(u32, String, String)>);
+
+/// The names of the unit structs (`struct NullWriter;`) declared in `items`, at any depth of
+/// inline modules.
+fn unit_structs(items: &[syn::Item]) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in items {
+        match item {
+            syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Unit) => {
+                out.push(s.ident.to_string());
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    out.extend(unit_structs(inner));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
 
 impl<'ast> Visit<'ast> for Finder {
     fn visit_item_static(&mut self, item: &'ast syn::ItemStatic) {
@@ -76,9 +102,11 @@ impl<'ast> Visit<'ast> for Finder {
             a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "doc")
         });
         if matches!(item.mutability, syn::StaticMutability::Mut(_)) && !doc_only {
+            let ty = quote::ToTokens::to_token_stream(&*item.ty).to_string();
             self.0.push((
                 item.static_token.span.start().line as u32,
                 item.ident.to_string(),
+                ty,
             ));
         }
         visit::visit_item_static(self, item);
@@ -102,6 +130,11 @@ mod tests {
                 (3, "`static mut CACHE` is unsynchronised global state: concurrent access is a data race".to_string()),
             ]
         );
+        let unit = "pub struct NullWriter;\nimpl NullWriter {\n    pub fn get_mut() -> &'static mut NullWriter {\n        static mut NULL_WRITER: NullWriter = NullWriter;\n        unsafe { &mut *addr_of_mut!(NULL_WRITER) }\n    }\n}\n";
+        assert!(
+            hits(&StaticMut, "src/output.rs", unit).is_empty(),
+            "a unit struct holds no data"
+        );
         let documented = "/// The build's settings.\n#[cfg(doc)]\npub static mut CFG: Cfg = Cfg { doxygen: false };\n";
         assert!(
             hits(&StaticMut, "src/cfg.rs", documented).is_empty(),
@@ -115,6 +148,13 @@ mod tests {
         assert!(hits(&StaticMut, "src/registry.rs", text).is_empty());
         assert_eq!(
             crate::rules::fixture::excused(&StaticMut, "src/registry.rs", text).len(),
+            1
+        );
+        // Set once under a OnceLock (a CPython extension's cached type pointers).
+        let lock = "pub(crate) static mut NONE: *mut PyObject = null_mut();\nstatic INIT: OnceLock<bool> = OnceLock::new();\npub(crate) fn init() {\n    INIT.get_or_init(init_impl);\n}\n";
+        assert!(hits(&StaticMut, "src/typeref.rs", lock).is_empty());
+        assert_eq!(
+            crate::rules::fixture::excused(&StaticMut, "src/typeref.rs", lock).len(),
             1
         );
     }

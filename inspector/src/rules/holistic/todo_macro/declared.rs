@@ -14,7 +14,8 @@
 //! - a catch-all arm whose message shows the value that reached it (`_ => unimplemented!("{}",
 //!   line)`);
 //! - a function whose doc comment tells callers it is not supported (a stub kept so code
-//!   compiles);
+//!   compiles), or a method compiled only under `#[cfg(not(…))]`, for a configuration the
+//!   crate does not support;
 //! - a `#[deprecated]` function that refuses to run, pointing at its replacement;
 //! - a let-else whose pattern names the one shape the code supports (`let Type::Syn(t) = ty
 //!   else { unimplemented!() }`);
@@ -97,6 +98,17 @@ fn line_of(m: &syn::Macro) -> u32 {
     m.path.span().start().line as u32
 }
 
+/// `#[cfg(not(CPython))]`: the item exists only for a configuration the crate does not
+/// support, so that it compiles there.
+fn for_unsupported_config(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg")
+            && a.meta
+                .require_list()
+                .is_ok_and(|l| l.tokens.to_string().trim_start().starts_with("not"))
+    })
+}
+
 fn deprecated(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("deprecated"))
 }
@@ -172,6 +184,10 @@ impl<'ast> Visit<'ast> for Declared {
     fn visit_impl_item_fn(&mut self, f: &'ast syn::ImplItemFn) {
         if let Some(mac) = documented_gap(&f.attrs, &f.block) {
             self.record(mac, "its documentation tells callers it is not supported");
+        }
+        let stub = sole_macro_of(&f.block).filter(|m| is_unimplemented(m));
+        if let Some(mac) = stub.filter(|_| for_unsupported_config(&f.attrs)) {
+            self.record(mac, "the method is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`)");
         }
         let outer = self.deprecated;
         self.deprecated |= deprecated(&f.attrs);

@@ -68,6 +68,11 @@ fn a_catch_all_that_says_the_value_is_unsupported_is_a_refusal() {
         .map(|h| h.0)
         .collect();
     assert_eq!(open, vec![10], "\"not yet\" is work still to come");
+    let config = "impl TimeRef {\n    #[cfg(CPython)]\n    pub fn has_tz(&self) -> bool {\n        self.tz == 1\n    }\n    #[cfg(not(CPython))]\n    pub fn has_tz(&self) -> bool {\n        unimplemented!()\n    }\n}\n";
+    assert_eq!(
+        crate::rules::fixture::excused(&TodoMacro, "src/ffi/pytimeref.rs", config),
+        vec![(8, "the method is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`)".to_string())]
+    );
     let unlikely = "pub fn ident(p: &Pat) -> String {\n    match p {\n        Pat::Ident(i) => i.to_string(),\n        _ => {\n            unimplemented!(\"Foreign functions are unlikely to have any other pattern.\")\n        }\n    }\n}\n";
     assert_eq!(
         crate::rules::fixture::excused(&TodoMacro, "ctest/src/ffi_items.rs", unlikely),
