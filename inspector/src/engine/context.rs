@@ -12,7 +12,7 @@ use super::source::SourceFile;
 use super::walk::walk_within;
 use crate::spec::{SpecError, Specs};
 use protocol::message::InspectOptions;
-use protocol::project::ProjectModel;
+use protocol::project::{FileRole, ProjectModel};
 use protocol::{Scope, Skipped};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -118,7 +118,7 @@ impl Context {
         );
         let (project, project_note) = project_for(root, options.project_model.as_deref());
         let mut files = walked.files;
-        assign_roles(&project, &mut files);
+        assign_roles(&project, &mut files, changes.as_ref());
         Ok(Context {
             root: root.to_path_buf(),
             scope: scope.clone(),
@@ -146,7 +146,7 @@ impl Context {
             .map(|f| (f.rel_path.as_str(), f.text.as_str()))
             .collect();
         let project = crate::project::build_in_memory(&texts);
-        assign_roles(&project, &mut files);
+        assign_roles(&project, &mut files, None);
         Context {
             root: root.to_path_buf(),
             scope: Scope::repository(),
@@ -218,18 +218,63 @@ fn project_for(root: &Path, hash: Option<&str>) -> (ProjectModel, Option<String>
 }
 
 /// Gives each file the role the model lists for it (a file the model does not list keeps the
-/// fallback role it was built with).
-fn assign_roles(project: &ProjectModel, files: &mut [SourceFile]) {
+/// fallback role it was built with). A file the change under review touched is never test
+/// support by a test kit's name alone (`testing.rs`, `zaptest/`): the change could name its own
+/// library code so — it stays library code, and the library rules read it.
+fn assign_roles(project: &ProjectModel, files: &mut [SourceFile], changes: Option<&Changes>) {
     for file in files {
-        if let Some(role) = project.role(&file.rel_path) {
-            file.role = role;
-        }
+        let Some(facts) = project.file(&file.rel_path) else {
+            continue;
+        };
+        let touched = changes.is_some_and(|c| c.files.contains_key(&file.rel_path));
+        file.role = if touched && crate::project::test_kits::placed_as_kit(facts, &project.packages)
+        {
+            FileRole::Library
+        } else {
+            facts.role
+        };
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_kit_the_change_touched_is_library_code() {
+        let texts = [
+            (
+                "Cargo.toml",
+                "[package]\nname = \"web\"\nversion = \"1.0.0\"\n",
+            ),
+            ("src/lib.rs", "pub mod testing;\npub mod util;\n"),
+            ("src/testing.rs", "pub fn client() {}\n"),
+            ("src/util.rs", "pub fn f() {}\n"),
+        ];
+        let project = crate::project::build_in_memory(&texts);
+        let files =
+            || -> Vec<SourceFile> { texts.iter().map(|(p, t)| SourceFile::new(*p, *t)).collect() };
+        let role = |files: &[SourceFile], path: &str| {
+            files.iter().find(|f| f.rel_path == path).map(|f| f.role)
+        };
+        let mut whole = files();
+        assign_roles(&project, &mut whole, None);
+        assert_eq!(role(&whole, "src/testing.rs"), Some(FileRole::TestSupport));
+        let changes = Changes {
+            base: "main".into(),
+            merge_base: "0".repeat(40),
+            files: [(
+                "src/testing.rs".to_string(),
+                super::super::diff::FileChange::new_file(),
+            )]
+            .into_iter()
+            .collect(),
+        };
+        let mut session = files();
+        assign_roles(&project, &mut session, Some(&changes));
+        assert_eq!(role(&session, "src/testing.rs"), Some(FileRole::Library));
+        assert_eq!(role(&session, "src/util.rs"), Some(FileRole::Library));
+    }
 
     #[test]
     fn files_carry_the_role_of_the_leads_model_or_one_built_here() {

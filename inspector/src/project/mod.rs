@@ -22,7 +22,7 @@ mod python;
 mod rust_mods;
 pub(crate) mod script_imports;
 mod store;
-mod test_kits;
+pub(crate) mod test_kits;
 pub mod test_suites;
 
 #[cfg(test)]

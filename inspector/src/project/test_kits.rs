@@ -5,7 +5,7 @@
 //! a test helper fails, and a test server's client trusts the certificate it made itself. The
 //! model places them as test support; a library file elsewhere keeps its role.
 
-use protocol::project::{Ecosystem, Package};
+use protocol::project::{Ecosystem, FileFacts, FileRole, Package};
 
 /// The names a module, folder or package word takes when it holds test helpers.
 const KIT_NAMES: [&str; 17] = [
@@ -29,7 +29,7 @@ const KIT_NAMES: [&str; 17] = [
 ];
 
 /// Why a file the model placed as library code is a test kit's, if it is.
-pub(super) fn test_kit(path: &str, packages: &[Package]) -> Option<String> {
+pub(crate) fn test_kit(path: &str, packages: &[Package]) -> Option<String> {
     let owner = packages
         .iter()
         .filter(|p| path.starts_with(&p.root))
@@ -63,6 +63,14 @@ pub(super) fn test_kit(path: &str, packages: &[Package]) -> Option<String> {
         (parent == Some(helped) || module == Some(helped))
             .then(|| format!("the Go package `{dir}`: test helpers for `{helped}`"))
     })
+}
+
+/// Whether the model placed `facts` as test support by a test kit's name alone (its reason is
+/// the one [`test_kit`] gives). A name is what a file says of itself: the engine trusts it only
+/// for files the change under review did not touch (`engine::context`).
+pub(crate) fn placed_as_kit(facts: &FileFacts, packages: &[Package]) -> bool {
+    facts.role == FileRole::TestSupport
+        && test_kit(&facts.path, packages).as_deref() == Some(facts.reason.as_str())
 }
 
 /// Whether a package's name ends in a word for testing (`actix-http-test`, `tokio-test`,

@@ -153,11 +153,11 @@ fn run_until(
         .map_err(io("cannot run retake"))?;
     let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
     Ok(Ended {
-        code: ended.code,
+        code: ended.finished.code,
         timed_out: ended.timed_out,
         triggered: ended.stopped,
-        stdout: text(ended.stdout),
-        stderr: text(ended.stderr),
+        stdout: text(ended.finished.stdout),
+        stderr: text(ended.finished.stderr),
     })
 }
 

@@ -84,8 +84,8 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
         .map_err(io(format!("cannot run {}", exe.display())))?;
     let timed_out = ended.timed_out;
     let seconds = started.elapsed().as_secs_f64();
-    let stdout = ended.stdout;
-    let stderr = String::from_utf8_lossy(&ended.stderr).into_owned();
+    let stdout = ended.finished.stdout;
+    let stderr = String::from_utf8_lossy(&ended.finished.stderr).into_owned();
     let json: Option<serde_json::Value> = serde_json::from_slice(&stdout).ok();
     let run_id = json
         .as_ref()
@@ -93,7 +93,7 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
     let left = leftovers::wait_gone(&tag, LEFTOVER_GRACE);
     leftovers::kill(&left);
     let observed = Observed {
-        exit_code: if timed_out { None } else { ended.code },
+        exit_code: if timed_out { None } else { ended.finished.code },
         timed_out,
         json,
         journal: journal_listing(&copy, run_id.as_deref()),

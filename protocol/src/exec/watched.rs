@@ -4,7 +4,7 @@
 //! trigger fires, then checks what outlived it — and a run past its time is reported with what
 //! it printed so far instead of as an error.
 
-use super::{kill_group, Extra, RunError, Running};
+use super::{kill_group, Extra, Finished, RunError, Running};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -14,12 +14,9 @@ const LOOK_EVERY: Duration = Duration::from_millis(10);
 /// How a watched command ended.
 #[derive(Debug)]
 pub struct Watched {
-    /// Its exit code; `None` when a signal ended it (a timeout, the watcher's kill).
-    pub code: Option<i32>,
-    /// Its standard output (capped), also when it was killed.
-    pub stdout: Vec<u8>,
-    /// Its standard error (capped), also when it was killed.
-    pub stderr: Vec<u8>,
+    /// Its exit code (`None` when a signal ended it: a timeout, the watcher's kill) and what it
+    /// printed, also when it was killed.
+    pub finished: Finished,
     /// It ran past the timeout: its whole process group was killed.
     pub timed_out: bool,
     /// The watcher asked for its end: the command's own process was killed, and only it — what
@@ -63,9 +60,11 @@ pub fn run_watched(
     };
     let [stdout, stderr] = running.output();
     Ok(Watched {
-        code: status.and_then(|s| s.code()),
-        stdout,
-        stderr,
+        finished: Finished {
+            code: status.and_then(|s| s.code()),
+            stdout,
+            stderr,
+        },
         timed_out,
         stopped,
     })
@@ -93,9 +92,9 @@ mod tests {
         .expect("ran");
         assert_eq!(
             (
-                done.code,
-                done.stdout,
-                done.stderr,
+                done.finished.code,
+                done.finished.stdout,
+                done.finished.stderr,
                 done.timed_out,
                 done.stopped
             ),
@@ -115,8 +114,8 @@ mod tests {
         .expect("ran");
         assert_eq!(
             (
-                stopped.code,
-                stopped.stdout,
+                stopped.finished.code,
+                stopped.finished.stdout,
                 stopped.stopped,
                 stopped.timed_out
             ),
@@ -131,7 +130,12 @@ mod tests {
         )
         .expect("ran");
         assert_eq!(
-            (late.code, late.stdout, late.timed_out, late.stopped),
+            (
+                late.finished.code,
+                late.finished.stdout,
+                late.timed_out,
+                late.stopped
+            ),
             (None, b"partial\n".to_vec(), true, false)
         );
     }

@@ -17,7 +17,7 @@ use crate::rules::holistic::syntax::{callee, line};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
 use protocol::{Dimension, Severity};
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
 
@@ -116,16 +116,21 @@ impl Rule for SqlInjection {
         else {
             return;
         };
-        for l in outside_tests(file, found, |l| *l) {
-            out.hit(
-                line_hit(
-                    file,
-                    l,
-                    "SQL built by string formatting is passed to a query: a value can end the statement and inject its own",
-                    "sql",
-                )
-                .suggest("use bound parameters ($1, ?, %s with a parameter tuple) instead of splicing values into the SQL"),
-            );
+        for (l, fixed) in outside_tests(file, found, |(l, _)| *l) {
+            let hit = line_hit(
+                file,
+                l,
+                "SQL built by string formatting is passed to a query: a value can end the statement and inject its own",
+                "sql",
+            )
+            .suggest("use bound parameters ($1, ?, %s with a parameter tuple) instead of splicing values into the SQL");
+            // What the code splices in is what it says of itself: trusted on lines the change
+            // under review did not write.
+            out.hit(if fixed {
+                hit.excused("it splices in only escaped identifiers, constants or the program's configuration (`quoteIdentifier(t)`, `c.config.Table`): a table's name cannot be a bound parameter")
+            } else {
+                hit
+            });
         }
     }
 }
@@ -134,7 +139,8 @@ impl Rule for SqlInjection {
 #[derive(Default)]
 struct Finder {
     built_vars: Vec<String>,
-    found: BTreeSet<u32>,
+    /// Query lines, each with whether only fixed values are spliced in (always no in Rust).
+    found: BTreeMap<u32, bool>,
 }
 
 fn built_sql(e: &syn::Expr) -> bool {
@@ -201,7 +207,7 @@ impl<'ast> Visit<'ast> for Finder {
         if QUERY_METHODS.contains(&method.as_str())
             && m.args.first().is_some_and(|a| self.dangerous(a))
         {
-            self.found.insert(line(m.method.span()));
+            self.found.insert(line(m.method.span()), false);
         }
         visit::visit_expr_method_call(self, m);
     }
@@ -221,7 +227,7 @@ impl<'ast> Visit<'ast> for Finder {
         if is_query && c.args.first().is_some_and(|a| self.dangerous(a)) {
             if let syn::Expr::Path(p) = &*c.func {
                 if let Some(s) = p.path.segments.last() {
-                    self.found.insert(line(s.ident.span()));
+                    self.found.insert(line(s.ident.span()), false);
                 }
             }
         }
@@ -235,19 +241,21 @@ impl<'ast> Visit<'ast> for Finder {
 
 /// Whether argument pieces hold an SQL literal built at run time (or, in Go, `fmt.Sprintf` of
 /// one).
-fn built_in(args: &[Arg<'_>], lang: Language) -> bool {
+/// `None` when the pieces hold no SQL literal built at run time; else whether only fixed values
+/// are spliced into it ([`splices_only_fixed`]).
+fn built_in(args: &[Arg<'_>], lang: Language) -> Option<bool> {
     let prefix = (lang == Language::Python).then_some("f");
     let sprintf = args
         .iter()
         .any(|a| matches!(a, Arg::Code(c) if c.contains("fmt.Sprintf(")));
-    args.iter().enumerate().any(|(k, a)| {
+    let built = args.iter().enumerate().any(|(k, a)| {
         let Arg::Str(s) = a else {
             return false;
         };
         is_sql(literal_text(s).0)
             && (is_built(args, k, prefix) || (lang == Language::Go && sprintf))
-            && !splices_only_fixed(args)
-    })
+    });
+    built.then(|| splices_only_fixed(args))
 }
 
 /// Whether the SQL is spliced together — concatenated (`"SELECT … FROM " + x + " LIMIT 1"`)
@@ -375,11 +383,11 @@ fn opens_function(code: &str) -> bool {
     .any(|k| t.starts_with(k))
 }
 
-fn text(text: &str, lang: Language) -> BTreeSet<u32> {
+fn text(text: &str, lang: Language) -> BTreeMap<u32, bool> {
     let lines = lex(text, lang);
-    // Every assignment (line index, name, built or not), so that a query variable is judged by
-    // its own function's last assignment before the call, not by a namesake elsewhere.
-    let assignments: Vec<(usize, String, bool)> = lines
+    // Every assignment (line index, name, how it is built), so that a query variable is judged
+    // by its own function's last assignment before the call, not by a namesake elsewhere.
+    let assignments: Vec<(usize, String, Option<bool>)> = lines
         .iter()
         .enumerate()
         .filter_map(|(i, l)| rhs(l).map(|(n, args)| (i, n, built_in(&args, lang))))
@@ -393,9 +401,9 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
             .iter()
             .rev()
             .find(|(k, n, _)| *k < at && *k >= start && n == name)
-            .is_some_and(|(_, _, built)| *built)
+            .and_then(|(_, _, built)| *built)
     };
-    let mut found = BTreeSet::new();
+    let mut found = BTreeMap::new();
     for (i, line) in lines.iter().enumerate() {
         let code = line.code();
         let opens: Vec<usize> = if lang == Language::Go {
@@ -415,8 +423,8 @@ fn text(text: &str, lang: Language) -> BTreeSet<u32> {
                 Some(Arg::Code(c)) => c.split(',').next().unwrap_or_default().trim().to_string(),
                 _ => String::new(),
             };
-            if built_in(&args, lang) || built_var(&first_ident, i) {
-                found.insert(line.number);
+            if let Some(fixed) = built_in(&args, lang).or_else(|| built_var(&first_ident, i)) {
+                found.insert(line.number, fixed);
             }
         }
     }
@@ -460,6 +468,15 @@ mod tests {
             .map(|h| h.0)
             .collect();
         assert_eq!(lines, vec![27], "only the caller's value spliced in");
+        let excused: Vec<u32> = crate::rules::fixture::excused(&SqlInjection, "database/m.go", &go)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(
+            excused,
+            vec![5, 15, 20, 22],
+            "the configured and escaped names are excused: a change that writes them still gates"
+        );
     }
 
     #[test]

@@ -349,7 +349,6 @@ impl Rule for TlsDisabled {
             if tests.contains(line.number)
                 || in_setting_branch(&lexed, index)
                 || inline_setting_choice(&line.code())
-                || verifies_itself(&lexed[index + 1..])
             {
                 continue;
             }
@@ -360,8 +359,12 @@ impl Rule for TlsDisabled {
             )
             .suggest("keep verification on; trust a private CA by adding its certificate instead");
             let functions = spans.get_or_insert_with(|| functions(&lexed, lang));
+            // What the code says of itself: trusted on lines the change under review did not
+            // write (a callback that returns nil verifies nothing).
             let hit = if says_unverified(&lexed, functions, line.number) {
                 hit.excused("the function is named or documented as making an unverified connection (`_create_unverified_context`): the choice is its callers'")
+            } else if verifies_itself(&lexed[index + 1..]) {
+                hit.excused("the next lines verify the chain in the code's own callback (`VerifyPeerCertificate`): verification moved, not turned off")
             } else {
                 hit
             };
@@ -382,7 +385,7 @@ impl Rule for TlsDisabled {
 mod tests {
     use super::*;
     use crate::rules::fixture::hits;
-    use crate::rules::project_fixture::project_hits;
+    use crate::rules::project_fixture::{project_hits, project_sink};
 
     #[test]
     fn fires_on_disabled_verification() {
@@ -424,6 +427,15 @@ mod tests {
         assert_eq!(found.len(), 1, "only the undocumented one: {found:?}");
         let own = "func verifyCA(c *tls.Config) {\n\tc.InsecureSkipVerify = true\n\tc.VerifyPeerCertificate = func(raw [][]byte, _ [][]*x509.Certificate) error {\n\t\treturn verify(raw)\n\t}\n}\n";
         assert!(project_hits(&TlsDisabled, &[("pgconn/ca.go", own)]).is_empty());
+        assert_eq!(
+            project_sink(&TlsDisabled, &[("pgconn/ca.go", own)])
+                .hits
+                .iter()
+                .filter(|h| h.excuse.is_some())
+                .count(),
+            1,
+            "excused, so a change that writes it still gates"
+        );
         let other = go.replace("sslmode", "env");
         assert_eq!(
             project_hits(&TlsDisabled, &[("pgconn/config.go", &other)]).len(),

@@ -178,11 +178,26 @@ pub(super) const PLACEHOLDER: &str =
 pub(super) const NO_ERROR: &str =
     "the test is named for running without an error: the run is the check";
 
+/// A test that skips itself first (`t.Skip()`) is disabled by its author.
+pub(super) const SKIPPED: &str =
+    "the test skips itself first (`t.Skip()`): disabled by its author, it claims nothing";
+
 impl Weak {
     /// This weakness, excused by `excuse` when there is one.
     pub(super) fn excused(mut self, excuse: Option<&'static str>) -> Weak {
         self.excuse = excuse;
         self
+    }
+
+    /// This weakness, excused by `excuse` when nothing else excuses it already.
+    pub(super) fn or_excused(mut self, excuse: &'static str) -> Weak {
+        self.excuse = self.excuse.or(Some(excuse));
+        self
+    }
+
+    /// Its line.
+    pub(super) fn line(&self) -> u32 {
+        self.line
     }
 
     /// A test with no assertion, at its header.

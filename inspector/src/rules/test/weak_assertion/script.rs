@@ -13,7 +13,7 @@ use super::record::unread_record;
 use super::vocabulary::{
     asserts_on, commented_assertion, frameworks_of, go_helper_asserts, go_test_handle,
 };
-use super::{Named, Weak, NO_ERROR};
+use super::{Named, Weak, NO_ERROR, SKIPPED};
 use crate::engine::{Language, SourceFile};
 use crate::lexical::calls::{logs_on, print_on};
 use crate::lexical::functions::{functions, indent_of};
@@ -58,10 +58,13 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
     let frameworks = frameworks_of(&file.text, lang);
     let codes: Vec<String> = lines.iter().map(LexLine::code).collect();
     let mut out = Vec::new();
+    // Tests that skip themselves, by line span: what is found in them is excused (on lines the
+    // change under review did not write — a change that skips a test it weakens still gates).
+    let mut skipped: Vec<(u32, u32)> = Vec::new();
     for (name, start, end) in tests {
         let end = end.min(lines.len() - 1);
         if skips_itself(&codes[start + 1..=end.max(start)]) {
-            continue;
+            skipped.push((lines[start].number, lines[end].number));
         }
         let mut asserts = lang == Language::Python && expects_raise(&lines, start);
         let mut tautologies = Vec::new();
@@ -113,6 +116,17 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
             out.push(Weak::no_assertion(&name, lines[start].number));
         }
     }
+    let mut out: Vec<Weak> = out
+        .into_iter()
+        .map(|w| {
+            let line = w.line();
+            if skipped.iter().any(|&(a, b)| a <= line && line <= b) {
+                w.or_excused(SKIPPED)
+            } else {
+                w
+            }
+        })
+        .collect();
     out.sort_by_key(|w| w.line);
     out
 }
@@ -434,6 +448,15 @@ mod tests {
     fn a_test_that_skips_itself_claims_nothing() {
         let go = "package toml\n\nfunc TestStrict(t *testing.T) {\n\tt.Skip()\n\t//if err != nil {\n\t//\tt.Fatal(\"unexpected error:\", err)\n\t//}\n}\n";
         assert!(weak("decode_test.go", go).is_empty());
+        assert_eq!(
+            crate::rules::fixture::excused(
+                &super::super::WeakAssertion::CANNOT_FAIL,
+                "decode_test.go",
+                go
+            ),
+            vec![(6, SKIPPED.to_string())],
+            "excused, so a change that skips a test it weakens still gates"
+        );
     }
 
     #[test]
