@@ -4,6 +4,7 @@
 //! (`const plan = tspl(t, { plan: 3 })`, then `plan.ok(…)`); and what a body says of itself:
 //! a first statement that skips the test, a call of a helper named for checking, a declared
 //! assertion count.
+use crate::engine::Language;
 use crate::lexical::is_ident;
 
 /// The checks a JavaScript test receives from its runner, whatever the framework is called:
@@ -144,4 +145,12 @@ pub(super) fn declares_a_count(code: &str) -> bool {
     ["t.plan(", "expect.assertions(", "expect.hasAssertions("]
         .iter()
         .any(|c| code.contains(c))
+}
+/// Whether a JavaScript/TypeScript test is declared with a macro instead of a body
+/// (`test('title', extendHooksMacro, {…})`, AVA): the macro asserts, out of sight here.
+pub(super) fn macro_test(codes: &[String], lang: Language) -> bool {
+    matches!(lang, Language::TypeScript | Language::JavaScript)
+        && !codes
+            .iter()
+            .any(|c| c.contains("=>") || c.contains("function"))
 }

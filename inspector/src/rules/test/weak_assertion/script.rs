@@ -6,7 +6,7 @@
 
 use super::args::{always_true, bare_constant, call_args, same_operands, split_args};
 use super::context::{
-    calls_a_check, context_checks, declares_a_count, skips_itself, ContextChecks,
+    calls_a_check, context_checks, declares_a_count, macro_test, skips_itself, ContextChecks,
 };
 use super::excuses::tautology_excuse;
 use super::record::unread_record;
@@ -129,15 +129,6 @@ pub(super) fn weak_in_script(file: &SourceFile, lang: Language) -> Vec<Weak> {
         .collect();
     out.sort_by_key(|w| w.line);
     out
-}
-
-/// Whether a JavaScript/TypeScript test is declared with a macro instead of a body
-/// (`test('title', extendHooksMacro, {…})`, AVA): the macro asserts, out of sight here.
-fn macro_test(codes: &[String], lang: Language) -> bool {
-    matches!(lang, Language::TypeScript | Language::JavaScript)
-        && !codes
-            .iter()
-            .any(|c| c.contains("=>") || c.contains("function"))
 }
 
 /// Whether a line of a test can fail it without an assertion: a call (the code under test may
