@@ -4,4 +4,5 @@
 pub(super) mod shell_injection;
 pub(super) mod sql_injection;
 pub(super) mod tls_disabled;
+mod tls_own;
 pub(super) mod weak_password_hash;

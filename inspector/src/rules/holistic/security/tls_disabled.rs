@@ -17,9 +17,9 @@
 //! excused by the code ([`Hit::excuse`]) — a package may also make client connections, so a
 //! change that writes such a setting still gates.
 
+use super::tls_own::{says_unverified, verifies_itself};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::functions::{functions, FnSpan};
-use crate::lexical::Seg;
 use crate::rules::line_hits::LazyTestCode;
 use protocol::project::FileRole;
 use protocol::{Dimension, Location, Severity};
@@ -138,66 +138,6 @@ fn in_setting_branch(lines: &[crate::lexical::LexLine<'_>], index: usize) -> boo
         }
     }
     false
-}
-
-/// Words of a function's name or its doc that say it makes an unverified connection on purpose.
-const UNVERIFIED_WORDS: [&str; 8] = [
-    "unverified",
-    "insecure",
-    "noverify",
-    "no_verify",
-    "skip_verify",
-    "not verify",
-    "doesn't verify",
-    "without verif",
-];
-
-/// Whether the innermost function around `number` says, by its name or the lines of its doc
-/// (comments above it, a docstring below its header), that it makes an unverified connection
-/// — Python's own `ssl._create_unverified_context`, a crawler's "context that doesn't verify
-/// certificates": the function exists to offer that choice, and its callers make it.
-fn says_unverified(
-    lexed: &[crate::lexical::LexLine<'_>],
-    functions: &[FnSpan],
-    number: u32,
-) -> bool {
-    let Some(f) = functions
-        .iter()
-        .filter(|f| f.start <= number && number <= f.end)
-        .max_by_key(|f| f.start)
-    else {
-        return false;
-    };
-    // Comments and strings only, from three lines above the header to the line before the hit.
-    let header = f.start as usize - 1;
-    let until = (header + 5).min(number as usize - 1).max(header);
-    let doc: String = lexed[header.saturating_sub(3)..until]
-        .iter()
-        .flat_map(|l| l.segs.iter())
-        .filter_map(|s| match s {
-            Seg::Comment(c) => Some(c.body.to_lowercase()),
-            Seg::Str(t) => Some(t.to_lowercase()),
-            Seg::Code(_) => None,
-        })
-        .collect();
-    let name = f.name.to_lowercase();
-    UNVERIFIED_WORDS
-        .iter()
-        .any(|w| name.contains(w) || doc.contains(w))
-}
-
-/// Whether the next lines hand verification to the code's own check (Go's
-/// `InsecureSkipVerify = true` then `VerifyPeerCertificate = func…`, the documented way to
-/// verify the chain without the host name): verification moved, not turned off.
-fn verifies_itself(after: &[crate::lexical::LexLine<'_>]) -> bool {
-    after
-        .iter()
-        .filter(|l| !l.code().trim().is_empty())
-        .take(3)
-        .any(|l| {
-            let code = l.code();
-            code.contains("VerifyPeerCertificate") || code.contains("VerifyConnection")
-        })
 }
 
 /// What a file's code does only on the server's side of TLS, by language family: a server
