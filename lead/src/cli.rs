@@ -342,6 +342,12 @@ pub struct ServeArgs {
     /// Where job reports are written (default: a folder under the system's temp dir).
     #[arg(long, value_name = "DIR")]
     pub jobs_dir: Option<PathBuf>,
+    /// The folder jobs' repositories must be in (default: `[serve] repos_root`; one is required).
+    #[arg(long, value_name = "DIR")]
+    pub repos_root: Option<PathBuf>,
+    /// Jobs that may wait for a free slot; one more is refused (429).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_queued: u32,
 }
 
 /// `retake audit`

@@ -59,6 +59,10 @@ pub struct ServeSettings {
     /// (`[test] command`, `[executor]`, `[agent]` url/command/api_key_env, linters); off: they
     /// are ignored with a note naming them.
     pub trust_repo_config: bool,
+    /// The folder jobs' repositories must be in (`--repos-root` wins).
+    pub repos_root: Option<std::path::PathBuf>,
+    /// A file holding the API's bearer token (instead of `RETAKE_API_TOKEN`).
+    pub api_token_file: Option<std::path::PathBuf>,
 }
 
 /// `[review]`

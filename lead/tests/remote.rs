@@ -4,11 +4,14 @@
 //! Inspector that could not be replaced (PARTIAL, coverage 5/6); `retake serve` runs two jobs
 //! at once over its HTTP API and returns both reports.
 
+#[path = "support/mod.rs"]
+mod support;
+
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use support::serve::Serve;
 
 const KINDS: [&str; 6] = [
     "rulebase",
@@ -210,55 +213,10 @@ fn the_remote_runtime_without_a_secret_is_refused() {
     );
 }
 
-/// `retake serve` with its addresses read from its first line on standard error.
-struct Serve {
-    child: Child,
-    workers: String,
-    api: String,
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _kill = self.child.kill();
-        let _reaped = self.child.wait();
-    }
-}
-
+/// `retake serve` on loopback, its jobs in `jobs`; the examples' copies are temporary folders.
 fn serve(jobs: &Path) -> Serve {
-    let mut child = Command::new(exe())
-        .args(["serve", "--listen", "127.0.0.1:0", "--api", "127.0.0.1:0"])
-        .arg("--jobs-dir")
-        .arg(jobs)
-        .env("RETAKE__WIRE__SECRET", secret())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("serve starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut reader = BufReader::new(stderr);
-    let mut line = String::new();
-    reader.read_line(&mut line).expect("line");
-    // The rest is the service's log: drained, so that a full pipe never blocks it.
-    std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
-    // retake serve: workers connect to A; API on http://B; job reports in DIR
-    let workers = line
-        .split("workers connect to ")
-        .nth(1)
-        .and_then(|r| r.split(';').next())
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-    let api = line
-        .split("API on ")
-        .nth(1)
-        .and_then(|r| r.split(';').next())
-        .unwrap_or_else(|| panic!("{line}"))
-        .to_string();
-    Serve {
-        child,
-        workers,
-        api,
-    }
+    assert_eq!(Serve::SECRET, secret());
+    Serve::start(jobs, &std::env::temp_dir(), &[], &[])
 }
 
 fn get(url: &str) -> (u16, Value) {

@@ -2,20 +2,18 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `POST /reviews` `{"repo": "/repo", "args": ["--paths", "src/**"]}` | 202 the job; 400 `{"error"}` |
+//! | `POST /reviews` `{"repo": "/repos/shop", "args": ["--paths", "src/**"]}` | 202 the job; 400 `{"error"}`; 403 outside the repositories root; 413 body over 64 KiB; 429 queue full |
 //! | `GET /reviews` | 200 every job |
 //! | `GET /reviews/ID` | 200 the job; 404 |
 //! | `GET /reviews/ID/result` | 200 the review's JSON report; 409 not finished or failed; 404 |
 //! | `GET /healthz`, `GET /readyz` | 200 `ok` |
 //! | `GET /metrics` | 200 Prometheus text: jobs by status, idle workers by kind |
+//!
+//! Every `/reviews` request needs `Authorization: Bearer TOKEN` when the service has a token
+//! (401 without it); the probes and `/metrics` never do.
 
 use super::jobs::JobRequest;
 use super::Service;
-use std::io::Read;
-use std::sync::Arc;
-
-/// Largest request body accepted: a job is a path and a few options.
-const MAX_BODY: u64 = 64 * 1024;
 
 /// An answer: status, content type, body.
 #[derive(Debug, PartialEq, Eq)]
@@ -28,7 +26,7 @@ pub struct Answer {
     pub body: String,
 }
 
-fn json(status: u16, value: &impl serde::Serialize) -> Answer {
+pub(super) fn json(status: u16, value: &impl serde::Serialize) -> Answer {
     Answer {
         status,
         content_type: "application/json",
@@ -36,7 +34,7 @@ fn json(status: u16, value: &impl serde::Serialize) -> Answer {
     }
 }
 
-fn error(status: u16, message: impl Into<String>) -> Answer {
+pub(super) fn error(status: u16, message: impl Into<String>) -> Answer {
     json(status, &serde_json::json!({ "error": message.into() }))
 }
 
@@ -48,8 +46,28 @@ fn text(body: String) -> Answer {
     }
 }
 
-/// Answers one request (`method`, `path` without the query, `body`).
-pub fn route(service: &Arc<Service>, method: &str, path: &str, body: &str) -> Answer {
+/// Whether a request for `path` with this `Authorization` header may be answered: the
+/// probes always, the jobs with the service's token (or by anyone when it has none).
+pub fn admitted(service: &Service, path: &str, authorization: Option<&str>) -> bool {
+    let probe = matches!(path.trim_matches('/'), "healthz" | "readyz" | "metrics");
+    probe || service.token().is_none_or(|t| t.admits(authorization))
+}
+
+/// Answers one request (`method`, `path` without the query, the `Authorization` header,
+/// `body`). The probes are open; the jobs need the service's token when it has one.
+pub fn route(
+    service: &Service,
+    method: &str,
+    path: &str,
+    authorization: Option<&str>,
+    body: &str,
+) -> Answer {
+    if !admitted(service, path, authorization) {
+        return error(
+            401,
+            "a bearer token is required (Authorization: Bearer TOKEN)",
+        );
+    }
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     match (method, parts.as_slice()) {
         ("GET", ["healthz"] | ["readyz"]) => text("ok\n".into()),
@@ -57,7 +75,7 @@ pub fn route(service: &Arc<Service>, method: &str, path: &str, body: &str) -> An
         ("POST", ["reviews"]) => match serde_json::from_str::<JobRequest>(body) {
             Ok(request) => match service.submit(request) {
                 Ok(job) => json(202, &job),
-                Err(e) => error(400, e),
+                Err(rejected) => error(rejected.status, rejected.message),
             },
             Err(e) => error(400, format!("bad job: {e}")),
         },
@@ -79,31 +97,5 @@ pub fn route(service: &Arc<Service>, method: &str, path: &str, body: &str) -> An
             error(405, format!("{method} is not allowed on {path}"))
         }
         _ => error(404, format!("no such resource {path}")),
-    }
-}
-
-/// Serves the API on `server` until the process ends, one request at a time (each answer is
-/// bookkeeping; the reviews run on their own threads).
-pub fn serve(server: &tiny_http::Server, service: &Arc<Service>) {
-    for mut request in server.incoming_requests() {
-        let method = request.method().as_str().to_uppercase();
-        let path = request.url().split('?').next().unwrap_or("/").to_string();
-        let mut body = String::new();
-        let read = request.as_reader().take(MAX_BODY).read_to_string(&mut body);
-        let answer = match read {
-            Ok(_) => route(service, &method, &path, &body),
-            Err(e) => error(400, format!("unreadable body: {e}")),
-        };
-        let header =
-            tiny_http::Header::from_bytes(&b"Content-Type"[..], answer.content_type.as_bytes())
-                .ok();
-        let mut response =
-            tiny_http::Response::from_string(answer.body).with_status_code(answer.status);
-        if let Some(h) = header {
-            response = response.with_header(h);
-        }
-        if let Err(e) = request.respond(response) {
-            tracing::debug!(error = %e, "client went away");
-        }
     }
 }

@@ -1,22 +1,33 @@
 //! `retake serve`: the Lead as a long-lived service. Workers of the remote runtime register
-//! with its [`WorkerPool`]; clients submit review jobs over HTTP (`http.rs`) and each job runs
-//! as `retake review --runtime remote` would, on its own thread, at most `max_jobs` at once,
-//! claiming registered workers. A job's result is the review's JSON report.
+//! with its [`WorkerPool`]; clients submit review jobs over HTTP (`server.rs` serves what
+//! `http.rs` routes) and each job runs as `retake review --runtime remote` would. Submitted jobs
+//! wait in a bounded queue (a full one is the client's 429) and take no thread while they wait:
+//! `max_jobs` runner threads take them in order. A job's result is the review's JSON report.
+//!
+//! Only a client holding the API token may submit or read jobs (`auth.rs`), and a job reaches
+//! only a repository under the service's repositories root and files inside that repository
+//! (`confine.rs`).
 //!
 //! The jobs are kept in `jobs.json` in the jobs folder (written atomically on every change): a
 //! service restarted on the same folder — a Lead container restarted on its state volume —
 //! resumes the jobs that were running (`retake resume`: journaled reports are not re-run) and
 //! starts the queued ones.
 
+pub mod auth;
+pub mod confine;
 pub mod http;
 pub mod jobs;
+pub mod server;
 
 use crate::cli::{Cli, Command};
 use crate::commands::review::Failure;
 use crate::runtime::remote::WorkerPool;
+use auth::ApiToken;
 use clap::Parser;
+use confine::{Refusal, ReposRoot};
 use jobs::{JobRequest, Jobs, Status};
-use std::path::PathBuf;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 /// Options a client may not set on a job: the service decides where and how it runs.
@@ -29,18 +40,59 @@ const RESERVED: [&str; 6] = [
     "--answer",
 ];
 
-/// The running service: its jobs, their output folders and the workers.
-pub struct Service {
-    jobs: Mutex<Jobs>,
-    running: Mutex<usize>,
-    freed: Condvar,
-    max_jobs: usize,
-    dir: PathBuf,
-    pool: Arc<WorkerPool>,
+/// How the service runs and whom it serves.
+#[derive(Debug)]
+pub struct Options {
+    /// Reviews run at once (runner threads).
+    pub max_jobs: usize,
+    /// Jobs that may wait in the queue; one more is refused (429).
+    pub max_queued: usize,
     /// `[serve] trust_repo_config`: a job's repository file may set keys that run commands or
     /// send code or credentials (`config::UNTRUSTED_KEYS`), and a job may ask for
     /// `--trust-repo-config`.
-    trust_repo_config: bool,
+    pub trust_repo_config: bool,
+    /// Where jobs' repositories must be.
+    pub repos: ReposRoot,
+    /// The bearer token of the job API; `None` leaves it open (loopback only, `auth.rs`).
+    pub token: Option<ApiToken>,
+}
+
+/// Why a job was not accepted: the HTTP status and the message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// 400 bad request, 403 outside the root, 429 queue full, 500 the service failed.
+    pub status: u16,
+    /// What the client is told.
+    pub message: String,
+}
+
+impl Rejected {
+    fn bad(message: impl Into<String>) -> Rejected {
+        Rejected {
+            status: 400,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Refusal> for Rejected {
+    fn from(refusal: Refusal) -> Rejected {
+        Rejected {
+            status: refusal.status(),
+            message: refusal.message().to_string(),
+        }
+    }
+}
+
+/// The running service: its jobs, their queue, their output folders and the workers.
+pub struct Service {
+    jobs: Mutex<Jobs>,
+    /// Jobs waiting for a runner: id, and whether to resume it.
+    queue: Mutex<VecDeque<(String, bool)>>,
+    queued: Condvar,
+    dir: PathBuf,
+    pool: Arc<WorkerPool>,
+    options: Options,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -49,63 +101,58 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Service {
-    /// A service writing job outputs under `dir`, running up to `max_jobs` reviews at once.
-    /// The jobs a previous service left in `dir` are taken over: running ones resumed, queued
-    /// ones started; a `jobs.json` that cannot be read is an error, never silently replaced.
-    /// Unless `trust_repo_config`, jobs' repositories are untrusted (see the field).
-    pub fn new(
-        pool: Arc<WorkerPool>,
-        dir: PathBuf,
-        max_jobs: usize,
-        trust_repo_config: bool,
-    ) -> Result<Arc<Self>, String> {
+    /// A service writing job outputs under `dir`, which will run up to `options.max_jobs`
+    /// reviews at once once [`start`](Self::start)ed. The jobs a previous service left in
+    /// `dir` are taken over: running ones resumed first, then the queued ones; a `jobs.json`
+    /// that cannot be read is an error, never silently replaced.
+    pub fn new(pool: Arc<WorkerPool>, dir: PathBuf, options: Options) -> Result<Arc<Self>, String> {
         let saved: Vec<jobs::Job> = match std::fs::read_to_string(dir.join(JOBS_FILE)) {
             Ok(text) => serde_json::from_str(&text)
                 .map_err(|e| format!("{}: {e}", dir.join(JOBS_FILE).display()))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
             Err(e) => return Err(format!("{}: {e}", dir.join(JOBS_FILE).display())),
         };
-        let service = Arc::new(Service {
-            jobs: Mutex::new(Jobs::restore(saved.clone())),
-            running: Mutex::new(0),
-            freed: Condvar::new(),
-            max_jobs: max_jobs.max(1),
+        let mut queue = VecDeque::new();
+        for resume in [true, false] {
+            let status = if resume {
+                Status::Running
+            } else {
+                Status::Queued
+            };
+            for job in saved.iter().filter(|j| j.status == status) {
+                tracing::info!(
+                    id = job.id,
+                    resume,
+                    "taking over a job of the previous service"
+                );
+                queue.push_back((job.id.clone(), resume));
+            }
+        }
+        Ok(Arc::new(Service {
+            jobs: Mutex::new(Jobs::restore(saved)),
+            queue: Mutex::new(queue),
+            queued: Condvar::new(),
             dir,
             pool,
-            trust_repo_config,
-        });
-        for job in saved {
-            let resume = match job.status {
-                Status::Running => true,
-                Status::Queued => false,
-                Status::Done | Status::Failed => continue,
-            };
-            tracing::info!(
-                id = job.id,
-                resume,
-                "taking over a job of the previous service"
-            );
-            let request = JobRequest {
-                repo: job.repo,
-                args: job.args,
-            };
-            service.spawn_job(job.id, request, resume)?;
-        }
-        Ok(service)
+            options,
+        }))
     }
 
-    fn spawn_job(
-        self: &Arc<Self>,
-        id: String,
-        request: JobRequest,
-        resume: bool,
-    ) -> Result<(), String> {
-        let service = Arc::clone(self);
-        std::thread::Builder::new()
-            .name(id.clone())
-            .spawn(move || service.run(&id, &request, resume))
-            .map(|_| ())
-            .map_err(|e| format!("cannot start the job: {e}"))
+    /// Starts the `max_jobs` runner threads that take queued jobs; until then jobs only queue.
+    pub fn start(self: &Arc<Self>) -> Result<(), String> {
+        for n in 0..self.options.max_jobs.max(1) {
+            let runner = Arc::clone(self);
+            std::thread::Builder::new()
+                .name(format!("serve-runner-{n}"))
+                .spawn(move || runner.take_jobs())
+                .map_err(|e| format!("cannot start a job runner: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The API token, if the service has one.
+    pub fn token(&self) -> Option<&ApiToken> {
+        self.options.token.as_ref()
     }
 
     /// Writes `jobs.json` atomically (best effort: a failure is logged, the service goes on).
@@ -126,36 +173,49 @@ impl Service {
         self.save(&jobs);
     }
 
-    /// Checks a request and queues it; the message says what is wrong with a bad one.
-    pub fn submit(self: &Arc<Self>, request: JobRequest) -> Result<jobs::Job, String> {
+    /// Checks a request and queues it; the rejection says what is wrong with a bad one.
+    pub fn submit(&self, request: JobRequest) -> Result<jobs::Job, Rejected> {
         if let Some(bad) = request
             .args
             .iter()
             .find(|a| RESERVED.iter().any(|r| a.split('=').next() == Some(*r)))
         {
-            return Err(format!("{bad} is set by the service, not by a job"));
+            return Err(Rejected::bad(format!(
+                "{bad} is set by the service, not by a job"
+            )));
         }
-        if !self.trust_repo_config && request.args.iter().any(|a| a == "--trust-repo-config") {
-            return Err(
-                "--trust-repo-config: this service trusts no repository's configuration ([serve] trust_repo_config = false)"
-                    .into(),
-            );
-        }
-        if !request.repo.is_absolute() || !request.repo.is_dir() {
-            return Err(format!(
-                "repo '{}' is not an absolute path to a folder the service can read",
-                request.repo.display()
+        if !self.options.trust_repo_config
+            && request.args.iter().any(|a| a == "--trust-repo-config")
+        {
+            return Err(Rejected::bad(
+                "--trust-repo-config: this service trusts no repository's configuration ([serve] trust_repo_config = false)",
             ));
         }
-        // Parsed now, so that a bad option is the client's 400 and not a failed job later.
-        review_args(&request, &self.dir.join("check"))?;
+        // Checked now, so that a bad option is the client's 400 (or 403) and not a failed job.
+        let (repo, _) = job_args(&self.options.repos, &request, &self.dir.join("check"))?;
+        let request = JobRequest {
+            repo,
+            args: request.args,
+        };
+        let mut queue = lock(&self.queue);
+        if queue.len() >= self.options.max_queued {
+            return Err(Rejected {
+                status: 429,
+                message: format!(
+                    "the queue is full ({} waiting, --max-queued); try again later",
+                    queue.len()
+                ),
+            });
+        }
         let mut id = String::new();
-        self.update(|jobs| id = jobs.submit(request.clone()));
-        self.spawn_job(id.clone(), request, false)?;
-        lock(&self.jobs)
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| "the job vanished".to_string())
+        self.update(|jobs| id = jobs.submit(request));
+        queue.push_back((id.clone(), false));
+        self.queued.notify_one();
+        drop(queue);
+        self.job(&id).ok_or_else(|| Rejected {
+            status: 500,
+            message: "the job vanished".into(),
+        })
     }
 
     /// The job `id`.
@@ -206,42 +266,58 @@ impl Service {
         out
     }
 
-    fn run(&self, id: &str, request: &JobRequest, resume: bool) {
-        {
-            let mut running = lock(&self.running);
-            while *running >= self.max_jobs {
-                running = self
-                    .freed
-                    .wait(running)
-                    .unwrap_or_else(PoisonError::into_inner);
+    /// A runner thread: takes queued jobs in order, one at a time, for the life of the process.
+    fn take_jobs(&self) {
+        loop {
+            let (id, resume) = {
+                let mut queue = lock(&self.queue);
+                loop {
+                    if let Some(next) = queue.pop_front() {
+                        break next;
+                    }
+                    queue = self
+                        .queued
+                        .wait(queue)
+                        .unwrap_or_else(PoisonError::into_inner);
+                }
+            };
+            if let Some(job) = self.job(&id) {
+                let request = JobRequest {
+                    repo: job.repo,
+                    args: job.args,
+                };
+                self.run(&id, &request, resume);
             }
-            *running += 1;
         }
+    }
+
+    fn run(&self, id: &str, request: &JobRequest, resume: bool) {
         self.update(|jobs| jobs.start(id));
         let out_dir = self.dir.join(id);
         tracing::info!(id, repo = %request.repo.display(), resume, "job started");
-        let outcome = if resume {
-            let args = crate::cli::ResumeArgs {
-                path: Some(request.repo.clone()),
-                // A job has no one to ask.
-                yes: true,
-                no_discuss: false,
-                output: json_output(&out_dir),
-                trust_repo_config: false,
-                untrusted_repo: !self.trust_repo_config,
-            };
-            crate::commands::resume::run(args)
-        } else {
-            review_args(request, &out_dir)
-                .map_err(|message| Failure {
-                    code: 2,
-                    error: anyhow::anyhow!(message),
-                })
-                .and_then(|mut args| {
-                    args.untrusted_repo = !self.trust_repo_config;
+        let untrusted_repo = !self.options.trust_repo_config;
+        // Confined again: the folder may have changed since the job was accepted.
+        let outcome = job_args(&self.options.repos, request, &out_dir)
+            .map_err(|refused| Failure {
+                code: 2,
+                error: anyhow::anyhow!(refused.message),
+            })
+            .and_then(|(repo, mut args)| {
+                if resume {
+                    crate::commands::resume::run(crate::cli::ResumeArgs {
+                        path: Some(repo),
+                        // A job has no one to ask.
+                        yes: true,
+                        no_discuss: false,
+                        output: json_output(&out_dir),
+                        trust_repo_config: false,
+                        untrusted_repo,
+                    })
+                } else {
+                    args.untrusted_repo = untrusted_repo;
                     crate::commands::review::run(args)
-                })
-        };
+                }
+            });
         match outcome {
             Ok(code) => {
                 let verdict = std::fs::read_to_string(out_dir.join("retake.json"))
@@ -257,8 +333,6 @@ impl Service {
                 self.update(|jobs| jobs.fail(id, code, message));
             }
         }
-        *lock(&self.running) -= 1;
-        self.freed.notify_one();
     }
 }
 
@@ -266,7 +340,7 @@ impl Service {
 const JOBS_FILE: &str = "jobs.json";
 
 /// Output options writing the JSON report into `out_dir` and nothing to standard output.
-fn json_output(out_dir: &std::path::Path) -> crate::cli::OutputArgs {
+fn json_output(out_dir: &Path) -> crate::cli::OutputArgs {
     crate::cli::OutputArgs {
         format: vec![crate::cli::Format::Json],
         output_dir: Some(out_dir.to_path_buf()),
@@ -277,14 +351,30 @@ fn json_output(out_dir: &std::path::Path) -> crate::cli::OutputArgs {
     }
 }
 
-/// `retake review` arguments for a job writing its JSON report into `out_dir`.
-fn review_args(
+/// A job's canonical repository and its `retake review` arguments, writing the JSON report
+/// into `out_dir`: the repository confined to `repos`, a file option to the repository.
+fn job_args(
+    repos: &ReposRoot,
     request: &JobRequest,
-    out_dir: &std::path::Path,
+    out_dir: &Path,
+) -> Result<(PathBuf, crate::cli::ReviewArgs), Rejected> {
+    let repo = repos.repository(&request.repo)?;
+    let mut args = review_args(&repo, &request.args, out_dir).map_err(Rejected::bad)?;
+    if let Some(baseline) = &args.output.baseline {
+        args.output.baseline = Some(confine::file_in_repo(&repo, "--baseline", baseline)?);
+    }
+    Ok((repo, args))
+}
+
+/// `retake review` arguments for a job on `repo` writing its JSON report into `out_dir`.
+fn review_args(
+    repo: &Path,
+    job_args: &[String],
+    out_dir: &Path,
 ) -> Result<crate::cli::ReviewArgs, String> {
     let mut argv: Vec<String> = vec!["retake".into(), "review".into()];
-    argv.push(request.repo.display().to_string());
-    argv.extend(request.args.iter().cloned());
+    argv.push(repo.display().to_string());
+    argv.extend(job_args.iter().cloned());
     argv.extend(["--runtime", "remote", "--format", "json", "--output"].map(String::from));
     argv.push(out_dir.display().to_string());
     match Cli::try_parse_from(&argv) {

@@ -1,11 +1,26 @@
+use super::auth::ApiToken;
 use super::http::route;
 use super::*;
 use protocol::wire::{Secret, WireConfig};
 
-fn service(dir: &std::path::Path) -> Arc<Service> {
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+/// A service whose repositories root is `dir`, with the test token when `token`.
+fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Service> {
     let pool =
         WorkerPool::start("127.0.0.1:0", Secret::generate(), WireConfig::default()).expect("pool");
-    Service::new(pool, dir.to_path_buf(), 2, false).expect("service")
+    let options = Options {
+        max_jobs: 2,
+        max_queued,
+        trust_repo_config: false,
+        repos: ReposRoot::new(dir).expect("root"),
+        token: token.then(|| ApiToken::parse(TOKEN, "test").expect("token")),
+    };
+    Service::new(pool, dir.join(".jobs"), options).expect("service")
+}
+
+fn service(dir: &std::path::Path) -> Arc<Service> {
+    service_with(dir, false, 100)
 }
 
 #[test]
@@ -20,7 +35,7 @@ fn bad_jobs_are_refused_with_the_reason_and_unknown_ids_are_404() {
         ),
         (
             r#"{"repo": "relative/path"}"#,
-            "repo 'relative/path' is not an absolute path to a folder the service can read",
+            "repo 'relative/path' is not a folder under the service's repositories root",
         ),
         (
             &format!(r#"{{"repo": "{repo}", "args": ["--runtime", "local"]}}"#),
@@ -36,23 +51,26 @@ fn bad_jobs_are_refused_with_the_reason_and_unknown_ids_are_404() {
         ),
     ];
     for (body, message) in cases {
-        let answer = route(&svc, "POST", "/reviews", body);
+        let answer = route(&svc, "POST", "/reviews", None, body);
         assert_eq!(answer.status, 400, "{body}");
         let value: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
         assert_eq!(value["error"], message, "{body}");
     }
-    assert_eq!(route(&svc, "GET", "/reviews/job-7", "").status, 404);
-    assert_eq!(route(&svc, "GET", "/reviews/job-7/result", "").status, 404);
-    assert_eq!(route(&svc, "DELETE", "/reviews", "").status, 405);
-    assert_eq!(route(&svc, "GET", "/nothing", "").status, 404);
-    assert_eq!(route(&svc, "GET", "/reviews", "").body, "[]");
+    assert_eq!(route(&svc, "GET", "/reviews/job-7", None, "").status, 404);
+    assert_eq!(
+        route(&svc, "GET", "/reviews/job-7/result", None, "").status,
+        404
+    );
+    assert_eq!(route(&svc, "DELETE", "/reviews", None, "").status, 405);
+    assert_eq!(route(&svc, "GET", "/nothing", None, "").status, 404);
+    assert_eq!(route(&svc, "GET", "/reviews", None, "").body, "[]");
 }
 
 #[test]
 fn metrics_count_jobs_by_status() {
     let dir = tempfile::tempdir().expect("dir");
     let svc = service(dir.path());
-    let answer = route(&svc, "GET", "/metrics", "");
+    let answer = route(&svc, "GET", "/metrics", None, "");
     assert_eq!(answer.status, 200);
     assert_eq!(
         answer.body,
@@ -72,15 +90,118 @@ fn a_job_may_choose_the_rule_profile_and_a_wrong_one_is_named() {
         repo: dir.path().to_path_buf(),
         args: args.iter().map(|a| a.to_string()).collect(),
     };
-    let args = review_args(&job(&["--profile", "pedantic"]), dir.path()).expect("valid");
+    let repos = ReposRoot::new(dir.path()).expect("root");
+    let (_, args) = job_args(&repos, &job(&["--profile", "pedantic"]), dir.path()).expect("valid");
     assert_eq!(args.profile, Some(protocol::message::RuleProfile::Pedantic));
     assert_eq!(
-        review_args(&job(&[]), dir.path()).expect("valid").profile,
+        job_args(&repos, &job(&[]), dir.path())
+            .expect("valid")
+            .1
+            .profile,
         None
     );
-    let err = review_args(&job(&["--profile", "strict"]), dir.path()).expect_err("bad");
+    let err = job_args(&repos, &job(&["--profile", "strict"]), dir.path()).expect_err("bad");
+    assert_eq!(err.status, 400);
     assert!(
-        err.contains("unknown rule profile 'strict' (expected default or pedantic)"),
-        "{err}"
+        err.message
+            .contains("unknown rule profile 'strict' (expected default or pedantic)"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn with_a_token_jobs_need_it_and_probes_do_not() {
+    let dir = tempfile::tempdir().expect("dir");
+    let svc = service_with(dir.path(), true, 100);
+    let bearer = format!("Bearer {TOKEN}");
+    for (method, path) in [
+        ("GET", "/reviews"),
+        ("POST", "/reviews"),
+        ("GET", "/reviews/job-1"),
+        ("GET", "/nothing"),
+    ] {
+        let answer = route(&svc, method, path, Some("Bearer wrong"), "{}");
+        assert_eq!(answer.status, 401, "{method} {path}");
+        assert_eq!(
+            answer.body,
+            "{\n  \"error\": \"a bearer token is required (Authorization: Bearer TOKEN)\"\n}"
+        );
+    }
+    assert_eq!(
+        route(&svc, "GET", "/reviews", Some(&bearer), "").status,
+        200
+    );
+    for probe in ["/healthz", "/readyz", "/metrics"] {
+        assert_eq!(route(&svc, "GET", probe, None, "").status, 200, "{probe}");
+    }
+}
+
+#[test]
+fn a_job_reaches_only_the_root_and_files_of_its_repository() {
+    let top = tempfile::tempdir().expect("dir");
+    let root = top.path().join("repos");
+    std::fs::create_dir_all(root.join("shop")).expect("mkdir");
+    std::fs::write(root.join("shop/base.json"), "{}").expect("write");
+    std::os::unix::fs::symlink(top.path(), root.join("up")).expect("symlink");
+    let svc = service(&root);
+    let post = |body: serde_json::Value| route(&svc, "POST", "/reviews", None, &body.to_string());
+    let outside = [
+        (
+            top.path().display().to_string(),
+            "repo '{}' is outside the service's repositories root",
+        ),
+        (
+            format!("{}/shop/../..", root.display()),
+            "repo '{}' is outside the service's repositories root",
+        ),
+        (
+            format!("{}/up", root.display()),
+            "repo '{}' is outside the service's repositories root",
+        ),
+    ];
+    for (repo, message) in outside {
+        let answer = post(serde_json::json!({ "repo": repo }));
+        assert_eq!(answer.status, 403, "{repo}");
+        let value: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
+        assert_eq!(value["error"], message.replace("{}", &repo));
+    }
+    let answer = post(serde_json::json!({ "repo": "shop", "args": ["--baseline", "/etc/passwd"] }));
+    assert_eq!(answer.status, 403);
+    assert!(
+        answer
+            .body
+            .contains("--baseline '/etc/passwd' is outside the job's repository"),
+        "{}",
+        answer.body
+    );
+    let answer = post(
+        serde_json::json!({ "repo": "shop", "args": ["--baseline", "base.json", "--no-exec"] }),
+    );
+    assert_eq!(answer.status, 202, "{}", answer.body);
+    let job: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
+    let real = root.canonicalize().expect("canonical").join("shop");
+    assert_eq!(job["repo"], real.display().to_string());
+}
+
+#[test]
+fn a_full_queue_refuses_the_next_job() {
+    let dir = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(dir.path().join("a")).expect("mkdir");
+    // Not started: nothing takes the queued job.
+    let svc = service_with(dir.path(), false, 1);
+    let body = r#"{"repo": "a", "args": ["--no-exec"]}"#;
+    let first = route(&svc, "POST", "/reviews", None, body);
+    assert_eq!(first.status, 202, "{}", first.body);
+    let refused = route(&svc, "POST", "/reviews", None, body);
+    assert_eq!(refused.status, 429);
+    let value: serde_json::Value = serde_json::from_str(&refused.body).expect("json");
+    assert_eq!(
+        value["error"],
+        "the queue is full (1 waiting, --max-queued); try again later"
+    );
+    assert_eq!(svc.list().len(), 1, "the refused job is not kept");
+    assert_eq!(
+        svc.job("job-1").map(|j| j.status),
+        Some(jobs::Status::Queued)
     );
 }

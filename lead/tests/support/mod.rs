@@ -70,3 +70,5 @@ pub fn copy_example(name: &str, to: &Path) {
     let _ = std::fs::remove_dir_all(to.join(".retake"));
     let _ = std::fs::remove_dir_all(to.join("target"));
 }
+
+pub mod serve;

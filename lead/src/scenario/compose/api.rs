@@ -8,6 +8,8 @@ use std::time::Duration;
 pub(super) struct Api {
     base: String,
     agent: ureq::Agent,
+    /// `Authorization: Bearer …` for the job endpoints.
+    bearer: String,
 }
 
 /// A job as `GET /reviews/ID` shows it.
@@ -29,8 +31,9 @@ impl JobState {
 }
 
 impl Api {
-    /// The API at `127.0.0.1:port`; each request gives up after `timeout`.
-    pub(super) fn new(port: u16, timeout: Duration) -> Api {
+    /// The API at `127.0.0.1:port`, whose job endpoints take `token`; each request gives up
+    /// after `timeout`.
+    pub(super) fn new(port: u16, token: &str, timeout: Duration) -> Api {
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
             .http_status_as_error(false)
@@ -39,6 +42,7 @@ impl Api {
         Api {
             base: format!("http://127.0.0.1:{port}"),
             agent: config.build().into(),
+            bearer: format!("Bearer {token}"),
         }
     }
 
@@ -48,6 +52,7 @@ impl Api {
         let mut response = self
             .agent
             .get(&url)
+            .header("Authorization", &self.bearer)
             .call()
             .map_err(|e| format!("GET {url}: {e}"))?;
         let status = response.status().as_u16();
@@ -80,6 +85,7 @@ impl Api {
             .agent
             .post(&url)
             .header("Content-Type", "application/json")
+            .header("Authorization", &self.bearer)
             .send(body)
             .map_err(|e| format!("POST {url}: {e}"))?;
         let status = response.status().as_u16();

@@ -47,6 +47,7 @@ pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Executi
         files.push(path);
     }
     let port = free_port().map_err(io("cannot find a free port for the API"))?;
+    let token = hex::encode(rand::random::<[u8; 32]>());
     let compose = Compose {
         program,
         project: project_name(),
@@ -58,6 +59,7 @@ pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Executi
                 hex::encode(rand::random::<[u8; 32]>()),
             ),
             ("RETAKE_API_PORT".into(), port.to_string()),
+            ("RETAKE_API_TOKEN".into(), token.clone()),
             // The image's user, who owns a fresh state volume (whatever deploy/.env says).
             ("RETAKE_UID".into(), "10001".into()),
             ("RETAKE_GID".into(), "10001".into()),
@@ -66,7 +68,7 @@ pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Executi
         ],
     };
     let scale: Vec<(String, u32)> = stack.scale.iter().map(|(s, n)| (s.clone(), *n)).collect();
-    let api = Api::new(port, Duration::from_secs(5));
+    let api = Api::new(port, &token, Duration::from_secs(5));
     let mut run = Run {
         compose: &compose,
         api: &api,
