@@ -329,3 +329,47 @@ fn a_restarted_service_resumes_the_job_it_was_running() {
     assert_eq!(report["verdict"], "NO-GO");
     assert!(!state.exists(), "the resumed review removes its state file");
 }
+
+/// The value of the `/metrics` sample `name{labels}` of the service at `api`.
+fn metric(api: &str, sample: &str) -> Option<u64> {
+    let text = ureq::get(&format!("{api}/metrics"))
+        .call()
+        .ok()?
+        .body_mut()
+        .read_to_string()
+        .ok()?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(sample)?.trim().parse().ok())
+}
+
+/// Polls `/metrics` until every sample has its value, or `secs` pass (then fails).
+fn metrics_become(api: &str, want: &[(&str, u64)], secs: u64) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let now: Vec<Option<u64>> = want.iter().map(|(s, _)| metric(api, s)).collect();
+        if now.iter().zip(want).all(|(got, (_, v))| *got == Some(*v)) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{want:?}: {now:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_paused_idle_worker_is_dropped_from_the_pool_and_registers_again_once_resumed() {
+    let jobs = tempfile::tempdir().expect("jobs");
+    let service = serve(jobs.path());
+    let quality = workers(&service.workers, &secret(), &["quality"], false);
+    let pid = libc::pid_t::try_from(quality.0[0].id()).expect("pid");
+    let idle = r#"retake_serve_idle_workers{role="inspector",kind="quality"}"#;
+    let lost = r#"retake_serve_lost_workers_total{role="inspector",kind="quality"}"#;
+    metrics_become(&service.api, &[(idle, 1), (lost, 0)], 20);
+    // SIGSTOP: its heartbeats stop; the Lead drops it after three silent intervals (1 s each).
+    // SAFETY: signals a child process this test started and still owns.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGSTOP) }, 0);
+    metrics_become(&service.api, &[(idle, 0), (lost, 1)], 20);
+    // SAFETY: as above.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGCONT) }, 0);
+    // Resumed, it finds its connection closed and registers again.
+    metrics_become(&service.api, &[(idle, 1), (lost, 1)], 20);
+}

@@ -139,11 +139,11 @@ fn jobs_need_the_token_and_reach_only_repositories_under_the_root() {
         );
         assert_eq!(get(api, "/reviews", token, Duration::from_secs(5)).0, 401);
     }
-    // The probes stay open.
-    for probe in ["/healthz", "/readyz", "/metrics"] {
+    // The probes stay open (no worker registered: not ready).
+    for (probe, status) in [("/healthz", 200), ("/readyz", 503), ("/metrics", 200)] {
         assert_eq!(
             get(api, probe, None, Duration::from_secs(5)).0,
-            200,
+            status,
             "{probe}"
         );
     }

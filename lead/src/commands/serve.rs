@@ -33,8 +33,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
         .listen
         .unwrap_or_else(|| settings.review.listen.clone());
     let wire = settings.wire.wire_config();
-    let pool =
-        shared_pool(&listen, settings.wire.secret.as_deref(), &wire).map_err(anyhow::Error::msg)?;
+    let heartbeat = Duration::from_millis(settings.supervision.heartbeat_interval_ms);
+    let pool = shared_pool(&listen, settings.wire.secret.as_deref(), &wire, heartbeat)
+        .map_err(anyhow::Error::msg)?;
     let dir = match args.jobs_dir {
         Some(dir) => dir,
         None => std::env::temp_dir().join(format!("retake-serve-{}", std::process::id())),

@@ -261,7 +261,8 @@ fn run_pipelines(
                         .into(),
                 ));
             }
-            let pool = shared_pool(&s.review.listen, s.wire.secret.as_deref(), &wire)
+            let heartbeat = Duration::from_millis(s.supervision.heartbeat_interval_ms);
+            let pool = shared_pool(&s.review.listen, s.wire.secret.as_deref(), &wire, heartbeat)
                 .map_err(ReviewError::Remote)?;
             eprintln!(
                 "retake: remote runtime: workers connect to {} (idle now: {:?})",

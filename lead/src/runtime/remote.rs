@@ -10,8 +10,10 @@
 //! The pool runs its accept loop and every connection on a thread of its own, independent of the
 //! actix systems of the reviews that use it: `retake serve` runs several reviews on one pool.
 
+mod liveness;
 mod pool;
 
+pub use liveness::{WorkerCount, SILENT_AFTER};
 pub use pool::{shared_pool, WorkerPool};
 
 use super::{ActorKind, ActorSpec, Spawner};

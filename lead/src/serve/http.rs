@@ -6,8 +6,9 @@
 //! | `GET /reviews` | 200 every job |
 //! | `GET /reviews/ID` | 200 the job; 404 |
 //! | `GET /reviews/ID/result` | 200 the review's JSON report; 409 not finished or failed; 404 |
-//! | `GET /healthz`, `GET /readyz` | 200 `ok` |
-//! | `GET /metrics` | 200 Prometheus text: jobs by status, idle workers by kind |
+//! | `GET /healthz` | 200 `ok` while the process answers |
+//! | `GET /readyz` | 200 `ok` when the jobs folder is writable and every Inspector kind and the Auditor have a live worker; 503 with what is missing |
+//! | `GET /metrics` | 200 Prometheus text: jobs by status; idle, busy and lost workers by role and kind |
 //!
 //! Every `/reviews` request needs `Authorization: Bearer TOKEN` when the service has a token
 //! (401 without it); the probes and `/metrics` never do.
@@ -70,7 +71,15 @@ pub fn route(
     }
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     match (method, parts.as_slice()) {
-        ("GET", ["healthz"] | ["readyz"]) => text("ok\n".into()),
+        ("GET", ["healthz"]) => text("ok\n".into()),
+        ("GET", ["readyz"]) => match service.ready() {
+            Ok(()) => text("ok\n".into()),
+            Err(why) => Answer {
+                status: 503,
+                content_type: "text/plain; charset=utf-8",
+                body: format!("{why}\n"),
+            },
+        },
         ("GET", ["metrics"]) => text(service.metrics()),
         ("POST", ["reviews"]) => match serde_json::from_str::<JobRequest>(body) {
             Ok(request) => match service.submit(request) {

@@ -21,7 +21,7 @@ pub mod server;
 
 use crate::cli::{Cli, Command};
 use crate::commands::review::Failure;
-use crate::runtime::remote::WorkerPool;
+use crate::runtime::remote::{WorkerCount, WorkerPool};
 use auth::ApiToken;
 use clap::Parser;
 use confine::{Refusal, ReposRoot};
@@ -29,6 +29,23 @@ use jobs::{JobRequest, Jobs, Status};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+/// The workers a review needs: one per Inspector kind and the Auditor (`role`, `kind`).
+fn needed() -> Vec<(&'static str, &'static str)> {
+    protocol::InspectorKind::ALL
+        .iter()
+        .map(|k| ("inspector", k.as_str()))
+        .chain([("auditor", "")])
+        .collect()
+}
+
+/// The worker metrics: name, Prometheus type, the count it shows.
+type Pick = fn(&WorkerCount) -> u64;
+const WORKER_METRICS: [(&str, &str, Pick); 3] = [
+    ("retake_serve_idle_workers", "gauge", |c| c.idle as u64),
+    ("retake_serve_busy_workers", "gauge", |c| c.busy as u64),
+    ("retake_serve_lost_workers_total", "counter", |c| c.lost),
+];
 
 /// Options a client may not set on a job: the service decides where and how it runs.
 const RESERVED: [&str; 6] = [
@@ -239,7 +256,8 @@ impl Service {
         })
     }
 
-    /// The Prometheus text of the service: jobs by status, idle workers by kind.
+    /// The Prometheus text of the service: jobs by status; workers by role and kind (every
+    /// kind a review needs, 0 included), idle, busy, and lost while idle.
     pub fn metrics(&self) -> String {
         let mut out = String::from("# TYPE retake_serve_jobs gauge\n");
         {
@@ -256,14 +274,51 @@ impl Service {
                 ));
             }
         }
-        out.push_str("# TYPE retake_serve_idle_workers gauge\n");
-        for (kind, n) in self.pool.idle_counts() {
-            let (role, kind) = kind.split_once('/').unwrap_or((kind.as_str(), ""));
-            out.push_str(&format!(
-                "retake_serve_idle_workers{{role=\"{role}\",kind=\"{kind}\"}} {n}\n"
-            ));
+        let counts = self.pool.worker_counts(&needed());
+        for (metric, kind, pick) in WORKER_METRICS {
+            out.push_str(&format!("# TYPE {metric} {kind}\n"));
+            for c in &counts {
+                out.push_str(&format!(
+                    "{metric}{{role=\"{}\",kind=\"{}\"}} {}\n",
+                    c.role,
+                    c.kind,
+                    pick(c)
+                ));
+            }
         }
         out
+    }
+
+    /// Whether the service can take a job now: `Err` names what is missing — a jobs folder it
+    /// cannot write, or a kind a review needs with no live worker.
+    pub fn ready(&self) -> Result<(), String> {
+        let probe = self.dir.join(".ready-probe");
+        std::fs::write(&probe, b"")
+            .and_then(|()| std::fs::remove_file(&probe))
+            .map_err(|e| {
+                format!(
+                    "the jobs folder {} is not writable: {e}",
+                    self.dir.display()
+                )
+            })?;
+        let missing: Vec<String> = self
+            .pool
+            .worker_counts(&needed())
+            .into_iter()
+            .filter(|c| c.idle + c.busy == 0)
+            .map(|c| {
+                if c.kind.is_empty() {
+                    c.role
+                } else {
+                    format!("{} {}", c.role, c.kind)
+                }
+            })
+            .collect();
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("no live worker: {}", missing.join(", ")))
+        }
     }
 
     /// A runner thread: takes queued jobs in order, one at a time, for the life of the process.

@@ -16,6 +16,7 @@ fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Se
         repos: ReposRoot::new(dir).expect("root"),
         token: token.then(|| ApiToken::parse(TOKEN, "test").expect("token")),
     };
+    std::fs::create_dir_all(dir.join(".jobs")).expect("jobs folder");
     Service::new(pool, dir.join(".jobs"), options).expect("service")
 }
 
@@ -67,19 +68,61 @@ fn bad_jobs_are_refused_with_the_reason_and_unknown_ids_are_404() {
 }
 
 #[test]
-fn metrics_count_jobs_by_status() {
+fn metrics_count_jobs_and_every_kind_of_worker_and_readyz_names_what_is_missing() {
     let dir = tempfile::tempdir().expect("dir");
     let svc = service(dir.path());
     let answer = route(&svc, "GET", "/metrics", None, "");
     assert_eq!(answer.status, 200);
+    let workers = |metric: &str, kind: &str| {
+        let mut text = format!("# TYPE {metric} {kind}\n");
+        for k in [
+            "rulebase",
+            "interface",
+            "test",
+            "quality",
+            "consistency",
+            "holistic",
+        ] {
+            text.push_str(&format!("{metric}{{role=\"inspector\",kind=\"{k}\"}} 0\n"));
+        }
+        text + &format!("{metric}{{role=\"auditor\",kind=\"\"}} 0\n")
+    };
     assert_eq!(
         answer.body,
         "# TYPE retake_serve_jobs gauge\n\
          retake_serve_jobs{status=\"queued\"} 0\n\
          retake_serve_jobs{status=\"running\"} 0\n\
          retake_serve_jobs{status=\"done\"} 0\n\
-         retake_serve_jobs{status=\"failed\"} 0\n\
-         # TYPE retake_serve_idle_workers gauge\n"
+         retake_serve_jobs{status=\"failed\"} 0\n"
+            .to_string()
+            + &workers("retake_serve_idle_workers", "gauge")
+            + &workers("retake_serve_busy_workers", "gauge")
+            + &workers("retake_serve_lost_workers_total", "counter")
+    );
+    let ready = route(&svc, "GET", "/readyz", None, "");
+    assert_eq!(
+        (ready.status, ready.body.as_str()),
+        (
+            503,
+            "no live worker: inspector rulebase, inspector interface, inspector test, inspector quality, inspector consistency, inspector holistic, auditor\n"
+        )
+    );
+    assert_eq!(route(&svc, "GET", "/healthz", None, "").status, 200);
+}
+
+#[test]
+fn readyz_fails_on_a_jobs_folder_it_cannot_write() {
+    let dir = tempfile::tempdir().expect("dir");
+    let svc = service(dir.path());
+    std::fs::remove_dir_all(dir.path().join(".jobs")).ok();
+    std::fs::write(dir.path().join(".jobs"), "a file, not a folder").expect("write");
+    let err = svc.ready().expect_err("not writable");
+    assert!(
+        err.starts_with(&format!(
+            "the jobs folder {} is not writable: ",
+            dir.path().join(".jobs").display()
+        )),
+        "{err}"
     );
 }
 
@@ -131,8 +174,13 @@ fn with_a_token_jobs_need_it_and_probes_do_not() {
         route(&svc, "GET", "/reviews", Some(&bearer), "").status,
         200
     );
-    for probe in ["/healthz", "/readyz", "/metrics"] {
-        assert_eq!(route(&svc, "GET", probe, None, "").status, 200, "{probe}");
+    // Open without the token (the service has no workers, so it is not ready).
+    for (probe, status) in [("/healthz", 200), ("/readyz", 503), ("/metrics", 200)] {
+        assert_eq!(
+            route(&svc, "GET", probe, None, "").status,
+            status,
+            "{probe}"
+        );
     }
 }
 

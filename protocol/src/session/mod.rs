@@ -63,6 +63,10 @@ pub enum ActorError {
         /// The fault.
         fault: Fault,
     },
+    /// A worker waiting for work heard nothing from the Lead for this long (the Lead or the
+    /// network between them is gone, though the connection was never closed).
+    #[error("the Lead sent nothing for {} ms while this worker waited for work", .0.as_millis())]
+    LeadSilent(Duration),
 }
 
 /// Who an actor is and how its connection behaves.
@@ -85,6 +89,11 @@ pub struct ActorSetup {
     /// Cancelled to end the session from outside (a worker's SIGTERM): the actor says
     /// `Goodbye`, flushes, and [`run_actor`] returns `Ok`.
     pub stop: CancellationToken,
+    /// A worker's limit on the Lead's silence while it waits for work (the Lead heartbeats idle
+    /// workers): past it the session ends with [`ActorError::LeadSilent`]. `None` (an actor
+    /// the Lead started) waits as long as the connection lasts. Once work arrived the Lead's
+    /// supervision, not this, decides.
+    pub lead_silence: Option<Duration>,
 }
 
 impl ActorSetup {
@@ -107,6 +116,7 @@ impl ActorSetup {
             faults,
             metrics,
             stop: CancellationToken::new(),
+            lead_silence: None,
         }
     }
 }
@@ -194,6 +204,8 @@ where
     let mut stopped = injector.subscribe();
     let beat = tokio::spawn(heartbeats(session.clone(), setup.heartbeat));
     let mut on_message = on_start(session.clone());
+    // Until work arrives, the Lead must be heard from within `lead_silence`.
+    let mut waiting = setup.lead_silence;
     let stop = loop {
         let early = async {
             // Copied out at once: the watch guard must not live across an await.
@@ -211,7 +223,7 @@ where
                 finish(&session, Body::Goodbye, writer_task, DROP_FLUSH).await;
                 return Ok(());
             }
-            got = reader.recv() => {
+            got = recv_within(&mut reader, waiting) => {
                 let env = match got {
                     Ok(Some(env)) => env,
                     Ok(None) => {
@@ -220,11 +232,13 @@ where
                     }
                     Err(e) => {
                         beat.abort();
-                        return Err(e.into());
+                        return Err(e);
                     }
                 };
                 metrics.on_received();
                 match env.body {
+                    // The Lead's heartbeat to an idle worker: it is there.
+                    Body::Heartbeat { .. } => {}
                     Body::Shutdown { grace_ms } => {
                         beat.abort();
                         let grace = Duration::from_millis(grace_ms).min(DROP_FLUSH);
@@ -235,7 +249,10 @@ where
                         beat.abort();
                         return Ok(());
                     }
-                    _ => on_message(env),
+                    _ => {
+                        waiting = None;
+                        on_message(env);
+                    }
                 }
             }
         }
@@ -260,6 +277,20 @@ where
         }
     };
     Err(ActorError::Injected { fault })
+}
+
+/// The next envelope, within `limit` when there is one ([`ActorError::LeadSilent`] past it).
+async fn recv_within(
+    reader: &mut LinkReader,
+    limit: Option<Duration>,
+) -> Result<Option<Envelope>, ActorError> {
+    match limit {
+        None => Ok(reader.recv().await?),
+        Some(limit) => match tokio::time::timeout(limit, reader.recv()).await {
+            Ok(got) => Ok(got?),
+            Err(_) => Err(ActorError::LeadSilent(limit)),
+        },
+    }
 }
 
 /// A fault before the handshake: in its own process this aborts or blocks for good; in-process

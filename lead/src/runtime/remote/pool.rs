@@ -2,6 +2,7 @@
 //! registers a worker with its role and kind, and the reading of every worker connection —
 //! dropped while the worker waits idle, routed to its review's coordinator once claimed.
 
+use super::liveness::{tend_forever, Heard, Tally};
 use crate::review::coordinator::{Coordinator, Incoming, Lost};
 use crate::review::hub::DISCONNECTED;
 use actix::Addr;
@@ -30,13 +31,15 @@ pub(super) enum Route {
 }
 
 /// One registered worker connection.
-struct Worker {
-    role: String,
-    kind: String,
-    name: String,
-    outbox: Outbox,
+pub(super) struct Worker {
+    pub(super) role: String,
+    pub(super) kind: String,
+    pub(super) name: String,
+    pub(super) outbox: Outbox,
     route: Arc<Mutex<Route>>,
     reader: JoinHandle<()>,
+    /// When the Lead last heard from it.
+    pub(super) heard: Heard,
 }
 
 /// A worker taken out of the pool for one instance.
@@ -47,6 +50,7 @@ pub(crate) struct Claimed {
     pub(super) outbox: Outbox,
     pub(super) route: Arc<Mutex<Route>>,
     pub(super) reader: JoinHandle<()>,
+    heard: Heard,
 }
 
 impl From<Worker> for Claimed {
@@ -58,6 +62,7 @@ impl From<Worker> for Claimed {
             outbox: w.outbox,
             route: w.route,
             reader: w.reader,
+            heard: w.heard,
         }
     }
 }
@@ -69,11 +74,13 @@ static SHARED: std::sync::OnceLock<Arc<WorkerPool>> = std::sync::OnceLock::new()
 /// in `retake serve` every job's review runs on the service's workers, whatever the job's own
 /// `[review] listen` or `[wire] secret` say — a job's repository can neither move the service's
 /// listener nor change the secret its workers registered with. When a later call asks for
-/// other settings, the log says which ones the pool keeps.
+/// other settings, the log says which ones the pool keeps. `heartbeat` is the interval idle
+/// workers are held to, set by the first call only (a job's repository cannot loosen it).
 pub fn shared_pool(
     listen: &str,
     secret: Option<&str>,
     wire: &WireConfig,
+    heartbeat: Duration,
 ) -> Result<Arc<WorkerPool>, String> {
     let hex = secret.ok_or(
         "the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET",
@@ -86,6 +93,7 @@ pub fn shared_pool(
         return Ok(Arc::clone(pool));
     }
     let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(|e| e.to_string())?;
+    pool.set_heartbeat(heartbeat);
     Ok(Arc::clone(SHARED.get_or_init(|| pool)))
 }
 
@@ -98,6 +106,9 @@ pub struct WorkerPool {
     idle: Mutex<Vec<Worker>>,
     registered: Notify,
     listen: SocketAddr,
+    /// The heartbeat interval idle workers are held to (`tend`).
+    heartbeat: Mutex<Duration>,
+    tally: Arc<Tally>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -123,6 +134,8 @@ impl WorkerPool {
             idle: Mutex::new(Vec::new()),
             registered: Notify::new(),
             listen: std_listener.local_addr()?,
+            heartbeat: Mutex::new(Duration::from_secs(1)),
+            tally: Arc::new(Tally::default()),
         });
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -134,6 +147,7 @@ impl WorkerPool {
             .name("retake-worker-pool".into())
             .spawn(move || {
                 runtime.block_on(async move {
+                    tokio::spawn(tend_forever(Arc::clone(&accepting)));
                     match tokio::net::TcpListener::from_std(std_listener) {
                         Ok(listener) => accept_loop(listener, secret, wire, accepting).await,
                         Err(e) => tracing::error!(error = %e, "cannot accept workers"),
@@ -180,6 +194,47 @@ impl WorkerPool {
     /// workers rather than start half-staffed.
     pub fn set_full_set_wait(&self, wait: Duration) {
         *lock(&self.full_set_wait) = Some(wait);
+    }
+
+    /// The heartbeat interval of the workers (`[supervision] heartbeat_interval_ms`): an idle
+    /// worker silent for [`SILENT_AFTER`](super::liveness::SILENT_AFTER) of them is dropped,
+    /// and the Lead heartbeats idle workers at this pace.
+    pub fn set_heartbeat(&self, every: Duration) {
+        *lock(&self.heartbeat) = every.max(Duration::from_millis(10));
+    }
+
+    /// See [`WorkerPool::set_heartbeat`].
+    pub(super) fn heartbeat(&self) -> Duration {
+        *lock(&self.heartbeat)
+    }
+
+    pub(super) fn tally(&self) -> &Arc<Tally> {
+        &self.tally
+    }
+
+    /// Removes the idle workers `silent` picks and closes their connections.
+    pub(super) fn drop_idle_where(&self, silent: impl Fn(&Worker) -> bool) -> Vec<Worker> {
+        let dropped: Vec<Worker> = {
+            let mut idle = lock(&self.idle);
+            let (gone, kept) = std::mem::take(&mut *idle)
+                .into_iter()
+                .partition(|w| silent(w));
+            *idle = kept;
+            gone
+        };
+        for worker in &dropped {
+            *lock(&worker.route) = Route::Gone;
+            // With the reader and (dropped with the worker) the outbox gone, the connection closes.
+            worker.reader.abort();
+        }
+        dropped
+    }
+
+    /// Calls `each` on every idle worker.
+    pub(super) fn each_idle(&self, mut each: impl FnMut(&Worker)) {
+        for worker in lock(&self.idle).iter() {
+            each(worker);
+        }
     }
 
     /// See [`WorkerPool::set_full_set_wait`].
@@ -232,6 +287,7 @@ impl WorkerPool {
                     outbox: claimed.outbox,
                     route: claimed.route,
                     reader: claimed.reader,
+                    heard: claimed.heard,
                 },
             );
             self.registered.notify_waiters();
@@ -330,10 +386,14 @@ async fn admit(
     };
     let (outbox, _writer) = Outbox::spawn(writer);
     let route = Arc::new(Mutex::new(Route::Idle));
+    let heard = Heard::now();
     let (start_tx, start_rx) = tokio::sync::oneshot::channel::<()>();
     let reading = {
         let (route, pool, name) = (Arc::clone(&route), Arc::clone(&pool), peer.name.clone());
+        let (heard, live) = (heard.clone(), pool.tally().live(&peer.role, &peer.kind));
+        let (role, kind) = (peer.role.clone(), peer.kind.clone());
         tokio::spawn(async move {
+            let _live = live;
             // Registered first, so that an early message cannot race the pool entry.
             let _registered = start_rx.await;
             let reason = loop {
@@ -342,6 +402,7 @@ async fn admit(
                     Ok(None) => break DISCONNECTED.to_string(),
                     Err(e) => break format!("sent a bad frame ({e})"),
                 };
+                heard.touch();
                 if env.from != name {
                     break format!(
                         "claimed to be '{}' on an authenticated connection",
@@ -367,6 +428,9 @@ async fn admit(
                 }
             };
             tracing::debug!(name, reason, "worker connection ended");
+            if matches!(*lock(&route), Route::Idle) {
+                pool.tally().lose(&role, &kind);
+            }
             pool.forget(&route);
             let previous = std::mem::replace(&mut *lock(&route), Route::Gone);
             if let Route::Attached {
@@ -389,6 +453,7 @@ async fn admit(
         outbox,
         route,
         reader: reading,
+        heard,
     });
     let _started = start_tx.send(());
 }

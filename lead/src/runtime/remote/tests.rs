@@ -199,3 +199,83 @@ fn a_workers_report_is_named_after_the_instance_it_serves() {
         ]
     );
 }
+
+/// A worker's heartbeat, or the Lead's.
+fn beat(from: &str, to: &str) -> protocol::Envelope {
+    let body = protocol::Body::Heartbeat {
+        phase: "idle".into(),
+        progress: String::new(),
+        busy_since_ms: None,
+    };
+    protocol::Envelope::new(from, to, body)
+}
+
+#[test]
+fn a_silent_idle_worker_is_dropped_and_counted_lost_while_one_that_heartbeats_stays() {
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    pool.set_heartbeat(Duration::from_millis(50));
+    let kinds = [
+        ("inspector", "quality"),
+        ("inspector", "test"),
+        ("auditor", ""),
+    ];
+    actix::System::new().block_on(async move {
+        let (mut silent, _silent_writer) =
+            worker(&pool, &secret, "inspector", "quality", "q@paused").await;
+        let (mut live, mut live_writer) = worker(&pool, &secret, "inspector", "test", "t@up").await;
+        idle_becomes(&pool, &[("inspector/quality", 1), ("inspector/test", 1)]).await;
+        for _ in 0..12 {
+            live_writer.send(&beat("t@up", "lead")).await.expect("send");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        idle_becomes(&pool, &[("inspector/test", 1)]).await;
+        // The idle worker that stayed hears the Lead's heartbeats.
+        let heard = tokio::time::timeout(Duration::from_secs(5), live.recv())
+            .await
+            .expect("the Lead heartbeats")
+            .expect("a frame")
+            .expect("open");
+        let expected = beat("lead", "t@up");
+        assert_eq!(
+            (heard.from, heard.to, heard.body),
+            (expected.from, expected.to, expected.body)
+        );
+        // The silent one's connection is closed (after the Lead's heartbeats it was sent).
+        let closed = loop {
+            let next = tokio::time::timeout(Duration::from_secs(5), silent.recv())
+                .await
+                .expect("closed, not left open");
+            if !matches!(next, Ok(Some(_))) {
+                break next;
+            }
+        };
+        assert!(matches!(closed, Ok(None) | Err(_)), "{closed:?}");
+        let count = |role: &str, kind: &str, idle, busy, lost| WorkerCount {
+            role: role.into(),
+            kind: kind.into(),
+            idle,
+            busy,
+            lost,
+        };
+        assert_eq!(
+            pool.worker_counts(&kinds),
+            vec![
+                count("inspector", "quality", 0, 0, 1),
+                count("inspector", "test", 1, 0, 0),
+                count("auditor", "", 0, 0, 0),
+            ]
+        );
+        let claimed = pool
+            .claim("inspector", "test", Duration::from_secs(1))
+            .await
+            .expect("claimed");
+        assert_eq!(
+            pool.worker_counts(&kinds)[1],
+            count("inspector", "test", 0, 1, 0),
+            "claimed is busy"
+        );
+        drop(claimed);
+    });
+}

@@ -20,6 +20,7 @@ pub use health::HealthServer;
 pub use logging::{init_logging, LogFormat};
 pub use probe::{fetch, healthz_url, probe, HealthCheckArgs, ProbeError};
 pub use secret::{take_secret, SECRET_STDIN_ENV};
+pub use worker::SILENT_AFTER;
 
 use super::{run_actor, ActorError, ActorSetup, Session};
 use crate::message::Envelope;
@@ -64,6 +65,9 @@ where
         .map(|addr| HealthServer::start(addr, setup.metrics.clone()))
         .transpose()?;
     if args.worker {
+        let mut setup = setup;
+        // The Lead heartbeats idle workers at the interval they share.
+        setup.lead_silence = Some(heartbeat * worker::SILENT_AFTER);
         stop_on_signals(&setup)?;
         return worker::run(&args.lead, &secret, setup, Default::default(), on_start).await;
     }

@@ -13,6 +13,10 @@ use crate::wire::{Secret, WireError};
 use rand::Rng;
 use std::time::Duration;
 
+/// Heartbeat intervals of the Lead's silence after which a worker waiting for work drops the
+/// connection and connects again (the Lead drops a silent idle worker after as many).
+pub const SILENT_AFTER: u32 = 3;
+
 /// How long a worker waits between attempts to reach the Lead: doubling from `first` up to
 /// `max`, each wait jittered into its upper half so that many workers do not return to a
 /// restarted Lead in step.

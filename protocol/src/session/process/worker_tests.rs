@@ -195,3 +195,58 @@ async fn a_refusal_is_final() {
     );
     assert_eq!(started.load(Ordering::SeqCst), 0);
 }
+
+/// The Lead's heartbeat to an idle worker.
+fn lead_beat(to: &str) -> Envelope {
+    let beat = Body::Heartbeat {
+        phase: "idle".into(),
+        progress: String::new(),
+        busy_since_ms: None,
+    };
+    Envelope::new(LEAD, to, beat)
+}
+
+#[tokio::test]
+async fn a_waiting_worker_leaves_a_silent_lead_and_a_working_one_does_not() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mut setup = setup();
+    setup.lead_silence = Some(Duration::from_millis(200));
+    let (stop, metrics) = (setup.stop.clone(), setup.metrics.clone());
+    let (run, started) = start(listener.local_addr().unwrap().to_string(), setup);
+
+    // 1: heartbeats from the Lead keep a waiting worker's session past the limit.
+    let (first, mut reader, mut writer) = accept(&listener, &secret()).await;
+    heartbeat(&mut reader).await;
+    for _ in 0..10 {
+        writer.send(&lead_beat(&first.name)).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(metrics.sessions(), 1, "heard from: no reconnect");
+
+    // 2: then silence: the worker drops the connection and comes back.
+    let (second, mut reader2, mut writer2) = accept(&listener, &secret()).await;
+    assert_eq!(second.name, first.name);
+    let closed = loop {
+        match timeout(WAIT, reader.recv()).await.expect("not left open") {
+            Ok(Some(_heartbeat)) => continue,
+            other => break other,
+        }
+    };
+    assert!(matches!(closed, Ok(None) | Err(_)), "{closed:?}");
+
+    // 3: once work arrived, the Lead's silence is its supervision's business, not the worker's.
+    heartbeat(&mut reader2).await;
+    let work = Body::OutputVerdictNow {
+        review: "r1".into(),
+    };
+    writer2
+        .send(&Envelope::new(LEAD, second.name.as_str(), work))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(metrics.sessions(), 2, "a working worker keeps its session");
+    heartbeat(&mut reader2).await;
+    stop.cancel();
+    assert!(timeout(WAIT, run).await.unwrap().unwrap().is_ok());
+    assert_eq!(started.load(Ordering::SeqCst), 2);
+}
