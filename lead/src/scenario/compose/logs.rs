@@ -29,6 +29,19 @@ pub fn claims(log: &str) -> Vec<Claim> {
         .collect()
 }
 
+/// The message the worker pool logs when a worker registers (its `name` field).
+const REGISTERED: &str = "worker registered";
+
+/// The names of the workers that registered, oldest first (a worker that registered again
+/// appears again): the pool hands the longest-waiting idle worker of a kind to the next claim.
+pub fn registrations(log: &str) -> Vec<String> {
+    log.lines()
+        .map(strip_ansi)
+        .filter(|line| line.contains(REGISTERED))
+        .filter_map(|line| field(&line, "name"))
+        .collect()
+}
+
 /// The host part of a worker name (`NAME@HOST-PID` → `HOST`).
 pub fn worker_host(worker: &str) -> Option<&str> {
     let (_, at) = worker.rsplit_once('@')?;
@@ -91,6 +104,22 @@ mod tests {
                     worker: "auditor@79ac2bafc50f-7".into(),
                     instance: "auditor-r1".into()
                 },
+            ]
+        );
+    }
+
+    #[test]
+    fn registrations_are_read_in_order() {
+        let log = concat!(
+            "2026-11-22T04:44:50Z  INFO lead::runtime::remote::pool: worker registered name=\"inspector-quality@aa-7\" role=\"inspector\"\n",
+            "2026-11-22T04:44:51Z  INFO lead::runtime::remote: worker claimed worker=\"inspector-quality@aa-7\" instance=\"inspector-quality\"\n",
+            "{\"fields\":{\"message\":\"worker registered\",\"name\":\"auditor@bb-7\"}}\n",
+        );
+        assert_eq!(
+            registrations(log),
+            vec![
+                "inspector-quality@aa-7".to_string(),
+                "auditor@bb-7".to_string()
             ]
         );
     }

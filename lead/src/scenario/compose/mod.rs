@@ -13,7 +13,7 @@ mod logs;
 mod run;
 
 pub use docker::{compose_program, Compose, COMPOSE_ENV};
-pub use logs::{claims, worker_host, Claim};
+pub use logs::{claims, registrations, worker_host, Claim};
 pub use run::{execute, PROJECT_ENV};
 
 use serde::Deserialize;
@@ -36,6 +36,8 @@ pub struct Stack {
     /// After the review: unpause, reconnect, restart what was killed, and require every worker
     /// to be registered with the Lead again (the stack is whole).
     pub heal: bool,
+    /// How long after the `idle` actions the job is submitted.
+    pub submit_after: Duration,
 }
 
 /// One timed action on a container.
@@ -56,6 +58,10 @@ pub struct Action {
 /// What starts an action's clock.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Trigger {
+    /// Every worker is idle in the pool, before the job is submitted (the stack is whole, or
+    /// the previous `idle` action was done): the action is done to the container of the
+    /// service's worker the next claim would take, and the job waits for these actions.
+    Idle,
     /// The job was submitted.
     Submitted,
     /// The Lead logged that a worker was claimed for this instance (`inspector-quality`); the
@@ -129,6 +135,8 @@ pub(super) struct RawStack {
     claims: BTreeMap<String, u32>,
     #[serde(default = "yes")]
     heal: bool,
+    #[serde(default)]
+    submit_after_ms: u64,
 }
 
 #[derive(Debug, Deserialize)]
@@ -188,12 +196,13 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
             )
         })?;
         let when = match a.when.as_str() {
+            "idle" => Trigger::Idle,
             "submitted" => Trigger::Submitted,
             other => match other.strip_prefix("claimed:") {
                 Some(instance) if !instance.is_empty() => Trigger::Claimed(instance.to_string()),
                 _ => {
                     return Err(format!(
-                        "{key}.when = '{other}': expected submitted or claimed:INSTANCE \
+                        "{key}.when = '{other}': expected idle, submitted or claimed:INSTANCE \
                          (claimed:inspector-quality)"
                     ))
                 }
@@ -201,6 +210,11 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
         };
         if a.service.trim().is_empty() {
             return Err(format!("{key}.service: must name a compose service"));
+        }
+        if when == Trigger::Idle && actions.iter().any(|a: &Action| a.when != Trigger::Idle) {
+            return Err(format!(
+                "{key}.when = 'idle': idle actions come first (they are done before the job)"
+            ));
         }
         actions.push(Action {
             when,
@@ -216,6 +230,7 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
         actions,
         claims: raw.claims,
         heal: raw.heal,
+        submit_after: Duration::from_millis(raw.submit_after_ms),
     })
 }
 

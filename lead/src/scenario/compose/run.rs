@@ -5,7 +5,7 @@
 
 use super::api::{Api, JobState};
 use super::docker::{compose_program, docker, logs, remove, Compose};
-use super::{claims, worker_host, Action, Stack, Trigger, Verb, REPO_IN_STACK};
+use super::{claims, registrations, worker_host, Action, Stack, Trigger, Verb, REPO_IN_STACK};
 use crate::scenario::check::Observed;
 use crate::scenario::runner::{copy_tree, Execution};
 use crate::scenario::{io, Scenario, ScenarioError};
@@ -129,12 +129,30 @@ impl Run<'_> {
             scenario.name,
             started.elapsed().as_secs_f64()
         );
+        let (idle, during): (Vec<Action>, Vec<Action>) = stack
+            .actions
+            .iter()
+            .cloned()
+            .partition(|a| a.when == Trigger::Idle);
+        for (i, action) in idle.iter().enumerate() {
+            std::thread::sleep(action.after);
+            let worker = self.next_in_line(&action.service);
+            let at = started.elapsed().as_secs_f64();
+            if let Err(e) = self.act(action, worker.as_deref(), at) {
+                self.problem(format!(
+                    "action {i} ({} {}): {e}",
+                    action.verb.as_str(),
+                    action.service
+                ));
+            }
+        }
+        std::thread::sleep(stack.submit_after);
         let id = match self.api.submit(REPO_IN_STACK, &scenario.args) {
             Ok(id) => id,
             Err(e) => return self.problem(format!("the job was not accepted: {e}")),
         };
         let limit = Duration::from_secs_f64(scenario.expect.max_seconds() * 2.0);
-        let job = self.follow(&id, &stack.actions, limit);
+        let job = self.follow(&id, &during, limit);
         self.observe(&id, job);
         if !stack.claims.is_empty() {
             self.count_claims(&stack.claims);
@@ -219,9 +237,22 @@ impl Run<'_> {
         }
     }
 
+    /// The worker of `service` that the next claim of its kind would take: of the workers the
+    /// Lead logged registering, the longest-registered one whose container belongs to the
+    /// service.
+    fn next_in_line(&self, service: &str) -> Option<String> {
+        let log = logs(self.lead.as_deref()?).ok()?;
+        let containers = self.compose.containers(Some(service)).ok()?;
+        registrations(&log).into_iter().find(|worker| {
+            worker_host(worker).is_some_and(|h| containers.iter().any(|c| c.starts_with(h)))
+        })
+    }
+
     /// When `when` has happened: now, and for a claim the worker's name.
     fn trigger(&self, when: &Trigger, submitted: Instant) -> Option<(Instant, Option<String>)> {
         match when {
+            // Done before the job: never pending while it runs.
+            Trigger::Idle => None,
             Trigger::Submitted => Some((submitted, None)),
             Trigger::Claimed(instance) => {
                 let log = logs(self.lead.as_deref()?).ok()?;

@@ -63,6 +63,32 @@ fn a_container_scenario_reads_its_stack_and_actions() {
 }
 
 #[test]
+fn idle_actions_come_first_and_the_job_waits_for_them() {
+    let dir = folder();
+    let idle =
+        "[[compose.actions]]\nwhen = \"idle\"\ndo = \"pause\"\nservice = \"inspector-quality\"\n";
+    let later = "[[compose.actions]]\ndo = \"kill\"\nservice = \"auditor\"\n";
+    let text = format!(
+        "{HEAD}[compose]\nfiles = [\"compose.yaml\"]\nsubmit_after_ms = 4500\n{idle}{later}[expect]\nverdict = \"GO\"\n"
+    );
+    let stack = parse(&text, &dir.path().join("c.toml"))
+        .expect("valid")
+        .compose
+        .expect("a stack");
+    assert_eq!(stack.submit_after, Duration::from_millis(4500));
+    let whens: Vec<Trigger> = stack.actions.iter().map(|a| a.when.clone()).collect();
+    assert_eq!(whens, vec![Trigger::Idle, Trigger::Submitted]);
+    let text = format!("{HEAD}[compose]\nfiles = [\"compose.yaml\"]\n{later}{idle}");
+    let err = parse(&text, &dir.path().join("c.toml")).expect_err("idle after");
+    assert!(
+        err.to_string().contains(
+            "compose.actions[1].when = 'idle': idle actions come first (they are done before the job)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn mistakes_in_the_stack_name_the_key() {
     let dir = folder();
     let action = "[[compose.actions]]\ndo = \"kill\"\nservice = \"lead\"\n";
@@ -140,7 +166,7 @@ fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
     }
     names.sort();
     // Chapter 06: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
-    // Lead restarted.
+    // Lead restarted; and idle workers paused or cut off before a job claims them.
     assert_eq!(
         names,
         vec![
@@ -150,6 +176,8 @@ fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
             "container-inspector-killed",
             "container-inspector-paused",
             "container-lead-restarted",
+            "container-worker-disconnected-idle",
+            "container-worker-paused-idle",
         ]
     );
 }
