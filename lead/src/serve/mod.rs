@@ -418,7 +418,36 @@ fn job_args(
     if let Some(baseline) = &args.output.baseline {
         args.output.baseline = Some(confine::file_in_repo(&repo, "--baseline", baseline)?);
     }
+    if let Some(base) = &args.base {
+        base_commit(&repo, base).map_err(Rejected::bad)?;
+    }
     Ok((repo, args))
+}
+
+/// Checks that `--base` names a commit of the job's repository (and that git runs), so that a
+/// job that cannot work is the client's 400, not a failed job.
+fn base_commit(repo: &Path, base: &str) -> Result<(), String> {
+    if base.starts_with('-') {
+        return Err(format!("--base '{base}': not a revision"));
+    }
+    let commit = format!("{base}^{{commit}}");
+    protocol::exec::git::git(
+        repo,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            "--end-of-options",
+            &commit,
+        ],
+    )
+    .map(drop)
+    .map_err(|e| match e {
+        protocol::exec::git::GitError::Failed { .. } => {
+            format!("--base '{base}': not a commit of the job's repository")
+        }
+        other => format!("--base '{base}': {other}"),
+    })
 }
 
 /// `retake review` arguments for a job on `repo` writing its JSON report into `out_dir`.

@@ -1,5 +1,5 @@
 use super::auth::ApiToken;
-use super::http::route;
+use super::http::{self, route};
 use super::*;
 use protocol::wire::{Secret, WireConfig};
 
@@ -252,4 +252,60 @@ fn a_full_queue_refuses_the_next_job() {
         svc.job("job-1").map(|j| j.status),
         Some(jobs::Status::Queued)
     );
+}
+
+#[test]
+fn a_base_the_repository_does_not_have_is_refused_at_submission() {
+    let dir = tempfile::tempdir().expect("dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).expect("mkdir");
+    std::fs::write(repo.join("a.txt"), "a\n").expect("write");
+    let svc = service(dir.path());
+    let post = |base: &str| {
+        let body = serde_json::json!({ "repo": "repo", "args": ["--no-exec", "--base", base] });
+        route(&svc, "POST", "/reviews", None, &body.to_string())
+    };
+    let error = |answer: http::Answer| -> (u16, String) {
+        let value: serde_json::Value = serde_json::from_str(&answer.body).expect("json");
+        (
+            answer.status,
+            value["error"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    // Not a git repository yet.
+    assert_eq!(
+        error(post("HEAD~1")),
+        (
+            400,
+            "--base 'HEAD~1': not a commit of the job's repository".to_string()
+        )
+    );
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "one"]);
+    assert_eq!(
+        error(post("HEAD~1")),
+        (
+            400,
+            "--base 'HEAD~1': not a commit of the job's repository".to_string()
+        )
+    );
+    git(&["commit", "-q", "--allow-empty", "-m", "two"]);
+    assert_eq!(post("HEAD~1").status, 202);
 }
