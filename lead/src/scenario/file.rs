@@ -24,6 +24,9 @@ pub struct Scenario {
     pub repo: PathBuf,
     /// Extra `retake review` arguments.
     pub args: Vec<String>,
+    /// `review.added`: the copy becomes a git work tree of two commits, the second adding this
+    /// file (relative to the repository), so `--base HEAD~1` reviews that change.
+    pub added: Option<PathBuf>,
     /// Fault specs in their text form (`inspector-quality#1:crash-at=inspect`).
     pub faults: Vec<String>,
     /// Configuration as `RETAKE__SECTION__KEY` environment variables (of the Lead's service
@@ -140,6 +143,7 @@ struct RawReview {
     repo: PathBuf,
     #[serde(default)]
     args: Vec<String>,
+    added: Option<PathBuf>,
 }
 
 fn local() -> String {
@@ -199,6 +203,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
         ));
     }
     // `review = …`, or `run = …` for a `retake run` of the team loop (`run_kind`).
+    let added = raw.review.as_ref().and_then(|r| r.added.clone());
     let review = raw.review.map(|r| (r.repo, r.args));
     let target = super::run_kind::target(review, raw.run, raw.lead_crash).map_err(bad)?;
     if compose.is_some() && target.run.is_some() {
@@ -215,6 +220,17 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
                 repo.display()
             ))
         })?;
+    if let Some(added) = &added {
+        let inside = added
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside || !repo.join(added).is_file() {
+            return Err(bad(format!(
+                "review.added = '{}': not a file of the repository (a relative path inside it)",
+                added.display()
+            )));
+        }
+    }
     for arg in &target.args {
         let flag = arg.split('=').next().unwrap_or(arg);
         if RESERVED_ARGS.contains(&flag) || target.reserved(flag) {
@@ -237,6 +253,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
         runtime,
         repo,
         args: target.args,
+        added,
         faults: raw.faults,
         env,
         compose,
@@ -441,5 +458,18 @@ max_seconds = 20
         )
         .expect_err("reserved");
         assert!(err.contains("review.args: '--format=sarif'"), "{err}");
+        for added in ["../s.toml", "/etc/passwd", "no-such-file"] {
+            let err = parse_in(
+                dir.path(),
+                &head.replace("repo\" }", &format!("repo\", added = \"{added}\" }}")),
+            )
+            .expect_err(added);
+            assert!(
+                err.contains(&format!(
+                    "review.added = '{added}': not a file of the repository (a relative path inside it)"
+                )),
+                "{err}"
+            );
+        }
     }
 }

@@ -192,6 +192,20 @@ fn work_tree(copy: &Path) -> Result<String, ScenarioError> {
     Ok(git(copy, &["rev-parse", "HEAD"])?.trim().to_string())
 }
 
+/// Makes the git-less `copy` a work tree of two commits: the first without `added`, the second
+/// adding it (a review scenario's `review.added`: `--base HEAD~1` reviews that change).
+pub(super) fn history_adding(copy: &Path, added: &Path) -> Result<(), ScenarioError> {
+    let path = copy.join(added);
+    let text = std::fs::read(&path).map_err(io(format!("cannot read {}", path.display())))?;
+    std::fs::remove_file(&path).map_err(io(format!("cannot move {} aside", path.display())))?;
+    work_tree(copy)?;
+    std::fs::write(&path, text).map_err(io(format!("cannot write {}", path.display())))?;
+    let shown = added.to_string_lossy();
+    git(copy, &["add", "--", &shown])?;
+    git(copy, &["commit", "-q", "-m", &format!("feat: add {shown}")])?;
+    Ok(())
+}
+
 fn commits_since(repo: &Path, base: &str) -> u32 {
     git(repo, &["rev-list", "--count", &format!("{base}..HEAD")])
         .ok()
@@ -208,6 +222,23 @@ fn git(repo: &Path, args: &[&str]) -> Result<String, ScenarioError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_added_file_is_the_second_commit_of_the_copy() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src/lib.rs"), "pub fn a() {}\n").expect("write");
+        std::fs::write(dir.path().join("Cargo.toml"), "[package]\n").expect("write");
+        history_adding(dir.path(), Path::new("src/lib.rs")).expect("history");
+        let changed = git(dir.path(), &["diff", "--name-status", "HEAD~1", "HEAD"]).expect("diff");
+        assert_eq!(changed, "A\tsrc/lib.rs\n");
+        let first = git(dir.path(), &["ls-tree", "-r", "--name-only", "HEAD~1"]).expect("ls-tree");
+        assert_eq!(first, "Cargo.toml\n");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("src/lib.rs")).expect("read"),
+            "pub fn a() {}\n"
+        );
+    }
 
     #[test]
     fn a_git_less_copy_becomes_a_work_tree_with_one_commit_and_an_identity() {

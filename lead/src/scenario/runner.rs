@@ -35,10 +35,7 @@ pub(super) fn fresh_copy(
         .file_name()
         .map_or_else(|| "repo".into(), |n| n.to_os_string());
     let copy = tmp.path().join(name);
-    copy_tree(&scenario.repo, &copy).map_err(io(format!(
-        "cannot copy {} for the scenario",
-        scenario.repo.display()
-    )))?;
+    copy_for(scenario, &copy)?;
     let tag = format!(
         "{}-{}",
         std::process::id(),
@@ -171,6 +168,18 @@ pub fn journal_listing(repo: &Path, run_id: Option<&str>) -> Vec<String> {
 }
 
 /// Copies a repository, leaving out build output and earlier runs' state.
+/// Copies `scenario`'s repository to `copy` — with the history `review.added` asks for.
+pub fn copy_for(scenario: &Scenario, copy: &Path) -> Result<(), ScenarioError> {
+    copy_tree(&scenario.repo, copy).map_err(io(format!(
+        "cannot copy {} for the scenario",
+        scenario.repo.display()
+    )))?;
+    match &scenario.added {
+        Some(added) => super::run_exec::history_adding(copy, added),
+        None => Ok(()),
+    }
+}
+
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {

@@ -7,7 +7,7 @@ use super::api::{Api, JobState};
 use super::docker::{compose_program, docker, logs, remove, Compose};
 use super::{claims, registrations, worker_host, Action, Stack, Trigger, Verb, REPO_IN_STACK};
 use crate::scenario::check::Observed;
-use crate::scenario::runner::{copy_tree, Execution};
+use crate::scenario::runner::{copy_for, Execution};
 use crate::scenario::{io, Scenario, ScenarioError};
 use std::time::{Duration, Instant};
 
@@ -28,10 +28,7 @@ pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Executi
         .tempdir()
         .map_err(io("cannot create a temporary folder"))?;
     let copy = tmp.path().join("repo");
-    copy_tree(&scenario.repo, &copy).map_err(io(format!(
-        "cannot copy {} for the scenario",
-        scenario.repo.display()
-    )))?;
+    copy_for(scenario, &copy)?;
     let mut files = stack.files.clone();
     if !scenario.env.is_empty() {
         // The scenario's configuration reaches the Lead's container through its environment.
