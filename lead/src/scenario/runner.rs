@@ -167,7 +167,6 @@ pub fn journal_listing(repo: &Path, run_id: Option<&str>) -> Vec<String> {
     names
 }
 
-/// Copies a repository, leaving out build output and earlier runs' state.
 /// Copies `scenario`'s repository to `copy` — with the history `review.added` asks for.
 pub fn copy_for(scenario: &Scenario, copy: &Path) -> Result<(), ScenarioError> {
     copy_tree(&scenario.repo, copy).map_err(io(format!(
@@ -180,6 +179,7 @@ pub fn copy_for(scenario: &Scenario, copy: &Path) -> Result<(), ScenarioError> {
     }
 }
 
+/// Copies a repository, leaving out build output and earlier runs' state.
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
