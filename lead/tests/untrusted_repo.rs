@@ -122,7 +122,10 @@ fn the_code_under_review_finds_no_secret_in_any_process_environment() {
         .args(["review", "--paths", "src/**"])
         .current_dir(&repo)
         .env("HOME", tmp.path())
-        .env("RETAKE_SECRET", "00112233445566778899aabbccddeeff")
+        .env(
+            "RETAKE_SECRET",
+            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        )
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("run retake");

@@ -14,7 +14,7 @@ const BEAT: Duration = Duration::from_millis(20);
 const NAME: &str = "inspector-quality";
 
 fn secret() -> Secret {
-    Secret::from_hex("00112233445566778899aabbccddeeff").unwrap()
+    Secret::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
 }
 
 fn wire() -> WireConfig {

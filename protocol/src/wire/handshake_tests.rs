@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::io::DuplexStream;
 
 fn secret() -> Secret {
-    Secret::from_hex("00112233445566778899aabbccddeeff").unwrap()
+    Secret::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
 }
 
 fn cfg() -> WireConfig {
@@ -93,7 +93,9 @@ async fn authenticated_peers_exchange_envelopes_in_order() {
 #[tokio::test]
 async fn a_wrong_secret_is_refused_on_both_sides() {
     let (a, b) = pipe();
-    let wrong = Secret::from_hex("ffeeddccbbaa99887766554433221100").unwrap();
+    let wrong =
+        Secret::from_hex("ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100")
+            .unwrap();
     let (right, cfg) = (secret(), cfg());
     let (client, server) = tokio::join!(
         client_handshake(a, &wrong, "inspector", "inspector-quality", &cfg),

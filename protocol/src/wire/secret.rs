@@ -10,6 +10,9 @@ pub const SECRET_ENV: &str = "RETAKE_SECRET";
 /// The length of a generated secret, in bytes.
 const GENERATED_LEN: usize = 32;
 
+/// The shortest secret accepted from outside (hex in the environment or a configuration).
+pub const MIN_LEN: usize = 32;
+
 /// The shared secret behind the handshake and the session keys. `Debug` never shows it.
 #[derive(Clone)]
 pub struct Secret(Vec<u8>);
@@ -25,7 +28,9 @@ impl Secret {
         Ok(Secret(bytes))
     }
 
-    /// A secret from hexadecimal text (surrounding whitespace ignored), as found in the environment.
+    /// A secret from hexadecimal text (surrounding whitespace ignored), as found in the
+    /// environment or a configuration: at least [`MIN_LEN`] bytes, so that a guessable short
+    /// key is refused rather than used.
     pub fn from_hex(text: &str) -> Result<Secret, WireError> {
         // The hex crate's error names the offending character; that would leak part of the
         // secret into logs, so the message stays generic.
@@ -34,6 +39,13 @@ impl Secret {
                 "not valid hexadecimal (expected an even number of 0-9, a-f digits)".into(),
             )
         })?;
+        if !bytes.is_empty() && bytes.len() < MIN_LEN {
+            return Err(WireError::InvalidSecret(format!(
+                "the shared secret is {} bytes; at least {MIN_LEN} are required ({} hex digits, e.g. `openssl rand -hex 32`)",
+                bytes.len(),
+                MIN_LEN * 2
+            )));
+        }
         Secret::from_bytes(bytes)
     }
 
@@ -108,6 +120,14 @@ mod tests {
             Secret::from_hex("  "),
             Err(WireError::InvalidSecret(_))
         ));
+        let short = Secret::from_hex("deadbeef").unwrap_err();
+        assert_eq!(
+            short.to_string(),
+            WireError::InvalidSecret(
+                "the shared secret is 4 bytes; at least 32 are required (64 hex digits, e.g. `openssl rand -hex 32`)".into()
+            )
+            .to_string()
+        );
         let err = Secret::from_hex("abcZ").unwrap_err();
         assert!(matches!(err, WireError::InvalidSecret(_)));
         assert!(
@@ -118,7 +138,7 @@ mod tests {
 
     #[test]
     fn debug_is_redacted() {
-        let secret = Secret::from_hex("deadbeef").unwrap();
+        let secret = Secret::generate();
         assert_eq!(format!("{secret:?}"), "Secret(<redacted>)");
     }
 }

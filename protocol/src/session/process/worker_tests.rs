@@ -19,7 +19,7 @@ const FAST: Backoff = Backoff {
 };
 
 fn secret() -> Secret {
-    Secret::from_hex("00112233445566778899aabbccddeeff").unwrap()
+    Secret::from_hex("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff").unwrap()
 }
 
 fn setup() -> ActorSetup {
@@ -180,7 +180,9 @@ async fn a_worker_waits_for_a_lead_that_is_not_there_yet() {
 async fn a_refusal_is_final() {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let (run, started) = start(listener.local_addr().unwrap().to_string(), setup());
-    let other = Secret::from_hex("ffeeddccbbaa99887766554433221100").unwrap();
+    let other =
+        Secret::from_hex("ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100")
+            .unwrap();
     let (stream, _) = timeout(WAIT, listener.accept()).await.unwrap().unwrap();
     assert!(server_handshake(stream, &other, &WireConfig::default())
         .await
