@@ -11,7 +11,7 @@ pub const SECRET_ENV: &str = "RETAKE_SECRET";
 const GENERATED_LEN: usize = 32;
 
 /// The shortest secret accepted from outside (hex in the environment or a configuration).
-pub const MIN_LEN: usize = 32;
+pub(super) const MIN_LEN: usize = 32;
 
 /// The shared secret behind the handshake and the session keys. `Debug` never shows it.
 #[derive(Clone)]
