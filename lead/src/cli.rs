@@ -325,6 +325,10 @@ pub struct OutputArgs {
     /// With --baseline: the exit code (verdict and --fail-level) counts only new findings.
     #[arg(long, requires = "baseline")]
     pub new_only: bool,
+    /// The people's report goes to the log at debug level instead of standard output (a
+    /// service's jobs: one JSON log, no report per job on the service's standard output).
+    #[arg(skip)]
+    pub report_to_log: bool,
 }
 
 /// `retake serve`

@@ -128,6 +128,11 @@ pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
             } else {
                 std::io::stdout().is_terminal()
             };
+        if output.report_to_log {
+            let text = terminal::render(&summary, &plan.gate, false);
+            tracing::debug!(report = %text, "the review's report");
+            return Ok(code);
+        }
         let text = terminal::render(&summary, &plan.gate, color);
         if to_stderr {
             std::io::stderr().lock().write_all(text.as_bytes())?;

@@ -403,6 +403,7 @@ fn json_output(out_dir: &Path) -> crate::cli::OutputArgs {
         fail_level: crate::cli::FailLevel::None,
         baseline: None,
         new_only: false,
+        report_to_log: true,
     }
 }
 
@@ -415,6 +416,7 @@ fn job_args(
 ) -> Result<(PathBuf, crate::cli::ReviewArgs), Rejected> {
     let repo = repos.repository(&request.repo)?;
     let mut args = review_args(&repo, &request.args, out_dir).map_err(Rejected::bad)?;
+    args.output.report_to_log = true;
     if let Some(baseline) = &args.output.baseline {
         args.output.baseline = Some(confine::file_in_repo(&repo, "--baseline", baseline)?);
     }

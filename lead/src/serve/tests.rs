@@ -136,6 +136,10 @@ fn a_job_may_choose_the_rule_profile_and_a_wrong_one_is_named() {
     let repos = ReposRoot::new(dir.path()).expect("root");
     let (_, args) = job_args(&repos, &job(&["--profile", "pedantic"]), dir.path()).expect("valid");
     assert_eq!(args.profile, Some(protocol::message::RuleProfile::Pedantic));
+    assert!(
+        args.output.report_to_log,
+        "a job's report goes to the log, not the service's stdout"
+    );
     assert_eq!(
         job_args(&repos, &job(&[]), dir.path())
             .expect("valid")
