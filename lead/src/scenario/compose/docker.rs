@@ -76,6 +76,23 @@ impl Compose {
         .map(|(stdout, _)| stdout)
     }
 
+    /// `compose run --rm -T SERVICE` (a one-shot container beside the stack): its exit code
+    /// and standard error, whatever the code.
+    pub fn run_once(&self, service: &str) -> Result<(Option<i32>, String), String> {
+        let mut argv: Vec<String> = self.program.clone();
+        argv.extend(["-p".to_string(), self.project.clone()]);
+        for file in &self.files {
+            argv.extend(["-f".to_string(), file.display().to_string()]);
+        }
+        argv.extend(["run", "--rm", "-T", service].map(String::from));
+        let what = format!("{} run --rm -T {service}", self.program.join(" "));
+        let done = finished(&argv, self.env.clone(), &what)?;
+        Ok((
+            done.code,
+            String::from_utf8_lossy(&done.stderr).into_owned(),
+        ))
+    }
+
     /// `up -d` with the replicas of `scale`.
     pub fn up(&self, scale: &[(String, u32)]) -> Result<(), String> {
         let mut args: Vec<String> = vec!["up".into(), "-d".into()];
@@ -173,6 +190,22 @@ pub(super) fn remove(leftovers: &[Leftover]) {
     }
 }
 
+/// Runs `argv` to its end (see [`output`]), whatever its exit code.
+fn finished(
+    argv: &[String],
+    env: Vec<(String, String)>,
+    what: &str,
+) -> Result<protocol::exec::Finished, String> {
+    let extra = Extra { stdin: None, env };
+    match protocol::exec::run(argv, Path::new("."), LIMIT, &extra) {
+        Ok(done) => Ok(done),
+        Err(RunError::TimedOut) => {
+            Err(format!("{what}: still running after {} s", LIMIT.as_secs()))
+        }
+        Err(RunError::Spawn(e)) => Err(format!("{what}: cannot run it: {e}")),
+    }
+}
+
 /// Runs `argv` through the workspace's one process runner (its own process group under the
 /// guard, killed as a group at [`LIMIT`]): its standard output and error, or its standard
 /// error's last lines.
@@ -181,14 +214,7 @@ fn output(
     env: Vec<(String, String)>,
     what: &str,
 ) -> Result<(String, String), String> {
-    let extra = Extra { stdin: None, env };
-    let done = match protocol::exec::run(argv, Path::new("."), LIMIT, &extra) {
-        Ok(done) => done,
-        Err(RunError::TimedOut) => {
-            return Err(format!("{what}: still running after {} s", LIMIT.as_secs()))
-        }
-        Err(RunError::Spawn(e)) => return Err(format!("{what}: cannot run it: {e}")),
-    };
+    let done = finished(argv, env, what)?;
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     if done.code == Some(0) {
         return Ok((text(&done.stdout), text(&done.stderr)));

@@ -53,6 +53,10 @@ pub struct Action {
     pub service: String,
     /// The compose network of `disconnect`/`connect`.
     pub network: String,
+    /// `run`: the exit code the one-shot container must end with.
+    pub exit_code: Option<i32>,
+    /// `run`: text its standard error must hold.
+    pub stderr: Option<String>,
 }
 
 /// What starts an action's clock.
@@ -87,6 +91,9 @@ pub enum Verb {
     Connect,
     /// `docker restart`: SIGTERM, then started again.
     Restart,
+    /// `compose run --rm SERVICE`: a one-shot container beside the stack (the service's own
+    /// command, a whole review), checked against the action's `exit_code` and `stderr`.
+    Run,
 }
 
 impl Verb {
@@ -100,6 +107,7 @@ impl Verb {
             Verb::Disconnect => "disconnect",
             Verb::Connect => "connect",
             Verb::Restart => "restart",
+            Verb::Run => "run",
         }
     }
 
@@ -112,6 +120,7 @@ impl Verb {
             Verb::Disconnect,
             Verb::Connect,
             Verb::Restart,
+            Verb::Run,
         ]
         .into_iter()
         .find(|v| v.as_str() == text)
@@ -151,6 +160,8 @@ struct RawAction {
     service: String,
     #[serde(default = "private_network")]
     network: String,
+    exit_code: Option<i32>,
+    stderr: Option<String>,
 }
 
 fn yes() -> bool {
@@ -190,8 +201,8 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
         let key = format!("compose.actions[{i}]");
         let verb = Verb::parse(&a.verb).ok_or_else(|| {
             format!(
-                "{key}.do = '{}': expected kill, crash, pause, unpause, disconnect, connect or \
-                 restart",
+                "{key}.do = '{}': expected kill, crash, pause, unpause, disconnect, connect, \
+                 restart or run",
                 a.verb
             )
         })?;
@@ -216,12 +227,19 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
                 "{key}.when = 'idle': idle actions come first (they are done before the job)"
             ));
         }
+        if verb != Verb::Run && (a.exit_code.is_some() || a.stderr.is_some()) {
+            return Err(format!(
+                "{key}: exit_code and stderr check a `run` action's one-shot container"
+            ));
+        }
         actions.push(Action {
             when,
             after: Duration::from_millis(a.after_ms),
             verb,
             service: a.service,
             network: a.network,
+            exit_code: a.exit_code,
+            stderr: a.stderr,
         });
     }
     Ok(Stack {

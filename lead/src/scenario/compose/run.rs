@@ -262,6 +262,9 @@ impl Run<'_> {
     /// Does `action` to its container: the one whose worker is `worker` when the service has
     /// it, else the service's only container.
     fn act(&mut self, action: &Action, worker: Option<&str>, at: f64) -> Result<(), String> {
+        if action.verb == Verb::Run {
+            return self.run_once(action, at);
+        }
         let containers = self.compose.containers(Some(&action.service))?;
         let host = worker.and_then(worker_host);
         let serving = host.and_then(|h| containers.iter().find(|c| c.starts_with(h)));
@@ -308,11 +311,40 @@ impl Run<'_> {
                     .retain(|(v, _, c)| !(*v == Verb::Connect && *c == target));
             }),
             Verb::Restart => docker(&["restart", "-t", "5", &target]),
+            // Handled above: a one-shot container is not one of the stack's.
+            Verb::Run => Err("a one-shot container has no running container to act on".into()),
         }
         .map(drop)?;
         // A busy machine can make `docker` slow: when it acted shows whether the window held.
         eprintln!("  {:.1} s: done", at + started.elapsed().as_secs_f64());
         Ok(())
+    }
+
+    /// Runs the one-shot container of `action` and checks how it ended.
+    fn run_once(&mut self, action: &Action, at: f64) -> Result<(), String> {
+        eprintln!("  {at:.1} s: run {}", action.service);
+        let (code, stderr) = self.compose.run_once(&action.service)?;
+        // retake's own error line, else the last line (Compose may add lines of its own).
+        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("retake:"))
+            .or(lines.last())
+            .copied()
+            .unwrap_or("");
+        eprintln!("  one-shot {} ended: exit {code:?}: {last}", action.service);
+        if let Some(wanted) = action.exit_code {
+            if code != Some(wanted) {
+                return Err(format!("exit {code:?}, expected {wanted}: {last}"));
+            }
+        }
+        match &action.stderr {
+            Some(text) if !stderr.contains(text.as_str()) => {
+                Err(format!("its standard error lacks '{text}': {last}"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Reads what the finished job left: exit code, report, journal.

@@ -50,6 +50,8 @@ fn a_container_scenario_reads_its_stack_and_actions() {
                 verb: Verb::Kill,
                 service: "auditor".into(),
                 network: "retake".into(),
+                exit_code: None,
+                stderr: None,
             },
             Action {
                 when: Trigger::Submitted,
@@ -57,6 +59,8 @@ fn a_container_scenario_reads_its_stack_and_actions() {
                 verb: Verb::Disconnect,
                 service: "inspector-test".into(),
                 network: "retake".into(),
+                exit_code: None,
+                stderr: None,
             },
         ]
     );
@@ -83,6 +87,35 @@ fn idle_actions_come_first_and_the_job_waits_for_them() {
     assert!(
         err.to_string().contains(
             "compose.actions[1].when = 'idle': idle actions come first (they are done before the job)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_one_shot_run_is_checked_by_its_exit_code_and_stderr() {
+    let dir = folder();
+    let text = format!(
+        "{HEAD}[compose]\nfiles = [\"compose.yaml\"]\n\
+         [[compose.actions]]\ndo = \"run\"\nservice = \"review\"\nexit_code = 2\nstderr = \"another retake\"\n"
+    );
+    let stack = parse(&text, &dir.path().join("c.toml"))
+        .expect("valid")
+        .compose
+        .expect("a stack");
+    let action = &stack.actions[0];
+    assert_eq!(
+        (action.verb, action.exit_code, action.stderr.as_deref()),
+        (Verb::Run, Some(2), Some("another retake"))
+    );
+    let text = format!(
+        "{HEAD}[compose]\nfiles = [\"compose.yaml\"]\n\
+         [[compose.actions]]\ndo = \"kill\"\nservice = \"lead\"\nexit_code = 2\n"
+    );
+    let err = parse(&text, &dir.path().join("c.toml")).expect_err("kill with exit_code");
+    assert!(
+        err.to_string().contains(
+            "compose.actions[0]: exit_code and stderr check a `run` action's one-shot container"
         ),
         "{err}"
     );
@@ -178,6 +211,7 @@ fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
             "container-inspector-killed",
             "container-inspector-paused",
             "container-lead-restarted",
+            "container-oneshot-beside-job",
             "container-worker-disconnected-idle",
             "container-worker-paused-idle",
         ]
