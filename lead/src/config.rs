@@ -52,7 +52,7 @@ pub struct Settings {
 }
 
 /// `[serve]`; read only from the service's own configuration.
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServeSettings {
     /// Let a job's repository file set keys that run commands or send code or credentials
@@ -63,6 +63,19 @@ pub struct ServeSettings {
     pub repos_root: Option<std::path::PathBuf>,
     /// A file holding the API's bearer token (instead of `RETAKE_API_TOKEN`).
     pub api_token_file: Option<std::path::PathBuf>,
+    /// The URL schemes a job may clone its repository from (`"clone": URL`).
+    pub clone_schemes: Vec<String>,
+}
+
+impl Default for ServeSettings {
+    fn default() -> Self {
+        ServeSettings {
+            trust_repo_config: false,
+            repos_root: None,
+            api_token_file: None,
+            clone_schemes: vec!["https".into()],
+        }
+    }
 }
 
 /// `[review]`

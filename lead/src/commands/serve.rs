@@ -57,6 +57,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
         trust_repo_config: settings.serve.trust_repo_config,
         repos,
         token,
+        clone_schemes: settings.serve.clone_schemes.clone(),
     };
     let service = Service::new(pool, dir, options).map_err(anyhow::Error::msg)?;
     service.start().map_err(anyhow::Error::msg)?;

@@ -72,6 +72,40 @@ impl ReposRoot {
     }
 }
 
+impl ReposRoot {
+    /// The folder a job clones into: inside the root by its text, not there yet, in a folder
+    /// that is (resolved, symlinks followed) inside the root.
+    pub fn new_folder(&self, repo: &Path) -> Result<PathBuf, Refusal> {
+        let shown = repo.display();
+        let outside = || {
+            Refusal::Outside(format!(
+                "repo '{shown}' is outside the service's repositories root"
+            ))
+        };
+        let path = lexical(&self.0.join(repo));
+        let parent = path.parent().ok_or_else(outside)?;
+        if path == self.0 || !path.starts_with(&self.0) {
+            return Err(outside());
+        }
+        let parent = match parent.canonicalize() {
+            Ok(real) if real.starts_with(&self.0) => real,
+            Ok(_) => return Err(outside()),
+            Err(_) => {
+                return Err(Refusal::Unusable(format!(
+                    "repo '{shown}': its parent folder does not exist under the service's repositories root"
+                )))
+            }
+        };
+        let target = parent.join(path.file_name().ok_or_else(outside)?);
+        if target.symlink_metadata().is_ok() {
+            return Err(Refusal::Unusable(format!(
+                "repo '{shown}' exists already: a clone goes into a new folder"
+            )));
+        }
+        Ok(target)
+    }
+}
+
 /// The canonical file `option` names, inside the (canonical) repository `repo`; a relative
 /// path is relative to the repository.
 pub fn file_in_repo(repo: &Path, option: &str, file: &Path) -> Result<PathBuf, Refusal> {
@@ -163,6 +197,41 @@ mod tests {
         assert!(ReposRoot::new(&top.path().join("nope"))
             .expect_err("no root")
             .starts_with("--repos-root "));
+    }
+
+    #[test]
+    fn a_clone_goes_into_a_new_folder_inside_the_root() {
+        let top = tempfile::tempdir().expect("dir");
+        let root = top.path().join("repos");
+        std::fs::create_dir_all(root.join("team")).expect("mkdir");
+        std::fs::create_dir_all(root.join("taken")).expect("mkdir");
+        symlink(top.path(), root.join("up")).expect("symlink");
+        let repos = ReposRoot::new(&root).expect("root");
+        let real = root.canonicalize().expect("canonical");
+        assert_eq!(repos.new_folder(Path::new("fresh")), Ok(real.join("fresh")));
+        assert_eq!(
+            repos.new_folder(Path::new("team/app")),
+            Ok(real.join("team/app"))
+        );
+        for outside in ["../x", "/tmp/x", "up/x", ".", "team/../.."] {
+            assert_eq!(
+                repos.new_folder(Path::new(outside)).map_err(|r| r.status()),
+                Err(403),
+                "{outside}"
+            );
+        }
+        assert_eq!(
+            repos.new_folder(Path::new("taken")),
+            Err(Refusal::Unusable(
+                "repo 'taken' exists already: a clone goes into a new folder".into()
+            ))
+        );
+        assert_eq!(
+            repos
+                .new_folder(Path::new("no/such/x"))
+                .map_err(|r| r.status()),
+            Err(400)
+        );
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub struct JobRequest {
     /// `--no-exec`, `--strict`, …); the runtime is always remote and the output JSON.
     #[serde(default)]
     pub args: Vec<String>,
+    /// A git URL to clone into `repo` (a folder that does not exist yet) before the review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clone: Option<String>,
 }
 
 /// Where a job is.
@@ -40,6 +43,9 @@ pub struct Job {
     pub repo: PathBuf,
     /// The request's options.
     pub args: Vec<String>,
+    /// The request's URL to clone into `repo` first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clone: Option<String>,
     /// Where it is.
     pub status: Status,
     /// `retake review`'s exit code once done (0 pass, 1 NO-GO, 3 CONDITIONAL under --strict, 4).
@@ -71,6 +77,7 @@ impl Jobs {
                 id: id.clone(),
                 repo: request.repo,
                 args: request.args,
+                clone: request.clone,
                 status: Status::Queued,
                 exit_code: None,
                 verdict: None,
@@ -148,6 +155,7 @@ mod tests {
         JobRequest {
             repo: repo.into(),
             args: vec!["--no-exec".into()],
+            clone: None,
         }
     }
 
@@ -208,6 +216,7 @@ mod tests {
             id: "job-1".into(),
             repo: "/r".into(),
             args: Vec::new(),
+            clone: None,
             status: Status::Running,
             exit_code: None,
             verdict: None,

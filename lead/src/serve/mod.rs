@@ -72,6 +72,8 @@ pub struct Options {
     pub repos: ReposRoot,
     /// The bearer token of the job API; `None` leaves it open (loopback only, `auth.rs`).
     pub token: Option<ApiToken>,
+    /// The URL schemes a job may clone from (`[serve] clone_schemes`, default `https`).
+    pub clone_schemes: Vec<String>,
 }
 
 /// Why a job was not accepted: the HTTP status and the message.
@@ -209,11 +211,18 @@ impl Service {
             ));
         }
         // Checked now, so that a bad option is the client's 400 (or 403) and not a failed job.
-        let (repo, _) = job_args(&self.options.repos, &request, &self.dir.join("check"))?;
-        let request = JobRequest {
-            repo,
-            args: request.args,
+        let check = self.dir.join("check");
+        let repo = match &request.clone {
+            Some(url) => {
+                let target = self.options.repos.new_folder(&request.repo)?;
+                clone_scheme(url, &self.options.clone_schemes).map_err(Rejected::bad)?;
+                // The rest (--base, --baseline) is checked once the clone is there.
+                review_args(&target, &request.args, &check).map_err(Rejected::bad)?;
+                target
+            }
+            None => job_args(&self.options.repos, &request, &check)?.0,
         };
+        let request = JobRequest { repo, ..request };
         let mut queue = lock(&self.queue);
         if queue.len() >= self.options.max_queued {
             return Err(Rejected {
@@ -340,10 +349,43 @@ impl Service {
                 let request = JobRequest {
                     repo: job.repo,
                     args: job.args,
+                    clone: job.clone,
                 };
                 self.run(&id, &request, resume);
             }
         }
+    }
+
+    /// Clones a job's URL into its folder (refused if the folder appeared meanwhile, unless a
+    /// resumed job finds its own clone there).
+    fn cloned(&self, request: &JobRequest, resume: bool) -> Result<(), String> {
+        let Some(url) = &request.clone else {
+            return Ok(());
+        };
+        if resume && request.repo.is_dir() {
+            return Ok(());
+        }
+        let target = self
+            .options
+            .repos
+            .new_folder(&request.repo)
+            .map_err(|r| r.message().to_string())?;
+        let scheme = clone_scheme(url, &self.options.clone_schemes)?;
+        let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+            return Err(format!(
+                "repo '{}': not a folder to clone into",
+                target.display()
+            ));
+        };
+        let allow = format!("protocol.{scheme}.allow=always");
+        let name = name.to_string_lossy();
+        tracing::info!(url, repo = %target.display(), "cloning the job's repository");
+        protocol::exec::git::git(
+            parent,
+            &["-c", &allow, "clone", "--quiet", "--", url, &name],
+        )
+        .map(drop)
+        .map_err(|e| format!("clone '{url}': {e}"))
     }
 
     fn run(&self, id: &str, request: &JobRequest, resume: bool) {
@@ -352,10 +394,17 @@ impl Service {
         tracing::info!(id, repo = %request.repo.display(), resume, "job started");
         let untrusted_repo = !self.options.trust_repo_config;
         // Confined again: the folder may have changed since the job was accepted.
-        let outcome = job_args(&self.options.repos, request, &out_dir)
-            .map_err(|refused| Failure {
+        let outcome = self
+            .cloned(request, resume)
+            .map_err(|message| Failure {
                 code: 2,
-                error: anyhow::anyhow!(refused.message),
+                error: anyhow::anyhow!(message),
+            })
+            .and_then(|()| {
+                job_args(&self.options.repos, request, &out_dir).map_err(|r| Failure {
+                    code: 2,
+                    error: anyhow::anyhow!(r.message),
+                })
             })
             .and_then(|(repo, mut args)| {
                 if resume {
@@ -405,6 +454,19 @@ fn json_output(out_dir: &Path) -> crate::cli::OutputArgs {
         new_only: false,
         report_to_log: true,
     }
+}
+
+/// The scheme of a clone URL (`https://…`), when the service allows it; scp-like addresses
+/// (`git@host:path`, ssh) and transports without `://` (`ext::`) are refused.
+fn clone_scheme<'a>(url: &'a str, allowed: &[String]) -> Result<&'a str, String> {
+    let scheme = url.split_once("://").map(|(s, _)| s).unwrap_or("");
+    if scheme.is_empty() || !allowed.iter().any(|a| a == scheme) {
+        return Err(format!(
+            "clone '{url}': only {} URLs may be cloned ([serve] clone_schemes)",
+            allowed.join(", ")
+        ));
+    }
+    Ok(scheme)
 }
 
 /// A job's canonical repository and its `retake review` arguments, writing the JSON report

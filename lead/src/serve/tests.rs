@@ -15,6 +15,7 @@ fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Se
         trust_repo_config: false,
         repos: ReposRoot::new(dir).expect("root"),
         token: token.then(|| ApiToken::parse(TOKEN, "test").expect("token")),
+        clone_schemes: vec!["file".into()],
     };
     std::fs::create_dir_all(dir.join(".jobs")).expect("jobs folder");
     Service::new(pool, dir.join(".jobs"), options).expect("service")
@@ -132,6 +133,7 @@ fn a_job_may_choose_the_rule_profile_and_a_wrong_one_is_named() {
     let job = |args: &[&str]| JobRequest {
         repo: dir.path().to_path_buf(),
         args: args.iter().map(|a| a.to_string()).collect(),
+        clone: None,
     };
     let repos = ReposRoot::new(dir.path()).expect("root");
     let (_, args) = job_args(&repos, &job(&["--profile", "pedantic"]), dir.path()).expect("valid");
@@ -312,4 +314,71 @@ fn a_base_the_repository_does_not_have_is_refused_at_submission() {
     );
     git(&["commit", "-q", "--allow-empty", "-m", "two"]);
     assert_eq!(post("HEAD~1").status, 202);
+}
+
+#[test]
+fn a_job_may_clone_its_repository_into_a_new_folder_from_an_allowed_scheme() {
+    let top = tempfile::tempdir().expect("dir");
+    let origin = top.path().join("origin");
+    std::fs::create_dir_all(&origin).expect("mkdir");
+    std::fs::write(origin.join("lib.rs"), "pub fn a() {}\n").expect("write");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&origin)
+            .output()
+            .expect("git");
+        assert!(out.status.success(), "{out:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "one"]);
+    let root = top.path().join("repos");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    let svc = service(&root);
+    let url = format!("file://{}", origin.display());
+    let post = |body: serde_json::Value| route(&svc, "POST", "/reviews", None, &body.to_string());
+    let refused =
+        post(serde_json::json!({"repo": "app", "clone": "https://example.invalid/app.git"}));
+    assert_eq!(refused.status, 400);
+    assert!(
+        refused.body.contains("clone 'https://example.invalid/app.git': only file URLs may be cloned ([serve] clone_schemes)"),
+        "{}",
+        refused.body
+    );
+    let scp = post(serde_json::json!({"repo": "app", "clone": "git@example.invalid:app.git"}));
+    assert_eq!(scp.status, 400, "{}", scp.body);
+    assert_eq!(
+        post(serde_json::json!({"repo": "../app", "clone": url})).status,
+        403
+    );
+    let accepted = post(serde_json::json!({"repo": "app", "clone": url, "args": ["--no-exec"]}));
+    assert_eq!(accepted.status, 202, "{}", accepted.body);
+    let job = svc.job("job-1").expect("job");
+    let request = JobRequest {
+        repo: job.repo.clone(),
+        args: job.args,
+        clone: job.clone,
+    };
+    assert_eq!(
+        request.repo,
+        root.canonicalize().expect("canonical").join("app")
+    );
+    svc.cloned(&request, false).expect("cloned");
+    assert_eq!(
+        std::fs::read_to_string(request.repo.join("lib.rs")).expect("cloned file"),
+        "pub fn a() {}\n"
+    );
+    // A second clone into the same folder fails; a resumed job keeps its clone.
+    let again = svc.cloned(&request, false).expect_err("exists");
+    assert!(again.contains("exists already"), "{again}");
+    svc.cloned(&request, true).expect("resumed: its own clone");
 }
