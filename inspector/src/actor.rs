@@ -52,6 +52,19 @@ pub enum ReviewError {
     Backend(#[from] BackendError),
 }
 
+impl ReviewError {
+    /// What the Lead is told (`InspectorFailed`), and the review's coverage shows.
+    pub fn reason(&self) -> String {
+        match self {
+            ReviewError::Backend(e @ BackendError::Unusable { .. }) => {
+                format!("agent output unusable: {e}")
+            }
+            ReviewError::Backend(e) => format!("agent failed: {e}"),
+            ReviewError::Context(e) => format!("no scope to review: {e}"),
+        }
+    }
+}
+
 /// Runs one request: build the scope's context and run the kind's backend over it.
 pub fn review(
     kind: InspectorKind,
@@ -80,6 +93,7 @@ impl Handler<Incoming> for InspectorActor {
         let work = async move {
             let name = session.name.clone();
             let report_to = req.report_to.clone();
+            let review_id = req.review.clone();
             let (tx, rx) = tokio::sync::oneshot::channel();
             // Its own thread with a large stack: syn recurses deeply on generated or heavily
             // nested code, and a review must not overflow where the 2 MiB default would.
@@ -124,8 +138,14 @@ impl Handler<Incoming> for InspectorActor {
                     session.status.set("idle", "");
                 }
                 Ok(Err(e)) => {
+                    // Deterministic (the agent's output, the scope): a replacement would fail
+                    // the same way, so the Lead is told why instead of re-spawning.
                     tracing::error!(error = %e, "no report: this Inspector failed");
-                    let _gone = session.send(protocol::message::LEAD, Body::Goodbye).await;
+                    let failed = Body::InspectorFailed {
+                        review: review_id,
+                        reason: e.reason(),
+                    };
+                    let _gone = session.send(protocol::message::LEAD, failed).await;
                 }
                 Err(_) => {
                     // The review thread panicked: a failed Inspector, never a silent one.

@@ -433,6 +433,15 @@ pub enum Body {
     /// Implementer → Lead (pattern D): news for the other Implementers, which the Lead journals
     /// and hands on in their next assignments.
     PeerNote(PeerNote),
+    /// Inspector → Lead: it cannot produce a report for this review and a replacement would
+    /// not either (its agent's output was unusable after every attempt, or the agent cannot
+    /// run). The Lead gives the Inspector up with this reason instead of re-spawning it.
+    InspectorFailed {
+        /// The review id.
+        review: String,
+        /// Why (`agent output unusable: …`).
+        reason: String,
+    },
 }
 
 impl Body {
@@ -463,6 +472,7 @@ impl Body {
             Body::TaskFailed { .. } => "TaskFailed",
             Body::Escalation { .. } => "Escalation",
             Body::PeerNote(_) => "PeerNote",
+            Body::InspectorFailed { .. } => "InspectorFailed",
         }
     }
 }

@@ -8,6 +8,10 @@ use std::time::Duration;
 /// Largest response body read, in bytes.
 const MAX_BODY: u64 = 16 * 1024 * 1024;
 
+/// The most tokens an answer may have: a report is a few hundred lines at most, and a model
+/// that loops stops here (`finish_reason: length`, refused) instead of at the deadline.
+const MAX_TOKENS: u32 = 4096;
+
 /// The chat completions URL for a configured endpoint: used as is when it already ends in
 /// `/chat/completions`, else `/v1/chat/completions` is appended to the base.
 pub(super) fn endpoint(url: &str) -> String {
@@ -42,6 +46,7 @@ pub(super) fn ask(
         "model": model,
         "messages": [{"role": "user", "content": prompt}],
         "temperature": 0,
+        "max_tokens": MAX_TOKENS,
     })
     .to_string();
     let loopback = ["://127.", "://localhost", "://[::1]"]
@@ -84,15 +89,48 @@ fn transport_error(url: &str, e: ureq::Error) -> AttemptError {
     }
 }
 
-/// `choices[0].message.content` of a chat completion response.
+/// `choices[0].message.content` of a chat completion response, when it is a whole answer: one
+/// cut off at the token limit (`finish_reason: length`) or that repeats itself is refused, even
+/// when what arrived happens to parse — a truncated report is not a report.
 pub(super) fn content_of(json: &str) -> Result<String, String> {
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| format!("the response is not JSON: {e}"))?;
-    value
+    let content = value
         .pointer("/choices/0/message/content")
         .and_then(|c| c.as_str())
-        .map(str::to_string)
-        .ok_or_else(|| "the response has no choices[0].message.content".to_string())
+        .ok_or_else(|| "the response has no choices[0].message.content".to_string())?;
+    let finish = value
+        .pointer("/choices/0/finish_reason")
+        .and_then(|f| f.as_str());
+    if finish == Some("length") {
+        let loops = repeats(content).map(|w| format!(", repeating '{w}'"));
+        return Err(format!(
+            "the answer was cut off at the token limit (finish_reason: length{})",
+            loops.unwrap_or_default()
+        ));
+    }
+    if let Some(word) = repeats(content) {
+        return Err(format!(
+            "the answer repeats itself ('{word}' over and over)"
+        ));
+    }
+    Ok(content.to_string())
+}
+
+/// The word a looping answer repeats: one word making up more than half of 64 or more.
+fn repeats(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.len() < 64 {
+        return None;
+    }
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for w in &words {
+        *counts
+            .entry(w.trim_matches(|c: char| !c.is_alphanumeric()))
+            .or_default() += 1;
+    }
+    let (word, n) = counts.into_iter().max_by_key(|(w, n)| (*n, *w))?;
+    (n * 2 > words.len() && !word.is_empty()).then(|| word.to_string())
 }
 
 #[cfg(test)]
@@ -113,6 +151,56 @@ mod tests {
             endpoint("http://h/openai/v1/chat/completions"),
             "http://h/openai/v1/chat/completions"
         );
+    }
+
+    /// Replies recorded from a real model server (llama.cpp's, SmolLM2-135M-Instruct at
+    /// temperature 0; `bench/models/record-replies`), not written by hand.
+    fn recorded(name: &str) -> &'static str {
+        match name {
+            "cpf_ok" => include_str!("tests/recorded/cpf_ok.json"),
+            "prose" => include_str!("tests/recorded/prose.json"),
+            "truncated" => include_str!("tests/recorded/truncated.json"),
+            "loop" => include_str!("tests/recorded/loop.json"),
+            "cpf_attempt" => include_str!("tests/recorded/cpf_attempt.json"),
+            other => panic!("no recording {other}"),
+        }
+    }
+
+    #[test]
+    fn real_replies_end_in_a_report_or_a_named_reason() {
+        let ok = content_of(recorded("cpf_ok")).expect("a whole answer");
+        assert_eq!(ok, "VERDICT:GO\nISSUES:\nNOTES:");
+        assert!(super::super::read_reply(&ok).is_ok());
+        // Prose that stopped on its own: a whole answer, which the CPF reader then refuses.
+        let prose = content_of(recorded("prose")).expect("a whole answer");
+        let err = super::super::read_reply(&prose).expect_err("not CPF");
+        assert!(err.starts_with("not CPF: line 1: "), "{err}");
+        assert_eq!(
+            content_of(recorded("truncated")),
+            Err("the answer was cut off at the token limit (finish_reason: length)".into())
+        );
+        assert_eq!(
+            content_of(recorded("cpf_attempt")),
+            Err("the answer was cut off at the token limit (finish_reason: length, repeating 'VERY')".into())
+        );
+        assert_eq!(
+            content_of(recorded("loop")),
+            Err("the answer was cut off at the token limit (finish_reason: length, repeating 'token')".into())
+        );
+    }
+
+    #[test]
+    fn a_whole_answer_that_loops_is_refused_and_a_report_is_not_a_loop() {
+        let looping = format!("VERDICT:GO\nNOTES:\n{}", "again ".repeat(80));
+        let json = serde_json::json!({"choices": [{"message": {"content": looping}, "finish_reason": "stop"}]});
+        assert_eq!(
+            content_of(&json.to_string()),
+            Err("the answer repeats itself ('again' over and over)".into())
+        );
+        let report: String = (1..=40)
+            .map(|n| format!("M|style|src/m{n}.rs:{n}|line {n} is long\n"))
+            .collect();
+        assert_eq!(repeats(&format!("VERDICT:GO\nISSUES:\n{report}")), None);
     }
 
     #[test]

@@ -283,6 +283,32 @@ impl Supervisor {
         actions
     }
 
+    /// An instance said it cannot do its work and a replacement could not either (an agent
+    /// whose output stayed unusable): given up with its reason, not re-spawned.
+    pub fn failed(&mut self, instance: &str, reason: &str) -> Vec<Action> {
+        let Some(i) = self.slots.iter().position(|s| s.instance == instance) else {
+            return Vec::new();
+        };
+        if matches!(self.slots[i].state, State::Delivered | State::GaveUp { .. }) {
+            return Vec::new();
+        }
+        let slot = &mut self.slots[i];
+        let reason = format!("{instance} failed: {reason}");
+        slot.state = State::GaveUp {
+            reason: reason.clone(),
+        };
+        vec![
+            Action::Kill {
+                instance: instance.to_string(),
+            },
+            Action::GiveUp {
+                logical: slot.logical.clone(),
+                instance: instance.to_string(),
+                reason,
+            },
+        ]
+    }
+
     /// Ticks come every half heartbeat. When one comes more than a whole heartbeat after the
     /// last, the Lead was not running in between — its thread starved on a loaded machine, or
     /// the machine paused — and the heartbeats that arrived meanwhile are still unread behind

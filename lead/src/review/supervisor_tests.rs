@@ -86,6 +86,41 @@ fn a_dead_inspector_is_replaced_once_under_a_new_name_then_given_up() {
 }
 
 #[test]
+fn an_inspector_that_says_it_failed_is_given_up_at_once_with_its_reason() {
+    let t0 = Instant::now();
+    let mut sup = two(t0);
+    assert!(sup.connected("inspector-quality", t0));
+    let actions = sup.failed("inspector-quality", "agent output unusable: no usable CPF");
+    assert_eq!(
+        actions,
+        vec![
+            Action::Kill {
+                instance: "inspector-quality".into()
+            },
+            Action::GiveUp {
+                logical: "inspector-quality".into(),
+                instance: "inspector-quality".into(),
+                reason: "inspector-quality failed: agent output unusable: no usable CPF".into(),
+            },
+        ]
+    );
+    assert_eq!(
+        sup.restarts()
+            .get("inspector-quality")
+            .copied()
+            .unwrap_or(0),
+        0
+    );
+    assert!(
+        sup.failed("inspector-quality", "again").is_empty(),
+        "given up once"
+    );
+    assert!(sup
+        .lost("inspector-quality", "disconnected", t0 + ms(10))
+        .is_empty());
+}
+
+#[test]
 fn a_lead_that_was_not_running_does_not_blame_its_actors() {
     let t0 = Instant::now();
     let mut sup = two(t0);

@@ -293,6 +293,11 @@ impl Handler<Incoming> for Coordinator {
                 self.show(&msg.from, DELIVERED, "", None);
                 self.on_verdict(&msg.from, &review, outcome)
             }
+            Body::InspectorFailed { reason, .. } => {
+                self.show(&msg.from, DELIVERED, "", None);
+                let actions = self.sup.failed(&msg.from, &reason);
+                self.execute(actions, ctx);
+            }
             Body::Goodbye => {
                 let lost = Lost {
                     name: msg.from,

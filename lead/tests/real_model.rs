@@ -1,0 +1,108 @@
+//! Agent-backed Inspectors against a real model server — llama.cpp's, with SmolLM2-135M-Instruct
+//! (`bench/models/real-model-tests` starts it and runs these; a plain `cargo test` skips them).
+//! A model that small is a weak reviewer, so nothing here asserts which bugs it finds: only
+//! that the review ends honestly (the agent's report accepted, or the Inspector given up with
+//! the reason in the coverage — never a crash, a hang or a silent pass) and that the same review
+//! twice gives the same agent outcome.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn model_url() -> String {
+    std::env::var("RETAKE_TEST_MODEL_URL")
+        .expect("RETAKE_TEST_MODEL_URL is not set: run bench/models/real-model-tests")
+}
+
+/// `retake review` of `repo` (its own retake.toml trusted), JSON report and exit code.
+fn review(repo: &Path) -> (Option<i32>, Value, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .args([
+            "review",
+            ".",
+            "--trust-repo-config",
+            "--no-cache",
+            "--format",
+            "json",
+        ])
+        .current_dir(repo)
+        .env("HOME", repo)
+        .output()
+        .expect("retake runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("no JSON report ({e}); stderr: {stderr}"));
+    (out.status.code(), json, stderr)
+}
+
+/// What the agent contributed: its findings (rule, path, line) and the quality Inspector's
+/// coverage entry.
+fn agent_outcome(json: &Value) -> (Vec<(String, String, u64)>, Value) {
+    let findings = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| {
+            f["agents"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|n| n == "quality-agent"))
+        })
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap_or_default().to_string(),
+                f["path"].as_str().unwrap_or_default().to_string(),
+                f["line"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect();
+    (findings, json["coverage"]["inspector-quality"].clone())
+}
+
+#[test]
+#[ignore = "needs a model server: bench/models/real-model-tests"]
+fn an_agent_inspector_on_a_real_model_reports_or_is_given_up_with_the_reason_the_same_way_twice() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path().join("shop");
+    support::copy_example("shop-nogo", &repo);
+    let config = format!(
+        "[inspector.quality]\nbackend = \"agent\"\n\n[agent]\nkind = \"http\"\nurl = \"{}\"\nmodel = \"smollm2\"\ntimeout_secs = 300\n",
+        model_url()
+    );
+    let toml = repo.join("retake.toml");
+    let existing = std::fs::read_to_string(&toml).unwrap_or_default();
+    std::fs::write(&toml, format!("{existing}\n{config}")).expect("config");
+
+    let mut outcomes = Vec::new();
+    for _ in 0..2 {
+        let (code, json, stderr) = review(&repo);
+        // A verdict (NO-GO: the example's built-in findings stand), never a crash or exit 2.
+        assert_eq!(code, Some(1), "stderr: {stderr}");
+        assert_eq!(json["verdict"], "NO-GO", "stderr: {stderr}");
+        let (findings, quality) = agent_outcome(&json);
+        match quality["status"].as_str() {
+            Some("ok") => assert!(
+                quality["reason"].is_null(),
+                "a report was accepted: {quality}"
+            ),
+            Some("unavailable") => {
+                let reason = quality["reason"].as_str().unwrap_or_default();
+                assert!(
+                    reason.starts_with("inspector-quality failed: agent output unusable: quality-agent: no usable CPF in 2 attempt(s); last: "),
+                    "{reason}"
+                );
+                assert!(findings.is_empty(), "no report, no agent findings");
+                let notes = json["notes"].to_string();
+                assert!(notes.contains("PARTIAL:inspector-quality"), "{notes}");
+            }
+            other => panic!("coverage of inspector-quality: {other:?} in {quality}"),
+        }
+        outcomes.push((findings, quality));
+    }
+    assert_eq!(
+        outcomes[0], outcomes[1],
+        "the same review twice, the same agent outcome"
+    );
+}
