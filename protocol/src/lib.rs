@@ -11,6 +11,7 @@ pub mod chaos;
 pub mod cpf;
 pub mod domain;
 pub mod exec;
+pub mod http;
 pub mod message;
 pub mod project;
 pub mod session;

@@ -1,21 +1,18 @@
-//! The HTTP/1 server of `retake serve`'s API, on tokio: every connection is a task of its own,
-//! so a client that sends half a request holds only its task — `/healthz` keeps answering.
+//! The HTTP/1 server of `retake serve`'s API (`protocol::http`'s loop): every connection is a
+//! task of its own, so a client that sends half a request holds only its task — `/healthz`
+//! keeps answering.
 //! A request's headers must arrive within [`Limits::header`] and its body within
 //! [`Limits::body`] (else 408 and the connection closes); a body over [`MAX_BODY`] is refused
 //! with 413 before it is read. What to answer is `http::route`'s, run off the async threads
 //! (a submission writes `jobs.json`).
 
-use super::http::{self, Answer};
+use super::http;
 use super::Service;
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use hyper::body::Incoming;
-use hyper::header::{HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE};
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::{TokioIo, TokioTimer};
-use std::convert::Infallible;
+use hyper::header::{HeaderValue, AUTHORIZATION, CONNECTION, CONTENT_LENGTH};
+use hyper::Request;
+use protocol::http::Answer;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -42,36 +39,15 @@ impl Default for Limits {
 
 /// Serves the API on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, service: Arc<Service>, limits: Limits) {
-    loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(e) => {
-                // Out of descriptors, most likely: wait for some to close rather than spin.
-                tracing::warn!(error = %e, "cannot accept an API connection");
-                tokio::time::sleep(Duration::from_millis(100)).await;
-                continue;
-            }
-        };
+    let respond = move |request| {
         let service = Arc::clone(&service);
-        tokio::spawn(async move {
-            let answer = service_fn(move |request| respond(Arc::clone(&service), request, limits));
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(limits.header)
-                .serve_connection(TokioIo::new(stream), answer);
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "API connection ended");
-            }
-        });
-    }
+        async move { respond(service, request, limits).await }
+    };
+    protocol::http::serve(listener, limits.header, respond).await;
 }
 
 /// One request's answer.
-async fn respond(
-    service: Arc<Service>,
-    request: Request<Incoming>,
-    limits: Limits,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+async fn respond(service: Arc<Service>, request: Request<Incoming>, limits: Limits) -> Answer {
     let method = request.method().as_str().to_uppercase();
     let path = request.uri().path().to_string();
     let authorization = request
@@ -123,17 +99,14 @@ async fn respond(
         .unwrap_or_else(|e| http::error(500, format!("the request failed: {e}"))),
         Err(refused) => refused,
     };
-    Ok(response(answer))
+    response(answer)
 }
 
 /// The HTTP response of an answer; a refused body closes the connection (its rest may still be
 /// on the way), and a 401 names the scheme.
-fn response(answer: Answer) -> Response<Full<Bytes>> {
-    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut response = Response::new(Full::new(Bytes::from(answer.body)));
-    *response.status_mut() = status;
+fn response(answer: http::Answer) -> Answer {
+    let mut response = protocol::http::answer(answer.status, answer.content_type, answer.body);
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(answer.content_type));
     if matches!(answer.status, 408 | 413) {
         headers.insert(CONNECTION, HeaderValue::from_static("close"));
     }

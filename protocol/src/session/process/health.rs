@@ -1,18 +1,23 @@
-//! The actor's health endpoint: `/healthz`, `/readyz` and `/metrics` over plain HTTP, served by
-//! tiny_http on a thread of its own, so it answers even while the actor's runtime is busy.
+//! The actor's health endpoint: `/healthz`, `/readyz` and `/metrics` over plain HTTP, served on
+//! a thread and runtime of its own, so it answers even while the actor's runtime is busy; every
+//! connection is a task (`crate::http`), so a client that stalls in the middle of a request
+//! cannot keep the next probe from being answered. Request bodies are never read.
 
+use crate::http::{self, Answer};
 use crate::session::{ActorError, Metrics, METRICS_CONTENT_TYPE};
+use hyper::header::{HeaderValue, CONNECTION};
+use hyper::Method;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
-use tiny_http::{Header, Method, Request, Response, Server};
+
+/// How long a client has to send a request's headers.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A running health endpoint; dropping it stops the server and joins its thread.
 pub struct HealthServer {
-    server: Arc<Server>,
-    closing: Arc<AtomicBool>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
     addr: SocketAddr,
     thread: Option<JoinHandle<()>>,
 }
@@ -21,21 +26,38 @@ impl HealthServer {
     /// Listens on `addr` (port 0 picks a free one) and serves `metrics` until dropped.
     pub fn start(addr: SocketAddr, metrics: Arc<Metrics>) -> Result<HealthServer, ActorError> {
         let refused = |reason: String| ActorError::Health { addr, reason };
-        let server = Arc::new(Server::http(addr).map_err(|e| refused(e.to_string()))?);
-        let bound = server
-            .server_addr()
-            .to_ip()
-            .ok_or_else(|| refused("the server is not on an IP address".into()))?;
-        let (serving, closing) = (server.clone(), Arc::new(AtomicBool::new(false)));
-        let closed = closing.clone();
+        let listener = std::net::TcpListener::bind(addr).map_err(|e| refused(e.to_string()))?;
+        let bound = listener.local_addr().map_err(|e| refused(e.to_string()))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| refused(e.to_string()))?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| refused(format!("cannot start its runtime: {e}")))?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("health".into())
-            .spawn(move || serve(&serving, &closed, &metrics))
+            .spawn(move || {
+                runtime.block_on(async move {
+                    let listener = match tokio::net::TcpListener::from_std(listener) {
+                        Ok(listener) => listener,
+                        Err(e) => return tracing::error!(error = %e, "health endpoint: no socket"),
+                    };
+                    let respond = move |request: hyper::Request<hyper::body::Incoming>| {
+                        let metrics = Arc::clone(&metrics);
+                        async move { respond(request.method(), request.uri().path(), &metrics) }
+                    };
+                    tokio::select! {
+                        () = http::serve(listener, HEADER_TIMEOUT, respond) => {}
+                        _ = stopped => {}
+                    }
+                })
+            })
             .map_err(|e| refused(format!("cannot start its thread: {e}")))?;
         tracing::info!(addr = %bound, "health endpoint listening");
         Ok(HealthServer {
-            server,
-            closing,
+            stop: Some(stop),
             addr: bound,
             thread: Some(thread),
         })
@@ -57,37 +79,36 @@ impl std::fmt::Debug for HealthServer {
 
 impl Drop for HealthServer {
     fn drop(&mut self) {
-        self.closing.store(true, Ordering::SeqCst);
-        self.server.unblock();
+        if let Some(stop) = self.stop.take() {
+            let _stopped = stop.send(());
+        }
         if let Some(thread) = self.thread.take() {
             let _joined = thread.join();
         }
     }
 }
 
-/// Answers requests until `closing`; an accept error (out of file descriptors, say) is logged
-/// and waited out rather than ending the endpoint.
-fn serve(server: &Server, closing: &AtomicBool, metrics: &Metrics) {
-    loop {
-        match server.recv() {
-            Ok(request) => answer(request, metrics),
-            Err(_) if closing.load(Ordering::SeqCst) => return,
-            Err(e) => {
-                tracing::warn!(error = %e, "health endpoint: accept failed");
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        }
+/// The answer to one request; a request that is not a GET or HEAD (which may carry a body
+/// nobody will read) closes its connection.
+fn respond(method: &Method, path: &str, metrics: &Metrics) -> Answer {
+    let (status, content_type, body) = route(method, path, metrics);
+    let mut answer = http::answer(status, content_type, body);
+    if status == 405 {
+        answer
+            .headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
     }
+    answer
 }
 
-/// Status code, content type and body for one request.
-fn route(method: &Method, url: &str, metrics: &Metrics) -> (u16, &'static str, String) {
+/// Status code, content type and body for one request (`path` without the query: a query
+/// string does not change the answer).
+fn route(method: &Method, path: &str, metrics: &Metrics) -> (u16, &'static str, String) {
     const TEXT: &str = "text/plain; charset=utf-8";
-    if !matches!(method, Method::Get | Method::Head) {
+    if !matches!(*method, Method::GET | Method::HEAD) {
         return (405, TEXT, "only GET and HEAD\n".into());
     }
-    // A query string (`/readyz?verbose`) does not change the answer.
-    match url.split('?').next().unwrap_or_default() {
+    match path {
         "/healthz" => (200, TEXT, "ok\n".into()),
         "/readyz" => match metrics.readiness() {
             Ok(()) => (200, TEXT, "ready\n".into()),
@@ -102,17 +123,6 @@ fn route(method: &Method, url: &str, metrics: &Metrics) -> (u16, &'static str, S
     }
 }
 
-fn answer(request: Request, metrics: &Metrics) {
-    let (status, content_type, body) = route(request.method(), request.url(), metrics);
-    let mut response = Response::from_string(body).with_status_code(status);
-    if let Ok(header) = Header::from_bytes("Content-Type", content_type) {
-        response.add_header(header);
-    }
-    if let Err(e) = request.respond(response) {
-        tracing::debug!(error = %e, "health client went away");
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,9 +130,9 @@ mod tests {
     #[test]
     fn routes_answer_by_path_method_and_readiness() {
         let m = Metrics::new("auditor", "", "auditor", 1);
-        assert_eq!(route(&Method::Get, "/healthz", &m).0, 200);
+        assert_eq!(route(&Method::GET, "/healthz", &m).0, 200);
         assert_eq!(
-            route(&Method::Get, "/readyz", &m),
+            route(&Method::GET, "/readyz", &m),
             (
                 503,
                 "text/plain; charset=utf-8",
@@ -130,11 +140,44 @@ mod tests {
             )
         );
         let _up = m.session_started();
-        assert_eq!(route(&Method::Get, "/readyz?x=1", &m).0, 200);
-        let (status, kind, body) = route(&Method::Head, "/metrics", &m);
+        assert_eq!(route(&Method::GET, "/readyz", &m).0, 200);
+        let (status, kind, body) = route(&Method::HEAD, "/metrics", &m);
         assert_eq!((status, kind), (200, METRICS_CONTENT_TYPE));
         assert!(body.contains("\nretake_actor_session_up 1\n"), "{body}");
-        assert_eq!(route(&Method::Post, "/healthz", &m).0, 405);
-        assert_eq!(route(&Method::Get, "/", &m).0, 404);
+        assert_eq!(route(&Method::POST, "/healthz", &m).0, 405);
+        assert_eq!(route(&Method::GET, "/", &m).0, 404);
+    }
+}
+
+#[cfg(test)]
+mod stall_tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    #[test]
+    fn a_client_stalled_in_its_body_does_not_hold_up_the_probes() {
+        let metrics = Arc::new(Metrics::new("inspector", "quality", "inspector-quality", 1));
+        let server =
+            HealthServer::start("127.0.0.1:0".parse().expect("addr"), metrics).expect("up");
+        let addr = server.local_addr();
+        let _stalled: Vec<std::net::TcpStream> = (0..5)
+            .map(|_| {
+                let mut s = std::net::TcpStream::connect(addr).expect("connect");
+                s.write_all(b"POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 60000\r\n\r\n{")
+                    .expect("write");
+                s
+            })
+            .collect();
+        for _ in 0..5 {
+            let mut s = std::net::TcpStream::connect(addr).expect("connect");
+            s.set_read_timeout(Some(Duration::from_secs(1)))
+                .expect("timeout");
+            s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                .expect("write");
+            let mut answer = String::new();
+            let _read = s.read_to_string(&mut answer);
+            assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+            assert!(answer.ends_with("ok\n"), "{answer}");
+        }
     }
 }
