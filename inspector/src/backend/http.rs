@@ -25,13 +25,15 @@ pub(super) fn endpoint(url: &str) -> String {
     }
 }
 
-/// Sends the prompt once; the message content on success.
+/// Sends the prompt once; the message content on success. The tokens the endpoint says it
+/// used are added to `tokens` (prompt, completion), whether the answer is usable or not.
 pub(super) fn ask(
     url: &str,
     model: &str,
     api_key_env: Option<&str>,
     prompt: &str,
     timeout: Duration,
+    tokens: &mut (u64, u64),
 ) -> Result<String, AttemptError> {
     let url = endpoint(url);
     let key = match api_key_env.filter(|v| !v.is_empty()) {
@@ -79,7 +81,17 @@ pub(super) fn ask(
             "{url} answered {status}: {first}"
         )));
     }
+    let (prompt_tokens, completion_tokens) = usage_of(&text);
+    tokens.0 += prompt_tokens;
+    tokens.1 += completion_tokens;
     content_of(&text).map_err(AttemptError::Retry)
+}
+
+/// `usage.prompt_tokens` and `usage.completion_tokens` of a response (0 when absent).
+fn usage_of(json: &str) -> (u64, u64) {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap_or_default();
+    let count = |key: &str| value["usage"][key].as_u64().unwrap_or(0);
+    (count("prompt_tokens"), count("completion_tokens"))
 }
 
 fn transport_error(url: &str, e: ureq::Error) -> AttemptError {
@@ -164,6 +176,21 @@ mod tests {
             "cpf_attempt" => include_str!("tests/recorded/cpf_attempt.json"),
             other => panic!("no recording {other}"),
         }
+    }
+
+    #[test]
+    fn a_reply_says_how_many_tokens_it_used() {
+        assert_eq!(
+            usage_of(recorded("cpf_ok")),
+            (usage_of(recorded("cpf_ok")).0, 15)
+        );
+        assert!(usage_of(recorded("cpf_ok")).0 > 0);
+        assert_eq!(
+            usage_of(recorded("cpf_attempt")).1,
+            512,
+            "cut at max_tokens"
+        );
+        assert_eq!(usage_of("{}"), (0, 0));
     }
 
     #[test]

@@ -153,21 +153,56 @@ fn add_agent_findings(
         })?;
     let prompt = render_prompt(kind, ctx, spec);
     let timeout = std::time::Duration::from_millis(spec.timeout_ms);
-    let ask = || match &spec.transport {
-        AgentTransport::Command { argv } => command::ask(argv, &ctx.root, &prompt, timeout),
-        AgentTransport::Http {
-            url,
-            model,
-            api_key_env,
-        } => http::ask(url, model, api_key_env.as_deref(), &prompt, timeout),
+    let (mut calls, mut tokens) = (0u32, (0u64, 0u64));
+    let started = std::time::Instant::now();
+    let ask = || {
+        calls += 1;
+        match &spec.transport {
+            AgentTransport::Command { argv } => command::ask(argv, &ctx.root, &prompt, timeout),
+            AgentTransport::Http {
+                url,
+                model,
+                api_key_env,
+            } => http::ask(
+                url,
+                model,
+                api_key_env.as_deref(),
+                &prompt,
+                timeout,
+                &mut tokens,
+            ),
+        }
     };
-    let (cpf, retries) = with_retries(&agent, ask)?;
+    let asked = with_retries(&agent, ask);
+    let seconds = started.elapsed().as_secs_f64();
+    tracing::info!(
+        agent,
+        calls,
+        seconds,
+        prompt_tokens = tokens.0,
+        completion_tokens = tokens.1,
+        "agent calls"
+    );
+    let (cpf, retries) = asked?;
     report.findings.extend(findings_of(&agent, &ctx.root, &cpf));
     report.notes.extend(retries);
+    report.notes.extend(usage_note(&agent, calls, tokens));
     report
         .notes
         .extend(cpf.notes.iter().map(|n| format!("{agent}: {n}")));
     Ok(())
+}
+
+/// What the agent cost, for the report (and so the journal), when an endpoint reported its
+/// tokens: calls and tokens — the same review on a deterministic model gives the same note; the
+/// seconds go to the log.
+fn usage_note(agent: &str, calls: u32, tokens: (u64, u64)) -> Option<String> {
+    (tokens != (0, 0)).then(|| {
+        format!(
+            "{agent}: {calls} call(s), {} prompt + {} completion tokens",
+            tokens.0, tokens.1
+        )
+    })
 }
 
 /// Asks until a reply reads as CPF, at most [`MAX_ATTEMPTS`] times; a fatal error ends at

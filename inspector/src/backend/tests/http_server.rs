@@ -46,7 +46,8 @@ fn serve(replies: Vec<(u16, String)>) -> (String, mpsc::Receiver<(String, String
 
 fn chat(content: &str) -> String {
     serde_json::json!({
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 120, "completion_tokens": 7}
     })
     .to_string()
 }
@@ -107,11 +108,16 @@ fn the_http_backend_posts_the_prompt_and_reads_cpf_from_the_reply() {
         rows,
         vec![("holistic-agent", "src/lib.rs", Some(2), Severity::Critical)]
     );
-    assert_eq!(report.notes.len(), 1);
+    assert_eq!(report.notes.len(), 2);
     assert!(
         report.notes[0].starts_with("holistic-agent: attempt 1 unusable ("),
         "{:?}",
         report.notes
+    );
+    // Two calls; the tokens the endpoint reported (the first, unusable reply said none).
+    assert_eq!(
+        report.notes[1],
+        "holistic-agent: 2 call(s), 120 prompt + 7 completion tokens"
     );
     assert!(
         report.notes[0].contains("answered 503"),
