@@ -1,7 +1,9 @@
-//! RANGE, as a user types it: `all` (every open task), `"auth to user management"` (from the
-//! first task matching the first words to the last matching the second; `XからYまで` too), a
-//! comma list of keywords, or one keyword. A phrase matches a task whose id it is, or whose
-//! subject holds every one of its words (case-insensitive).
+//! RANGE, as a user types it: every open task (`all`, `everything`, `the rest`, `remaining`,
+//! `全部`, `全部やって`, `すべて`, …), `"auth to user management"` (from the first task matching
+//! the first words to the last matching the second; `from X to Y` and `XからYまで` too), a comma
+//! list of keywords, or one keyword. A phrase matches a task whose id it is, or whose subject
+//! holds every one of its words (case-insensitive); a phrase that matches nothing is refused
+//! with the tasks it could have meant.
 
 use super::{Plan, PlanTask};
 use std::collections::HashSet;
@@ -36,11 +38,18 @@ impl fmt::Display for Range {
 /// Why a range selects nothing usable; each names the phrase or task.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RangeError {
-    /// No task matches a phrase.
+    /// No task matches a phrase: the tasks it could have meant (sharing a word with it), else
+    /// the open tasks.
     #[error(
-        "no task matches '{0}' (a phrase matches a task id, or a subject holding all its words)"
+        "no task matches '{phrase}' (a phrase matches a task id, or a subject holding all its words); {}",
+        candidates_text(.candidates)
     )]
-    NoMatch(String),
+    NoMatch {
+        /// The phrase.
+        phrase: String,
+        /// What it could have meant (`4.2 Auth middleware`), at most [`CANDIDATES`].
+        candidates: Vec<String>,
+    },
     /// The end of a span comes before its start.
     #[error("range '{from} to {to}': the last task matching '{to}' comes before the first matching '{from}'")]
     Reversed {
@@ -65,18 +74,75 @@ pub enum RangeError {
 /// The selected tasks, in plan order, with dependencies on done tasks dropped (they are met).
 pub type Selection = Vec<PlanTask>;
 
+/// The most tasks a refused phrase lists.
+pub const CANDIDATES: usize = 8;
+
+fn candidates_text(candidates: &[String]) -> String {
+    if candidates.is_empty() {
+        "the plan has no open task".to_string()
+    } else {
+        format!("tasks: {}", candidates.join(", "))
+    }
+}
+
+/// Ways to say "every open task" (after [`plain`]).
+const ALL: [&str; 11] = [
+    "all",
+    "everything",
+    "all of it",
+    "the rest",
+    "rest",
+    "remaining",
+    "all remaining",
+    "all the rest",
+    "全部",
+    "全て",
+    "すべて",
+];
+
+/// A request's wording without what asks for it (`do …`, `…やって`, `…をお願いします`) and
+/// without closing punctuation: `全部やって。` → `全部`, `do everything!` → `everything`.
+fn plain(lower: &str) -> &str {
+    let mut text = lower
+        .trim()
+        .trim_end_matches(['.', '!', '。', '！', '?', '？']);
+    text = text.strip_prefix("do ").unwrap_or(text).trim();
+    for ending in [
+        "をお願いします",
+        "お願いします",
+        "をお願い",
+        "お願い",
+        "をやって",
+        "やって",
+        "やる",
+        "して",
+    ] {
+        if let Some(stripped) = text.strip_suffix(ending) {
+            text = stripped.trim();
+            break;
+        }
+    }
+    text
+}
+
 /// Parses RANGE; none or blank means `all`.
 pub fn parse_range(text: Option<&str>) -> Range {
     let text = text.map(str::trim).unwrap_or_default();
     let lower = text.to_lowercase();
-    if text.is_empty() || matches!(lower.as_str(), "all" | "全部" | "全て" | "すべて") {
+    if text.is_empty() || ALL.contains(&plain(&lower)) {
         return Range::All;
     }
     let words: Vec<&str> = text.split_whitespace().collect();
     if let Some(i) = words.iter().position(|w| w.eq_ignore_ascii_case("to")) {
-        if i > 0 && i + 1 < words.len() {
+        // `from X to Y` reads as `X to Y`.
+        let start = usize::from(
+            words
+                .first()
+                .is_some_and(|w| w.eq_ignore_ascii_case("from")),
+        );
+        if i > start && i + 1 < words.len() {
             return Range::Span {
-                from: words[..i].join(" "),
+                from: words[start..i].join(" "),
                 to: words[i + 1..].join(" "),
             };
         }
@@ -110,6 +176,35 @@ pub fn matches(task: &PlanTask, phrase: &str) -> bool {
     !words.is_empty() && words.iter().all(|w| subject.contains(w.as_str()))
 }
 
+/// A task as a refusal lists it: `4.2 Auth middleware`.
+fn shown(task: &PlanTask) -> String {
+    let subject = task.subject();
+    if subject.starts_with(&task.id) {
+        subject.to_string()
+    } else {
+        format!("{} {subject}", task.id)
+    }
+}
+
+/// The refusal of `phrase`: the open tasks sharing a word with it, else every open task.
+fn no_match(plan: &Plan, phrase: &str) -> RangeError {
+    let open: Vec<&PlanTask> = plan.tasks.iter().filter(|t| t.is_open()).collect();
+    let words: Vec<String> = phrase.split_whitespace().map(str::to_lowercase).collect();
+    let near: Vec<&PlanTask> = open
+        .iter()
+        .copied()
+        .filter(|t| {
+            let subject = t.subject().to_lowercase();
+            words.iter().any(|w| subject.contains(w.as_str()))
+        })
+        .collect();
+    let listed = if near.is_empty() { open } else { near };
+    RangeError::NoMatch {
+        phrase: phrase.to_string(),
+        candidates: listed.into_iter().take(CANDIDATES).map(shown).collect(),
+    }
+}
+
 /// The open tasks RANGE selects from the plan.
 pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
     let picked: Vec<&PlanTask> = match range {
@@ -118,8 +213,8 @@ pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
             let first = plan.tasks.iter().position(|t| matches(t, from));
             let last = plan.tasks.iter().rposition(|t| matches(t, to));
             match (first, last) {
-                (None, _) => return Err(RangeError::NoMatch(from.clone())),
-                (_, None) => return Err(RangeError::NoMatch(to.clone())),
+                (None, _) => return Err(no_match(plan, from)),
+                (_, None) => return Err(no_match(plan, to)),
                 (Some(a), Some(b)) if b < a => {
                     return Err(RangeError::Reversed {
                         from: from.clone(),
@@ -134,7 +229,7 @@ pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
                 .iter()
                 .find(|w| !plan.tasks.iter().any(|t| matches(t, w)))
             {
-                return Err(RangeError::NoMatch(w.clone()));
+                return Err(no_match(plan, w));
             }
             plan.tasks
                 .iter()
@@ -228,6 +323,41 @@ mod tests {
     }
 
     #[test]
+    fn every_way_of_saying_all_and_from_x_to_y_parse() {
+        for all in [
+            "全部",
+            "全部やって",
+            "全部やって。",
+            "すべて",
+            "すべてやって",
+            "全てお願いします",
+            "everything",
+            "Do everything!",
+            "the rest",
+            "remaining",
+            "all the rest",
+        ] {
+            assert_eq!(parse_range(Some(all)), Range::All, "{all}");
+        }
+        assert_eq!(
+            parse_range(Some("from login to sessions")),
+            Range::Span {
+                from: "login".into(),
+                to: "sessions".into()
+            }
+        );
+        assert_eq!(
+            ids("from auth to user management").unwrap(),
+            vec!["4.2", "4.3", "4.4"]
+        );
+        // A word that only looks like one of them is a keyword.
+        assert_eq!(
+            parse_range(Some("rest api")),
+            Range::Keywords(vec!["rest api".into()])
+        );
+    }
+
+    #[test]
     fn all_takes_every_open_task_and_drops_met_dependencies() {
         assert_eq!(
             ids("all").unwrap(),
@@ -255,7 +385,17 @@ mod tests {
 
     #[test]
     fn bad_ranges_name_the_problem() {
-        assert_eq!(ids("payments"), Err(RangeError::NoMatch("payments".into())));
+        assert_eq!(
+            ids("payments").unwrap_err().to_string(),
+            "no task matches 'payments' (a phrase matches a task id, or a subject holding all its words); tasks: 4.2 Auth middleware, 4.3 Session store, 4.4 User management screen, 5.1 Header, 5.2 Footer, 5.3 Sidebar, 5.9 Theme tokens"
+        );
+        assert_eq!(
+            ids("user payments").unwrap_err(),
+            RangeError::NoMatch {
+                phrase: "user payments".into(),
+                candidates: vec!["4.4 User management screen".into()],
+            }
+        );
         assert_eq!(
             ids("footer to header"),
             Err(RangeError::Reversed {
