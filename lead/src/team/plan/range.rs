@@ -47,7 +47,7 @@ pub enum RangeError {
     NoMatch {
         /// The phrase.
         phrase: String,
-        /// What it could have meant (`4.2 Auth middleware`), at most [`CANDIDATES`].
+        /// What it could have meant (`4.2 Auth middleware`), at most eight.
         candidates: Vec<String>,
     },
     /// The end of a span comes before its start.
@@ -75,7 +75,7 @@ pub enum RangeError {
 pub type Selection = Vec<PlanTask>;
 
 /// The most tasks a refused phrase lists.
-pub const CANDIDATES: usize = 8;
+const CANDIDATES: usize = 8;
 
 fn candidates_text(candidates: &[String]) -> String {
     if candidates.is_empty() {
