@@ -43,6 +43,26 @@ pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
         })
         .collect();
     let _ = writeln!(out, "  findings {}", counts.join(", "));
+    let suppressed = s.suppressed();
+    if !suppressed.is_empty() {
+        // So a reader knows they exist: how many, and which rules (SARIF lists each one).
+        let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
+        for f in &suppressed {
+            *by_rule.entry(f.rule.as_str()).or_default() += 1;
+        }
+        let rules: Vec<String> = by_rule
+            .iter()
+            .map(|(rule, n)| {
+                if *n == 1 {
+                    rule.to_string()
+                } else {
+                    format!("{rule} ×{n}")
+                }
+            })
+            .collect();
+        let n = crate::review::suppressed::count(suppressed.len());
+        let _ = writeln!(out, "  {n} suppressed: {}", rules.join(", "));
+    }
     let by_change = crate::review::suppressed::by_change(s.reports);
     if !by_change.is_empty() {
         let n = crate::review::suppressed::count(by_change.len());
@@ -246,6 +266,38 @@ mod tests {
                 "\nNotes\n  - Worth verifying: error-handling-drift at src/pay.rs:7, High reported by \
                  holistic only.\n  - inspector-interface sent no report.\n"
             ));
+        });
+    }
+
+    #[test]
+    fn the_header_counts_suppressed_findings_and_names_their_rules() {
+        let mut o = go_with_request_changes();
+        for (i, rule) in [
+            "quality/todo-marker",
+            "quality/todo-marker",
+            "holistic/static-mut",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut f = finding(Severity::Medium, "src/s.rs", 10 + i as u32);
+            f.rule = rule.into();
+            f.fingerprint = format!("s{i}");
+            f.suppression = Some("retake-ignore: reviewed".into());
+            o.findings.push(f);
+        }
+        summary_of(&o, |s| {
+            let text = render(s, &Gate::default(), false);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines[3], "  findings 0 Critical, 1 High, 0 Medium, 6 Low");
+            assert_eq!(
+                lines[4],
+                "  3 findings suppressed: holistic/static-mut, quality/todo-marker ×2"
+            );
+        });
+        summary_of(&go_with_request_changes(), |s| {
+            let text = render(s, &Gate::default(), false);
+            assert!(!text.contains("suppressed"), "none: no line");
         });
     }
 
