@@ -75,23 +75,21 @@ fn refused(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
 fn a_service_without_a_root_or_open_beyond_loopback_without_a_token_does_not_start() {
     let root = tempfile::tempdir().expect("root");
     let root_arg = root.path().to_str().expect("utf-8");
+    let open_api = [
+        "--api",
+        "0.0.0.0:0",
+        "--listen",
+        "127.0.0.1:0",
+        "--repos-root",
+        root_arg,
+    ];
     let (code, stderr) = refused(&["--api", "127.0.0.1:0", "--listen", "127.0.0.1:0"], &[]);
     assert_eq!(code, Some(2));
     assert_eq!(
         stderr,
         "retake: error: a service needs the folder its jobs' repositories are in: --repos-root DIR or [serve] repos_root\n"
     );
-    let (code, stderr) = refused(
-        &[
-            "--api",
-            "0.0.0.0:0",
-            "--listen",
-            "127.0.0.1:0",
-            "--repos-root",
-            root_arg,
-        ],
-        &[],
-    );
+    let (code, stderr) = refused(&open_api, &[]);
     assert_eq!(code, Some(2));
     assert!(
         stderr.starts_with("retake: error: the API listens on 0.0.0.0:")
@@ -99,17 +97,7 @@ fn a_service_without_a_root_or_open_beyond_loopback_without_a_token_does_not_sta
             && stderr.lines().count() == 1,
         "{stderr}"
     );
-    let (code, stderr) = refused(
-        &[
-            "--api",
-            "0.0.0.0:0",
-            "--listen",
-            "127.0.0.1:0",
-            "--repos-root",
-            root_arg,
-        ],
-        &[("RETAKE_API_TOKEN", "short")],
-    );
+    let (code, stderr) = refused(&open_api, &[("RETAKE_API_TOKEN", "short")]);
     assert_eq!(code, Some(2));
     assert_eq!(
         stderr,

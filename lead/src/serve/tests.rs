@@ -21,6 +21,18 @@ fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Se
     Service::new(pool, dir.join(".jobs"), options).expect("service")
 }
 
+/// Runs git in `dir` as a fixed test identity; a failing call fails the test.
+fn git_in(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(["-c", "commit.gpgsign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "{out:?}");
+}
+
 fn service(dir: &std::path::Path) -> Arc<Service> {
     service_with(dir, false, 100)
 }
@@ -286,22 +298,7 @@ fn a_base_the_repository_does_not_have_is_refused_at_submission() {
             "--base 'HEAD~1': not a commit of the job's repository".to_string()
         )
     );
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@example.invalid",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&repo)
-            .output()
-            .expect("git");
-        assert!(out.status.success(), "{out:?}");
-    };
+    let git = |args: &[&str]| git_in(&repo, args);
     git(&["init", "-q"]);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "one"]);
@@ -322,22 +319,7 @@ fn a_job_may_clone_its_repository_into_a_new_folder_from_an_allowed_scheme() {
     let origin = top.path().join("origin");
     std::fs::create_dir_all(&origin).expect("mkdir");
     std::fs::write(origin.join("lib.rs"), "pub fn a() {}\n").expect("write");
-    let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@example.invalid",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&origin)
-            .output()
-            .expect("git");
-        assert!(out.status.success(), "{out:?}");
-    };
+    let git = |args: &[&str]| git_in(&origin, args);
     git(&["init", "-q"]);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "one"]);
