@@ -9,7 +9,7 @@ use crate::engine::{Context as ReviewContext, ContextError, Progress};
 use actix::prelude::*;
 use protocol::chaos::Phase;
 use protocol::message::InspectRequest;
-use protocol::session::Session;
+use protocol::session::{AgentUsage, Session};
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
 use std::path::Path;
 
@@ -65,16 +65,21 @@ impl ReviewError {
     }
 }
 
-/// Runs one request: build the scope's context and run the kind's backend over it.
+/// Runs one request: build the scope's context and run the kind's backend over it; also what
+/// its agent backend cost, report or not.
 pub fn review(
     kind: InspectorKind,
     name: &str,
     req: &InspectRequest,
     progress: &Progress,
-) -> Result<InspectorReport, ReviewError> {
-    let mut ctx = ReviewContext::build(Path::new(&req.root), &req.scope, &req.options)?;
+) -> (Result<InspectorReport, ReviewError>, AgentUsage) {
+    let mut ctx = match ReviewContext::build(Path::new(&req.root), &req.scope, &req.options) {
+        Ok(ctx) => ctx,
+        Err(e) => return (Err(e.into()), AgentUsage::default()),
+    };
     ctx.progress = progress.clone();
-    Ok(backend::review(kind, &mut ctx, name, &req.review)?)
+    let report = backend::review(kind, &mut ctx, name, &req.review).map_err(ReviewError::from);
+    (report, ctx.agent_usage)
 }
 
 impl Handler<Incoming> for InspectorActor {
@@ -117,7 +122,10 @@ impl Handler<Incoming> for InspectorActor {
             let mut tick = tokio::time::interval(PROGRESS_EVERY);
             let outcome = loop {
                 tokio::select! {
-                    outcome = &mut rx => break outcome,
+                    outcome = &mut rx => break outcome.map(|(report, usage)| {
+                        session.on_agent(usage);
+                        report
+                    }),
                     _ = tick.tick() => {
                         session.status.progress(&format!("{scope} {}", progress.text()));
                     }

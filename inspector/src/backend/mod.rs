@@ -136,10 +136,11 @@ fn empty_report(kind: InspectorKind, ctx: &Context, name: &str, review: &str) ->
     }
 }
 
-/// Asks the configured agent and adds its findings and notes to `report`.
+/// Asks the configured agent and adds its findings and notes to `report`; what the calls cost
+/// goes to `ctx.agent_usage`.
 fn add_agent_findings(
     kind: InspectorKind,
-    ctx: &Context,
+    ctx: &mut Context,
     report: &mut InspectorReport,
 ) -> Result<(), BackendError> {
     let agent = agent_name(kind);
@@ -175,6 +176,12 @@ fn add_agent_findings(
     };
     let asked = with_retries(&agent, ask);
     let seconds = started.elapsed().as_secs_f64();
+    ctx.agent_usage = protocol::session::AgentUsage {
+        calls: calls.into(),
+        prompt_tokens: tokens.0,
+        completion_tokens: tokens.1,
+        millis: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+    };
     tracing::info!(
         agent,
         calls,

@@ -84,6 +84,9 @@ pub struct Context {
     pub project: Arc<ProjectModel>,
     /// Why the model was built here although the Lead named one (said once in the report).
     pub project_note: Option<String>,
+    /// What the agent backend cost in this review (calls, tokens, time): the actor adds it to
+    /// its `/metrics`.
+    pub agent_usage: protocol::session::AgentUsage,
 }
 
 impl Context {
@@ -133,6 +136,7 @@ impl Context {
             memo: Memo::default(),
             project: Arc::new(project),
             project_note,
+            agent_usage: Default::default(),
         })
     }
 
@@ -161,6 +165,7 @@ impl Context {
             memo: Memo::default(),
             project: Arc::new(project),
             project_note: None,
+            agent_usage: Default::default(),
         }
     }
 

@@ -29,6 +29,21 @@ pub struct Metrics {
     work_ms: AtomicU64,
     /// Findings reported, indexed like [`Severity::ALL_DESC`].
     findings: [AtomicU64; 4],
+    /// Agent backend calls, prompt tokens, completion tokens, milliseconds.
+    agent: [AtomicU64; 4],
+}
+
+/// What an agent backend cost in one piece of work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AgentUsage {
+    /// Calls made (attempts, usable or not).
+    pub calls: u64,
+    /// Prompt tokens, as the endpoint reported them (0 for a command).
+    pub prompt_tokens: u64,
+    /// Completion tokens, likewise.
+    pub completion_tokens: u64,
+    /// Time spent waiting for the agent, milliseconds.
+    pub millis: u64,
 }
 
 /// What the metrics keep of one output: its findings by severity (a report), taken before
@@ -84,6 +99,20 @@ impl Metrics {
             outputs: AtomicU64::new(0),
             work_ms: AtomicU64::new(0),
             findings: Default::default(),
+            agent: Default::default(),
+        }
+    }
+
+    /// An agent backend's calls, tokens and time in one piece of work.
+    pub fn on_agent(&self, usage: AgentUsage) {
+        let parts = [
+            usage.calls,
+            usage.prompt_tokens,
+            usage.completion_tokens,
+            usage.millis,
+        ];
+        for (count, n) in self.agent.iter().zip(parts) {
+            count.fetch_add(n, Ordering::Relaxed);
         }
     }
 
@@ -154,6 +183,7 @@ impl Metrics {
             }
         };
         let plain = |v: u64| vec![(String::new(), v.to_string())];
+        let plain_text = |v: String| vec![(String::new(), v)];
         family(
             "retake_actor_messages_total",
             "counter",
@@ -213,6 +243,33 @@ impl Metrics {
             "counter",
             "Findings in the reports this actor delivered, by severity.",
             &findings,
+        );
+        family(
+            "retake_actor_agent_calls_total",
+            "counter",
+            "Calls to the agent backend (a command or a model endpoint), usable answers or not.",
+            &plain(load(&self.agent[0])),
+        );
+        family(
+            "retake_actor_agent_tokens_total",
+            "counter",
+            "Tokens the agent's model endpoint reported, by kind.",
+            &[
+                (
+                    r#"{kind="prompt"}"#.into(),
+                    load(&self.agent[1]).to_string(),
+                ),
+                (
+                    r#"{kind="completion"}"#.into(),
+                    load(&self.agent[2]).to_string(),
+                ),
+            ],
+        );
+        family(
+            "retake_actor_agent_seconds_total",
+            "counter",
+            "Time spent waiting for the agent backend.",
+            &plain_text(seconds(load(&self.agent[3]))),
         );
         let info = format!(
             r#"{{version="{}",role="{}",kind="{}",name="{}"}}"#,
@@ -285,6 +342,16 @@ retake_actor_findings_total{{severity=\"critical\"}} 0
 retake_actor_findings_total{{severity=\"high\"}} 0
 retake_actor_findings_total{{severity=\"medium\"}} 0
 retake_actor_findings_total{{severity=\"low\"}} 0
+# HELP retake_actor_agent_calls_total Calls to the agent backend (a command or a model endpoint), usable answers or not.
+# TYPE retake_actor_agent_calls_total counter
+retake_actor_agent_calls_total 0
+# HELP retake_actor_agent_tokens_total Tokens the agent's model endpoint reported, by kind.
+# TYPE retake_actor_agent_tokens_total counter
+retake_actor_agent_tokens_total{{kind=\"prompt\"}} 0
+retake_actor_agent_tokens_total{{kind=\"completion\"}} 0
+# HELP retake_actor_agent_seconds_total Time spent waiting for the agent backend.
+# TYPE retake_actor_agent_seconds_total counter
+retake_actor_agent_seconds_total 0.000
 # HELP retake_build_info The build and identity of this actor process; always 1.
 # TYPE retake_build_info gauge
 retake_build_info{{version=\"{}\",role=\"inspector\",kind=\"quality\",name=\"inspector-quality-r2\"}} 1
@@ -320,8 +387,20 @@ retake_build_info{{version=\"{}\",role=\"inspector\",kind=\"quality\",name=\"ins
             };
             m.on_output(&Tally::of(&Body::InspectorReport(report)), 1_250);
             m.on_output(&Tally::of(&Body::Goodbye), 30);
+            for _ in 0..2 {
+                m.on_agent(AgentUsage {
+                    calls: 2,
+                    prompt_tokens: 2_558,
+                    completion_tokens: 9,
+                    millis: 5_480,
+                });
+            }
             let text = m.render();
             for line in [
+                "retake_actor_agent_calls_total 4",
+                r#"retake_actor_agent_tokens_total{kind="prompt"} 5116"#,
+                r#"retake_actor_agent_tokens_total{kind="completion"} 18"#,
+                "retake_actor_agent_seconds_total 10.960",
                 r#"retake_actor_messages_total{direction="sent"} 2"#,
                 r#"retake_actor_messages_total{direction="received"} 1"#,
                 "retake_actor_heartbeats_total 1",

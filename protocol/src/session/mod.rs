@@ -14,7 +14,7 @@ mod metrics;
 pub mod process;
 mod status;
 
-pub use metrics::{Metrics, METRICS_CONTENT_TYPE};
+pub use metrics::{AgentUsage, Metrics, METRICS_CONTENT_TYPE};
 pub use status::Status;
 
 use crate::chaos::{ActorFaults, Fault};
@@ -136,6 +136,11 @@ pub struct Session {
 }
 
 impl Session {
+    /// Counts what an agent backend cost in a piece of work (`/metrics`).
+    pub fn on_agent(&self, usage: AgentUsage) {
+        self.metrics.on_agent(usage);
+    }
+
     /// Sends `body` to `to` (through the Lead); errors only when the connection is gone.
     ///
     /// Injected faults act here: a report or verdict may be swallowed (`stall-output`), delayed
