@@ -28,7 +28,7 @@ use implementer::executor::{ExecutorConfig, ExecutorKind};
 use planner::Planner;
 use session::{ActiveSession, ACTIVE_FILE};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What `retake fix` was asked to do.
@@ -97,6 +97,121 @@ pub fn now() -> String {
 
 /// Runs a fix session; `log` gets one line per step.
 pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, FixError> {
+    let (dir, repo) = locate(opts)?;
+    // The fixer and the test gate run commands: the repository's file as committed at HEAD.
+    let settings = crate::config::load_repo(&repo, None, crate::config::Trust::default())?.settings;
+    let review = review_dir::load(&dir)?;
+    for note in &review.notes {
+        log(format!("left out: {note}"));
+    }
+    let active = ActiveSession::load(&dir)?;
+    if active.is_some() && !opts.resume {
+        return Err(FixError::BadInput(format!(
+            "{} holds an interrupted fix session: continue it with --resume, or delete {ACTIVE_FILE} to start over",
+            dir.display()
+        )));
+    }
+    let batch_size = active.as_ref().map_or(opts.batch_size, |s| s.batch_size);
+    let mut all = batches(&review.findings, batch_size);
+    let entries: Vec<FixFinding> = all.iter().flat_map(|b| b.findings.clone()).collect();
+    match &active {
+        Some(s) => still_matches(s, &entries)?,
+        None if opts.resume => all = resume::after_history(&dir, all, log)?,
+        None => {}
+    }
+    if active.is_none() && all.is_empty() {
+        log(format!(
+            "nothing to fix: the review ({}) has no open finding on a file",
+            review.source
+        ));
+        return Ok(FixReport::empty(0));
+    }
+    let work = Work {
+        repo: &repo,
+        dir: &dir,
+        all: &all,
+        entries: &entries,
+        planner: planner_of(&settings),
+        summary: format!(
+            "{} findings from {} in {}",
+            entries.len(),
+            review.source,
+            dir.file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+        ),
+        excluded: dir
+            .strip_prefix(&repo)
+            .ok()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .filter(|p| !p.is_empty()),
+    };
+    if opts.dry_run {
+        return dry_run(&work, log);
+    }
+    let test = preflight::preflight(&repo, &settings, active.as_ref(), work.excluded.as_deref())?;
+    let _lock = RepoLock::acquire(&repo.join(".retake"))?;
+    let mut session = match active {
+        Some(mut s) => {
+            resume::reconcile(&repo, &mut s, log)?;
+            s.save(&dir)?;
+            log(format!("resuming fix session {}", s.fix_session_id));
+            s
+        }
+        None => open_session(&work, batch_size, opts.max_attempts)?,
+    };
+    let planned: usize = session.plan.groups.iter().map(|g| g.fix_ids.len()).sum();
+    log(format!(
+        "fix session {}: {planned} finding(s) in {} group(s), {} stage(s), planned by {}",
+        session.fix_session_id,
+        session.plan.groups.len(),
+        session.plan.timeline.len(),
+        session.planning_mode
+    ));
+    planner::describe(&session.plan.timeline, &session.plan)
+        .into_iter()
+        .for_each(&mut *log);
+    let ctx = execute::Context {
+        repo: &repo,
+        dir: &dir,
+        entries: &entries,
+        test_command: &test,
+        test_timeout: Duration::from_secs(settings.test.timeout_secs.max(1)),
+        executor: executor_config(&settings),
+        builtin_timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
+        rules: &settings.team_loop.rules,
+        excluded: work.excluded.clone(),
+    };
+    execute::run_stages(&ctx, &mut session, log)?;
+    finish(&work, &session, &review.notes, planned, log)
+}
+
+/// What one fix run works on, once the review is read.
+struct Work<'a> {
+    repo: &'a Path,
+    dir: &'a Path,
+    all: &'a [crate::team::fix::Batch],
+    entries: &'a [FixFinding],
+    planner: Planner,
+    /// `N findings from SOURCE in DIR`, for the exported tasks.
+    summary: String,
+    /// The review folder relative to the repository, when it is inside it (left out of the
+    /// fixer's commits and the dirty-tree checks).
+    excluded: Option<String>,
+}
+
+impl FixReport {
+    fn empty(planned: usize) -> FixReport {
+        FixReport {
+            code: 0,
+            fixed: 0,
+            planned,
+            failed_groups: Vec::new(),
+        }
+    }
+}
+
+/// The review folder and the repository of `opts`, canonical.
+fn locate(opts: &FixOptions) -> Result<(PathBuf, PathBuf), FixError> {
     let dir = std::fs::canonicalize(&opts.review_dir)
         .ok()
         .filter(|d| d.is_dir())
@@ -120,165 +235,109 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         .ok_or_else(|| {
             FixError::BadInput(format!("no such repository folder '{}'", repo.display()))
         })?;
-    // The fixer and the test gate run commands: the repository's file as committed at HEAD.
-    let settings = crate::config::load_repo(&repo, None, crate::config::Trust::default())?.settings;
-    let review = review_dir::load(&dir)?;
-    for note in &review.notes {
-        log(format!("left out: {note}"));
+    Ok((dir, repo))
+}
+
+/// An interrupted session can go on only while every finding it planned is still in the review.
+fn still_matches(session: &ActiveSession, entries: &[FixFinding]) -> Result<(), FixError> {
+    match session
+        .plan
+        .groups
+        .iter()
+        .flat_map(|g| &g.fix_ids)
+        .find(|id| !entries.iter().any(|e| &e.id == *id))
+    {
+        Some(id) => Err(FixError::BadInput(format!(
+            "the review's findings no longer match session {} ({id} is gone): delete {ACTIVE_FILE} to start over",
+            session.fix_session_id
+        ))),
+        None => Ok(()),
     }
-    let active = ActiveSession::load(&dir)?;
-    if active.is_some() && !opts.resume {
-        return Err(FixError::BadInput(format!(
-            "{} holds an interrupted fix session: continue it with --resume, or delete {ACTIVE_FILE} to start over",
-            dir.display()
-        )));
-    }
-    let batch_size = active.as_ref().map_or(opts.batch_size, |s| s.batch_size);
-    let mut all = batches(&review.findings, batch_size);
-    let entries: Vec<FixFinding> = all.iter().flat_map(|b| b.findings.clone()).collect();
-    if let Some(s) = &active {
-        if let Some(id) = s
-            .plan
-            .groups
-            .iter()
-            .flat_map(|g| &g.fix_ids)
-            .find(|id| !entries.iter().any(|e| &e.id == *id))
-        {
-            return Err(FixError::BadInput(format!(
-                "the review's findings no longer match session {} ({id} is gone): delete {ACTIVE_FILE} to start over",
-                s.fix_session_id
-            )));
-        }
-    } else if opts.resume {
-        all = resume::after_history(&dir, all, log)?;
-    }
-    if active.is_none() && all.is_empty() {
-        log(format!(
-            "nothing to fix: the review ({}) has no open finding on a file",
-            review.source
-        ));
-        return Ok(FixReport {
-            code: 0,
-            fixed: 0,
-            planned: 0,
-            failed_groups: Vec::new(),
-        });
-    }
-    let planner = planner_of(&settings);
-    let review_summary = format!(
-        "{} findings from {} in {}",
-        entries.len(),
-        review.source,
-        dir.file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
-    );
-    if opts.dry_run {
-        let id = session_id();
-        artifacts::clear_previous(&dir)?;
-        let plan = planner::plan_all(&repo, &dir, &all, &planner, &id, &now())?;
-        let n = artifacts::export(
-            &dir,
-            &plan,
-            &entries,
-            &id,
-            planner.mode(),
-            &review_summary,
-            &now(),
-        )?;
-        log(format!(
-            "dry run: {n} finding(s) in {} group(s), {} stage(s), planned by {}",
-            plan.groups.len(),
-            plan.timeline.len(),
-            planner.mode()
-        ));
-        planner::describe(&plan.timeline, &plan)
-            .into_iter()
-            .for_each(&mut *log);
-        log(format!(
-            "exported {n} task file(s) to {}",
-            dir.join(".task").display()
-        ));
-        return Ok(FixReport {
-            code: 0,
-            fixed: 0,
-            planned: n,
-            failed_groups: Vec::new(),
-        });
-    }
-    let excluded = dir
-        .strip_prefix(&repo)
-        .ok()
-        .map(|p| p.to_string_lossy().replace('\\', "/"))
-        .filter(|p| !p.is_empty());
-    let test = preflight::preflight(&repo, &settings, active.as_ref(), excluded.as_deref())?;
-    let _lock = RepoLock::acquire(&repo.join(".retake"))?;
-    let mut session = match active {
-        Some(mut s) => {
-            resume::reconcile(&repo, &mut s, log)?;
-            s.save(&dir)?;
-            log(format!("resuming fix session {}", s.fix_session_id));
-            s
-        }
-        None => {
-            let id = session_id();
-            let started = now();
-            artifacts::clear_previous(&dir)?;
-            let plan = planner::plan_all(&repo, &dir, &all, &planner, &id, &started)?;
-            // Planning must not edit: an agent planner that did leaves the session nothing
-            // clean to roll back to.
-            let touched = preflight::dirty_paths(&repo, excluded.as_deref(), &[])?;
-            if !touched.is_empty() {
-                return Err(FixError::BadInput(format!(
-                    "the planner changed files ({}): planning must not edit; restore them and run again",
-                    preflight::listed(&touched)
-                )));
-            }
-            artifacts::export(
-                &dir,
-                &plan,
-                &entries,
-                &id,
-                planner.mode(),
-                &review_summary,
-                &started,
-            )?;
-            let s = ActiveSession {
-                fix_session_id: id,
-                started_at: started,
-                planning_mode: planner.mode().to_string(),
-                batch_size,
-                max_attempts: opts.max_attempts.max(1),
-                plan,
-                groups: BTreeMap::new(),
-            };
-            s.save(&dir)?;
-            s
-        }
-    };
-    let planned: usize = session.plan.groups.iter().map(|g| g.fix_ids.len()).sum();
+}
+
+/// `--dry-run`: plans and exports the task files, changes nothing else.
+fn dry_run(work: &Work<'_>, log: &mut dyn FnMut(String)) -> Result<FixReport, FixError> {
+    let id = session_id();
+    artifacts::clear_previous(work.dir)?;
+    let plan = planner::plan_all(work.repo, work.dir, work.all, &work.planner, &id, &now())?;
+    let n = artifacts::export(
+        work.dir,
+        &plan,
+        work.entries,
+        &id,
+        work.planner.mode(),
+        &work.summary,
+        &now(),
+    )?;
     log(format!(
-        "fix session {}: {planned} finding(s) in {} group(s), {} stage(s), planned by {}",
-        session.fix_session_id,
-        session.plan.groups.len(),
-        session.plan.timeline.len(),
-        session.planning_mode
+        "dry run: {n} finding(s) in {} group(s), {} stage(s), planned by {}",
+        plan.groups.len(),
+        plan.timeline.len(),
+        work.planner.mode()
     ));
-    planner::describe(&session.plan.timeline, &session.plan)
+    planner::describe(&plan.timeline, &plan)
         .into_iter()
         .for_each(&mut *log);
-    let ctx = execute::Context {
-        repo: &repo,
-        dir: &dir,
-        entries: &entries,
-        test_command: &test,
-        test_timeout: Duration::from_secs(settings.test.timeout_secs.max(1)),
-        executor: executor_config(&settings),
-        builtin_timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
-        rules: &settings.team_loop.rules,
-        excluded: excluded.clone(),
+    log(format!(
+        "exported {n} task file(s) to {}",
+        work.dir.join(".task").display()
+    ));
+    Ok(FixReport::empty(n))
+}
+
+/// A new session: planned, its task files exported, saved before anything is changed.
+fn open_session(
+    work: &Work<'_>,
+    batch_size: usize,
+    max_attempts: u32,
+) -> Result<ActiveSession, FixError> {
+    let id = session_id();
+    let started = now();
+    artifacts::clear_previous(work.dir)?;
+    let plan = planner::plan_all(work.repo, work.dir, work.all, &work.planner, &id, &started)?;
+    // Planning must not edit: an agent planner that did leaves the session nothing clean to
+    // roll back to.
+    let touched = preflight::dirty_paths(work.repo, work.excluded.as_deref(), &[])?;
+    if !touched.is_empty() {
+        return Err(FixError::BadInput(format!(
+            "the planner changed files ({}): planning must not edit; restore them and run again",
+            preflight::listed(&touched)
+        )));
+    }
+    artifacts::export(
+        work.dir,
+        &plan,
+        work.entries,
+        &id,
+        work.planner.mode(),
+        &work.summary,
+        &started,
+    )?;
+    let session = ActiveSession {
+        fix_session_id: id,
+        started_at: started,
+        planning_mode: work.planner.mode().to_string(),
+        batch_size,
+        max_attempts: max_attempts.max(1),
+        plan,
+        groups: BTreeMap::new(),
     };
-    execute::run_stages(&ctx, &mut session, log)?;
-    let shown_dir = excluded.unwrap_or_else(|| dir.display().to_string());
+    session.save(work.dir)?;
+    Ok(session)
+}
+
+/// Writes the summary, ends the session and says what was fixed (exit 5 when a group failed).
+fn finish(
+    work: &Work<'_>,
+    session: &ActiveSession,
+    notes: &[String],
+    planned: usize,
+    log: &mut dyn FnMut(String),
+) -> Result<FixReport, FixError> {
+    let shown_dir = work
+        .excluded
+        .clone()
+        .unwrap_or_else(|| work.dir.display().to_string());
     let completed = now();
     let info = SessionInfo {
         fix_session_id: &session.fix_session_id,
@@ -286,11 +345,14 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         started_at: &session.started_at,
         completed_at: &completed,
     };
-    let results = outcomes(&session.plan, &entries, &|g| session.state_of(g), &|g| {
-        session.commit_of(g)
-    });
-    artifacts::finish(&dir, &info, &session.plan, &results, &review.notes)?;
-    ActiveSession::clear(&dir)?;
+    let results = outcomes(
+        &session.plan,
+        work.entries,
+        &|g| session.state_of(g),
+        &|g| session.commit_of(g),
+    );
+    artifacts::finish(work.dir, &info, &session.plan, &results, notes)?;
+    ActiveSession::clear(work.dir)?;
     let fixed = results
         .iter()
         .filter(|o| matches!(o.result, FixResult::Fixed { .. }))
@@ -311,7 +373,7 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         .collect();
     log(format!(
         "fixed {fixed} of {planned} finding(s); summary: {}",
-        dir.join("fix-summary.md").display()
+        work.dir.join("fix-summary.md").display()
     ));
     Ok(FixReport {
         code: if failed_groups.is_empty() { 0 } else { 5 },
