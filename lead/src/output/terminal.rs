@@ -11,6 +11,44 @@ use super::Summary;
 use protocol::{Finding, Severity, Verdict};
 use std::fmt::Write;
 
+/// The header's lines on findings that do not count: suppressed ones (how many, which rules),
+/// those the change suppressed itself, and the baseline's classes.
+fn counted_aside(s: &Summary<'_>) -> String {
+    let mut out = String::new();
+    let suppressed = s.suppressed();
+    if !suppressed.is_empty() {
+        // So a reader knows they exist: how many, and which rules (SARIF lists each one).
+        let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
+        for f in &suppressed {
+            *by_rule.entry(f.rule.as_str()).or_default() += 1;
+        }
+        let rules: Vec<String> = by_rule
+            .iter()
+            .map(|(rule, n)| {
+                if *n == 1 {
+                    rule.to_string()
+                } else {
+                    format!("{rule} ×{n}")
+                }
+            })
+            .collect();
+        let n = crate::review::suppressed::count(suppressed.len());
+        let _ = writeln!(out, "  {n} suppressed: {}", rules.join(", "));
+    }
+    let by_change = crate::review::suppressed::by_change(s.reports);
+    if !by_change.is_empty() {
+        let n = crate::review::suppressed::count(by_change.len());
+        let _ = writeln!(out, "  {n} suppressed by this change (see Notes)");
+    }
+    if let Some((new, unchanged, absent)) = s.baseline_counts() {
+        let _ = writeln!(
+            out,
+            "  baseline {new} new, {unchanged} unchanged, {absent} absent"
+        );
+    }
+    out
+}
+
 /// Renders the report for a command that gates with `gate`; `color` adds ANSI colours.
 pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
     let o = s.outcome;
@@ -43,37 +81,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate, color: bool) -> String {
         })
         .collect();
     let _ = writeln!(out, "  findings {}", counts.join(", "));
-    let suppressed = s.suppressed();
-    if !suppressed.is_empty() {
-        // So a reader knows they exist: how many, and which rules (SARIF lists each one).
-        let mut by_rule: std::collections::BTreeMap<&str, usize> = Default::default();
-        for f in &suppressed {
-            *by_rule.entry(f.rule.as_str()).or_default() += 1;
-        }
-        let rules: Vec<String> = by_rule
-            .iter()
-            .map(|(rule, n)| {
-                if *n == 1 {
-                    rule.to_string()
-                } else {
-                    format!("{rule} ×{n}")
-                }
-            })
-            .collect();
-        let n = crate::review::suppressed::count(suppressed.len());
-        let _ = writeln!(out, "  {n} suppressed: {}", rules.join(", "));
-    }
-    let by_change = crate::review::suppressed::by_change(s.reports);
-    if !by_change.is_empty() {
-        let n = crate::review::suppressed::count(by_change.len());
-        let _ = writeln!(out, "  {n} suppressed by this change (see Notes)");
-    }
-    if let Some((new, unchanged, absent)) = s.baseline_counts() {
-        let _ = writeln!(
-            out,
-            "  baseline {new} new, {unchanged} unchanged, {absent} absent"
-        );
-    }
+    out.push_str(&counted_aside(s));
     let issues = entries(s);
     if !issues.is_empty() {
         let _ = writeln!(out, "\nIssues (most severe first)");
