@@ -23,7 +23,7 @@ pub mod test_gate;
 use crate::config::{ConfigError, Settings};
 use crate::lock::{LockError, RepoLock};
 use crate::team::fix::summary::{outcomes, FixResult, SessionInfo};
-use crate::team::fix::{batches, FixFinding, GroupState};
+use crate::team::fix::{batches, FixFinding, FixPlan, GroupState};
 use implementer::executor::{ExecutorConfig, ExecutorKind};
 use planner::Planner;
 use session::{ActiveSession, ACTIVE_FILE};
@@ -199,6 +199,21 @@ struct Work<'a> {
     excluded: Option<String>,
 }
 
+impl Work<'_> {
+    /// Writes the task files of `plan` (session `id`, at `at`); how many.
+    fn export(&self, plan: &FixPlan, id: &str, at: &str) -> Result<usize, FixError> {
+        artifacts::export(
+            self.dir,
+            plan,
+            self.entries,
+            id,
+            self.planner.mode(),
+            &self.summary,
+            at,
+        )
+    }
+}
+
 impl FixReport {
     fn empty(planned: usize) -> FixReport {
         FixReport {
@@ -260,15 +275,7 @@ fn dry_run(work: &Work<'_>, log: &mut dyn FnMut(String)) -> Result<FixReport, Fi
     let id = session_id();
     artifacts::clear_previous(work.dir)?;
     let plan = planner::plan_all(work.repo, work.dir, work.all, &work.planner, &id, &now())?;
-    let n = artifacts::export(
-        work.dir,
-        &plan,
-        work.entries,
-        &id,
-        work.planner.mode(),
-        &work.summary,
-        &now(),
-    )?;
+    let n = work.export(&plan, &id, &now())?;
     log(format!(
         "dry run: {n} finding(s) in {} group(s), {} stage(s), planned by {}",
         plan.groups.len(),
@@ -304,15 +311,7 @@ fn open_session(
             preflight::listed(&touched)
         )));
     }
-    artifacts::export(
-        work.dir,
-        &plan,
-        work.entries,
-        &id,
-        work.planner.mode(),
-        &work.summary,
-        &started,
-    )?;
+    work.export(&plan, &id, &started)?;
     let session = ActiveSession {
         fix_session_id: id,
         started_at: started,
