@@ -294,7 +294,7 @@ impl Handler<Incoming> for Coordinator {
                 self.on_verdict(&msg.from, &review, outcome)
             }
             Body::InspectorFailed { reason, .. } => {
-                self.show(&msg.from, DELIVERED, "", None);
+                // Given up like a lost actor: not shown as delivered.
                 let actions = self.sup.failed(&msg.from, &reason);
                 self.execute(actions, ctx);
             }

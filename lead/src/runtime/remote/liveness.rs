@@ -40,7 +40,7 @@ impl Heard {
 
 /// Live connections and losses by `role/kind`.
 #[derive(Debug, Default)]
-pub(super) struct Tally {
+pub(super) struct Census {
     live: Mutex<BTreeMap<String, usize>>,
     lost: Mutex<BTreeMap<String, u64>>,
 }
@@ -48,25 +48,25 @@ pub(super) struct Tally {
 /// One live connection, counted for as long as it is held (its reading task holds it, so an
 /// aborted task uncounts it too).
 pub(super) struct LiveGuard {
-    tally: Arc<Tally>,
+    census: Arc<Census>,
     key: String,
 }
 
 impl Drop for LiveGuard {
     fn drop(&mut self) {
-        if let Some(n) = lock(&self.tally.live).get_mut(&self.key) {
+        if let Some(n) = lock(&self.census.live).get_mut(&self.key) {
             *n = n.saturating_sub(1);
         }
     }
 }
 
-impl Tally {
+impl Census {
     /// Counts a connection of `role`/`kind` while the guard lives.
     pub(super) fn live(self: &Arc<Self>, role: &str, kind: &str) -> LiveGuard {
         let key = format!("{role}/{kind}");
         *lock(&self.live).entry(key.clone()).or_insert(0) += 1;
         LiveGuard {
-            tally: Arc::clone(self),
+            census: Arc::clone(self),
             key,
         }
     }
@@ -115,8 +115,8 @@ impl WorkerPool {
                     role: role.to_string(),
                     kind: kind.to_string(),
                     idle,
-                    busy: self.tally().live_of(&key).saturating_sub(idle),
-                    lost: self.tally().lost_of(&key),
+                    busy: self.census().live_of(&key).saturating_sub(idle),
+                    lost: self.census().lost_of(&key),
                 }
             })
             .collect()
@@ -134,7 +134,7 @@ impl WorkerPool {
                 silent_ms = u64::try_from(worker.heard.silence().as_millis()).unwrap_or(u64::MAX),
                 "an idle worker went silent: dropped from the pool"
             );
-            self.tally().lose(&worker.role, &worker.kind);
+            self.census().lose(&worker.role, &worker.kind);
         }
         self.each_idle(|w| {
             let beat = Body::Heartbeat {

@@ -2,7 +2,7 @@
 //! registers a worker with its role and kind, and the reading of every worker connection —
 //! dropped while the worker waits idle, routed to its review's coordinator once claimed.
 
-use super::liveness::{tend_forever, Heard, Tally};
+use super::liveness::{tend_forever, Census, Heard};
 use crate::review::coordinator::{Coordinator, Incoming, Lost};
 use crate::review::hub::DISCONNECTED;
 use actix::Addr;
@@ -108,7 +108,7 @@ pub struct WorkerPool {
     listen: SocketAddr,
     /// The heartbeat interval idle workers are held to (`tend`).
     heartbeat: Mutex<Duration>,
-    tally: Arc<Tally>,
+    census: Arc<Census>,
 }
 
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -135,7 +135,7 @@ impl WorkerPool {
             registered: Notify::new(),
             listen: std_listener.local_addr()?,
             heartbeat: Mutex::new(Duration::from_secs(1)),
-            tally: Arc::new(Tally::default()),
+            census: Arc::new(Census::default()),
         });
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -208,8 +208,8 @@ impl WorkerPool {
         *lock(&self.heartbeat)
     }
 
-    pub(super) fn tally(&self) -> &Arc<Tally> {
-        &self.tally
+    pub(super) fn census(&self) -> &Arc<Census> {
+        &self.census
     }
 
     /// Removes the idle workers `silent` picks and closes their connections.
@@ -390,7 +390,7 @@ async fn admit(
     let (start_tx, start_rx) = tokio::sync::oneshot::channel::<()>();
     let reading = {
         let (route, pool, name) = (Arc::clone(&route), Arc::clone(&pool), peer.name.clone());
-        let (heard, live) = (heard.clone(), pool.tally().live(&peer.role, &peer.kind));
+        let (heard, live) = (heard.clone(), pool.census().live(&peer.role, &peer.kind));
         let (role, kind) = (peer.role.clone(), peer.kind.clone());
         tokio::spawn(async move {
             let _live = live;
@@ -429,7 +429,7 @@ async fn admit(
             };
             tracing::debug!(name, reason, "worker connection ended");
             if matches!(*lock(&route), Route::Idle) {
-                pool.tally().lose(&role, &kind);
+                pool.census().lose(&role, &kind);
             }
             pool.forget(&route);
             let previous = std::mem::replace(&mut *lock(&route), Route::Gone);
