@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// The role the Auditor authenticates as.
-const ROLE: &str = "auditor";
+const ROLE: &str = protocol::ActorKind::Auditor.role();
 
 /// How an Auditor process is started (`retake actor auditor …`, `retake-auditor …`).
 #[derive(Debug, Clone, clap::Args)]

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 /// The role an Implementer authenticates as.
-const ROLE: &str = "implementer";
+const ROLE: &str = protocol::ActorKind::Implementer.role();
 
 /// How an Implementer process is started (`retake actor implementer …`).
 #[derive(Debug, Clone, clap::Args)]

@@ -7,12 +7,9 @@ use protocol::chaos::{ActorFaults, ProcessMode};
 use protocol::session::process::{self, Identity, ProcessArgs};
 use protocol::session::{run_actor, ActorError, ActorSetup, Session};
 use protocol::wire::{Secret, WireConfig};
-use protocol::{Envelope, InspectorKind};
+use protocol::{ActorKind, Envelope, InspectorKind};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
-
-/// The role an Inspector authenticates as.
-const ROLE: &str = "inspector";
 
 /// How an Inspector process is started (`retake actor inspector …`, `retake-inspector …`).
 #[derive(Debug, Clone, clap::Args)]
@@ -48,7 +45,14 @@ pub async fn serve_with_faults<S>(
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
 {
-    let setup = ActorSetup::new(ROLE, kind.as_str(), name, wire.clone(), heartbeat, faults);
+    let setup = ActorSetup::new(
+        ActorKind::Inspector(kind).role(),
+        kind.as_str(),
+        name,
+        wire.clone(),
+        heartbeat,
+        faults,
+    );
     run_actor(stream, secret, setup, |session| start(kind, session)).await
 }
 
@@ -76,7 +80,7 @@ where
 pub fn run_process(args: InspectorArgs, secret: Secret) -> Result<(), ActorError> {
     let kind = args.kind;
     let who = Identity {
-        role: ROLE.into(),
+        role: ActorKind::Inspector(kind).role().into(),
         kind: kind.as_str().into(),
         name: args.name.unwrap_or_else(|| kind.actor_name()),
     };

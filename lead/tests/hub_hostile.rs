@@ -7,9 +7,9 @@ use lead::config::Settings;
 use lead::journal::Journal;
 use lead::review::coordinator::Coordinator;
 use lead::review::coordinator::{Finished, ReviewFailure};
-use lead::review::hub::accept_loop;
 use lead::review::plan::Plan;
 use lead::review::ReviewRequest;
+use lead::runtime::hub::accept_loop;
 use lead::runtime::local::LocalSpawner;
 use lead::runtime::Runtime;
 use protocol::chaos::{Fault, FaultPlan, FaultSpec};
@@ -100,7 +100,7 @@ where
             listener,
             secret.clone(),
             wire.clone(),
-            coordinator.clone(),
+            std::sync::Arc::new(coordinator.clone()),
         ));
         hostile(addr, secret, wire).await;
         let result = tokio::time::timeout(Duration::from_secs(20), rx)

@@ -3,13 +3,13 @@
 //! The quality Inspector's first instance is played by the test over the real wire; the Auditor
 //! and any replacement are real processes.
 
-use actix::{Actor, Addr};
+use actix::Actor;
 use lead::config::Settings;
 use lead::journal::Journal;
 use lead::review::coordinator::{Coordinator, Finished, Stop};
-use lead::review::hub::accept_loop;
 use lead::review::plan::Plan;
 use lead::review::ReviewRequest;
+use lead::runtime::hub::{accept_loop, HubRef};
 use lead::runtime::local::LocalSpawner;
 use lead::runtime::{ActorSpec, Runtime, Spawner};
 use protocol::message::LEAD;
@@ -28,11 +28,11 @@ const WORK: Duration = Duration::from_millis(2400);
 struct AllButTheFake(LocalSpawner);
 
 impl Spawner for AllButTheFake {
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+    fn spawn(&mut self, spec: &ActorSpec, hub: HubRef) -> std::io::Result<()> {
         if spec.instance == FAKE {
             return Ok(());
         }
-        self.0.spawn(spec, coordinator)
+        self.0.spawn(spec, hub)
     }
 
     fn kill(&mut self, instance: &str) {
@@ -150,7 +150,7 @@ fn review(moving: bool) -> (Finished, bool) {
             listener,
             secret.clone(),
             wire.clone(),
-            coordinator.clone(),
+            std::sync::Arc::new(coordinator.clone()),
         ));
         let fake = tokio::spawn(fake_inspector(addr, secret, wire, moving));
         let result = tokio::time::timeout(Duration::from_secs(30), rx)

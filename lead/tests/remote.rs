@@ -9,18 +9,10 @@ mod support;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 use support::serve::Serve;
-
-const KINDS: [&str; 6] = [
-    "rulebase",
-    "interface",
-    "test",
-    "quality",
-    "consistency",
-    "holistic",
-];
+use support::workers::{free_port, workers, KINDS};
 
 fn exe() -> &'static str {
     env!("CARGO_BIN_EXE_retake")
@@ -48,48 +40,6 @@ fn example(name: &str) -> tempfile::TempDir {
         .join(name);
     copy(&src, dir.path());
     dir
-}
-
-/// A free loopback port (bound and released: the Lead binds it a moment later).
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    l.local_addr().expect("addr").port()
-}
-
-/// Worker processes, killed (with their groups) when dropped.
-struct Workers(Vec<Child>);
-
-impl Drop for Workers {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _kill = child.kill();
-            let _reaped = child.wait();
-        }
-    }
-}
-
-/// One worker per Inspector kind in `kinds` and, with `auditor`, an Auditor, connecting to `lead`.
-fn workers(lead: &str, secret: &str, kinds: &[&str], auditor: bool) -> Workers {
-    let mut children = Vec::new();
-    let spawn = |args: &[&str]| {
-        Command::new(exe())
-            .arg("actor")
-            .args(args)
-            .args(["--worker", "--lead", lead])
-            .env("RETAKE_SECRET", secret)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("worker starts")
-    };
-    for kind in kinds {
-        children.push(spawn(&["inspector", "--kind", kind]));
-    }
-    if auditor {
-        children.push(spawn(&["auditor"]));
-    }
-    Workers(children)
 }
 
 fn secret() -> String {
@@ -135,7 +85,7 @@ fn remote_workers_give_the_verdict_of_the_local_runtime() {
     let (local_code, local, _) = review(repo.path(), "local", &[]);
     let port = free_port();
     let lead = format!("127.0.0.1:{port}");
-    let _workers = workers(&lead, &secret(), &KINDS, true);
+    let _workers = workers(&lead, &secret(), &KINDS, true, 0);
     let env = [
         ("RETAKE__WIRE__SECRET", secret()),
         ("RETAKE__REVIEW__LISTEN", lead.clone()),
@@ -166,7 +116,7 @@ fn a_kind_without_workers_is_an_unavailable_inspector() {
     let repo = example("shop-go");
     let port = free_port();
     let lead = format!("127.0.0.1:{port}");
-    let _workers = workers(&lead, &secret(), &KINDS[..5], true);
+    let _workers = workers(&lead, &secret(), &KINDS[..5], true, 0);
     let env = [
         ("RETAKE__WIRE__SECRET", secret()),
         ("RETAKE__REVIEW__LISTEN", lead.clone()),
@@ -235,8 +185,8 @@ fn serve_runs_two_jobs_at_once_and_returns_both_reports() {
     let jobs = tempfile::tempdir().expect("jobs");
     let service = serve(jobs.path());
     // Two workers of every kind: both reviews can hold a full set at once.
-    let _first = workers(&service.workers, &secret(), &KINDS, true);
-    let _second = workers(&service.workers, &secret(), &KINDS, true);
+    let _first = workers(&service.workers, &secret(), &KINDS, true, 0);
+    let _second = workers(&service.workers, &secret(), &KINDS, true, 0);
     let nogo = example("shop-nogo");
     let go = example("shop-go");
     let mut ids: Vec<(String, PathBuf)> = Vec::new();
@@ -320,7 +270,7 @@ fn a_restarted_service_resumes_the_job_it_was_running() {
     drop(first); // SIGKILL: the Lead dies in the middle of the job.
 
     let second = serve(jobs.path());
-    let _workers = workers(&second.workers, &secret(), &KINDS, true);
+    let _workers = workers(&second.workers, &secret(), &KINDS, true, 0);
     let job = settled(&second.api, "job-1", 60);
     assert_eq!(job["status"], "done", "{job}");
     assert_eq!(job["verdict"], "NO-GO");
@@ -359,7 +309,7 @@ fn metrics_become(api: &str, want: &[(&str, u64)], secs: u64) {
 fn a_paused_idle_worker_is_dropped_from_the_pool_and_registers_again_once_resumed() {
     let jobs = tempfile::tempdir().expect("jobs");
     let service = serve(jobs.path());
-    let quality = workers(&service.workers, &secret(), &["quality"], false);
+    let quality = workers(&service.workers, &secret(), &["quality"], false, 0);
     let pid = libc::pid_t::try_from(quality.0[0].id()).expect("pid");
     let idle = r#"retake_serve_idle_workers{role="inspector",kind="quality"}"#;
     let lost = r#"retake_serve_lost_workers_total{role="inspector",kind="quality"}"#;

@@ -3,19 +3,18 @@
 
 pub mod context;
 pub mod coordinator;
-pub mod hub;
 pub mod merge;
 pub mod plan;
 pub mod prepare;
-pub mod supervisor;
 pub mod suppressed;
 
 use crate::config::Settings;
 use crate::journal::{new_run_id, Journal};
 use crate::lock::RepoLock;
+use crate::runtime::hub::accept_loop;
 use crate::runtime::inproc::InprocSpawner;
 use crate::runtime::local::LocalSpawner;
-use crate::runtime::remote::{shared_pool, RemoteSpawner};
+use crate::runtime::remote::{open_pool, RemoteSpawner};
 use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use actix::Actor;
@@ -254,21 +253,10 @@ fn run_pipelines(
     let faults = req.faults.clone();
     let pool = match runtime {
         Runtime::Remote => {
-            if !faults.is_empty() {
-                return Err(ReviewError::Remote(
-                    "fault injection needs the local or inproc runtime; in the remote runtime \
-                     kill, pause or disconnect the workers' containers instead"
-                        .into(),
-                ));
-            }
             let heartbeat = Duration::from_millis(s.supervision.heartbeat_interval_ms);
-            let pool = shared_pool(&s.review.listen, s.wire.secret.as_deref(), &wire, heartbeat)
+            let secret = s.wire.secret.as_deref();
+            let pool = open_pool(&s.review.listen, secret, &wire, heartbeat, &faults)
                 .map_err(ReviewError::Remote)?;
-            eprintln!(
-                "retake: remote runtime: workers connect to {} (idle now: {:?})",
-                pool.local_addr(),
-                pool.idle_counts()
-            );
             Some(pool)
         }
         Runtime::Local | Runtime::Inproc => None,
@@ -300,7 +288,8 @@ fn run_pipelines(
                         let addr = Coordinator::new(plan, journal, Box::new(spawner), done_tx)
                             .with_progress(progress)
                             .start();
-                        actix::spawn(hub::accept_loop(listener, secret, wire, addr.clone()));
+                        let hub = std::sync::Arc::new(addr.clone());
+                        actix::spawn(accept_loop(listener, secret, wire, hub));
                         addr
                     }
                     Runtime::Inproc => {
@@ -317,8 +306,8 @@ fn run_pipelines(
                             .inspections
                             .iter()
                             .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
-                            .map(|(_, kind, _)| crate::runtime::ActorKind::Inspector(*kind))
-                            .chain([crate::runtime::ActorKind::Auditor])
+                            .map(|(_, kind, _)| protocol::ActorKind::Inspector(*kind))
+                            .chain([protocol::ActorKind::Auditor])
                             .collect();
                         let spawner = RemoteSpawner::reserving(pool, &kinds, connect_timeout).await;
                         Coordinator::new(plan, journal, Box::new(spawner), done_tx)

@@ -3,8 +3,8 @@
 //! the configuration before any actor starts.
 
 use super::prepare::Prepared;
-use super::supervisor::{Policy, Role};
 use super::{ReviewRequest, AUDITOR};
+use crate::runtime::supervisor::{Policy, Role};
 use crate::runtime::ActorKind;
 use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest};
 use protocol::{InspectorKind, InspectorReport};

@@ -12,7 +12,9 @@ use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::{git, report, Board, RunEnd, RunError, RunRequest};
 use crate::lock::RepoLock;
-use crate::review::supervisor::Policy;
+use crate::runtime::remote::{open_pool, WorkerPool};
+use crate::runtime::supervisor::Policy;
+use crate::runtime::Runtime;
 use crate::team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
 };
@@ -23,6 +25,7 @@ use crate::team::team_size::{implementer_count, independent_tasks};
 use protocol::message::ExecutorSpec;
 use protocol::wire::WireConfig;
 use protocol::{Decision, Grade, Task, TaskStatus};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A run ready for its loop: fresh from Phase A, or restored by `retake resume`.
@@ -84,19 +87,37 @@ struct Team {
     wire: WireConfig,
     task_budget: Duration,
     grace: Duration,
+    pool: Option<Arc<WorkerPool>>,
 }
 
 impl Team {
-    fn new(req: &RunRequest, r: &Ready) -> Team {
+    fn new(req: &RunRequest, r: &Ready) -> Result<Team, String> {
         let settings = &req.settings;
         let sup = &settings.supervision;
+        let wire = settings.wire.wire_config();
+        // Workers of the remote runtime heartbeat at their own pace, over a network: they are
+        // judged by the slower interval, as in a review.
+        let (heartbeat, pool) = match req.runtime {
+            Runtime::Remote => {
+                let every = Duration::from_millis(sup.heartbeat_interval_ms);
+                let secret = settings.wire.secret.as_deref();
+                let listen = &settings.review.listen;
+                (
+                    every,
+                    Some(open_pool(listen, secret, &wire, every, &req.faults)?),
+                )
+            }
+            Runtime::Local | Runtime::Inproc => {
+                (Duration::from_millis(sup.local_heartbeat_interval_ms), None)
+            }
+        };
         let runner = settings
             .team_loop
             .spec(r.test.clone(), settings.test.timeout_secs);
         // An attempt may use every iteration and retry, each an executor run and the checks.
         let per_iteration = r.executor.timeout_secs + 3 * settings.test.timeout_secs;
         let iterations = u64::from(runner.max_iterations + runner.max_retries);
-        Team {
+        Ok(Team {
             base: AssignmentBase {
                 root: req.repo.display().to_string(),
                 executor: r.executor.clone(),
@@ -104,7 +125,7 @@ impl Team {
                 rules: settings.team_loop.rules.clone(),
             },
             policy: Policy {
-                heartbeat: Duration::from_millis(sup.local_heartbeat_interval_ms),
+                heartbeat,
                 suspect_after: sup.suspect_after,
                 connect_timeout: Duration::from_millis(sup.connect_timeout_ms),
                 nudge_timeout: Duration::from_millis(sup.nudge_timeout_ms),
@@ -112,10 +133,11 @@ impl Team {
                 restart_window: Duration::from_secs(sup.restart_window_secs),
                 respawns_per_slot: 1,
             },
-            wire: settings.wire.wire_config(),
+            wire,
             task_budget: Duration::from_secs(per_iteration * iterations + 60),
             grace: Duration::from_millis(sup.shutdown_grace_ms),
-        }
+            pool,
+        })
     }
 
     fn phase(
@@ -136,6 +158,7 @@ impl Team {
                 phase_b: phase_b.clone(),
             },
             runtime: req.runtime,
+            pool: self.pool.clone(),
             wire: self.wire.clone(),
             heartbeat: self.policy.heartbeat,
             faults: req.faults.clone(),
@@ -187,7 +210,13 @@ fn still_accepted(req: &RunRequest, r: &mut Ready) -> Result<Option<(Decision, G
 /// `retake resume`).
 pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
     let settings = &req.settings;
-    let team = Team::new(req, &r);
+    let team = Team::new(req, &r).map_err(|e| {
+        if r.fresh && r.history.is_empty() {
+            // The team cannot start at all: an early abort leaves nothing to resume.
+            r.state.clear_active();
+        }
+        RunError::Refused(e)
+    })?;
     let session = r.active.session_id.clone();
     let team_size = r
         .active

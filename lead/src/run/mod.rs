@@ -19,13 +19,11 @@ pub mod environment;
 pub mod fix_findings;
 pub mod git;
 pub mod hub;
-pub mod link;
 pub mod phase;
 pub mod phase_a;
 pub mod report;
 pub mod resume;
 pub mod review_round;
-pub mod spawner;
 pub mod state;
 mod state_check;
 

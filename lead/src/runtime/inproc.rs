@@ -1,10 +1,9 @@
 //! The `inproc` runtime: every actor in this process's actix System, each on its own Arbiter,
 //! connected to the hub over in-memory streams with the same handshake and frames as TCP.
 
+use super::hub::{attach, HubRef};
 use super::{ActorKind, ActorSpec, Spawner};
-use crate::review::coordinator::Coordinator;
-use crate::review::hub::attach;
-use actix::{Addr, Arbiter};
+use actix::Arbiter;
 use futures::future::BoxFuture;
 use protocol::chaos::{ActorFaults, FaultPlan, ProcessMode};
 use protocol::wire::{Secret, WireConfig};
@@ -38,13 +37,13 @@ impl InprocSpawner {
 }
 
 impl Spawner for InprocSpawner {
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
+    fn spawn(&mut self, spec: &ActorSpec, hub: HubRef) -> std::io::Result<()> {
         let lead_end = self.spawn_actor(spec)?;
         actix::spawn(attach(
             lead_end,
             self.secret.clone(),
             self.wire.clone(),
-            coordinator,
+            hub,
         ));
         Ok(())
     }
@@ -65,8 +64,8 @@ impl Spawner for InprocSpawner {
 
 impl InprocSpawner {
     /// Starts an instance on an Arbiter of its own and returns the Lead's end of its in-memory
-    /// connection, for the caller's hub to authenticate and serve.
-    pub fn spawn_actor(&mut self, spec: &ActorSpec) -> std::io::Result<DuplexStream> {
+    /// connection, for the hub to authenticate and serve.
+    fn spawn_actor(&mut self, spec: &ActorSpec) -> std::io::Result<DuplexStream> {
         let (lead_end, actor_end) = tokio::io::duplex(PIPE_BYTES);
         let arbiter = Arbiter::new();
         let (spec, secret, wire, heartbeat) = (

@@ -5,9 +5,8 @@
 //! their own process groups with a parent-death signal, so they die with the Lead even if it is
 //! killed, and the Lead kills each whole group when it is done with it.
 
+use super::hub::{Ended, HubRef};
 use super::{ActorKind, ActorSpec, Spawner};
-use crate::review::coordinator::{Coordinator, Lost};
-use actix::Addr;
 use futures::future::BoxFuture;
 use protocol::chaos::FaultPlan;
 use protocol::session::process::{HEALTH_LISTEN_ENV, SECRET_STDIN_ENV};
@@ -58,14 +57,8 @@ impl LocalSpawner {
     }
 }
 
-impl LocalSpawner {
-    /// Starts an instance as a child process; `on_exit` gets the reason when the process ends
-    /// (the team loop's hub uses this; the review coordinator goes through [`Spawner::spawn`]).
-    pub fn spawn_with(
-        &mut self,
-        spec: &ActorSpec,
-        on_exit: impl FnOnce(String) + Send + 'static,
-    ) -> std::io::Result<()> {
+impl Spawner for LocalSpawner {
+    fn spawn(&mut self, spec: &ActorSpec, hub: HubRef) -> std::io::Result<()> {
         // No secret of the Lead's, its own process group, dead with the Lead, no core files.
         let mut cmd = protocol::exec::child::supervised(&self.exe);
         cmd.arg("actor");
@@ -90,6 +83,7 @@ impl LocalSpawner {
             .env_remove(HEALTH_LISTEN_ENV)
             .stdin(secret_pipe(&self.secret)?);
         let mut child = cmd.spawn()?;
+        let name = spec.instance.clone();
         let pgid = child.id().map_or(0, |p| p as i32);
         let exited = actix::spawn(async move {
             let reason = match child.wait().await {
@@ -103,34 +97,11 @@ impl LocalSpawner {
                 },
                 Err(e) => format!("could not be waited for ({e})"),
             };
-            on_exit(reason);
+            hub.lost(name, reason, Ended::Instance);
         });
         self.children
             .insert(spec.instance.clone(), Child { pgid, exited });
         Ok(())
-    }
-}
-
-/// A pipe holding the secret (hex and a newline) with its writing end already closed: the child
-/// reads it to the end at start. Both ends are close-on-exec, so no other child inherits them;
-/// the text is far below the pipe's capacity, so writing never blocks.
-fn secret_pipe(secret: &Secret) -> std::io::Result<std::process::Stdio> {
-    let (reader, mut writer) = std::io::pipe()?;
-    writer.write_all(format!("{}\n", secret.to_hex()).as_bytes())?;
-    drop(writer);
-    Ok(reader.into())
-}
-
-impl Spawner for LocalSpawner {
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
-        let name = spec.instance.clone();
-        self.spawn_with(spec, move |reason| {
-            coordinator.do_send(Lost {
-                name,
-                reason,
-                connection_closed: false,
-            })
-        })
     }
 
     fn kill(&mut self, instance: &str) {
@@ -156,4 +127,14 @@ impl Spawner for LocalSpawner {
             }
         })
     }
+}
+
+/// A pipe holding the secret (hex and a newline) with its writing end already closed: the child
+/// reads it to the end at start. Both ends are close-on-exec, so no other child inherits them;
+/// the text is far below the pipe's capacity, so writing never blocks.
+fn secret_pipe(secret: &Secret) -> std::io::Result<std::process::Stdio> {
+    let (reader, mut writer) = std::io::pipe()?;
+    writer.write_all(format!("{}\n", secret.to_hex()).as_bytes())?;
+    drop(writer);
+    Ok(reader.into())
 }

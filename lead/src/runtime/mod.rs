@@ -1,15 +1,21 @@
-//! Where the actors run: as child processes over loopback TCP (`local`, the default), on
-//! actix Arbiters in this process over in-memory streams (`inproc`), or as workers started by
-//! an orchestrator that connect to the Lead's listen address (`remote`). All speak the same
-//! authenticated protocol to the same coordinator, so the review logic cannot tell them apart.
+//! Actor hosting, for any hub: where the actors run — as child processes over loopback TCP
+//! (`local`, the default), on actix Arbiters in this process over in-memory streams (`inproc`),
+//! or as workers started by an orchestrator that connect to the Lead's listen address
+//! (`remote`) — how their connections are authenticated and fed to a [`hub::Hub`], and the
+//! [`supervisor::Supervisor`] that decides what to do when one dies, hangs or stalls. All
+//! runtimes speak the same authenticated protocol, so neither the review's coordinator nor the
+//! team loop's hub can tell them apart; both are users of this module and nothing here knows
+//! either.
 
+pub mod hub;
 pub mod inproc;
 pub mod local;
 pub mod remote;
+pub mod supervisor;
 
-use crate::review::coordinator::Coordinator;
-use actix::Addr;
-use protocol::InspectorKind;
+use futures::future::BoxFuture;
+use hub::HubRef;
+pub use protocol::ActorKind;
 use std::time::Duration;
 
 /// Which runtime to use.
@@ -75,23 +81,12 @@ pub struct ActorSpec {
     pub spawn_no: u32,
 }
 
-/// The role-specific part of an [`ActorSpec`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ActorKind {
-    /// An Inspector of a kind.
-    Inspector(InspectorKind),
-    /// The Auditor.
-    Auditor,
-    /// An Implementer of the team loop (`retake run`).
-    Implementer,
-}
-
-/// Starts and stops actor instances for the coordinator; one implementation per runtime.
+/// Starts and stops actor instances for a hub; one implementation per runtime.
 pub trait Spawner: Send {
-    /// Starts an instance; its connection and its end are reported to `coordinator`.
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()>;
+    /// Starts an instance; its connection, its messages and its end are reported to `hub`.
+    fn spawn(&mut self, spec: &ActorSpec, hub: HubRef) -> std::io::Result<()>;
     /// Stops an instance at once (its whole process group in the local runtime).
     fn kill(&mut self, instance: &str);
     /// At the end: waits up to `grace` for every instance to exit, then kills what is left.
-    fn reap(self: Box<Self>, grace: Duration) -> futures::future::BoxFuture<'static, ()>;
+    fn reap(self: Box<Self>, grace: Duration) -> BoxFuture<'static, ()>;
 }

@@ -1,8 +1,8 @@
 //! The `remote` runtime: actors started by someone else (compose, Kubernetes, `retake actor …
 //! --worker` by hand) connect to the Lead's listen address, authenticate with the shared secret
-//! and register with their role and kind. They wait in a [`WorkerPool`] until a review claims
-//! them; "spawning" an instance is claiming an idle worker of its kind and attaching it to the
-//! review's coordinator under the instance's name, and "killing" one is dropping its connection
+//! and register with their role and kind. They wait in a [`WorkerPool`] until a hub claims
+//! them (a review's coordinator, a run's team hub); "spawning" an instance is claiming an idle
+//! worker of its kind and attaching it to the hub under the instance's name, and "killing" one is dropping its connection
 //! (a worker reconnects and registers again when its process is still alive). When no worker of
 //! the kind registers within the connect timeout, the instance is lost as a dead child would be,
 //! so the supervisor's re-spawn and partial-coverage rules apply unchanged.
@@ -16,16 +16,41 @@ mod pool;
 pub use liveness::{WorkerCount, SILENT_AFTER};
 pub use pool::{shared_pool, WorkerPool};
 
+use super::hub::{Ended, HubRef, DISCONNECTED};
 use super::{ActorKind, ActorSpec, Spawner};
-use crate::review::coordinator::{Connected, Coordinator, Lost};
-use crate::review::hub::DISCONNECTED;
-use actix::Addr;
 use futures::future::BoxFuture;
 use pool::{lock, Claimed, Route};
+use protocol::chaos::FaultPlan;
+use protocol::wire::WireConfig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
+
+/// The process's worker pool for a review or a run in the remote runtime (see [`shared_pool`]),
+/// its address told on stderr. Faults cannot be injected into workers this Lead did not start.
+pub fn open_pool(
+    listen: &str,
+    secret: Option<&str>,
+    wire: &WireConfig,
+    heartbeat: Duration,
+    faults: &FaultPlan,
+) -> Result<Arc<WorkerPool>, String> {
+    if !faults.is_empty() {
+        return Err(
+            "fault injection needs the local or inproc runtime; in the remote runtime \
+                    kill, pause or disconnect the workers' containers instead"
+                .into(),
+        );
+    }
+    let pool = shared_pool(listen, secret, wire, heartbeat)?;
+    eprintln!(
+        "retake: remote runtime: workers connect to {} (idle now: {:?})",
+        pool.local_addr(),
+        pool.idle_counts()
+    );
+    Ok(pool)
+}
 
 /// An instance's worker, or the claim still waiting for one.
 enum Slot {
@@ -49,7 +74,7 @@ impl RemoteSpawner {
     /// full-set wait, else `wait`), then serves spawns from those first and claims from `pool`
     /// for the rest, waiting up to `wait` for a worker of the needed kind.
     pub async fn reserving(pool: Arc<WorkerPool>, kinds: &[ActorKind], wait: Duration) -> Self {
-        let wanted: Vec<(&str, &str)> = kinds.iter().map(|k| role_of(*k)).collect();
+        let wanted: Vec<(&str, &str)> = kinds.iter().map(|k| (k.role(), k.kind())).collect();
         let full_set_wait = pool.full_set_wait().unwrap_or(wait);
         let reserved = pool.reserve(&wanted, full_set_wait).await;
         RemoteSpawner {
@@ -61,18 +86,9 @@ impl RemoteSpawner {
     }
 }
 
-/// The role and kind a worker registers with for `kind`.
-fn role_of(kind: ActorKind) -> (&'static str, &'static str) {
-    match kind {
-        ActorKind::Inspector(k) => ("inspector", k.as_str()),
-        ActorKind::Auditor => ("auditor", ""),
-        ActorKind::Implementer => ("implementer", ""),
-    }
-}
-
 impl Spawner for RemoteSpawner {
-    fn spawn(&mut self, spec: &ActorSpec, coordinator: Addr<Coordinator>) -> std::io::Result<()> {
-        let (role, kind) = role_of(spec.kind);
+    fn spawn(&mut self, spec: &ActorSpec, hub: HubRef) -> std::io::Result<()> {
+        let (role, kind) = (spec.kind.role(), spec.kind.kind());
         let (pool, wait, slots) = (Arc::clone(&self.pool), self.wait, Arc::clone(&self.slots));
         let instance = spec.instance.clone();
         let reserved = self
@@ -92,21 +108,17 @@ impl Spawner for RemoteSpawner {
                 } else {
                     format!("{role} {kind}")
                 };
-                coordinator.do_send(Lost {
-                    name: instance,
-                    reason: format!("no {what} worker registered within {} s", wait.as_secs()),
-                    connection_closed: false,
-                });
+                let reason = format!("no {what} worker registered within {} s", wait.as_secs());
+                hub.lost(instance, reason, Ended::Instance);
                 return;
             };
             tracing::info!(worker = worker.name, instance, "worker claimed");
-            coordinator.do_send(Connected {
-                name: instance.clone(),
-                outbox: worker.outbox,
-            });
+            // Asked before the route opens, so that the hub hears of the instance before its
+            // first message (a hub's mailbox keeps the order).
+            let taken = hub.connected(instance.clone(), worker.outbox);
             let attached = Route::Attached {
                 instance: instance.clone(),
-                coordinator: coordinator.clone(),
+                hub: hub.clone(),
             };
             let gone = {
                 let mut route = lock(&worker.route);
@@ -118,19 +130,29 @@ impl Spawner for RemoteSpawner {
             };
             if gone {
                 // It disconnected between the claim and now: lost like any other.
-                coordinator.do_send(Lost {
-                    name: instance.clone(),
-                    reason: DISCONNECTED.to_string(),
-                    connection_closed: true,
-                });
+                hub.lost(
+                    instance.clone(),
+                    DISCONNECTED.to_string(),
+                    Ended::Connection,
+                );
             }
+            let reader = Arc::new(Mutex::new(Some(worker.reader)));
             lock(&slots).insert(
-                instance,
+                instance.clone(),
                 Slot::Attached {
-                    route: worker.route,
-                    reader: Arc::new(Mutex::new(Some(worker.reader))),
+                    route: Arc::clone(&worker.route),
+                    reader: Arc::clone(&reader),
                 },
             );
+            if !taken.await && !gone {
+                // The hub is gone or expects no such instance: the connection is closed (a
+                // live worker registers again) and the hub hears no more of it.
+                tracing::warn!(worker = worker.name, instance, "claimed worker not taken");
+                *lock(&worker.route) = Route::Gone;
+                if let Some(reader) = lock(&reader).take() {
+                    reader.abort();
+                }
+            }
         });
         lock(&self.slots).insert(spec.instance.clone(), Slot::Waiting(claiming));
         Ok(())
@@ -146,16 +168,12 @@ impl Spawner for RemoteSpawner {
                     // closes the connection: a live worker registers again.
                     reader.abort();
                 }
-                if let Route::Attached {
-                    instance,
-                    coordinator,
-                } = previous
-                {
-                    coordinator.do_send(Lost {
-                        name: instance,
-                        reason: "was dropped by the Lead".into(),
-                        connection_closed: true,
-                    });
+                if let Route::Attached { instance, hub } = previous {
+                    hub.lost(
+                        instance,
+                        "was dropped by the Lead".into(),
+                        Ended::Connection,
+                    );
                 }
             }
             None => {}

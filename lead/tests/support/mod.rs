@@ -72,3 +72,4 @@ pub fn copy_example(name: &str, to: &Path) {
 }
 
 pub mod serve;
+pub mod workers;

@@ -40,7 +40,7 @@ impl InspectorKind {
     ];
 
     /// The text form (`quality`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             InspectorKind::Rulebase => "rulebase",
             InspectorKind::Interface => "interface",
@@ -54,6 +54,37 @@ impl InspectorKind {
     /// The stable actor name (`inspector-quality`).
     pub fn actor_name(self) -> String {
         format!("inspector-{}", self.as_str())
+    }
+}
+
+/// What an actor is: the role it authenticates as and, for an Inspector, its kind. The Lead
+/// starts actors of every kind the same way (a child process, an Arbiter, a claimed worker).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ActorKind {
+    /// An Inspector of a kind.
+    Inspector(InspectorKind),
+    /// The Auditor.
+    Auditor,
+    /// An Implementer of the team loop (`retake run`).
+    Implementer,
+}
+
+impl ActorKind {
+    /// The role its handshake announces (`inspector`, `auditor`, `implementer`).
+    pub const fn role(self) -> &'static str {
+        match self {
+            ActorKind::Inspector(_) => "inspector",
+            ActorKind::Auditor => "auditor",
+            ActorKind::Implementer => "implementer",
+        }
+    }
+
+    /// The kind within the role its handshake announces (`quality`), empty when it has none.
+    pub const fn kind(self) -> &'static str {
+        match self {
+            ActorKind::Inspector(k) => k.as_str(),
+            ActorKind::Auditor | ActorKind::Implementer => "",
+        }
     }
 }
 
@@ -118,7 +149,7 @@ impl Dimension {
     ];
 
     /// The text form (`best-practices`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Dimension::Security => "security",
             Dimension::Architecture => "architecture",
@@ -167,7 +198,7 @@ pub enum Judgment {
 
 impl Judgment {
     /// The exact text form.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Judgment::Pass => "PASS",
             Judgment::Reject => "REJECT",

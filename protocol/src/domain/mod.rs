@@ -14,7 +14,7 @@ mod verdict;
 
 pub use changes::{ChangedFile, RevisionFile, RevisionFiles, SessionChanges};
 pub use finding::{cpf_fingerprint, cpf_rule, fingerprint, Confidence, Finding};
-pub use kinds::{Dimension, InspectorKind, Judgment};
+pub use kinds::{ActorKind, Dimension, InspectorKind, Judgment};
 pub use location::{Location, OutsideRoot};
 pub use outcome::{AuditOutcome, Removed, Resolved, SpecFeedback, Steering, SteeringAction};
 pub use path_text::{path_from_text, path_text, path_text_escaped};

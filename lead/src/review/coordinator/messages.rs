@@ -1,6 +1,9 @@
 //! The messages the coordinator receives, and what a review ends with.
 
+use crate::runtime::hub::{Ended, Hub};
 use actix::prelude::*;
+use futures::future::BoxFuture;
+use futures::FutureExt as _;
 use protocol::wire::Outbox;
 use protocol::{AuditOutcome, Envelope, InspectorReport};
 use std::collections::BTreeMap;
@@ -68,3 +71,23 @@ pub struct Lost {
 #[derive(Message)]
 #[rtype(result = "Option<Box<dyn crate::runtime::Spawner>>")]
 pub struct Stop;
+
+impl Hub for Addr<super::Coordinator> {
+    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool> {
+        // A coordinator that is gone took nobody.
+        let sent = self.send(Connected { name, outbox });
+        sent.map(|taken| taken.unwrap_or(false)).boxed()
+    }
+
+    fn incoming(&self, from: String, env: Envelope) {
+        self.do_send(Incoming { from, env });
+    }
+
+    fn lost(&self, name: String, reason: String, how: Ended) {
+        self.do_send(Lost {
+            name,
+            reason,
+            connection_closed: how == Ended::Connection,
+        });
+    }
+}

@@ -3,11 +3,11 @@
 //! what the [`Supervisor`] decides when an actor dies, hangs or stalls — re-spawn, give up
 //! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
-use super::hub;
 use super::plan::Plan;
-use super::supervisor::{Action, Role, State, Supervisor};
 use crate::journal::Journal;
 use crate::output::progress::DELIVERED;
+use crate::runtime::hub;
+use crate::runtime::supervisor::{Action, Role, State, Supervisor};
 use crate::runtime::{ActorSpec, Spawner};
 use actix::prelude::*;
 use protocol::chaos::Phase;

@@ -71,7 +71,7 @@ impl Coordinator {
             spawn_no,
         };
         let result = match self.spawner.as_mut() {
-            Some(s) => s.spawn(&spec, ctx.address()),
+            Some(s) => s.spawn(&spec, std::sync::Arc::new(ctx.address())),
             None => return,
         };
         if let Err(e) = result {

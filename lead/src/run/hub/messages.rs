@@ -1,9 +1,12 @@
 //! What the team hub is configured with, what it hands back, and the messages it handles.
 
 use super::super::board::Board;
-use super::super::spawner::TeamSpawner;
-use crate::review::supervisor::Policy;
+use crate::runtime::hub::{Ended, Hub};
+use crate::runtime::supervisor::Policy;
+use crate::runtime::Spawner;
 use actix::prelude::*;
+use futures::future::BoxFuture;
+use futures::FutureExt as _;
 use protocol::message::{ExecutorSpec, LoopSpec};
 use protocol::wire::Outbox;
 use protocol::Envelope;
@@ -82,5 +85,22 @@ pub struct Lost {
 
 /// Ends the hub and hands its spawner back for reaping.
 #[derive(Message)]
-#[rtype(result = "Option<TeamSpawner>")]
+#[rtype(result = "Option<Box<dyn Spawner>>")]
 pub struct StopHub;
+
+impl Hub for Addr<super::TeamHub> {
+    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool> {
+        // A hub that is gone took nobody.
+        let sent = self.send(Connected { name, outbox });
+        sent.map(|taken| taken.unwrap_or(false)).boxed()
+    }
+
+    fn incoming(&self, from: String, env: Envelope) {
+        self.do_send(Incoming { from, env });
+    }
+
+    fn lost(&self, name: String, reason: String, _how: Ended) {
+        // An Implementer's connection and its process are one: either ending loses it.
+        self.do_send(Lost { name, reason });
+    }
+}

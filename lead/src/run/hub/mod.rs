@@ -8,9 +8,9 @@
 //! reviews and peer notes are `phase_b`'s.
 
 use super::board::{Board, Escalated, Returned};
-use super::spawner::TeamSpawner;
 use super::state::{team_event, RunState};
-use crate::review::supervisor::{Action, Role, State, Supervisor};
+use crate::runtime::supervisor::{Action, Role, State, Supervisor};
+use crate::runtime::{ActorKind, ActorSpec, Spawner};
 use crate::team::claim::ClaimOutcome;
 use actix::prelude::*;
 use protocol::message::{TaskAssignment, LEAD};
@@ -44,7 +44,7 @@ pub struct TeamHub {
     config: HubConfig,
     board: Option<Board>,
     state: RunState,
-    spawner: Option<TeamSpawner>,
+    spawner: Option<Box<dyn Spawner>>,
     supervisor: Supervisor,
     pending_spawns: Vec<Action>,
     outboxes: HashMap<String, Outbox>,
@@ -59,7 +59,7 @@ impl TeamHub {
         config: HubConfig,
         board: Board,
         state: RunState,
-        spawner: TeamSpawner,
+        spawner: Box<dyn Spawner>,
         done: oneshot::Sender<Result<PhaseResult, String>>,
     ) -> TeamHub {
         let actors: Vec<(String, Role)> = (1..=config.implementers.max(1))
@@ -149,9 +149,14 @@ impl TeamHub {
                             json!({"actor": instance, "slot": logical, "spawn": spawn_no}),
                         )]);
                     }
-                    let hub = ctx.address();
+                    let spec = ActorSpec {
+                        kind: ActorKind::Implementer,
+                        logical,
+                        instance: instance.clone(),
+                        spawn_no,
+                    };
                     let spawned = match self.spawner.as_mut() {
-                        Some(s) => s.spawn(&logical, &instance, spawn_no, hub),
+                        Some(s) => s.spawn(&spec, std::sync::Arc::new(ctx.address())),
                         None => Ok(()),
                     };
                     if let Err(e) = spawned {

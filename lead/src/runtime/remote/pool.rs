@@ -1,11 +1,10 @@
 //! The pool of registered workers: the accept loop on a thread of its own, the handshake that
 //! registers a worker with its role and kind, and the reading of every worker connection —
-//! dropped while the worker waits idle, routed to its review's coordinator once claimed.
+//! dropped while the worker waits idle, routed to the hub that claimed it (a review's
+//! coordinator, a run's team hub).
 
 use super::liveness::{tend_forever, Census, Heard};
-use crate::review::coordinator::{Coordinator, Incoming, Lost};
-use crate::review::hub::DISCONNECTED;
-use actix::Addr;
+use crate::runtime::hub::{Ended, HubRef, DISCONNECTED};
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::Body;
 use std::net::SocketAddr;
@@ -19,12 +18,12 @@ use tokio::task::JoinHandle;
 pub(super) enum Route {
     /// Waiting in the pool: heartbeats are dropped.
     Idle,
-    /// Claimed: messages go to `coordinator` as coming from `instance`.
+    /// Claimed: messages go to `hub` as coming from `instance`.
     Attached {
         /// The instance it serves.
         instance: String,
-        /// Its review.
-        coordinator: Addr<Coordinator>,
+        /// Its review's coordinator or its run's team hub.
+        hub: HubRef,
     },
     /// Dropped by the Lead or disconnected.
     Gone,
@@ -412,17 +411,11 @@ async fn admit(
                 let current = lock(&route).clone();
                 match current {
                     Route::Idle => {}
-                    Route::Attached {
-                        instance,
-                        coordinator,
-                    } => {
+                    Route::Attached { instance, hub } => {
                         let mut env = env;
                         env.from = instance.clone();
                         as_instance(&mut env.body, &name, &instance);
-                        coordinator.do_send(Incoming {
-                            from: instance,
-                            env,
-                        });
+                        hub.incoming(instance, env);
                     }
                     Route::Gone => return,
                 }
@@ -433,16 +426,8 @@ async fn admit(
             }
             pool.forget(&route);
             let previous = std::mem::replace(&mut *lock(&route), Route::Gone);
-            if let Route::Attached {
-                instance,
-                coordinator,
-            } = previous
-            {
-                coordinator.do_send(Lost {
-                    name: instance,
-                    reason,
-                    connection_closed: true,
-                });
+            if let Route::Attached { instance, hub } = previous {
+                hub.lost(instance, reason, Ended::Connection);
             }
         })
     };

@@ -6,54 +6,46 @@
 //! its disconnect would otherwise be taken for the registered actor's, and a rogue holding a
 //! real actor's name could make the Lead replace that healthy actor.
 
-use super::coordinator::{Connected, Coordinator, Incoming, Lost};
-use actix::Addr;
 use futures::future::BoxFuture;
-use futures::FutureExt as _;
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::Envelope;
+use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 
 /// The reason given when a peer closes its connection without a word.
 pub const DISCONNECTED: &str = "disconnected";
 
-/// Where an authenticated connection's events go.
-pub trait Hub: Clone + Send + 'static {
+/// How an actor instance ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// Its connection closed (or sent a bad frame, or was dropped by the Lead).
+    Connection,
+    /// Its process or Arbiter was seen to end, or it never came (no worker to claim, could
+    /// not be started).
+    Instance,
+}
+
+/// Where the actors' events go: the one interface between the runtimes (which start actors
+/// and carry their connections) and whoever uses them — the review's coordinator and the team
+/// loop's hub alike.
+pub trait Hub: Send + Sync + 'static {
     /// An actor authenticated as `name`; `outbox` reaches it. Resolves to whether the hub took
     /// it (false: refused, the connection is closed and the hub hears no more of it).
     fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool>;
     /// `env` arrived from `name` (its sender checked against the authenticated name).
     fn incoming(&self, name: String, env: Envelope);
-    /// The connection of `name` ended, for `reason`.
-    fn lost(&self, name: String, reason: String);
+    /// Instance `name` ended, for `reason`.
+    fn lost(&self, name: String, reason: String, how: Ended);
 }
 
-impl Hub for Addr<Coordinator> {
-    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool> {
-        // A hub that is gone took nobody.
-        let sent = self.send(Connected { name, outbox });
-        sent.map(|taken| taken.unwrap_or(false)).boxed()
-    }
-
-    fn incoming(&self, from: String, env: Envelope) {
-        self.do_send(Incoming { from, env });
-    }
-
-    fn lost(&self, name: String, reason: String) {
-        self.do_send(Lost {
-            name,
-            reason,
-            connection_closed: true,
-        });
-    }
-}
+/// A shared handle to a hub, as the runtimes hold it.
+pub type HubRef = Arc<dyn Hub>;
 
 /// Authenticates `stream` and, if it passes, feeds its messages to `hub` until it ends.
-pub async fn attach<S, H>(stream: S, secret: Secret, wire: WireConfig, hub: H)
+pub async fn attach<S>(stream: S, secret: Secret, wire: WireConfig, hub: HubRef)
 where
     S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
-    H: Hub,
 {
     let (peer, mut reader, writer) = match server_handshake(stream, &secret, &wire).await {
         Ok(parts) => parts,
@@ -82,17 +74,22 @@ where
         }
     };
     tracing::debug!(name, reason, "connection ended");
-    hub.lost(name, reason);
+    hub.lost(name, reason, Ended::Connection);
 }
 
 /// Accepts TCP connections forever, each handled on its own task.
-pub async fn accept_loop<H: Hub>(listener: TcpListener, secret: Secret, wire: WireConfig, hub: H) {
+pub async fn accept_loop(listener: TcpListener, secret: Secret, wire: WireConfig, hub: HubRef) {
     loop {
         match listener.accept().await {
             Ok((stream, addr)) => {
                 let _nodelay = stream.set_nodelay(true);
                 tracing::debug!(%addr, "connection");
-                actix::spawn(attach(stream, secret.clone(), wire.clone(), hub.clone()));
+                actix::spawn(attach(
+                    stream,
+                    secret.clone(),
+                    wire.clone(),
+                    Arc::clone(&hub),
+                ));
             }
             Err(e) => tracing::warn!(error = %e, "accept failed"),
         }
