@@ -3,8 +3,8 @@
 
 mod review_args;
 
-use crate::runtime::Runtime;
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use host::Runtime;
 use protocol::message::TestFailurePolicy;
 pub use review_args::{ChaosArgs, FilterArg, ReviewArgs};
 use std::path::PathBuf;

@@ -300,12 +300,7 @@ impl Settings {
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
         self.validate_team()?;
-        if self
-            .review
-            .runtime
-            .parse::<crate::runtime::Runtime>()
-            .is_err()
-        {
+        if self.review.runtime.parse::<host::Runtime>().is_err() {
             return Err(format!(
                 "review.runtime = '{}' (expected local, inproc or remote)",
                 self.review.runtime

@@ -4,8 +4,8 @@
 //! writes the same file with `kind` = `run` (its content is `crate::run::ActiveRun`); [`kind`]
 //! tells `retake resume` which one it has.
 
-use crate::journal::write_atomic;
-use crate::runtime::Runtime;
+use host::journal::write_atomic;
+use host::Runtime;
 use protocol::Scope;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -24,7 +24,7 @@
 
 pub mod proposals;
 
-use crate::journal::write_atomic;
+use host::journal::write_atomic;
 use proposals::{Answer, GivenAnswer, Record, Status};
 use protocol::{Steering, SteeringAction};
 use std::io::{BufRead, IsTerminal, Write};

@@ -3,15 +3,15 @@
 //! and keeps serving the real actors, whose review still ends in a verdict with no restart.
 
 use actix::Actor;
+use host::hub::accept_loop;
+use host::journal::Journal;
+use host::local::LocalSpawner;
+use host::Runtime;
 use lead::config::Settings;
-use lead::journal::Journal;
 use lead::review::coordinator::Coordinator;
 use lead::review::coordinator::{Finished, ReviewFailure};
 use lead::review::plan::Plan;
 use lead::review::ReviewRequest;
-use lead::runtime::hub::accept_loop;
-use lead::runtime::local::LocalSpawner;
-use lead::runtime::Runtime;
 use protocol::chaos::{Fault, FaultPlan, FaultSpec};
 use protocol::wire::{client_handshake, Secret, WireConfig, WireError};
 use protocol::{Scope, Verdict};

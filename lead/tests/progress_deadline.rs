@@ -4,14 +4,14 @@
 //! and any replacement are real processes.
 
 use actix::Actor;
+use host::hub::{accept_loop, HubRef};
+use host::journal::Journal;
+use host::local::LocalSpawner;
+use host::{ActorSpec, Runtime, Spawner};
 use lead::config::Settings;
-use lead::journal::Journal;
 use lead::review::coordinator::{Coordinator, Finished, Stop};
 use lead::review::plan::Plan;
 use lead::review::ReviewRequest;
-use lead::runtime::hub::{accept_loop, HubRef};
-use lead::runtime::local::LocalSpawner;
-use lead::runtime::{ActorSpec, Runtime, Spawner};
 use protocol::message::LEAD;
 use protocol::wire::{client_handshake, Secret, WireConfig};
 use protocol::{Body, Coverage, Envelope, InspectorKind, InspectorReport, Scope};

@@ -1,8 +1,8 @@
 //! `retake review`'s arguments: the scope flags, the review options and the chaos flags.
 
 use super::OutputArgs;
-use crate::runtime::Runtime;
 use clap::{Args, ValueEnum};
+use host::Runtime;
 use std::path::PathBuf;
 
 /// `retake review`

@@ -39,7 +39,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<u8> {
     let mut written = String::new();
     for (rel, content) in &files {
         let target = repo.join(rel);
-        crate::journal::write_atomic(&target, content.as_bytes())
+        host::journal::write_atomic(&target, content.as_bytes())
             .with_context(|| format!("cannot write {}", target.display()))?;
         written += &format!("wrote {}\n", target.display());
     }
@@ -83,7 +83,7 @@ mod tests {
         assert_eq!(files.len(), 7);
         assert_eq!(files[1].0, Path::new(".retake/prompts/rulebase.md"));
         for (rel, content) in &files {
-            crate::journal::write_atomic(&dir.path().join(rel), content.as_bytes()).expect("write");
+            host::journal::write_atomic(&dir.path().join(rel), content.as_bytes()).expect("write");
         }
         let s = crate::config::load(dir.path()).expect("valid");
         assert_eq!(s.agent.prompt_dir.as_deref(), Some(PROMPT_DIR));

@@ -8,9 +8,9 @@
 use super::review::Failure;
 use crate::cli::{Format, ResumeArgs};
 use crate::review::ReviewRequest;
-use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use anyhow::Context as _;
+use host::Runtime;
 use std::path::PathBuf;
 
 /// Runs the command.

@@ -3,9 +3,9 @@
 use crate::cli::ReviewArgs;
 use crate::output::Summary;
 use crate::review::{self, ReviewError, ReviewRequest};
-use crate::runtime::Runtime;
 use crate::verdicts_md;
 use anyhow::Context as _;
+use host::Runtime;
 use protocol::Scope;
 
 /// What went wrong, with the exit code it maps to.

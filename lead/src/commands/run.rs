@@ -68,7 +68,7 @@ fn drive(args: RunArgs, root: PathBuf, settings: crate::config::Settings) -> any
         None => settings
             .review
             .runtime
-            .parse::<crate::runtime::Runtime>()
+            .parse::<host::Runtime>()
             .map_err(|e| anyhow::anyhow!(e))?,
     };
     let range = if args.range.is_empty() {

@@ -1,11 +1,11 @@
 //! `retake serve`: start the worker pool and the HTTP API, then serve until stopped.
 
 use crate::cli::ServeArgs;
-use crate::runtime::remote::shared_pool;
 use crate::serve::auth::{self, ApiToken};
 use crate::serve::confine::ReposRoot;
 use crate::serve::{server, Options, Service};
 use anyhow::Context as _;
+use host::remote::shared_pool;
 use std::time::Duration;
 
 /// Runs the command (returns only on a startup error).

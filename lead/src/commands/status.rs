@@ -5,11 +5,11 @@
 //! file, so a damaged state is never shown as "nothing in progress".
 
 use crate::cli::{ConfigFormat, StatusArgs};
-use crate::journal::Journal;
 use crate::run::{ActiveRun, RunState};
 use crate::state::{ActiveReview, StateError};
 use crate::team::review_result::ReviewResult;
 use anyhow::Context as _;
+use host::journal::Journal;
 use protocol::{Task, TaskStatus};
 use serde::Serialize;
 use std::io::Write;
@@ -124,7 +124,7 @@ pub fn gather(repo: &Path) -> anyhow::Result<Status> {
         };
     Ok(Status {
         repository: repo.display().to_string(),
-        lead_pid: crate::lock::holder(&state_dir),
+        lead_pid: host::lock::holder(&state_dir),
         active,
         journal,
         last_review,

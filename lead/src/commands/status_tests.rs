@@ -96,7 +96,7 @@ fn a_live_lead_is_named_and_its_review_is_not_called_interrupted() {
     let repo = tempfile::tempdir().expect("repo");
     let state_dir = repo.path().join(".retake");
     review("r1").write(&state_dir).expect("state");
-    let _lock = crate::lock::RepoLock::acquire(&state_dir).expect("lock");
+    let _lock = host::lock::RepoLock::acquire(&state_dir).expect("lock");
     let status = gather(repo.path()).expect("status");
     assert_eq!(status.lead_pid, Some(std::process::id()));
     let text = render(&status);

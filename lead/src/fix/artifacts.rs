@@ -5,11 +5,11 @@
 
 use super::planner::write_json;
 use super::FixError;
-use crate::journal::write_atomic;
 use crate::team::fix::export::{fix_task_json, plan_json};
 use crate::team::fix::summary::{append_history, fix_summary_md, history_entry};
 use crate::team::fix::summary::{FixOutcome, SessionInfo};
 use crate::team::fix::{FixFinding, FixPlan};
+use host::journal::write_atomic;
 use std::path::Path;
 
 /// Removes the per-session files a new session replaces (`.task/FIX-*.json`, `plan.json`,

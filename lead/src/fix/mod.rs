@@ -21,9 +21,9 @@ pub mod session;
 pub mod test_gate;
 
 use crate::config::{ConfigError, Settings};
-use crate::lock::{LockError, RepoLock};
 use crate::team::fix::summary::{outcomes, FixResult, SessionInfo};
 use crate::team::fix::{batches, FixFinding, FixPlan, GroupState};
+use host::lock::{LockError, RepoLock};
 use implementer::executor::{ExecutorConfig, ExecutorKind};
 use planner::Planner;
 use session::{ActiveSession, ACTIVE_FILE};

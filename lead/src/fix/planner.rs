@@ -7,11 +7,11 @@
 //! by the built-in planner instead, and its partial plan says why.
 
 use super::FixError;
-use crate::journal::write_atomic;
 use crate::team::fix::agent_plan::{parse_agent_plan, planner_prompt};
 use crate::team::fix::planning::{fix_plan_json, partial_plan_json};
 use crate::team::fix::{aggregate, builtin_partial_plan, planner_waves, Batch, FixPlan};
 use crate::team::fix::{PartialPlan, Stage};
+use host::journal::write_atomic;
 use implementer::executor::{AgentExecutor, ExecRequest, Executor};
 use protocol::{Task, TaskOrigin, TaskStatus};
 use serde_json::json;

@@ -4,8 +4,8 @@
 //! in `fix-history.json`.
 
 use super::FixError;
-use crate::journal::write_atomic;
 use crate::team::fix::{FixPlan, GroupState};
+use host::journal::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

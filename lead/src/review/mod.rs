@@ -9,16 +9,16 @@ pub mod prepare;
 pub mod suppressed;
 
 use crate::config::Settings;
-use crate::journal::{new_run_id, Journal};
-use crate::lock::RepoLock;
-use crate::runtime::hub::accept_loop;
-use crate::runtime::inproc::InprocSpawner;
-use crate::runtime::local::LocalSpawner;
-use crate::runtime::remote::{open_pool, RemoteSpawner};
-use crate::runtime::Runtime;
 use crate::state::ActiveReview;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
+use host::hub::accept_loop;
+use host::inproc::InprocSpawner;
+use host::journal::{new_run_id, Journal};
+use host::local::LocalSpawner;
+use host::lock::RepoLock;
+use host::remote::{open_pool, RemoteSpawner};
+use host::Runtime;
 use plan::Plan;
 use prepare::Prepared;
 use protocol::chaos::FaultPlan;
@@ -85,7 +85,7 @@ pub enum ReviewError {
     State(String),
     /// Another Lead holds the repository.
     #[error(transparent)]
-    Locked(#[from] crate::lock::LockError),
+    Locked(#[from] host::lock::LockError),
     /// The remote runtime cannot accept workers (no secret, address in use).
     #[error("{0}")]
     Remote(String),

@@ -4,8 +4,8 @@
 
 use super::prepare::Prepared;
 use super::{ReviewRequest, AUDITOR};
-use crate::runtime::supervisor::{Policy, Role};
-use crate::runtime::ActorKind;
+use host::supervisor::{Policy, Role};
+use host::ActorKind;
 use protocol::message::{now_ms, AuditRequest, InspectOptions, InspectRequest};
 use protocol::{InspectorKind, InspectorReport};
 use std::collections::BTreeMap;

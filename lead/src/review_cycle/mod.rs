@@ -22,9 +22,9 @@ pub mod git;
 pub mod output;
 pub mod report;
 
-use crate::journal::write_atomic;
 use context::Sources;
 use deep_dive::{Cycle, StopReason};
+use host::journal::write_atomic;
 use output::Stage;
 use protocol::message::InspectOptions;
 use protocol::{Dimension, Finding, Scope, Verdict};

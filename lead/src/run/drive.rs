@@ -11,10 +11,6 @@ use super::phase::{run_phase, PhaseInput};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::{git, report, Board, RunEnd, RunError, RunRequest};
-use crate::lock::RepoLock;
-use crate::runtime::remote::{open_pool, WorkerPool};
-use crate::runtime::supervisor::Policy;
-use crate::runtime::Runtime;
 use crate::team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
 };
@@ -22,6 +18,10 @@ use crate::team::fix_tasks::repository_wide_notes;
 use crate::team::gate::{self, GateAction, GateKind, GateState, StopKind};
 use crate::team::plan::Plan;
 use crate::team::team_size::{implementer_count, independent_tasks};
+use host::lock::RepoLock;
+use host::remote::{open_pool, WorkerPool};
+use host::supervisor::Policy;
+use host::Runtime;
 use protocol::message::ExecutorSpec;
 use protocol::wire::WireConfig;
 use protocol::{Decision, Grade, Task, TaskStatus};

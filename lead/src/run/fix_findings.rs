@@ -4,8 +4,8 @@
 //! gone. Written atomically by the Lead when it makes fix tasks; read when it assigns one.
 //! Keyed by the run's session, so a later run's task 4 never inherits an earlier run's.
 
-use crate::journal::write_atomic;
 use crate::team::fix_tasks::findings_for;
+use host::journal::write_atomic;
 use protocol::{Finding, Task, TaskOrigin};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

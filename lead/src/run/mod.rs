@@ -31,7 +31,7 @@ pub use board::{Board, Escalated, Returned};
 pub use state::{ActiveRun, RunState};
 
 use crate::config::Settings;
-use crate::runtime::Runtime;
+use host::Runtime;
 use protocol::chaos::FaultPlan;
 use std::path::PathBuf;
 

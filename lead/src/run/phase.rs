@@ -7,12 +7,12 @@
 use super::board::Board;
 use super::hub::{HubConfig, PhaseResult, StopHub, TeamHub};
 use super::state::RunState;
-use crate::runtime::hub::accept_loop;
-use crate::runtime::inproc::InprocSpawner;
-use crate::runtime::local::LocalSpawner;
-use crate::runtime::remote::{RemoteSpawner, WorkerPool};
-use crate::runtime::{ActorKind, Runtime, Spawner};
 use actix::Actor;
+use host::hub::accept_loop;
+use host::inproc::InprocSpawner;
+use host::local::LocalSpawner;
+use host::remote::{RemoteSpawner, WorkerPool};
+use host::{ActorKind, Runtime, Spawner};
 use protocol::chaos::FaultPlan;
 use protocol::wire::{Secret, WireConfig};
 use std::sync::Arc;

@@ -8,13 +8,13 @@
 use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, git, RunError, RunRequest};
-use crate::lock::RepoLock;
 use crate::team::discussion::{self, Discussion};
 use crate::team::gate::GateState;
 use crate::team::granularity::Limits;
 use crate::team::plan::{parse_range, select, source, Plan, Range, RangeError};
 use crate::team::prepare::{prepare, Parallelism};
 use crate::team::session::session_id;
+use host::lock::RepoLock;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 

@@ -8,10 +8,10 @@
 use super::state::{team_event, RunState};
 use crate::config::Settings;
 use crate::review::{self, ReviewRequest};
-use crate::runtime::Runtime;
 use crate::team::fix_tasks::{fix_tasks, to_tasks};
 use crate::team::gate::{self, GateAction, GateKind, GateState};
 use crate::team::review_result::ReviewResult;
+use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
 use std::path::Path;

@@ -6,10 +6,10 @@
 //! writer; whole files are written atomically, the timeline is appended a line at a time with
 //! a sync (a torn last line is skipped by its readers).
 
-use crate::journal::write_atomic;
 use crate::team::gate::GateState;
 use crate::team::review_result::ReviewResult;
 use crate::team::signals::{parse_signals, Signal};
+use host::journal::write_atomic;
 use protocol::{Decision, Grade, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -3,9 +3,9 @@
 //! written. A file that breaks one is refused with the field named (exit 2) and left in place.
 
 use super::state::ActiveRun;
-use crate::runtime::Runtime;
 use crate::state::{check_count, check_name, PIPELINES};
 use crate::team::team_size::HARD_CAP;
+use host::Runtime;
 use protocol::{Task, TaskStatus};
 use std::collections::BTreeSet;
 use std::path::{Component, Path};

@@ -3,7 +3,7 @@
 //! configuration keys, the repository — so a typo is one error line naming the file and the key.
 
 use super::ScenarioError;
-use crate::runtime::Runtime;
+use host::Runtime;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@ use super::run_check::{self, RunFacts};
 use super::run_kind::RunSpec;
 use super::runner::{fresh_copy, journal_listing, tagged, Execution};
 use super::{io, Scenario, ScenarioError};
-use crate::runtime::Runtime;
+use host::Runtime;
 use std::path::Path;
 use std::time::{Duration, Instant};
 

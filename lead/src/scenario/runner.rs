@@ -5,7 +5,7 @@
 use super::check::Observed;
 use super::leftovers::{self, TAG_ENV};
 use super::{io, Scenario, ScenarioError};
-use crate::runtime::Runtime;
+use host::Runtime;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

@@ -21,10 +21,10 @@ pub mod jobs;
 pub mod server;
 
 use crate::commands::review::Failure;
-use crate::runtime::remote::{WorkerCount, WorkerPool};
 use args::{clone_scheme, job_args, json_output, review_args};
 use auth::ApiToken;
 use confine::{Refusal, ReposRoot};
+use host::remote::{WorkerCount, WorkerPool};
 use jobs::{JobRequest, Jobs, Status};
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -179,7 +179,7 @@ impl Service {
         let list: Vec<&jobs::Job> = jobs.list();
         let written = serde_json::to_vec_pretty(&list)
             .map_err(std::io::Error::other)
-            .and_then(|bytes| crate::journal::write_atomic(&self.dir.join(JOBS_FILE), &bytes));
+            .and_then(|bytes| host::journal::write_atomic(&self.dir.join(JOBS_FILE), &bytes));
         if let Err(e) = written {
             tracing::warn!(error = %e, "cannot write jobs.json");
         }

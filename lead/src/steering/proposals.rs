@@ -2,7 +2,7 @@
 //! object per line, appended (the whole file rewritten atomically). The last line of an id is its
 //! state: `pending` until someone answers, then `approved` or `rejected` for good.
 
-use crate::journal::write_atomic;
+use host::journal::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::str::FromStr;

@@ -20,9 +20,9 @@ mod render;
 
 pub use history::{last_seq, previous_tracked, regressions, Issue};
 
-use crate::journal::write_atomic;
 use auditor::consensus::{consensus_key, Consensus, ConsensusRow};
 use history::Problems;
+use host::journal::write_atomic;
 use protocol::{Disposition, Finding, Verdict};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

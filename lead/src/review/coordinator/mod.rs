@@ -4,12 +4,12 @@
 //! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
 use super::plan::Plan;
-use crate::journal::Journal;
 use crate::output::progress::DELIVERED;
-use crate::runtime::hub;
-use crate::runtime::supervisor::{Action, Role, State, Supervisor};
-use crate::runtime::{ActorSpec, Spawner};
 use actix::prelude::*;
+use host::hub;
+use host::journal::Journal;
+use host::supervisor::{Action, Role, State, Supervisor};
+use host::{ActorSpec, Spawner};
 use protocol::chaos::Phase;
 use protocol::message::{AuditRequest, LEAD};
 use protocol::wire::Outbox;
@@ -21,7 +21,8 @@ use tokio::sync::oneshot;
 mod messages;
 mod recovery;
 
-pub use messages::{Connected, Finished, Incoming, Lost, ReviewFailure, Stop};
+pub use host::hub::{Connected, Incoming, Lost};
+pub use messages::{Finished, ReviewFailure, Stop};
 
 /// How long a closed connection waits for the process's exit status, so the error and the
 /// replacement can say how it died ("was killed by signal 9").
@@ -302,7 +303,7 @@ impl Handler<Incoming> for Coordinator {
                 let lost = Lost {
                     name: msg.from,
                     reason: "gave up (said goodbye)".into(),
-                    connection_closed: false,
+                    how: hub::Ended::Instance,
                 };
                 <Self as Handler<Lost>>::handle(self, lost, ctx);
             }
@@ -321,7 +322,7 @@ impl Handler<Lost> for Coordinator {
         }
         // A plain disconnect usually means the process died: its exit status, reaped a moment
         // later, says how ("was killed by signal 9"). A bad frame is reason enough by itself.
-        if msg.connection_closed && msg.reason == hub::DISCONNECTED {
+        if msg.how == hub::Ended::Connection && msg.reason == hub::DISCONNECTED {
             ctx.run_later(EXIT_STATUS_WAIT, move |this, ctx| {
                 let actions = this.sup.lost(&msg.name, &msg.reason, Instant::now());
                 this.execute(actions, ctx);

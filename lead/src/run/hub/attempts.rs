@@ -105,7 +105,7 @@ impl Attempts {
                 .map_err(std::io::Error::other)
                 .and_then(|bytes| {
                     std::fs::create_dir_all(store)?;
-                    crate::journal::write_atomic(&store.join(format!("{}.json", task.id)), &bytes)
+                    host::journal::write_atomic(&store.join(format!("{}.json", task.id)), &bytes)
                 });
             if let Err(e) = written {
                 tracing::warn!(task = task.id, error = %e, "cannot persist the attempt's files");
@@ -149,7 +149,7 @@ fn put_back(path: &Path, content: Option<&[u8]>) -> std::io::Result<bool> {
     }
     match content {
         // Atomic and mode-keeping, like every file retake rewrites in the user's tree.
-        Some(bytes) => crate::journal::write_atomic(path, bytes)?,
+        Some(bytes) => host::journal::write_atomic(path, bytes)?,
         None => std::fs::remove_file(path)?,
     }
     Ok(true)

@@ -5,6 +5,7 @@ use super::{attempts, Connected, Incoming, Lost, StopHub, TeamHub, IDLE_HORIZON}
 use crate::run::board::Escalated;
 use crate::run::state::team_event;
 use actix::prelude::*;
+use host::hub::Ended;
 use protocol::message::LEAD;
 use protocol::{Body, Envelope};
 use serde_json::json;
@@ -75,6 +76,7 @@ impl Handler<Incoming> for TeamHub {
                     Some(task) => ctx.notify(Lost {
                         name: from.clone(),
                         reason: format!("asked for more work without reporting task {task}"),
+                        how: Ended::Instance,
                     }),
                     None => self.claim(&from),
                 }
@@ -126,6 +128,7 @@ impl Handler<Incoming> for TeamHub {
             Body::Goodbye => ctx.notify(Lost {
                 name: from,
                 reason: "said goodbye".into(),
+                how: Ended::Instance,
             }),
             Body::Heartbeat { .. } | Body::ShutdownAck => {}
             other => tracing::debug!(from, body = other.name(), "ignored"),

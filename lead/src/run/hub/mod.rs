@@ -9,10 +9,10 @@
 
 use super::board::{Board, Escalated, Returned};
 use super::state::{team_event, RunState};
-use crate::runtime::supervisor::{Action, Role, State, Supervisor};
-use crate::runtime::{ActorKind, ActorSpec, Spawner};
 use crate::team::claim::ClaimOutcome;
 use actix::prelude::*;
+use host::supervisor::{Action, Role, State, Supervisor};
+use host::{ActorKind, ActorSpec, Spawner};
 use protocol::message::{TaskAssignment, LEAD};
 use protocol::wire::Outbox;
 use protocol::{Body, Envelope};
@@ -25,7 +25,8 @@ pub(crate) mod attempts;
 mod handlers;
 mod messages;
 mod phase_b;
-pub use messages::{AssignmentBase, Connected, HubConfig, Incoming, Lost, PhaseResult, StopHub};
+pub use host::hub::{Connected, Incoming, Lost};
+pub use messages::{AssignmentBase, HubConfig, PhaseResult, StopHub};
 pub use phase_b::{
     after_completion, files_of, PhaseBConfig, ReviewContext, ScopedReview, ScopedReviewDone,
     Trigger,
@@ -164,6 +165,7 @@ impl TeamHub {
                         ctx.notify(Lost {
                             name: instance,
                             reason,
+                            how: host::hub::Ended::Instance,
                         });
                     }
                 }

@@ -86,12 +86,12 @@ mod tests {
     #[test]
     fn claims_are_read_from_coloured_text_and_json_lines() {
         let log = concat!(
-            "\u{1b}[2m2026-11-22T04:44:51Z\u{1b}[0m \u{1b}[32m INFO\u{1b}[0m lead::runtime::remote: ",
+            "\u{1b}[2m2026-11-22T04:44:51Z\u{1b}[0m \u{1b}[32m INFO\u{1b}[0m host::remote: ",
             "worker claimed \u{1b}[3mworker\u{1b}[0m\u{1b}[2m=\u{1b}[0m\"inspector-quality@cb97899e684b-7\" ",
             "\u{1b}[3minstance\u{1b}[0m\u{1b}[2m=\u{1b}[0m\"inspector-quality\"\n",
-            "2026-11-22T04:44:52Z  INFO lead::runtime::remote::pool: worker registered name=\"auditor@ab-7\"\n",
+            "2026-11-22T04:44:52Z  INFO host::remote::pool: worker registered name=\"auditor@ab-7\"\n",
             "{\"level\":\"INFO\",\"fields\":{\"message\":\"worker claimed\",\"worker\":\"auditor@79ac2bafc50f-7\",",
-            "\"instance\":\"auditor-r1\"},\"target\":\"lead::runtime::remote\"}\n",
+            "\"instance\":\"auditor-r1\"},\"target\":\"host::remote\"}\n",
         );
         assert_eq!(
             claims(log),
@@ -111,8 +111,8 @@ mod tests {
     #[test]
     fn registrations_are_read_in_order() {
         let log = concat!(
-            "2026-11-22T04:44:50Z  INFO lead::runtime::remote::pool: worker registered name=\"inspector-quality@aa-7\" role=\"inspector\"\n",
-            "2026-11-22T04:44:51Z  INFO lead::runtime::remote: worker claimed worker=\"inspector-quality@aa-7\" instance=\"inspector-quality\"\n",
+            "2026-11-22T04:44:50Z  INFO host::remote::pool: worker registered name=\"inspector-quality@aa-7\" role=\"inspector\"\n",
+            "2026-11-22T04:44:51Z  INFO host::remote: worker claimed worker=\"inspector-quality@aa-7\" instance=\"inspector-quality\"\n",
             "{\"fields\":{\"message\":\"worker registered\",\"name\":\"auditor@bb-7\"}}\n",
         );
         assert_eq!(

@@ -1,6 +1,6 @@
 use super::*;
-use crate::runtime::Runtime;
 use crate::scenario::file::parse;
+use host::Runtime;
 
 /// A scenario folder with a repository and a compose file, as the shipped ones are laid out.
 fn folder() -> tempfile::TempDir {

@@ -4,7 +4,7 @@
 //! coordinator, a run's team hub).
 
 use super::liveness::{tend_forever, Census, Heard};
-use crate::runtime::hub::{Ended, HubRef, DISCONNECTED};
+use crate::hub::{Ended, HubRef, DISCONNECTED};
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::Body;
 use std::net::SocketAddr;

@@ -7,9 +7,13 @@
 //! team loop's hub can tell them apart; both are users of this module and nothing here knows
 //! either.
 
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+
 pub mod hub;
 pub mod inproc;
+pub mod journal;
 pub mod local;
+pub mod lock;
 pub mod remote;
 pub mod supervisor;
 

@@ -6,7 +6,10 @@
 //! its disconnect would otherwise be taken for the registered actor's, and a rogue holding a
 //! real actor's name could make the Lead replace that healthy actor.
 
+use actix::dev::ToEnvelope;
+use actix::prelude::*;
 use futures::future::BoxFuture;
+use futures::FutureExt as _;
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::Envelope;
 use std::sync::Arc;
@@ -41,6 +44,59 @@ pub trait Hub: Send + Sync + 'static {
 
 /// A shared handle to a hub, as the runtimes hold it.
 pub type HubRef = Arc<dyn Hub>;
+
+/// An authenticated actor connected; the hub answers whether it takes it.
+#[derive(Message)]
+#[rtype(result = "bool")]
+pub struct Connected {
+    /// Its authenticated instance name.
+    pub name: String,
+    /// Where to send to it.
+    pub outbox: Outbox,
+}
+
+/// An envelope arrived from an authenticated actor.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Incoming {
+    /// The authenticated sender.
+    pub from: String,
+    /// The envelope.
+    pub env: Envelope,
+}
+
+/// An actor instance ended.
+#[derive(Message)]
+#[rtype(result = "()")]
+pub struct Lost {
+    /// The instance.
+    pub name: String,
+    /// What happened ("was killed by signal 9", "disconnected").
+    pub reason: String,
+    /// Whether its connection closed or the instance itself was seen to end.
+    pub how: Ended,
+}
+
+/// Any actor that handles the three hub messages is a hub through its address.
+impl<A> Hub for Addr<A>
+where
+    A: Actor + Handler<Connected> + Handler<Incoming> + Handler<Lost>,
+    A::Context: ToEnvelope<A, Connected> + ToEnvelope<A, Incoming> + ToEnvelope<A, Lost>,
+{
+    fn connected(&self, name: String, outbox: Outbox) -> BoxFuture<'static, bool> {
+        // A hub that is gone took nobody.
+        let sent = self.send(Connected { name, outbox });
+        sent.map(|taken| taken.unwrap_or(false)).boxed()
+    }
+
+    fn incoming(&self, from: String, env: Envelope) {
+        self.do_send(Incoming { from, env });
+    }
+
+    fn lost(&self, name: String, reason: String, how: Ended) {
+        self.do_send(Lost { name, reason, how });
+    }
+}
 
 /// Authenticates `stream` and, if it passes, feeds its messages to `hub` until it ends.
 pub async fn attach<S>(stream: S, secret: Secret, wire: WireConfig, hub: HubRef)
