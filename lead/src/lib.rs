@@ -8,7 +8,6 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod fix;
-pub mod output;
 pub mod review;
 pub mod review_cycle;
 pub mod run;

@@ -3,8 +3,8 @@
 //! the team whose reports should be there, so that a missing file counts as a lost Inspector.
 
 use crate::cli::AuditArgs;
-use crate::output::Summary;
 use anyhow::{bail, Context as _};
+use outputs::Summary;
 use protocol::InspectorReport;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

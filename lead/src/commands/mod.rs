@@ -15,10 +15,10 @@ pub mod serve;
 pub mod status;
 
 use crate::cli::{Format, OutputArgs};
-use crate::output::baseline::{self, Baseline};
-use crate::output::gate::{self, Gate};
-use crate::output::{gitlab, json, junit, markdown, rdjson, sarif, terminal, Summary};
 use anyhow::{bail, Context as _};
+use outputs::baseline::{self, Baseline};
+use outputs::gate::{self, Gate};
+use outputs::{gitlab, json, junit, markdown, rdjson, sarif, terminal, Summary};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 

@@ -1,11 +1,11 @@
 //! `retake review`: resolve the scope, run the review, append verdicts.md, print, exit.
 
 use crate::cli::ReviewArgs;
-use crate::output::Summary;
 use crate::review::{self, ReviewError, ReviewRequest};
 use crate::verdicts_md;
 use anyhow::Context as _;
 use host::Runtime;
+use outputs::Summary;
 use protocol::Scope;
 
 /// What went wrong, with the exit code it maps to.
@@ -241,7 +241,7 @@ fn execute_reviewed(
         .map(|f| f.fingerprint.as_str())
         .collect();
     let already_there: Vec<protocol::Finding> =
-        crate::output::already_there::collect(&first.reports, &active)
+        outputs::already_there::collect(&first.reports, &active)
             .into_iter()
             .cloned()
             .collect();
@@ -260,7 +260,7 @@ fn execute_reviewed(
         .map_err(fail2)?;
     let mut outcome = with_regressions(outcome, &appended);
     // Where the configuration came from and what the change suppressed itself open the notes.
-    header.extend(review::suppressed::note(&first.reports));
+    header.extend(outputs::suppressed::note(&first.reports));
     outcome.notes.splice(0..0, header);
     // Step 9 after the verdict: CODIFY rows applied, PROPOSE rows answered or recorded pending.
     let steering =

@@ -6,7 +6,6 @@ pub mod coordinator;
 pub mod merge;
 pub mod plan;
 pub mod prepare;
-pub mod suppressed;
 
 use crate::config::Settings;
 use crate::state::ActiveReview;
@@ -229,7 +228,7 @@ fn run_pipelines(
         Runtime::Local | Runtime::Inproc => s.supervision.local_heartbeat_interval_ms,
     });
     // Only on a terminal; dropped (and so erased) before anything reports the result.
-    let display = crate::output::progress::Display::on_terminal();
+    let display = outputs::progress::Display::on_terminal();
     let mut pipelines = Vec::new();
     for k in 1..=n {
         let mut plan = Plan::build_with(req, &run_id, heartbeat, prepared);

@@ -1,6 +1,6 @@
 //! The results of a scenario run as a table for people and as JUnit XML for CI.
 
-use crate::output::junit::{attr, text};
+use outputs::junit::{attr, text};
 
 /// One scenario's result.
 #[derive(Debug, Clone, PartialEq)]

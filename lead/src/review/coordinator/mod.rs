@@ -4,12 +4,12 @@
 //! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
 use super::plan::Plan;
-use crate::output::progress::DELIVERED;
 use actix::prelude::*;
 use host::hub;
 use host::journal::Journal;
 use host::supervisor::{Action, Role, State, Supervisor};
 use host::{ActorSpec, Spawner};
+use outputs::progress::DELIVERED;
 use protocol::chaos::Phase;
 use protocol::message::{AuditRequest, LEAD};
 use protocol::wire::Outbox;
@@ -41,7 +41,7 @@ pub struct Coordinator {
     auditor_gone: bool,
     initial: Vec<Action>,
     done: Option<oneshot::Sender<Result<Finished, ReviewFailure>>>,
-    progress: Option<crate::output::progress::Reporter>,
+    progress: Option<outputs::progress::Reporter>,
 }
 
 impl Coordinator {
@@ -77,7 +77,7 @@ impl Coordinator {
     }
 
     /// Hands every actor's heartbeat (phase, progress) to `reporter`, for the progress display.
-    pub fn with_progress(mut self, reporter: Option<crate::output::progress::Reporter>) -> Self {
+    pub fn with_progress(mut self, reporter: Option<outputs::progress::Reporter>) -> Self {
         self.progress = reporter;
         self
     }

@@ -309,7 +309,7 @@ pub fn uri(path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::Verdict;
 
     #[test]

@@ -32,12 +32,12 @@ fn counted_aside(s: &Summary<'_>) -> String {
                 }
             })
             .collect();
-        let n = crate::review::suppressed::count(suppressed.len());
+        let n = crate::suppressed::count(suppressed.len());
         let _ = writeln!(out, "  {n} suppressed: {}", rules.join(", "));
     }
-    let by_change = crate::review::suppressed::by_change(s.reports);
+    let by_change = crate::suppressed::by_change(s.reports);
     if !by_change.is_empty() {
-        let n = crate::review::suppressed::count(by_change.len());
+        let n = crate::suppressed::count(by_change.len());
         let _ = writeln!(out, "  {n} suppressed by this change (see Notes)");
     }
     if let Some((new, unchanged, absent)) = s.baseline_counts() {
@@ -216,7 +216,7 @@ fn skipped_files(skipped: &[protocol::Skipped]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::{Decision, Grade, Skipped};
 
     /// A GO with one High (REQUEST_CHANGES), six findings of one rule, two CPF notes.

@@ -112,7 +112,7 @@ pub fn markdown(s: &Summary<'_>, code: impl Fn(&str) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_with_reports};
+    use crate::test_support::{finding, outcome, summary_with_reports};
     use protocol::{Severity, Verdict};
 
     fn unsafe_at(line: u32) -> Finding {
@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn a_baseline_finding_still_there_is_not_absent_nor_counted_new() {
-        use crate::output::baseline::{Baseline, BaselineEntry};
+        use crate::baseline::{Baseline, BaselineEntry};
         let old = unsafe_at(5);
         let entry = |f: &Finding| BaselineEntry {
             fingerprint: f.fingerprint.clone(),

@@ -99,17 +99,17 @@ mod tests {
 
     #[test]
     fn the_terminal_and_markdown_headers_count_them() {
-        use crate::output::test_support::{finding, outcome, summary_of};
+        use crate::test_support::{finding, outcome, summary_of};
         let mut f = finding(Severity::Low, "src/a.rs", 3);
         f.suppression = Some(format!("{} later", inspector::engine::ADDED_BY_CHANGE));
         let o = outcome(protocol::Verdict::Go, vec![f]);
         summary_of(&o, |s| {
-            let terminal = crate::output::terminal::render(s, &Default::default(), false);
+            let terminal = crate::terminal::render(s, &Default::default(), false);
             assert!(
                 terminal.contains("\n  1 finding suppressed by this change (see Notes)\n"),
                 "{terminal}"
             );
-            let markdown = crate::output::markdown::render(s, &Default::default());
+            let markdown = crate::markdown::render(s, &Default::default());
             assert!(
                 markdown.contains("| Suppressed by this change | 1 |\n"),
                 "{markdown}"

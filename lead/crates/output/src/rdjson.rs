@@ -74,7 +74,7 @@ pub fn diagnostic(f: &Finding) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::{Location, Verdict};
 
     #[test]

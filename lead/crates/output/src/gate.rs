@@ -77,8 +77,8 @@ pub fn exit_code_for(s: &Summary<'_>, gate: &Gate) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::baseline::{Baseline, BaselineEntry};
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::baseline::{Baseline, BaselineEntry};
+    use crate::test_support::{finding, outcome, summary_of};
 
     fn entry(fp: &str) -> BaselineEntry {
         BaselineEntry {

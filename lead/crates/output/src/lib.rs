@@ -1,6 +1,10 @@
 //! The outputs of the outputs spec: terminal, Markdown, JSON, SARIF, rdjson/rdjsonl, JUnit and GitLab
 //! Code Quality. Every format renders a [`Summary`] as a pure function, so `retake review` and
-//! `retake audit` print the same way; `gate` turns it into the exit code.
+//! `retake audit` print the same way; `gate` turns it into the exit code. `progress` is the live
+//! display of a review on a terminal, `suppressed` what a report says about findings the rules'
+//! suppressions and the change itself set aside.
+
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
 pub mod already_there;
 pub mod baseline;
@@ -15,6 +19,7 @@ pub mod notes;
 pub mod progress;
 pub mod rdjson;
 pub mod sarif;
+pub mod suppressed;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;

@@ -153,7 +153,7 @@ fn report<'s, 'a>(s: &'s Summary<'a>) -> Report<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::{Severity, Verdict};
 
     #[test]

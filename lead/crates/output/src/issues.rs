@@ -90,7 +90,7 @@ pub fn more_line(total: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::{Confidence, Severity, Verdict};
 
     #[test]

@@ -174,7 +174,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::Grade;
 
     fn line(s: &Summary<'_>, gate: &Gate) -> String {
@@ -266,7 +266,7 @@ mod tests {
 
     #[test]
     fn new_only_and_an_unweighed_build_failure_are_named() {
-        use crate::output::baseline::{Baseline, BaselineEntry};
+        use crate::baseline::{Baseline, BaselineEntry};
         let old = finding(Severity::Critical, "src/old.rs", 1);
         let baseline = Baseline::new(vec![BaselineEntry {
             fingerprint: old.fingerprint.clone(),

@@ -52,7 +52,7 @@ fn issue(f: &Finding) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::Verdict;
 
     #[test]

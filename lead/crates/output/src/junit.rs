@@ -162,7 +162,7 @@ pub fn attr(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::Verdict;
 
     #[test]

@@ -37,7 +37,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     let (verdict, rest) = headline(s, gate);
     let _ = writeln!(out, "| Verdict | **{}**{} |", cell(&verdict), cell(&rest));
     let _ = writeln!(out, "| Findings | {} |", counts(s));
-    let by_change = crate::review::suppressed::by_change(s.reports).len();
+    let by_change = crate::suppressed::by_change(s.reports).len();
     if by_change > 0 {
         let _ = writeln!(out, "| Suppressed by this change | {by_change} |");
     }
@@ -324,7 +324,7 @@ fn code(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::test_support::{finding, outcome, summary_of};
+    use crate::test_support::{finding, outcome, summary_of};
     use protocol::{Removed, Verdict};
 
     #[test]
