@@ -15,7 +15,6 @@ pub mod scenario;
 pub mod serve;
 pub mod state;
 pub mod steering;
-pub mod team;
 pub mod verdicts_md;
 
 use clap::Parser;

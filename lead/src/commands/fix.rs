@@ -26,8 +26,8 @@ pub fn after_review(review_dir: &Path) -> anyhow::Result<u8> {
         review_dir: review_dir.to_path_buf(),
         repo: None,
         resume: false,
-        max_attempts: crate::team::fix::MAX_ATTEMPTS,
-        batch_size: crate::team::fix::DEFAULT_BATCH_SIZE,
+        max_attempts: team::fix::MAX_ATTEMPTS,
+        batch_size: team::fix::DEFAULT_BATCH_SIZE,
         dry_run: false,
     })
 }

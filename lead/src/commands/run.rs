@@ -6,12 +6,12 @@
 //! 5 when the run escalates to a human, 2 when it cannot start.
 
 use crate::cli::{RunArgs, RunFormat};
-use crate::team::granularity::Limits;
-use crate::team::plan::{parse_range, source};
-use crate::team::prepare::{prepare, Parallelism};
-use crate::team::{dry_run, verification};
 use anyhow::Context as _;
 use std::path::{Path, PathBuf};
+use team::granularity::Limits;
+use team::plan::{parse_range, source};
+use team::prepare::{prepare, Parallelism};
+use team::{dry_run, verification};
 
 /// Runs `retake run`; exit 0 for a dry run or a committed run, 5 for an escalated one, errors
 /// (exit 2) for a bad plan, range or environment.

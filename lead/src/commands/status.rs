@@ -7,13 +7,13 @@
 use crate::cli::{ConfigFormat, StatusArgs};
 use crate::run::{ActiveRun, RunState};
 use crate::state::{ActiveReview, StateError};
-use crate::team::review_result::ReviewResult;
 use anyhow::Context as _;
 use host::journal::Journal;
 use protocol::{Task, TaskStatus};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use team::review_result::ReviewResult;
 
 /// How many of the verdict's notes the text form shows.
 const SHOWN_NOTES: usize = 5;

@@ -5,12 +5,12 @@
 
 use super::planner::write_json;
 use super::FixError;
-use crate::team::fix::export::{fix_task_json, plan_json};
-use crate::team::fix::summary::{append_history, fix_summary_md, history_entry};
-use crate::team::fix::summary::{FixOutcome, SessionInfo};
-use crate::team::fix::{FixFinding, FixPlan};
 use host::journal::write_atomic;
 use std::path::Path;
+use team::fix::export::{fix_task_json, plan_json};
+use team::fix::summary::{append_history, fix_summary_md, history_entry};
+use team::fix::summary::{FixOutcome, SessionInfo};
+use team::fix::{FixFinding, FixPlan};
 
 /// Removes the per-session files a new session replaces (`.task/FIX-*.json`, `plan.json`,
 /// `fix-plan.json`, `partial-plan-*.json`, `fix-progress-*.json`); the history stays.
@@ -115,9 +115,9 @@ pub fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::{aggregate, batches, builtin_partial_plan};
-    use crate::team::fix_tasks::tests::finding;
     use protocol::Severity;
+    use team::fix::{aggregate, batches, builtin_partial_plan};
+    use team::testing::finding;
 
     #[test]
     fn export_writes_a_task_per_planned_finding_and_clear_removes_them() {

@@ -24,17 +24,17 @@ use super::files::{owned_by, Footprint, GroupFiles};
 use super::git as fixgit;
 use super::session::ActiveSession;
 use super::{now, FixError};
-use crate::team::fix::execution::progress_json;
-use crate::team::fix::export::group_commit_message;
-use crate::team::fix::targets::writes_tests;
-use crate::team::fix::{advance, Effect, FixEvent, FixFinding, FixGroup, GroupState};
-use crate::team::fix_tasks::fix_tasks;
 use implementer::executor::{BuiltinExecutor, ExecRequest, Executor, ExecutorConfig};
 use implementer::judge::{change_issues, Expectations};
 use implementer::prompt::{task_prompt, PromptParts};
 use protocol::{Task, TaskOrigin, TaskStatus};
 use std::path::Path;
 use std::time::Duration;
+use team::fix::execution::progress_json;
+use team::fix::export::group_commit_message;
+use team::fix::targets::writes_tests;
+use team::fix::{advance, Effect, FixEvent, FixFinding, FixGroup, GroupState};
+use team::fix_tasks::fix_tasks;
 
 /// What every group's run needs.
 pub struct Context<'a> {

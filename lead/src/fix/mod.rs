@@ -21,8 +21,6 @@ pub mod session;
 pub mod test_gate;
 
 use crate::config::{ConfigError, Settings};
-use crate::team::fix::summary::{outcomes, FixResult, SessionInfo};
-use crate::team::fix::{batches, FixFinding, FixPlan, GroupState};
 use host::lock::{LockError, RepoLock};
 use implementer::executor::{ExecutorConfig, ExecutorKind};
 use planner::Planner;
@@ -30,6 +28,8 @@ use session::{ActiveSession, ACTIVE_FILE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use team::fix::summary::{outcomes, FixResult, SessionInfo};
+use team::fix::{batches, FixFinding, FixPlan, GroupState};
 
 /// What `retake fix` was asked to do.
 #[derive(Debug, Clone)]
@@ -189,7 +189,7 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
 struct Work<'a> {
     repo: &'a Path,
     dir: &'a Path,
-    all: &'a [crate::team::fix::Batch],
+    all: &'a [team::fix::Batch],
     entries: &'a [FixFinding],
     planner: Planner,
     /// `N findings from SOURCE in DIR`, for the exported tasks.

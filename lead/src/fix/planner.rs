@@ -7,16 +7,16 @@
 //! by the built-in planner instead, and its partial plan says why.
 
 use super::FixError;
-use crate::team::fix::agent_plan::{parse_agent_plan, planner_prompt};
-use crate::team::fix::planning::{fix_plan_json, partial_plan_json};
-use crate::team::fix::{aggregate, builtin_partial_plan, planner_waves, Batch, FixPlan};
-use crate::team::fix::{PartialPlan, Stage};
 use host::journal::write_atomic;
 use implementer::executor::{AgentExecutor, ExecRequest, Executor};
 use protocol::{Task, TaskOrigin, TaskStatus};
 use serde_json::json;
 use std::path::Path;
 use std::time::Duration;
+use team::fix::agent_plan::{parse_agent_plan, planner_prompt};
+use team::fix::planning::{fix_plan_json, partial_plan_json};
+use team::fix::{aggregate, builtin_partial_plan, planner_waves, Batch, FixPlan};
+use team::fix::{PartialPlan, Stage};
 
 /// Who plans.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,9 +171,9 @@ pub fn write_json(path: &Path, value: &serde_json::Value) -> Result<(), FixError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::batches;
-    use crate::team::fix_tasks::tests::finding;
     use protocol::Severity;
+    use team::fix::batches;
+    use team::testing::finding;
 
     fn three_batches() -> Vec<Batch> {
         let fs: Vec<_> = ["a.rs", "b.rs", "c.rs"]

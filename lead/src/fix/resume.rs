@@ -5,10 +5,10 @@
 
 use super::session::{ActiveSession, ACTIVE_FILE};
 use super::{git, FixError};
-use crate::team::fix::summary::committed_fixes;
-use crate::team::fix::{Batch, GroupState};
 use std::collections::BTreeMap;
 use std::path::Path;
+use team::fix::summary::committed_fixes;
+use team::fix::{Batch, GroupState};
 
 /// The batches left after the fixes `dir`'s fix-history.json records; bad input without one.
 pub fn after_history(
@@ -63,7 +63,7 @@ pub fn reconcile(
         if state == GroupState::Pending {
             continue;
         }
-        let trailer = crate::team::fix::export::fix_trailer(&session.fix_session_id, &id);
+        let trailer = team::fix::export::fix_trailer(&session.fix_session_id, &id);
         if let Some(hash) = git::commit_with(repo, &trailer).map_err(FixError::Git)? {
             let attempt = match state {
                 GroupState::Fixing { attempt } | GroupState::Testing { attempt } => attempt,
@@ -84,14 +84,14 @@ pub fn reconcile(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::batches;
-    use crate::team::fix_tasks::tests::finding;
     use protocol::Severity;
+    use team::fix::batches;
+    use team::testing::finding;
 
     #[test]
     fn an_interrupted_group_is_found_committed_or_rolled_back() {
         use crate::run::git::git;
-        use crate::team::fix::{FixGroup, FixPlan, Stage};
+        use team::fix::{FixGroup, FixPlan, Stage};
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path();
         for args in [

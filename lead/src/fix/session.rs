@@ -4,11 +4,11 @@
 //! in `fix-history.json`.
 
 use super::FixError;
-use crate::team::fix::{FixPlan, GroupState};
 use host::journal::write_atomic;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use team::fix::{FixPlan, GroupState};
 
 /// The file's name inside the review folder.
 pub const ACTIVE_FILE: &str = "active-fix-session.json";
@@ -117,7 +117,7 @@ impl ActiveSession {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::{FixGroup, Stage};
+    use team::fix::{FixGroup, Stage};
 
     #[test]
     fn a_session_round_trips_and_clears() {

@@ -4,9 +4,9 @@
 //! tests when the output says which.
 
 use crate::run::command::run;
-use crate::team::fix::FixEvent;
 use std::path::Path;
 use std::time::Duration;
+use team::fix::FixEvent;
 
 /// Runs the tests: `TestsPassed`, or `TestsFailed` with the reason.
 pub fn run_tests(command: &[String], repo: &Path, timeout: Duration) -> FixEvent {

@@ -9,10 +9,10 @@
 //! - An escalated task (the runner's iteration limit) is reassigned to another Implementer once
 //!   when there is one (`team::patterns::on_escalation`), else escalated to the user.
 
-use crate::team::claim::{self, ClaimOutcome};
-use crate::team::patterns::{on_escalation, EscalationAction};
 use protocol::{Task, TaskStatus};
 use std::collections::{BTreeMap, BTreeSet};
+use team::claim::{self, ClaimOutcome};
+use team::patterns::{on_escalation, EscalationAction};
 
 /// Why a task was handed to the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,8 +221,8 @@ fn holds(task: &Task, who: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use team::registration::register;
+    use team::testing::task;
 
     fn board(max_attempts: u32) -> Board {
         let tasks = register(&[

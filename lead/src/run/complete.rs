@@ -5,18 +5,18 @@
 use super::command::{cargo_test_counts, run};
 use super::git;
 use super::state::RunState;
-use crate::team::commit_message::{commit_message, CommitInput};
-use crate::team::completion::{
-    completion_report, parse_timeline, team_activity, CompletionInput, TestRun,
-};
-use crate::team::plan::{local_id, mark_done_plans_md, mark_done_tasks_yaml, Plan, PlanFormat};
-use crate::team::review_result::approve_fast_path;
-use crate::team::verification::{project_facts, verification_steps};
 use host::journal::write_atomic;
 use protocol::{Decision, Grade, Task, TaskStatus};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
+use team::commit_message::{commit_message, CommitInput};
+use team::completion::{
+    completion_report, parse_timeline, team_activity, CompletionInput, TestRun,
+};
+use team::plan::{local_id, mark_done_plans_md, mark_done_tasks_yaml, Plan, PlanFormat};
+use team::review_result::approve_fast_path;
+use team::verification::{project_facts, verification_steps};
 
 /// What Phase C works with.
 #[derive(Debug, Clone)]

@@ -11,13 +11,6 @@ use super::phase::{run_phase, PhaseInput};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::{git, report, Board, RunEnd, RunError, RunRequest};
-use crate::team::escalation::{
-    escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
-};
-use crate::team::fix_tasks::repository_wide_notes;
-use crate::team::gate::{self, GateAction, GateKind, GateState, StopKind};
-use crate::team::plan::Plan;
-use crate::team::team_size::{implementer_count, independent_tasks};
 use host::lock::RepoLock;
 use host::remote::{open_pool, WorkerPool};
 use host::supervisor::Policy;
@@ -27,6 +20,13 @@ use protocol::wire::WireConfig;
 use protocol::{Decision, Grade, Task, TaskStatus};
 use std::sync::Arc;
 use std::time::Duration;
+use team::escalation::{
+    escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
+};
+use team::fix_tasks::repository_wide_notes;
+use team::gate::{self, GateAction, GateKind, GateState, StopKind};
+use team::plan::Plan;
+use team::team_size::{implementer_count, independent_tasks};
 
 /// A run ready for its loop: fresh from Phase A, or restored by `retake resume`.
 #[derive(Debug)]
@@ -396,8 +396,8 @@ fn elapsed_secs(started_at: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use team::registration::register;
+    use team::testing::task;
 
     fn tasks() -> Vec<Task> {
         register(&[

@@ -4,8 +4,8 @@
 //! problem is one line that says what to change.
 
 use crate::config::Settings;
-use crate::team::verification;
 use std::path::Path;
+use team::verification;
 
 /// The test command of a repository: `[test] command`, else steering/tech.md's, else the first
 /// detected one (`cargo test`, `pytest`, the package.json test script, `go test ./...`).

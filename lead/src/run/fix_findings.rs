@@ -4,12 +4,12 @@
 //! gone. Written atomically by the Lead when it makes fix tasks; read when it assigns one.
 //! Keyed by the run's session, so a later run's task 4 never inherits an earlier run's.
 
-use crate::team::fix_tasks::findings_for;
 use host::journal::write_atomic;
 use protocol::{Finding, Task, TaskOrigin};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+use team::fix_tasks::findings_for;
 
 /// The file's name in the run's state folder.
 pub const FILE: &str = "fix-findings.json";
@@ -58,9 +58,9 @@ pub fn of(state_dir: &Path, session_id: &str, task: &Task) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
-    use crate::team::fix_tasks::{fix_tasks, to_tasks};
     use protocol::Severity;
+    use team::fix_tasks::{fix_tasks, to_tasks};
+    use team::testing::finding;
 
     #[test]
     fn each_fix_task_gets_its_findings_in_its_session_only() {

@@ -8,15 +8,15 @@
 use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, git, RunError, RunRequest};
-use crate::team::discussion::{self, Discussion};
-use crate::team::gate::GateState;
-use crate::team::granularity::Limits;
-use crate::team::plan::{parse_range, select, source, Plan, Range, RangeError};
-use crate::team::prepare::{prepare, Parallelism};
-use crate::team::session::session_id;
 use host::lock::RepoLock;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
+use team::discussion::{self, Discussion};
+use team::gate::GateState;
+use team::granularity::Limits;
+use team::plan::{parse_range, select, source, Plan, Range, RangeError};
+use team::prepare::{prepare, Parallelism};
+use team::session::session_id;
 
 /// Step 0, Phase 0 and Phase A: the run, ready for its loop.
 pub fn start(req: &RunRequest) -> Result<Ready, RunError> {

@@ -3,8 +3,8 @@
 //! retake history of the reviews so far, in the shape of the review escalation report.
 
 use super::board::Escalated;
-use crate::team::escalation::{cell, history_and_next_step, RetakeRound};
 use protocol::Task;
+use team::escalation::{cell, history_and_next_step, RetakeRound};
 
 /// The escalation report for tasks the team gave up on.
 pub fn task_escalation_report(
@@ -54,9 +54,9 @@ pub fn task_escalation_report(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
     use protocol::{Decision, Grade};
+    use team::registration::register;
+    use team::testing::task;
 
     #[test]
     fn the_report_names_tasks_issues_and_history() {

@@ -10,14 +10,14 @@ use super::drive::{team_for, Ready};
 use super::state::{team_event, RunOptions, RunState};
 use super::{environment, RunError, RunRequest};
 use crate::config::Settings;
-use crate::team::completion::{parse_timeline, TimelineEvent, REVIEW_COMPLETED};
-use crate::team::escalation::RetakeRound;
-use crate::team::plan::source;
 use host::lock::RepoLock;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
 use serde_json::json;
 use std::path::PathBuf;
+use team::completion::{parse_timeline, TimelineEvent, REVIEW_COMPLETED};
+use team::escalation::RetakeRound;
+use team::plan::source;
 
 /// What resuming did to the tasks.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -234,9 +234,9 @@ pub fn restore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
     use protocol::{Decision, Grade};
+    use team::registration::register;
+    use team::testing::task;
 
     #[test]
     fn in_progress_tasks_go_back_failed_ones_start_over_and_completed_stay() {

@@ -8,13 +8,13 @@
 use super::state::{team_event, RunState};
 use crate::config::Settings;
 use crate::review::{self, ReviewRequest};
-use crate::team::fix_tasks::{fix_tasks, to_tasks};
-use crate::team::gate::{self, GateAction, GateKind, GateState};
-use crate::team::review_result::ReviewResult;
 use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
 use std::path::Path;
+use team::fix_tasks::{fix_tasks, to_tasks};
+use team::gate::{self, GateAction, GateKind, GateState};
+use team::review_result::ReviewResult;
 
 /// What a review round needs.
 #[derive(Debug, Clone)]
@@ -164,10 +164,10 @@ pub fn covers(owned: &str, path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
     use protocol::{Decision, Finding, Grade, Severity, Verdict};
+    use team::registration::register;
+    use team::testing::finding;
+    use team::testing::task;
 
     fn outcome(verdict: Verdict, findings: Vec<Finding>) -> AuditOutcome {
         AuditOutcome {

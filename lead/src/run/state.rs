@@ -6,15 +6,15 @@
 //! writer; whole files are written atomically, the timeline is appended a line at a time with
 //! a sync (a torn last line is skipped by its readers).
 
-use crate::team::gate::GateState;
-use crate::team::review_result::ReviewResult;
-use crate::team::signals::{parse_signals, Signal};
 use host::journal::write_atomic;
 use protocol::{Decision, Grade, Task};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use team::gate::GateState;
+use team::review_result::ReviewResult;
+use team::signals::{parse_signals, Signal};
 
 /// The team of a run, as Phase A started it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -347,13 +347,8 @@ mod tests {
         };
         state.write_active(&accepted).expect("write");
         assert_eq!(state.read_active().expect("read"), accepted);
-        let tasks = crate::team::registration::register(&[crate::team::granularity::tests::task(
-            "1",
-            "Add a",
-            &["a"],
-            &[],
-        )])
-        .tasks;
+        let tasks =
+            team::registration::register(&[team::testing::task("1", "Add a", &["a"], &[])]).tasks;
         state
             .write_tasks("retake-20260222-143000", &tasks)
             .expect("write");
@@ -365,7 +360,7 @@ mod tests {
         state
             .append_timeline(&[team_event("TASK_COMPLETED", serde_json::json!({"task": 1}))])
             .expect("append");
-        let events = crate::team::completion::parse_timeline(&state.timeline());
+        let events = team::completion::parse_timeline(&state.timeline());
         assert_eq!(events.len(), 1);
         assert_eq!(events[0].event_type, "TASK_COMPLETED");
         std::fs::write(state.dir.join("signals.jsonl"), "{}\n").expect("write");

@@ -4,11 +4,11 @@
 
 use super::state::ActiveRun;
 use crate::state::{check_count, check_name, PIPELINES};
-use crate::team::team_size::HARD_CAP;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
+use team::team_size::HARD_CAP;
 
 /// `active.json` of a run.
 pub(super) fn active(run: &ActiveRun) -> Result<(), String> {
@@ -88,7 +88,7 @@ fn inside(path: &str) -> bool {
 mod tests {
     use super::super::state::{RunOptions, RunState, TeamInfo};
     use super::*;
-    use crate::team::gate::GateState;
+    use team::gate::GateState;
 
     fn run() -> ActiveRun {
         ActiveRun {
@@ -163,9 +163,9 @@ mod tests {
     fn hostile_task_lists_are_refused_by_field() {
         let dir = tempfile::tempdir().expect("tempdir");
         let state = RunState::new(dir.path());
-        let base = crate::team::registration::register(&[
-            crate::team::granularity::tests::task("1", "Add a", &["src/a.rs"], &[]),
-            crate::team::granularity::tests::task("2", "Add b", &["src/b.rs"], &["1"]),
+        let base = team::registration::register(&[
+            team::testing::task("1", "Add a", &["src/a.rs"], &[]),
+            team::testing::task("2", "Add b", &["src/b.rs"], &["1"]),
         ])
         .tasks;
         let edit = |f: &dyn Fn(&mut Vec<Task>)| {

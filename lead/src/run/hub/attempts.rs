@@ -185,8 +185,8 @@ mod tests {
         std::fs::write(store.join("7.json"), "not json").expect("write");
         assert!(restore_interrupted(&store, root, 7).is_empty());
     }
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use team::registration::register;
+    use team::testing::task;
 
     fn one_task(owns: &[&str]) -> Task {
         register(&[task("1", "Add sub", owns, &[])]).tasks.remove(0)

@@ -9,7 +9,6 @@
 
 use super::board::{Board, Escalated, Returned};
 use super::state::{team_event, RunState};
-use crate::team::claim::ClaimOutcome;
 use actix::prelude::*;
 use host::supervisor::{Action, Role, State, Supervisor};
 use host::{ActorKind, ActorSpec, Spawner};
@@ -19,6 +18,7 @@ use protocol::{Body, Envelope};
 use serde_json::json;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
+use team::claim::ClaimOutcome;
 use tokio::sync::oneshot;
 
 pub(crate) mod attempts;

@@ -25,9 +25,6 @@ use super::TeamHub;
 use crate::config::Settings;
 use crate::run::review_round::{covers, review_files, scoped_fixes, ReviewInput};
 use crate::run::state::team_event;
-use crate::team::gate::GateKind;
-use crate::team::patterns::{check_route, note_lines, PeerNote, Role, TeamMessage};
-use crate::team::signals::{on_completion, worth_acting, Signal, SignalKind};
 use actix::prelude::*;
 use host::Runtime;
 use protocol::chaos::FaultPlan;
@@ -35,6 +32,9 @@ use protocol::{AuditOutcome, Task, TaskStatus};
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
+use team::gate::GateKind;
+use team::patterns::{check_route, note_lines, PeerNote, Role, TeamMessage};
+use team::signals::{on_completion, worth_acting, Signal, SignalKind};
 
 /// What the hub needs to run scoped reviews.
 #[derive(Debug, Clone)]
@@ -68,7 +68,7 @@ impl PhaseBConfig {
     /// `plans_mapping`, task id → plan id, so a resumed run keeps them).
     pub fn for_run(
         reviews: Option<ReviewContext>,
-        plan: &crate::team::plan::Plan,
+        plan: &team::plan::Plan,
         plans_mapping: &std::collections::BTreeMap<u32, String>,
     ) -> PhaseBConfig {
         let high_priority = plans_mapping
@@ -242,7 +242,7 @@ impl TeamHub {
             for s in &signals {
                 lines.push(team_event("SIGNAL", json!(s)));
                 if let (SignalKind::NextBatchRecommended, Some(b)) = (s.signal, s.batch) {
-                    let next = crate::team::signals::batches(&board.tasks)
+                    let next = team::signals::batches(&board.tasks)
                         .into_iter()
                         .filter(|(_, level)| *level == b + 1)
                         .map(|(id, _)| id)

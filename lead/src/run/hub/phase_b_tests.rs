@@ -1,7 +1,7 @@
 use super::*;
-use crate::team::granularity::tests::task;
-use crate::team::registration::register;
 use protocol::message::PeerNoteKind;
+use team::registration::register;
+use team::testing::task;
 
 const NOW: &str = "2026-02-22T14:30:00Z";
 

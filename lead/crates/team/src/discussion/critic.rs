@@ -3,8 +3,8 @@
 //! must: tasks without owns (V2), overlapping owns without a dependency (V5), oversized tasks
 //! (V3), dependency cycles (V4).
 
-use crate::team::granularity::{find_cycle, shared_path, validate, Check, Limits};
-use crate::team::plan::PlanTask;
+use crate::granularity::{find_cycle, shared_path, validate, Check, Limits};
+use crate::plan::PlanTask;
 use serde::Serialize;
 
 /// One of the Critic's points.

@@ -67,7 +67,7 @@ pub fn escalation_report(
 }
 
 /// The reports' closing part: the retake history table and what the person does next.
-pub(crate) fn history_and_next_step(out: &mut String, history: &[RetakeRound]) {
+pub fn history_and_next_step(out: &mut String, history: &[RetakeRound]) {
     out.push_str("\n## Retake history\n\n");
     if history.is_empty() {
         out.push_str("(no review round completed)\n");
@@ -144,14 +144,14 @@ pub fn failure_type(category: &str) -> Option<&'static str> {
 }
 
 /// Text safe in one Markdown table cell.
-pub(crate) fn cell(text: &str) -> String {
+pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::testing::finding;
 
     #[test]
     fn the_escalation_report_lists_issues_and_history() {

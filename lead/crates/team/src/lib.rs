@@ -3,7 +3,9 @@
 //! claims, message patterns, signals, fix tasks, gates and reports, Phase C's commit message
 //! and completion report, and the fix pipeline's batching, export, execution bookkeeping and
 //! summaries. Everything here is a function over plain data; the orchestration that drives
-//! actors calls it.
+//! actors calls it (`lead`'s `run` and `fix`).
+
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
 pub mod active_form;
 pub mod claim;
@@ -24,4 +26,6 @@ pub mod review_result;
 pub mod session;
 pub mod signals;
 pub mod team_size;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod verification;

@@ -158,8 +158,8 @@ fn scope(tasks: &[&Task]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use crate::registration::register;
+    use crate::testing::task;
 
     fn message(tasks: &[Task]) -> String {
         let plan: BTreeMap<u32, String> = tasks
@@ -225,7 +225,7 @@ mod tests {
 
     #[test]
     fn fix_tasks_from_findings_are_fix() {
-        let f = crate::team::fix_tasks::fix_tasks(&[crate::team::fix_tasks::tests::finding(
+        let f = crate::fix_tasks::fix_tasks(&[crate::testing::finding(
             "src/db/users.rs",
             8,
             protocol::Severity::High,
@@ -233,7 +233,7 @@ mod tests {
             "N+1 query",
             false,
         )]);
-        let tasks = crate::team::fix_tasks::to_tasks(&f, 1);
+        let tasks = crate::fix_tasks::to_tasks(&f, 1);
         let none = BTreeMap::new();
         let msg = commit_message(&CommitInput {
             tasks: &tasks,

@@ -73,7 +73,7 @@ pub fn test_files_for(path: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::testing::finding;
     use protocol::{Location, Severity};
 
     fn rule(rule: &str, path: &str) -> Finding {

@@ -165,7 +165,7 @@ pub fn group_commit_message(entries: &[&FixFinding], fix_session_id: &str, group
                 _ => String::new(),
             };
             let full = format!("fix{scope}: fix {} findings{place}{ids}", many.len());
-            if full.chars().count() <= crate::team::commit_message::MAX_HEADER {
+            if full.chars().count() <= crate::commit_message::MAX_HEADER {
                 full
             } else {
                 format!("fix{scope}: fix {} review findings{ids}", many.len())
@@ -195,7 +195,7 @@ fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::testing::finding;
 
     fn entry(id: &str, sev: Severity) -> FixFinding {
         let mut f = finding(

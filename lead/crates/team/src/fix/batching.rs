@@ -90,7 +90,7 @@ pub fn batches(findings: &[Finding], batch_size: usize) -> Vec<Batch> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::testing::finding;
     use protocol::Severity;
 
     fn shape(batches: &[Batch]) -> Vec<Vec<String>> {

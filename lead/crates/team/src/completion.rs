@@ -211,8 +211,8 @@ pub fn duration(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use crate::registration::register;
+    use crate::testing::task;
 
     const TIMELINE: &str = r#"{"event_type":"REVIEW_LOOP_START","timestamp":"2026-02-22T14:20:00Z","visibility":"summary","content":{"task":1}}
 {"event_type":"TASK_COMPLETED","timestamp":"2026-02-22T14:32:10Z","visibility":"summary","content":{"task":1,"actor":"implementer-1"}}

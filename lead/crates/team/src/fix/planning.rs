@@ -189,8 +189,8 @@ fn stage_json(s: &Stage) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::batching::batches;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::fix::batching::batches;
+    use crate::testing::finding;
     use protocol::Severity;
 
     fn group(id: &str, files: &[&str]) -> FixGroup {

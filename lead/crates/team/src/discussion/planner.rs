@@ -5,8 +5,8 @@
 //! Critic's points.
 
 use super::{Added, Critique, Flag, Proposal, Why};
-use crate::team::granularity::reaches;
-use crate::team::plan::{DepGraph, PlanTask};
+use crate::granularity::reaches;
+use crate::plan::{DepGraph, PlanTask};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Extensions a bare file name (no `/`) must have to be taken for a path: "e.g." or "v1.2"

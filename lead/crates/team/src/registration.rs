@@ -74,7 +74,7 @@ fn description(t: &PlanTask) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
+    use crate::testing::task;
 
     #[test]
     fn plan_tasks_become_numbered_pending_tasks() {

@@ -182,29 +182,9 @@ pub fn to_tasks(fixes: &[FixTask], first_id: u32) -> Vec<Task> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use protocol::{Dimension, Location};
+    use protocol::Location;
 
-    pub(crate) fn finding(
-        path: &str,
-        line: u32,
-        sev: Severity,
-        category: &str,
-        text: &str,
-        auto: bool,
-    ) -> Finding {
-        let mut f = Finding::new(
-            "inspector-quality",
-            format!("quality/{category}"),
-            category,
-            sev,
-            Location::at(path, line),
-            text,
-            text,
-        );
-        f.auto_fixable = auto;
-        f.dimensions = vec![Dimension::Quality];
-        f
-    }
+    pub(crate) use crate::testing::finding;
 
     #[test]
     fn the_source_example_becomes_two_tasks() {

@@ -246,13 +246,13 @@ mod tests {
     }
 
     fn plan(deps: &[(u32, &[u32])]) -> Vec<Task> {
-        let mut tasks = crate::team::registration::register(
+        let mut tasks = crate::registration::register(
             &deps
                 .iter()
                 .map(|(id, on)| {
                     let on: Vec<String> = on.iter().map(u32::to_string).collect();
                     let on: Vec<&str> = on.iter().map(String::as_str).collect();
-                    crate::team::granularity::tests::task(
+                    crate::testing::task(
                         &id.to_string(),
                         &format!("Add t{id}"),
                         &[&format!("src/t{id}.rs")],

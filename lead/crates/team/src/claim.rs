@@ -79,8 +79,8 @@ pub fn release(tasks: &mut [Task], id: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::tests::task;
-    use crate::team::registration::register;
+    use crate::registration::register;
+    use crate::testing::task;
 
     fn tasks() -> Vec<Task> {
         register(&[

@@ -59,7 +59,7 @@ fn read(path: &Path, rel: &str) -> Result<String, PlanError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::plan::PlanFormat;
+    use crate::plan::PlanFormat;
 
     #[test]
     fn plans_md_first_then_tasks_yaml_then_nothing() {

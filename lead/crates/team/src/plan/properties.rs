@@ -4,7 +4,7 @@
 //! repeats) and deep chains in both directions.
 
 use super::{parse_plans_md, parse_range, select, DepGraph};
-use crate::team::granularity::{validate, Limits};
+use crate::granularity::{validate, Limits};
 use proptest::prelude::*;
 
 /// Everything a run does with a plan before it starts a task, on the text `text`.
@@ -17,7 +17,7 @@ fn plan_everything(text: &str) {
     let _levels = graph.levels();
     if let Ok(selection) = select(&plan, &parse_range(None)) {
         let validation = validate(selection, &Limits::default());
-        let _parallel = crate::team::discussion::max_parallel(&validation.tasks);
+        let _parallel = crate::discussion::max_parallel(&validation.tasks);
     }
 }
 

@@ -210,14 +210,10 @@ mod tests {
 
     #[test]
     fn forbidden_routes_are_refused_with_the_rule() {
-        let task = crate::team::registration::register(&[crate::team::granularity::tests::task(
-            "1",
-            "Fix a",
-            &["a"],
-            &[],
-        )])
-        .tasks
-        .remove(0);
+        let task =
+            crate::registration::register(&[crate::testing::task("1", "Fix a", &["a"], &[])])
+                .tasks
+                .remove(0);
         let fix = TeamMessage::FixInstruction(task);
         let err = check_route(&Role::Reviewer, &imp(1), &fix).unwrap_err();
         assert_eq!(

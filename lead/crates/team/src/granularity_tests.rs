@@ -1,21 +1,6 @@
 use super::*;
-use crate::team::plan::Marker;
 
-pub(crate) fn task(id: &str, title: &str, owns: &[&str], depends: &[&str]) -> PlanTask {
-    PlanTask {
-        id: id.into(),
-        numbered: true,
-        title: title.into(),
-        description: String::new(),
-        subtasks: 0,
-        owns: owns.iter().map(|s| s.to_string()).collect(),
-        depends: depends.iter().map(|s| s.to_string()).collect(),
-        marker: Marker::Todo,
-        high_priority: false,
-        file: "Plans.md".into(),
-        line: 1,
-    }
-}
+pub(crate) use crate::testing::task;
 
 fn checks(v: &Validation) -> Vec<(Check, Level, &str)> {
     v.problems

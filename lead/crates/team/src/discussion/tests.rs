@@ -1,8 +1,8 @@
 use super::*;
-use crate::team::granularity::tests::task;
-use crate::team::granularity::{Check, Level};
-use crate::team::plan::{parse_plans_md, Range};
-use crate::team::prepare::{prepare, Parallelism};
+use crate::granularity::{Check, Level};
+use crate::plan::{parse_plans_md, Range};
+use crate::prepare::{prepare, Parallelism};
+use crate::testing::task;
 use std::collections::BTreeSet;
 
 fn known() -> Vec<String> {
@@ -257,10 +257,7 @@ fn tasks_without_owns_give_the_planner_a_reason_that_bounds_the_team() {
     );
     assert_eq!(d.bound(), Some(4));
     // With the reason, the Planner's bound replaces the default cap of 3 (cap 5).
-    assert_eq!(
-        crate::team::team_size::implementer_count(5, None, d.bound()),
-        4
-    );
+    assert_eq!(crate::team_size::implementer_count(5, None, d.bound()), 4);
     // Five independent owned tasks: no reason, the default cap.
     let owned: Vec<PlanTask> = (1..=5)
         .map(|i| {
@@ -270,8 +267,5 @@ fn tasks_without_owns_give_the_planner_a_reason_that_bounds_the_team() {
         .collect();
     let d = discuss(&owned, &[], &Limits::default());
     assert_eq!((d.planner_max_parallel, d.bound()), (5, None));
-    assert_eq!(
-        crate::team::team_size::implementer_count(5, None, d.bound()),
-        3
-    );
+    assert_eq!(crate::team_size::implementer_count(5, None, d.bound()), 3);
 }

@@ -162,8 +162,8 @@ fn safe_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::batching::batches;
-    use crate::team::fix_tasks::tests::finding;
+    use crate::fix::batching::batches;
+    use crate::testing::finding;
     use protocol::Severity;
 
     fn batch() -> Batch {

@@ -70,10 +70,10 @@ mod tests {
 
     #[test]
     fn independent_means_blocked_by_nothing() {
-        let reg = crate::team::registration::register(&[
-            crate::team::granularity::tests::task("1", "Add a", &["a"], &[]),
-            crate::team::granularity::tests::task("2", "Add b", &["b"], &["1"]),
-            crate::team::granularity::tests::task("3", "Add c", &["c"], &[]),
+        let reg = crate::registration::register(&[
+            crate::testing::task("1", "Add a", &["a"], &[]),
+            crate::testing::task("2", "Add b", &["b"], &["1"]),
+            crate::testing::task("3", "Add c", &["c"], &[]),
         ]);
         assert_eq!(independent_tasks(&reg.tasks), 2);
     }

@@ -93,8 +93,8 @@ pub fn prepare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::Check;
-    use crate::team::plan::{parse_plans_md, parse_range};
+    use crate::granularity::Check;
+    use crate::plan::{parse_plans_md, parse_range};
 
     fn plan(n: usize) -> Plan {
         let text: String = (1..=n)

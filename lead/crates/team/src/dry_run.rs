@@ -129,9 +129,9 @@ fn plural(n: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::granularity::Limits;
-    use crate::team::plan::{parse_plans_md, Range};
-    use crate::team::prepare::{prepare, Parallelism};
+    use crate::granularity::Limits;
+    use crate::plan::{parse_plans_md, Range};
+    use crate::prepare::{prepare, Parallelism};
 
     const PLAN: &str = "- 4.1 Add login cc:TODO owns: `src/auth/login.rs`\n\
                         - 4.2 Add logout cc:WIP owns: `src/auth/login.rs`\n\
@@ -173,7 +173,7 @@ mod tests {
     #[test]
     fn the_discussion_shows_the_planners_recommendation() {
         let plan = parse_plans_md(PLAN, "Plans.md").unwrap();
-        let d = crate::team::discussion::discuss(&plan.tasks, &[], &Limits::default());
+        let d = crate::discussion::discuss(&plan.tasks, &[], &Limits::default());
         let p = prepare(
             &d.reference(&plan),
             &Range::All,

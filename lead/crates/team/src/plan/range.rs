@@ -273,7 +273,7 @@ pub fn select(plan: &Plan, range: &Range) -> Result<Selection, RangeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::plan::parse_plans_md;
+    use crate::plan::parse_plans_md;
 
     const PLAN: &str = "\
 ## Phase 4: Auth

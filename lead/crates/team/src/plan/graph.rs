@@ -133,7 +133,7 @@ impl DepGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::plan::parse_plans_md;
+    use crate::plan::parse_plans_md;
 
     fn graph(text: &str) -> (Vec<String>, DepGraph) {
         let plan = parse_plans_md(text, "Plans.md").expect("plan");

@@ -259,7 +259,7 @@ pub fn append_history(existing: Option<&str>, entry: Value) -> Result<String, se
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::team::fix::planning::{FixGroup, Stage};
+    use crate::fix::planning::{FixGroup, Stage};
 
     fn info() -> SessionInfo<'static> {
         SessionInfo {
@@ -382,8 +382,8 @@ mod tests {
 
     #[test]
     fn outcomes_follow_the_group_states() {
-        use crate::team::fix::planning::FixGroup;
-        use crate::team::fix_tasks::tests::finding;
+        use crate::fix::planning::FixGroup;
+        use crate::testing::finding;
         use protocol::Severity;
         let entries: Vec<FixFinding> = [("FIX-001", "a.rs"), ("FIX-002", "b.rs")]
             .iter()
