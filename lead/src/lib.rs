@@ -7,6 +7,7 @@ pub mod chaos;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod exit;
 pub mod fix;
 pub mod review;
 pub mod review_cycle;

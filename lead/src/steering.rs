@@ -33,6 +33,43 @@ use std::path::Path;
 /// Where decisions are recorded, repository-relative.
 pub const DECISIONS_MD: &str = "steering/decisions.md";
 
+/// The steering folder, repository-relative.
+pub const STEERING_DIR: &str = "steering";
+
+/// A steering file that could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct Unreadable {
+    /// The file, repository-relative.
+    pub path: String,
+    /// The error.
+    pub source: std::io::Error,
+}
+
+/// Every `steering/*.md` of the work tree as (repository-relative path, text), sorted by name.
+pub fn files(repo: &std::path::Path) -> Result<Vec<(String, String)>, Unreadable> {
+    let dir = repo.join(STEERING_DIR);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(Vec::new());
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let path = format!("{STEERING_DIR}/{name}");
+            std::fs::read_to_string(dir.join(&name))
+                .map(|text| (path.clone(), text))
+                .map_err(|source| Unreadable { path, source })
+        })
+        .collect()
+}
+
 /// The prefix of the note that lists unanswered proposals.
 pub const PROPOSE_PENDING: &str = "PROPOSE_PENDING";
 
@@ -85,7 +122,7 @@ pub fn apply(
     let mut notes = Vec::new();
     let mut log: Vec<Record> = Vec::new();
     let mut asked: Vec<Proposal> = Vec::new();
-    let keeps_steering = repo.join("steering").is_dir();
+    let keeps_steering = repo.join(STEERING_DIR).is_dir();
     for row in rows {
         if !is_steering_file(&row.target) {
             notes.push(format!(

@@ -5,8 +5,8 @@
 //! flags for an unattended run: a review's proposals are then recorded pending, a run keeps them
 //! in its options.
 
-use super::review::Failure;
 use crate::cli::{Format, ResumeArgs};
+use crate::exit::Failure;
 use crate::review::ReviewRequest;
 use crate::state::ActiveReview;
 use anyhow::Context as _;

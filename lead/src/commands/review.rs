@@ -1,20 +1,13 @@
 //! `retake review`: resolve the scope, run the review, append verdicts.md, print, exit.
 
 use crate::cli::ReviewArgs;
+use crate::exit::Failure;
 use crate::review::{self, ReviewError, ReviewRequest};
 use crate::verdicts_md;
 use anyhow::Context as _;
 use host::Runtime;
 use outputs::Summary;
 use protocol::Scope;
-
-/// What went wrong, with the exit code it maps to.
-pub struct Failure {
-    /// Exit code: 2, or 124 for a timeout.
-    pub code: u8,
-    /// The one-line message.
-    pub error: anyhow::Error,
-}
 
 /// Runs the command.
 pub fn run(args: ReviewArgs) -> Result<u8, Failure> {

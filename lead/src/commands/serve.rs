@@ -3,7 +3,7 @@
 use crate::cli::ServeArgs;
 use crate::serve::auth::{self, ApiToken};
 use crate::serve::confine::ReposRoot;
-use crate::serve::{server, Options, Service};
+use crate::serve::{server, Options, Runners, Service};
 use anyhow::Context as _;
 use host::remote::shared_pool;
 use std::time::Duration;
@@ -58,6 +58,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
         repos,
         token,
         clone_schemes: settings.serve.clone_schemes.clone(),
+        runners: Runners {
+            review: super::review::run,
+            resume: super::resume::run,
+        },
     };
     let service = Service::new(pool, dir, options).map_err(anyhow::Error::msg)?;
     service.start().map_err(anyhow::Error::msg)?;

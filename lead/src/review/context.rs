@@ -31,9 +31,6 @@ use std::path::Path;
 /// request stays far below the wire's frame limit.
 pub const MAX_TEXT_BYTES: usize = 512 * 1024;
 
-/// The steering folder, repository-relative.
-pub const STEERING_DIR: &str = "steering";
-
 /// Why the context could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum SpecContextError {
@@ -200,37 +197,16 @@ fn in_scope<'a>(all: &'a [Feature], scope: &Scope, reviewed: &[&str]) -> Vec<&'a
     }
 }
 
-/// Every `steering/*.md` as (repository-relative path, text), sorted by name.
-pub fn steering_files(repo: &Path) -> Result<Vec<(String, String)>, SpecContextError> {
-    let dir = repo.join(STEERING_DIR);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Ok(Vec::new());
-    };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| n.ends_with(".md"))
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|name| {
-            let rel = format!("{STEERING_DIR}/{name}");
-            std::fs::read_to_string(dir.join(&name))
-                .map(|text| (rel.clone(), text))
-                .map_err(|source| SpecContextError::Read { path: rel, source })
-        })
-        .collect()
-}
-
-/// [`steering_files`], each read as committed at `rev` when one is given (a file the commit
+/// [`steering::files`](crate::steering::files), each read as committed at `rev` when one is given (a file the commit
 /// does not have is left out: what the change adds allows nothing yet).
 fn steering_files_at(
     repo: &Path,
     rev: Option<&str>,
 ) -> Result<Vec<(String, String)>, SpecContextError> {
-    let files = steering_files(repo)?;
+    let files = crate::steering::files(repo).map_err(|u| SpecContextError::Read {
+        path: u.path,
+        source: u.source,
+    })?;
     let Some(rev) = rev else {
         return Ok(files);
     };

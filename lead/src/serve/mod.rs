@@ -20,7 +20,8 @@ pub mod http;
 pub mod jobs;
 pub mod server;
 
-use crate::commands::review::Failure;
+use crate::cli::{ResumeArgs, ReviewArgs};
+use crate::exit::Failure;
 use args::{clone_scheme, job_args, json_output, review_args};
 use auth::ApiToken;
 use confine::{Refusal, ReposRoot};
@@ -74,6 +75,18 @@ pub struct Options {
     pub token: Option<ApiToken>,
     /// The URL schemes a job may clone from (`[serve] clone_schemes`, default `https`).
     pub clone_schemes: Vec<String>,
+    /// What runs a job.
+    pub runners: Runners,
+}
+
+/// What runs a job once its arguments are checked: `retake review` and `retake resume`, handed
+/// in by the command (`commands::serve`), so the service sits below the commands layer.
+#[derive(Debug, Clone, Copy)]
+pub struct Runners {
+    /// Runs a review.
+    pub review: fn(ReviewArgs) -> Result<u8, Failure>,
+    /// Resumes a run a previous service left unfinished.
+    pub resume: fn(ResumeArgs) -> Result<u8, Failure>,
 }
 
 /// Why a job was not accepted: the HTTP status and the message.
@@ -408,7 +421,7 @@ impl Service {
             })
             .and_then(|(repo, mut args)| {
                 if resume {
-                    crate::commands::resume::run(crate::cli::ResumeArgs {
+                    (self.options.runners.resume)(ResumeArgs {
                         path: Some(repo),
                         // A job has no one to ask.
                         yes: true,
@@ -419,7 +432,7 @@ impl Service {
                     })
                 } else {
                     args.untrusted_repo = untrusted_repo;
-                    crate::commands::review::run(args)
+                    (self.options.runners.review)(args)
                 }
             });
         match outcome {

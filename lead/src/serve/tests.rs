@@ -16,6 +16,10 @@ fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Se
         repos: ReposRoot::new(dir).expect("root"),
         token: token.then(|| ApiToken::parse(TOKEN, "test").expect("token")),
         clone_schemes: vec!["file".into()],
+        runners: Runners {
+            review: crate::commands::review::run,
+            resume: crate::commands::resume::run,
+        },
     };
     std::fs::create_dir_all(dir.join(".jobs")).expect("jobs folder");
     Service::new(pool, dir.join(".jobs"), options).expect("service")
