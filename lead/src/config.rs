@@ -5,6 +5,7 @@
 
 mod agent;
 mod chaos;
+mod hosting;
 mod linters;
 mod load;
 pub mod origin;

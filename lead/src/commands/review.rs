@@ -185,73 +185,11 @@ fn execute_reviewed(
     if let Some(err) = unreported(&out.pipelines) {
         return Err(fail2(anyhow::anyhow!(err)));
     }
-    let feature = match &scope {
-        Scope::Feature { feature, .. } => Some(feature.as_str()),
-        _ => None,
-    };
-    let md = verdicts_md::location(&repo, &repo.join(".retake"), feature);
-    let title = feature.map(str::to_string).unwrap_or_else(|| {
-        repo.file_name()
-            .map_or_else(|| "repository".into(), |n| n.to_string_lossy().into_owned())
-    });
-    let produced: Vec<Option<protocol::cpf::VerdictCpf>> = out
-        .pipelines
-        .iter()
-        .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
-        .collect();
-    let raw: Vec<Option<String>> = produced
-        .iter()
-        .map(|c| c.as_ref().map(protocol::cpf::format_verdict))
-        .collect();
-    let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
-    let consensus = match produced.as_slice() {
-        [Some(only)] => auditor::consensus::Consensus::single(only),
-        _ => auditor::consensus::consensus(&produced, threshold).map_err(|e| fail2(e.into()))?,
-    };
-    let merged = review::merge::consensus_outcome(&out.pipelines, &consensus)
-        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
-    let first = out
-        .pipelines
-        .iter()
-        .flatten()
-        .next()
-        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
-    let outcome = if out.pipelines.len() == 1 {
-        &first.outcome
-    } else {
-        &merged
-    };
-    let restarts = review::merge::total_restarts(&out.pipelines);
-    let findings: Vec<protocol::Finding> = out
-        .pipelines
-        .iter()
-        .flatten()
-        .flat_map(|p| p.outcome.findings.iter().cloned())
-        .collect();
-    let active: std::collections::BTreeSet<&str> = outcome
-        .findings
-        .iter()
-        .map(|f| f.fingerprint.as_str())
-        .collect();
-    let already_there: Vec<protocol::Finding> =
-        outputs::already_there::collect(&first.reports, &active)
-            .into_iter()
-            .cloned()
-            .collect();
-    let batch = verdicts_md::Batch {
-        title: &title,
-        timestamp: &timestamp,
-        version: env!("CARGO_PKG_VERSION"),
-        raw: &raw,
-        consensus: &consensus,
-        disposition: None,
-        findings: &findings,
-        already_there: &already_there,
-    };
-    let appended = verdicts_md::append(&md, &batch)
-        .with_context(|| format!("cannot append to {}", md.display()))
-        .map_err(fail2)?;
-    let mut outcome = with_regressions(outcome, &appended);
+    let Recorded {
+        first,
+        mut outcome,
+        seq,
+    } = record(&repo, &scope, &out, threshold)?;
     // Where the configuration came from and what the change suppressed itself open the notes.
     header.extend(outputs::suppressed::note(&first.reports));
     outcome.notes.splice(0..0, header);
@@ -289,8 +227,8 @@ fn execute_reviewed(
         outcome,
         reports: &first.reports,
         expected: &expected,
-        restarts: &restarts,
-        round: appended.seq,
+        restarts: &review::merge::total_restarts(&out.pipelines),
+        round: seq,
         head: head.as_deref(),
         baseline: None,
     };
@@ -302,6 +240,97 @@ fn execute_reviewed(
         }
         None => Ok((code, out.journal_dir.clone())),
     }
+}
+
+/// A review's verdict once recorded in verdicts.md.
+struct Recorded<'o> {
+    /// The first pipeline that produced a verdict (its reports are the review's).
+    first: &'o crate::review::coordinator::Finished,
+    /// The verdict (the pipelines' consensus when there are several), with its regressions.
+    outcome: protocol::AuditOutcome,
+    /// The batch's number in verdicts.md.
+    seq: u32,
+}
+
+/// Takes the pipelines' verdicts as one (consensus over several) and appends the batch to the
+/// review's verdicts.md.
+fn record<'o>(
+    repo: &std::path::Path,
+    scope: &Scope,
+    out: &'o review::ReviewOutput,
+    threshold: Option<u32>,
+) -> Result<Recorded<'o>, Failure> {
+    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    let feature = match scope {
+        Scope::Feature { feature, .. } => Some(feature.as_str()),
+        _ => None,
+    };
+    let md = verdicts_md::location(repo, &repo.join(".retake"), feature);
+    let title = feature.map(str::to_string).unwrap_or_else(|| {
+        repo.file_name()
+            .map_or_else(|| "repository".into(), |n| n.to_string_lossy().into_owned())
+    });
+    let produced: Vec<Option<protocol::cpf::VerdictCpf>> = out
+        .pipelines
+        .iter()
+        .map(|p| p.as_ref().map(|f| f.outcome.to_cpf()))
+        .collect();
+    let raw: Vec<Option<String>> = produced
+        .iter()
+        .map(|c| c.as_ref().map(protocol::cpf::format_verdict))
+        .collect();
+    let timestamp = chrono::Utc::now().format("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let consensus = match produced.as_slice() {
+        [Some(only)] => auditor::consensus::Consensus::single(only),
+        _ => auditor::consensus::consensus(&produced, threshold).map_err(|e| fail2(e.into()))?,
+    };
+    let merged = review::merge::consensus_outcome(&out.pipelines, &consensus)
+        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
+    let first = out
+        .pipelines
+        .iter()
+        .flatten()
+        .next()
+        .ok_or_else(|| fail2(anyhow::anyhow!("no pipeline produced a verdict")))?;
+    let outcome = if out.pipelines.len() == 1 {
+        &first.outcome
+    } else {
+        &merged
+    };
+    let findings: Vec<protocol::Finding> = out
+        .pipelines
+        .iter()
+        .flatten()
+        .flat_map(|p| p.outcome.findings.iter().cloned())
+        .collect();
+    let active: std::collections::BTreeSet<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    let already_there: Vec<protocol::Finding> =
+        outputs::already_there::collect(&first.reports, &active)
+            .into_iter()
+            .cloned()
+            .collect();
+    let batch = verdicts_md::Batch {
+        title: &title,
+        timestamp: &timestamp,
+        version: env!("CARGO_PKG_VERSION"),
+        raw: &raw,
+        consensus: &consensus,
+        disposition: None,
+        findings: &findings,
+        already_there: &already_there,
+    };
+    let appended = verdicts_md::append(&md, &batch)
+        .with_context(|| format!("cannot append to {}", md.display()))
+        .map_err(fail2)?;
+    Ok(Recorded {
+        first,
+        outcome: with_regressions(outcome, &appended),
+        seq: appended.seq,
+    })
 }
 
 /// The first pipeline's [`auditor::NoReport`] when no produced pipeline has any Inspector

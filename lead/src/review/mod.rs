@@ -11,18 +11,13 @@ use crate::config::Settings;
 use crate::state::ActiveReview;
 use actix::Actor;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
-use host::hub::accept_loop;
-use host::inproc::InprocSpawner;
 use host::journal::{new_run_id, Journal};
-use host::local::LocalSpawner;
 use host::lock::RepoLock;
-use host::remote::{open_pool, RemoteSpawner};
-use host::Runtime;
+use host::{ActorKind, Runtime};
 use plan::Plan;
 use prepare::Prepared;
 use protocol::chaos::FaultPlan;
 use protocol::message::InspectOptions;
-use protocol::wire::Secret;
 use protocol::Scope;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -217,103 +212,55 @@ fn run_pipelines(
     prepared: &Prepared,
 ) -> Result<ReviewOutput, ReviewError> {
     let run_id = run_id.to_string();
-    let state_dir = req.repo.join(".retake");
     let journal_dir = journal.dir().to_path_buf();
     let n = req.pipelines.max(1);
     let s = &req.settings;
-    // Workers of the remote runtime heartbeat at their own pace (`--heartbeat-ms`, 1 s by
-    // default), over a network: they are judged by the slower interval.
-    let heartbeat = Duration::from_millis(match req.runtime {
-        Runtime::Remote => s.supervision.heartbeat_interval_ms,
-        Runtime::Local | Runtime::Inproc => s.supervision.local_heartbeat_interval_ms,
-    });
+    let setup = s
+        .hosting(req.runtime, &req.faults)
+        .map_err(ReviewError::Remote)?;
     // Only on a terminal; dropped (and so erased) before anything reports the result.
     let display = outputs::progress::Display::on_terminal();
     let mut pipelines = Vec::new();
     for k in 1..=n {
-        let mut plan = Plan::build_with(req, &run_id, heartbeat, prepared);
+        let mut plan = Plan::build_with(req, &run_id, setup.heartbeat, prepared);
         let journal = if n == 1 {
             // Only a single pipeline resumes from its journal; consensus pipelines re-run.
             plan.preloaded = preloaded.clone();
             journal.clone()
         } else {
             plan.rename_auditor(&format!("auditor-impl-{k}"));
-            Journal::create(&state_dir, &format!("{run_id}/pipeline-{k}"))
+            Journal::create(&req.repo.join(".retake"), &format!("{run_id}/pipeline-{k}"))
                 .map_err(io("cannot create the run journal"))?
         };
         let progress = display.as_ref().map(|d| d.reporter((n > 1).then_some(k)));
         pipelines.push((plan, journal, progress));
     }
-    let wire = s.wire.wire_config();
     let timeout = Duration::from_secs(s.review.timeout_secs);
     let grace = Duration::from_millis(s.supervision.shutdown_grace_ms);
-    let exe = std::env::current_exe().map_err(io("cannot find the retake executable"))?;
-    let runtime = req.runtime;
-    let faults = req.faults.clone();
-    let pool = match runtime {
-        Runtime::Remote => {
-            let heartbeat = Duration::from_millis(s.supervision.heartbeat_interval_ms);
-            let secret = s.wire.secret.as_deref();
-            let pool = open_pool(&s.review.listen, secret, &wire, heartbeat, &faults)
-                .map_err(ReviewError::Remote)?;
-            Some(pool)
-        }
-        Runtime::Local | Runtime::Inproc => None,
-    };
-    let connect_timeout = Duration::from_millis(s.supervision.connect_timeout_ms);
     let results = actix::System::new().block_on(async move {
         let runs = pipelines.into_iter().map(|(plan, journal, progress)| {
-            let (exe, wire, faults, pool) =
-                (exe.clone(), wire.clone(), faults.clone(), pool.clone());
+            let setup = setup.clone();
             async move {
                 let (done_tx, done_rx) = tokio::sync::oneshot::channel();
-                let secret = Secret::generate();
-                let addr = match runtime {
-                    Runtime::Local => {
-                        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                            .await
-                            .map_err(io("cannot listen on loopback"))?;
-                        let at = listener
-                            .local_addr()
-                            .map_err(io("cannot read the listen address"))?;
-                        let spawner = LocalSpawner::new(
-                            exe,
-                            at,
-                            secret.clone(),
-                            heartbeat,
-                            wire.max_frame,
-                            faults,
-                        );
-                        let addr = Coordinator::new(plan, journal, Box::new(spawner), done_tx)
-                            .with_progress(progress)
-                            .start();
-                        let hub = std::sync::Arc::new(addr.clone());
-                        actix::spawn(accept_loop(listener, secret, wire, hub));
-                        addr
-                    }
-                    Runtime::Inproc => {
-                        let spawner = InprocSpawner::new(secret, wire, heartbeat, faults);
-                        Coordinator::new(plan, journal, Box::new(spawner), done_tx)
-                            .with_progress(progress)
-                            .start()
-                    }
-                    Runtime::Remote => {
-                        let Some(pool) = pool else {
-                            return Err(ReviewError::Remote("no worker pool".into()));
-                        };
-                        let kinds: Vec<_> = plan
-                            .inspections
-                            .iter()
-                            .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
-                            .map(|(_, kind, _)| protocol::ActorKind::Inspector(*kind))
-                            .chain([protocol::ActorKind::Auditor])
-                            .collect();
-                        let spawner = RemoteSpawner::reserving(pool, &kinds, connect_timeout).await;
-                        Coordinator::new(plan, journal, Box::new(spawner), done_tx)
-                            .with_progress(progress)
-                            .start()
-                    }
-                };
+                // The actors this pipeline still needs: a resumed review's reported Inspectors
+                // are not started again.
+                let kinds: Vec<_> = plan
+                    .inspections
+                    .iter()
+                    .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
+                    .map(|(_, kind, _)| ActorKind::Inspector(*kind))
+                    .chain([ActorKind::Auditor])
+                    .collect();
+                let (spawner, accepting) = setup
+                    .spawner(&kinds)
+                    .await
+                    .map_err(io("cannot start the review's actors"))?;
+                let addr = Coordinator::new(plan, journal, spawner, done_tx)
+                    .with_progress(progress)
+                    .start();
+                if let Some(accepting) = accepting {
+                    accepting.serve(std::sync::Arc::new(addr.clone()));
+                }
                 finish(addr, done_rx, timeout, grace).await
             }
         });

@@ -12,13 +12,10 @@ use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::{git, report, Board, RunEnd, RunError, RunRequest};
 use host::lock::RepoLock;
-use host::remote::{open_pool, WorkerPool};
+use host::setup::Setup;
 use host::supervisor::Policy;
-use host::Runtime;
 use protocol::message::ExecutorSpec;
-use protocol::wire::WireConfig;
-use protocol::{Decision, Grade, Task, TaskStatus};
-use std::sync::Arc;
+use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
 use std::time::Duration;
 use team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
@@ -84,33 +81,16 @@ pub fn team_for(tasks: &[Task], parallel: Option<u32>, planner: Option<u32>, cap
 struct Team {
     base: AssignmentBase,
     policy: Policy,
-    wire: WireConfig,
     task_budget: Duration,
     grace: Duration,
-    pool: Option<Arc<WorkerPool>>,
+    setup: Setup,
 }
 
 impl Team {
     fn new(req: &RunRequest, r: &Ready) -> Result<Team, String> {
         let settings = &req.settings;
         let sup = &settings.supervision;
-        let wire = settings.wire.wire_config();
-        // Workers of the remote runtime heartbeat at their own pace, over a network: they are
-        // judged by the slower interval, as in a review.
-        let (heartbeat, pool) = match req.runtime {
-            Runtime::Remote => {
-                let every = Duration::from_millis(sup.heartbeat_interval_ms);
-                let secret = settings.wire.secret.as_deref();
-                let listen = &settings.review.listen;
-                (
-                    every,
-                    Some(open_pool(listen, secret, &wire, every, &req.faults)?),
-                )
-            }
-            Runtime::Local | Runtime::Inproc => {
-                (Duration::from_millis(sup.local_heartbeat_interval_ms), None)
-            }
-        };
+        let setup = settings.hosting(req.runtime, &req.faults)?;
         let runner = settings
             .team_loop
             .spec(r.test.clone(), settings.test.timeout_secs);
@@ -125,7 +105,7 @@ impl Team {
                 rules: settings.team_loop.rules.clone(),
             },
             policy: Policy {
-                heartbeat,
+                heartbeat: setup.heartbeat,
                 suspect_after: sup.suspect_after,
                 connect_timeout: Duration::from_millis(sup.connect_timeout_ms),
                 nudge_timeout: Duration::from_millis(sup.nudge_timeout_ms),
@@ -133,20 +113,13 @@ impl Team {
                 restart_window: Duration::from_secs(sup.restart_window_secs),
                 respawns_per_slot: 1,
             },
-            wire,
             task_budget: Duration::from_secs(per_iteration * iterations + 60),
             grace: Duration::from_millis(sup.shutdown_grace_ms),
-            pool,
+            setup,
         })
     }
 
-    fn phase(
-        &self,
-        req: &RunRequest,
-        session: &str,
-        implementers: u32,
-        phase_b: &PhaseBConfig,
-    ) -> PhaseInput {
+    fn phase(&self, session: &str, implementers: u32, phase_b: &PhaseBConfig) -> PhaseInput {
         PhaseInput {
             hub: HubConfig {
                 session_id: session.to_string(),
@@ -157,17 +130,9 @@ impl Team {
                 grace: self.grace,
                 phase_b: phase_b.clone(),
             },
-            runtime: req.runtime,
-            pool: self.pool.clone(),
-            wire: self.wire.clone(),
-            heartbeat: self.policy.heartbeat,
-            faults: req.faults.clone(),
+            setup: self.setup.clone(),
         }
     }
-}
-
-fn escalated(report: String) -> Result<RunEnd, RunError> {
-    Ok(RunEnd { code: 5, report })
 }
 
 fn state_error(what: &str) -> impl Fn(std::io::Error) -> RunError + '_ {
@@ -208,182 +173,259 @@ fn still_accepted(req: &RunRequest, r: &mut Ready) -> Result<Option<(Decision, G
 
 /// Drives `r` to its end: exit 0 committed, 5 escalated or stopped (the state file stays for
 /// `retake resume`).
-pub fn drive(req: &RunRequest, mut r: Ready) -> Result<RunEnd, RunError> {
-    let settings = &req.settings;
-    let team = Team::new(req, &r).map_err(|e| {
-        if r.fresh && r.history.is_empty() {
-            // The team cannot start at all: an early abort leaves nothing to resume.
-            r.state.clear_active();
-        }
-        RunError::Refused(e)
-    })?;
-    let session = r.active.session_id.clone();
-    let team_size = r
-        .active
-        .team
-        .as_ref()
-        .map_or(r.implementers, |t| t.implementer_count);
-    let mut board = Board::new(
-        std::mem::take(&mut r.tasks),
-        settings.team_loop.max_attempts,
-    );
-    let gate_kind = gate_kind(&r.active, &settings.team_loop.gate);
-    let mut gate_state = GateState::from(r.active.review);
-    let reviews = ReviewContext {
-        repo: req.repo.clone(),
-        settings: settings.clone(),
-        runtime: req.runtime,
-        faults: req.faults.clone(),
-        gate: gate_kind,
-        base: r.active.base_commit.clone(),
-    };
-    let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
-    let mut first_phase = true;
-    // Findings with no file are no fix task (no judge could pass one): the report names them.
-    let mut repository_wide: Vec<String> = Vec::new();
-    let review = match still_accepted(req, &mut r)? {
+pub fn drive(req: &RunRequest, r: Ready) -> Result<RunEnd, RunError> {
+    let mut run = Loop::new(req, r)?;
+    let review = match still_accepted(req, &mut run.r)? {
         Some(review) => review,
         None => loop {
-            let pending = board
-                .tasks
-                .iter()
-                .filter(|t| t.status == TaskStatus::Pending)
-                .count();
-            if pending > 0 {
-                eprintln!(
-                    "retake run: {pending} task(s) open, {} Implementer(s)",
-                    r.implementers
-                );
-                let input = team.phase(req, &session, r.implementers, &phase_b);
-                let result = run_phase(input, board, r.state.clone()).map_err(|e| {
-                    if r.fresh && first_phase && r.history.is_empty() {
-                        // The team never started: an early abort leaves nothing to resume.
-                        r.state.clear_active();
-                    }
-                    RunError::Refused(format!("the team could not run: {e}"))
-                })?;
-                first_phase = false;
-                board = result.board;
-                for (slot, n) in result.restarts.iter().filter(|(_, n)| *n > 0) {
-                    eprintln!("retake run: {slot} was re-spawned {n} time(s)");
-                }
-                let escalations = board.escalations();
-                if !escalations.is_empty() {
-                    return escalated(report::task_escalation_report(
-                        &escalations,
-                        &board.tasks,
-                        &r.history,
-                    ));
-                }
+            if let Some(end) = run.team_phase()? {
+                return Ok(end);
             }
-            eprintln!("retake run: every task passed; reviewing the changes");
-            let input = ReviewInput {
-                repo: &req.repo,
-                base: &r.active.base_commit,
-                settings,
-                runtime: req.runtime,
-                faults: &req.faults,
-            };
-            let outcome = review_changes(&input).map_err(RunError::Refused)?;
-            let round = r.history.len() as u32 + 1;
-            r.history.push(RetakeRound::from_outcome(round, &outcome));
-            let head = protocol::exec::git::head_commit(&req.repo).unwrap_or_default();
-            let (next, action) = gate::step(
-                gate_kind,
-                gate_state,
-                outcome.verdict,
-                outcome.decision,
-                false,
-            );
-            gate_state = next;
-            r.active.review = gate_state.into();
-            if let GateAction::Accept { .. } = action {
-                r.active.accepted = Some(Accepted {
-                    round,
-                    decision: outcome.decision,
-                    grade: outcome.grade,
-                    tree: tree_id(req, &r).unwrap_or_default(),
-                });
-            }
-            // The counters (and an acceptance) reach active.json before the round's record: a
-            // Lead killed in between resumes with them, never with fewer.
-            r.state
-                .write_active(&r.active)
-                .and_then(|()| record(&r.state, &outcome, &head, &session, round))
-                .map_err(state_error("the run's state"))?;
-            eprintln!(
-                "retake run: review round {round}: {} ({}, grade {})",
-                outcome.verdict, outcome.decision, outcome.grade
-            );
-            match action {
-                GateAction::Accept { .. } => {
-                    repository_wide = repository_wide_notes(&outcome.findings);
-                    break (outcome.decision, outcome.grade);
-                }
-                GateAction::Fix => {
-                    let fixes = fix_round(&outcome, &board.tasks);
-                    if fixes.is_empty() {
-                        let wide: String = repository_wide_notes(&outcome.findings)
-                            .iter()
-                            .map(|n| format!("- {n}\n"))
-                            .collect();
-                        return escalated(format!(
-                            "⚠ retake: the review asks for changes ({}) but names no finding to turn into a fix task\n\n\
-                             {wide}{}Fix the problem by hand, then continue with `retake resume`.\n",
-                            outcome.verdict,
-                            if wide.is_empty() { "" } else { "\n" }
-                        ));
-                    }
-                    super::fix_findings::record(r.state.dir(), &session, &fixes, &outcome.findings)
-                        .map_err(state_error("fix-findings.json"))?;
-                    r.implementers =
-                        implementer_count(independent_tasks(&fixes), req.parallel, None);
-                    board.tasks.extend(fixes);
-                    r.state
-                        .write_tasks(&session, &board.tasks)
-                        .map_err(state_error("tasks.json"))?;
-                }
-                GateAction::Escalate(reason) => {
-                    return escalated(escalation_report(reason, &outcome.findings, &r.history))
-                }
-                GateAction::SpecCascade => {
-                    return escalated(escalation_report(
-                        gate::EscalationReason::NoSpecCascade,
-                        &outcome.findings,
-                        &r.history,
-                    ))
-                }
-                GateAction::Stop(StopKind::ManualIntervention) => {
-                    return escalated(manual_intervention_report(&outcome.findings))
-                }
-                GateAction::Stop(StopKind::VerificationFailed) => {
-                    return escalated(verification_failed_report(&outcome.findings, None))
-                }
+            match run.review_round()? {
+                Round::Accepted(decision, grade) => break (decision, grade),
+                Round::Again => {}
+                Round::Ended(end) => return Ok(end),
             }
         },
     };
-    let done = complete(&CompleteInput {
-        repo: &req.repo,
-        state: &r.state,
-        session_id: &session,
-        range: &r.active.task_range,
-        duration_secs: elapsed_secs(&r.active.started_at),
-        implementers: team_size,
-        retakes: r.history.len().saturating_sub(1) as u32,
-        tasks: &board.tasks,
-        repository_wide: &repository_wide,
-        plans_mapping: &r.active.plans_mapping,
-        plan: &r.plan,
-        review,
-        verify_timeout: Duration::from_secs(settings.test.timeout_secs),
-        test: r.test.as_deref(),
-    })
-    .map_err(RunError::Refused)?;
-    drop(r.lock.take());
-    Ok(match done {
-        Completed::Done(report) => RunEnd { code: 0, report },
-        Completed::VerificationFailed(report) => RunEnd { code: 5, report },
-    })
+    run.complete(review)
+}
+
+/// Where a review round leaves the loop.
+enum Round {
+    /// Accepted: Phase C goes on with this decision and grade.
+    Accepted(Decision, Grade),
+    /// Fix tasks were added: another team phase.
+    Again,
+    /// Escalated or stopped, with its report (exit 5).
+    Ended(RunEnd),
+}
+
+/// The loop's state between team phases and review rounds.
+struct Loop<'a> {
+    req: &'a RunRequest,
+    r: Ready,
+    team: Team,
+    session: String,
+    team_size: u32,
+    board: Board,
+    gate_kind: GateKind,
+    gate_state: GateState,
+    phase_b: PhaseBConfig,
+    first_phase: bool,
+    /// Findings with no file are no fix task (no judge could pass one): the report names them.
+    repository_wide: Vec<String>,
+}
+
+impl<'a> Loop<'a> {
+    fn new(req: &'a RunRequest, mut r: Ready) -> Result<Loop<'a>, RunError> {
+        let settings = &req.settings;
+        let team = Team::new(req, &r).map_err(|e| {
+            if r.fresh && r.history.is_empty() {
+                // The team cannot start at all: an early abort leaves nothing to resume.
+                r.state.clear_active();
+            }
+            RunError::Refused(e)
+        })?;
+        let session = r.active.session_id.clone();
+        let team_size = r
+            .active
+            .team
+            .as_ref()
+            .map_or(r.implementers, |t| t.implementer_count);
+        let board = Board::new(
+            std::mem::take(&mut r.tasks),
+            settings.team_loop.max_attempts,
+        );
+        let gate_kind = gate_kind(&r.active, &settings.team_loop.gate);
+        let reviews = ReviewContext {
+            repo: req.repo.clone(),
+            settings: settings.clone(),
+            runtime: req.runtime,
+            faults: req.faults.clone(),
+            gate: gate_kind,
+            base: r.active.base_commit.clone(),
+        };
+        let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
+        Ok(Loop {
+            req,
+            gate_state: GateState::from(r.active.review),
+            r,
+            team,
+            session,
+            team_size,
+            board,
+            gate_kind,
+            phase_b,
+            first_phase: true,
+            repository_wide: Vec::new(),
+        })
+    }
+
+    /// A team phase over the pending tasks, if there are any; the end of the run when a task
+    /// escalated.
+    fn team_phase(&mut self) -> Result<Option<RunEnd>, RunError> {
+        let pending = self
+            .board
+            .tasks
+            .iter()
+            .filter(|t| t.status == TaskStatus::Pending)
+            .count();
+        if pending == 0 {
+            return Ok(None);
+        }
+        let r = &mut self.r;
+        eprintln!(
+            "retake run: {pending} task(s) open, {} Implementer(s)",
+            r.implementers
+        );
+        let input = self
+            .team
+            .phase(&self.session, r.implementers, &self.phase_b);
+        let board = std::mem::replace(&mut self.board, Board::new(Vec::new(), 0));
+        let first_phase = self.first_phase;
+        let result = run_phase(input, board, r.state.clone()).map_err(|e| {
+            if r.fresh && first_phase && r.history.is_empty() {
+                // The team never started: an early abort leaves nothing to resume.
+                r.state.clear_active();
+            }
+            RunError::Refused(format!("the team could not run: {e}"))
+        })?;
+        self.first_phase = false;
+        self.board = result.board;
+        for (slot, n) in result.restarts.iter().filter(|(_, n)| *n > 0) {
+            eprintln!("retake run: {slot} was re-spawned {n} time(s)");
+        }
+        let escalations = self.board.escalations();
+        if escalations.is_empty() {
+            return Ok(None);
+        }
+        let report =
+            report::task_escalation_report(&escalations, &self.board.tasks, &self.r.history);
+        Ok(Some(RunEnd { code: 5, report }))
+    }
+
+    /// Reviews what the run changed and takes the gate's step: accept, fix tasks, or an end.
+    fn review_round(&mut self) -> Result<Round, RunError> {
+        let (req, r) = (self.req, &mut self.r);
+        eprintln!("retake run: every task passed; reviewing the changes");
+        let input = ReviewInput {
+            repo: &req.repo,
+            base: &r.active.base_commit,
+            settings: &req.settings,
+            runtime: req.runtime,
+            faults: &req.faults,
+        };
+        let outcome = review_changes(&input).map_err(RunError::Refused)?;
+        let round = r.history.len() as u32 + 1;
+        r.history.push(RetakeRound::from_outcome(round, &outcome));
+        let head = protocol::exec::git::head_commit(&req.repo).unwrap_or_default();
+        let (next, action) = gate::step(
+            self.gate_kind,
+            self.gate_state,
+            outcome.verdict,
+            outcome.decision,
+            false,
+        );
+        self.gate_state = next;
+        r.active.review = next.into();
+        if let GateAction::Accept { .. } = action {
+            r.active.accepted = Some(Accepted {
+                round,
+                decision: outcome.decision,
+                grade: outcome.grade,
+                tree: tree_id(req, r).unwrap_or_default(),
+            });
+        }
+        // The counters (and an acceptance) reach active.json before the round's record: a
+        // Lead killed in between resumes with them, never with fewer.
+        r.state
+            .write_active(&r.active)
+            .and_then(|()| record(&r.state, &outcome, &head, &self.session, round))
+            .map_err(state_error("the run's state"))?;
+        eprintln!(
+            "retake run: review round {round}: {} ({}, grade {})",
+            outcome.verdict, outcome.decision, outcome.grade
+        );
+        let ended = |report| Ok(Round::Ended(RunEnd { code: 5, report }));
+        match action {
+            GateAction::Accept { .. } => {
+                self.repository_wide = repository_wide_notes(&outcome.findings);
+                Ok(Round::Accepted(outcome.decision, outcome.grade))
+            }
+            GateAction::Fix => self.fix_tasks(&outcome),
+            GateAction::Escalate(reason) => {
+                ended(escalation_report(reason, &outcome.findings, &r.history))
+            }
+            GateAction::SpecCascade => ended(escalation_report(
+                gate::EscalationReason::NoSpecCascade,
+                &outcome.findings,
+                &r.history,
+            )),
+            GateAction::Stop(StopKind::ManualIntervention) => {
+                ended(manual_intervention_report(&outcome.findings))
+            }
+            GateAction::Stop(StopKind::VerificationFailed) => {
+                ended(verification_failed_report(&outcome.findings, None))
+            }
+        }
+    }
+
+    /// The review's findings as fix tasks on the board for the next team phase; an end when
+    /// it names none.
+    fn fix_tasks(&mut self, outcome: &AuditOutcome) -> Result<Round, RunError> {
+        let fixes = fix_round(outcome, &self.board.tasks);
+        if fixes.is_empty() {
+            let wide: String = repository_wide_notes(&outcome.findings)
+                .iter()
+                .map(|n| format!("- {n}\n"))
+                .collect();
+            let report = format!(
+                "⚠ retake: the review asks for changes ({}) but names no finding to turn into a fix task\n\n\
+                 {wide}{}Fix the problem by hand, then continue with `retake resume`.\n",
+                outcome.verdict,
+                if wide.is_empty() { "" } else { "\n" }
+            );
+            return Ok(Round::Ended(RunEnd { code: 5, report }));
+        }
+        let (session, state) = (&self.session, &self.r.state);
+        super::fix_findings::record(state.dir(), session, &fixes, &outcome.findings)
+            .map_err(state_error("fix-findings.json"))?;
+        self.r.implementers = implementer_count(independent_tasks(&fixes), self.req.parallel, None);
+        self.board.tasks.extend(fixes);
+        self.r
+            .state
+            .write_tasks(session, &self.board.tasks)
+            .map_err(state_error("tasks.json"))?;
+        Ok(Round::Again)
+    }
+
+    /// Phase C after an accepted review: verification, the plan marked done, one commit.
+    fn complete(mut self, review: (Decision, Grade)) -> Result<RunEnd, RunError> {
+        let r = &mut self.r;
+        let done = complete(&CompleteInput {
+            repo: &self.req.repo,
+            state: &r.state,
+            session_id: &self.session,
+            range: &r.active.task_range,
+            duration_secs: elapsed_secs(&r.active.started_at),
+            implementers: self.team_size,
+            retakes: r.history.len().saturating_sub(1) as u32,
+            tasks: &self.board.tasks,
+            repository_wide: &self.repository_wide,
+            plans_mapping: &r.active.plans_mapping,
+            plan: &r.plan,
+            review,
+            verify_timeout: Duration::from_secs(self.req.settings.test.timeout_secs),
+            test: r.test.as_deref(),
+        })
+        .map_err(RunError::Refused)?;
+        drop(r.lock.take());
+        Ok(match done {
+            Completed::Done(report) => RunEnd { code: 0, report },
+            Completed::VerificationFailed(report) => RunEnd { code: 5, report },
+        })
+    }
 }
 
 /// Seconds since the run started (its whole life, interruptions included).

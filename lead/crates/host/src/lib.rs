@@ -15,6 +15,7 @@ pub mod journal;
 pub mod local;
 pub mod lock;
 pub mod remote;
+pub mod setup;
 pub mod supervisor;
 
 use futures::future::BoxFuture;
