@@ -65,40 +65,7 @@ pub fn load(dir: &Path) -> Result<ReviewFindings, FixError> {
     let review = dir
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let mut reports: Vec<InspectorReport> = Vec::new();
-    for path in &names {
-        let is_json = path.extension().is_some_and(|x| x == "json");
-        if !is_json && path.with_extension("json").is_file() {
-            continue;
-        }
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            FixError::BadInput(format!("cannot read the report {}: {e}", path.display()))
-        })?;
-        let malformed =
-            |e: String| FixError::BadInput(format!("malformed report {}: {e}", path.display()));
-        reports.push(if is_json {
-            serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?
-        } else {
-            let stem = path
-                .file_stem()
-                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-            let cpf = parse_report(&text).map_err(|e| malformed(e.to_string()))?;
-            InspectorReport::from_cpf(&stem, &review, cpf)
-        });
-    }
-    let mut merged: Vec<Finding> = Vec::new();
-    for f in reports.into_iter().flat_map(|r| r.findings) {
-        match merged.iter_mut().find(|m| m.fingerprint == f.fingerprint) {
-            Some(m) => {
-                for a in f.agents {
-                    if !m.agents.contains(&a) {
-                        m.agents.push(a);
-                    }
-                }
-            }
-            None => merged.push(f),
-        }
-    }
+    let merged = merged(read_reports(&names, &review)?);
     let verdict_path = dir.join("verdict.cpf");
     let (audited, source) = if verdict_path.is_file() {
         let text = std::fs::read_to_string(&verdict_path).map_err(|e| {
@@ -141,6 +108,50 @@ pub fn load(dir: &Path) -> Result<ReviewFindings, FixError> {
         source,
         notes,
     })
+}
+
+/// The reports at `paths` (a report's JSON preferred to its CPF), of review `review`.
+fn read_reports(paths: &[PathBuf], review: &str) -> Result<Vec<InspectorReport>, FixError> {
+    let mut reports: Vec<InspectorReport> = Vec::new();
+    for path in paths {
+        let is_json = path.extension().is_some_and(|x| x == "json");
+        if !is_json && path.with_extension("json").is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            FixError::BadInput(format!("cannot read the report {}: {e}", path.display()))
+        })?;
+        let malformed =
+            |e: String| FixError::BadInput(format!("malformed report {}: {e}", path.display()));
+        reports.push(if is_json {
+            serde_json::from_str(&text).map_err(|e| malformed(e.to_string()))?
+        } else {
+            let stem = path
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let cpf = parse_report(&text).map_err(|e| malformed(e.to_string()))?;
+            InspectorReport::from_cpf(&stem, review, cpf)
+        });
+    }
+    Ok(reports)
+}
+
+/// The reports' findings, one per fingerprint with every agent that reported it.
+fn merged(reports: Vec<InspectorReport>) -> Vec<Finding> {
+    let mut merged: Vec<Finding> = Vec::new();
+    for f in reports.into_iter().flat_map(|r| r.findings) {
+        match merged.iter_mut().find(|m| m.fingerprint == f.fingerprint) {
+            Some(m) => {
+                for a in f.agents {
+                    if !m.agents.contains(&a) {
+                        m.agents.push(a);
+                    }
+                }
+            }
+            None => merged.push(f),
+        }
+    }
+    merged
 }
 
 /// The verdict's VERIFIED rows as findings: each report finding with the row's category and

@@ -15,7 +15,7 @@ use team::discussion::{self, Discussion};
 use team::gate::GateState;
 use team::granularity::Limits;
 use team::plan::{parse_range, select, source, Plan, Range, RangeError};
-use team::prepare::{prepare, Parallelism};
+use team::prepare::{prepare, Parallelism, Prepared};
 use team::session::session_id;
 
 /// Step 0, Phase 0 and Phase A: the run, ready for its loop.
@@ -29,25 +29,9 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         )));
     }
     let lock = RepoLock::acquire(&state_dir).map_err(|e| RunError::Refused(e.to_string()))?;
-    let now = chrono::Utc::now();
     let head = protocol::exec::git::head_commit(&req.repo);
     let s = &req.settings;
-    let mut active = ActiveRun {
-        kind: "run".into(),
-        session_id: session_id(now),
-        started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        impl_mode: s.executor.kind.clone().unwrap_or_else(|| "none".into()),
-        task_range: req.range.clone(),
-        base_commit: head.clone().unwrap_or_default(),
-        team: None,
-        plans_mapping: Default::default(),
-        options: None,
-        review: ReviewCounters::from(GateState {
-            max_retakes: s.team_loop.max_retakes,
-            ..GateState::default()
-        }),
-        accepted: None,
-    };
+    let mut active = new_run(req, head.as_deref());
     state
         .write_active(&active)
         .map_err(|e| RunError::Refused(format!("cannot write the state file: {e}")))?;
@@ -87,27 +71,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     for p in &prepared.problems {
         eprintln!("retake run: {:?} {:?}: {}", p.check, p.level, p.message);
     }
-    let n = prepared.registration.tasks.len();
-    let question = format!(
-        "{n} task{} with {} Implementer{} in parallel, then a review by six Inspectors and the Auditor — proceed?",
-        if n == 1 { "" } else { "s" },
-        prepared.implementers,
-        if prepared.implementers == 1 { "" } else { "s" },
-    );
-    eprintln!("retake run: range {}:", req.range);
-    for t in &prepared.registration.tasks {
-        eprintln!("  {} (cc:TODO)", t.subject);
-    }
-    if !req.yes {
-        if !std::io::stdin().is_terminal() {
-            return Err(abort(format!(
-                "{question} — no terminal to answer on: pass --yes to confirm the scope"
-            )));
-        }
-        if !confirmed(&question) {
-            return Err(abort("run cancelled: the scope was not confirmed".into()));
-        }
-    }
+    confirm_scope(req, &prepared).map_err(abort)?;
     active.team = Some(TeamInfo {
         implementer_count: prepared.implementers,
         reviewer_count: 1,
@@ -137,6 +101,55 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         history: Vec::new(),
         fresh: true,
     })
+}
+
+/// The state of a run that starts now from `head`, before Phase A.
+fn new_run(req: &RunRequest, head: Option<&str>) -> ActiveRun {
+    let now = chrono::Utc::now();
+    let s = &req.settings;
+    ActiveRun {
+        kind: "run".into(),
+        session_id: session_id(now),
+        started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        impl_mode: s.executor.kind.clone().unwrap_or_else(|| "none".into()),
+        task_range: req.range.clone(),
+        base_commit: head.unwrap_or_default().to_string(),
+        team: None,
+        plans_mapping: Default::default(),
+        options: None,
+        review: ReviewCounters::from(GateState {
+            max_retakes: s.team_loop.max_retakes,
+            ..GateState::default()
+        }),
+        accepted: None,
+    }
+}
+
+/// Lists the tasks and asks to proceed, unless `--yes`; the reason to stop otherwise.
+fn confirm_scope(req: &RunRequest, prepared: &Prepared) -> Result<(), String> {
+    let n = prepared.registration.tasks.len();
+    let question = format!(
+        "{n} task{} with {} Implementer{} in parallel, then a review by six Inspectors and the Auditor — proceed?",
+        if n == 1 { "" } else { "s" },
+        prepared.implementers,
+        if prepared.implementers == 1 { "" } else { "s" },
+    );
+    eprintln!("retake run: range {}:", req.range);
+    for t in &prepared.registration.tasks {
+        eprintln!("  {} (cc:TODO)", t.subject);
+    }
+    if req.yes {
+        return Ok(());
+    }
+    if !std::io::stdin().is_terminal() {
+        return Err(format!(
+            "{question} — no terminal to answer on: pass --yes to confirm the scope"
+        ));
+    }
+    if !confirmed(&question) {
+        return Err("run cancelled: the scope was not confirmed".into());
+    }
+    Ok(())
 }
 
 /// Phase 0 over the tasks of `range`: the built-in Planner and Critic, with the repository's

@@ -7,14 +7,14 @@
 //! timeline's `REVIEW_COMPLETED` events.
 
 use super::drive::{team_for, Ready};
-use super::state::{team_event, RunOptions, RunState};
+use super::state::{team_event, ActiveRun, RunOptions, RunState};
 use super::{environment, RunError, RunRequest};
 use crate::config::Settings;
 use host::lock::RepoLock;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use team::completion::{parse_timeline, TimelineEvent, REVIEW_COMPLETED};
 use team::escalation::RetakeRound;
 use team::plan::source;
@@ -108,6 +108,59 @@ fn refused(message: String) -> RunError {
     RunError::Refused(message)
 }
 
+/// The interrupted run's task list, which must be that run's.
+fn tasks_of(state: &RunState, active: &ActiveRun) -> Result<(String, Vec<Task>), RunError> {
+    let path = state.active_path();
+    let (session, tasks) = state.read_tasks().map_err(|e| {
+        refused(format!(
+            "{}: cannot restore run {} ({e}); remove {} to start over",
+            state.tasks_path().display(),
+            active.session_id,
+            path.display()
+        ))
+    })?;
+    if session != active.session_id {
+        return Err(refused(format!(
+            "{} belongs to run {session}, not to the interrupted run {}; remove {} to start over",
+            state.tasks_path().display(),
+            active.session_id,
+            path.display()
+        )));
+    }
+    Ok((session, tasks))
+}
+
+/// The timeline's lines for the tasks the interruption released (each interrupted attempt's
+/// files restored to what it found) and for the run resuming.
+fn released(state: &RunState, repo: &Path, restored: &Restored) -> Vec<String> {
+    let store = state.dir().join(super::hub::ATTEMPTS);
+    let mut lines: Vec<String> = Vec::new();
+    for (task, actor) in &restored.released {
+        lines.push(team_event(
+            "TASK_RELEASED",
+            json!({"task": task, "actor": actor, "returned": "pending", "reason": "the Lead was interrupted"}),
+        ));
+        // The interrupted attempt may have written its change already: its retry starts from
+        // what the attempt found, or the judge would see no change of its own (Q5).
+        let files = super::hub::attempts::restore_interrupted(&store, repo, *task);
+        if !files.is_empty() {
+            lines.push(team_event(
+                "TASK_RESTORED",
+                json!({"task": task, "files": files, "reason": "the Lead was interrupted"}),
+            ));
+        }
+    }
+    lines.push(team_event(
+        "RUN_RESUMED",
+        json!({
+            "released": restored.released.iter().map(|(t, _)| t).collect::<Vec<_>>(),
+            "retried": restored.retried,
+            "completed": restored.completed,
+        }),
+    ));
+    lines
+}
+
 /// Restores the interrupted run of `repo`: the request it was started with and the run ready
 /// for its loop.
 pub fn restore(
@@ -133,22 +186,7 @@ pub fn restore(
             active.session_id, active.task_range, unattended.flags()
         )));
     };
-    let (session, mut tasks) = state.read_tasks().map_err(|e| {
-        refused(format!(
-            "{}: cannot restore run {} ({e}); remove {} to start over",
-            state.tasks_path().display(),
-            active.session_id,
-            path.display()
-        ))
-    })?;
-    if session != active.session_id {
-        return Err(refused(format!(
-            "{} belongs to run {session}, not to the interrupted run {}; remove {} to start over",
-            state.tasks_path().display(),
-            active.session_id,
-            path.display()
-        )));
-    }
+    let (session, mut tasks) = tasks_of(&state, &active)?;
     let runtime: Runtime = team.runtime.parse().map_err(refused)?;
     let executor = settings.executor.spec().ok_or_else(|| {
         refused("no executor is configured: set [executor] kind and command in retake.toml".into())
@@ -157,31 +195,7 @@ pub fn restore(
     let options = unattended.apply(&recorded);
     active.options = Some(options.clone());
     let restored = reset_tasks(&mut tasks);
-    let store = state.dir().join(super::hub::ATTEMPTS);
-    let mut lines: Vec<String> = Vec::new();
-    for (task, actor) in &restored.released {
-        lines.push(team_event(
-            "TASK_RELEASED",
-            json!({"task": task, "actor": actor, "returned": "pending", "reason": "the Lead was interrupted"}),
-        ));
-        // The interrupted attempt may have written its change already: its retry starts from
-        // what the attempt found, or the judge would see no change of its own (Q5).
-        let files = super::hub::attempts::restore_interrupted(&store, &repo, *task);
-        if !files.is_empty() {
-            lines.push(team_event(
-                "TASK_RESTORED",
-                json!({"task": task, "files": files, "reason": "the Lead was interrupted"}),
-            ));
-        }
-    }
-    lines.push(team_event(
-        "RUN_RESUMED",
-        json!({
-            "released": restored.released.iter().map(|(t, _)| t).collect::<Vec<_>>(),
-            "retried": restored.retried,
-            "completed": restored.completed,
-        }),
-    ));
+    let lines = released(&state, &repo, &restored);
     state
         .write_tasks(&session, &tasks)
         .and_then(|()| state.write_active(&active))

@@ -35,6 +35,22 @@ struct Ended {
     stderr: String,
 }
 
+/// The flags of the scenario's `retake run`: its runtime, its faults, its own arguments.
+fn run_flags(scenario: &Scenario) -> Vec<String> {
+    let mut flags = vec![
+        "--runtime".to_string(),
+        Runtime::name(scenario.runtime).to_string(),
+    ];
+    if !scenario.faults.is_empty() {
+        flags.push("--chaos".into());
+        for fault in &scenario.faults {
+            flags.extend(["--fault".to_string(), fault.clone()]);
+        }
+    }
+    flags.extend(scenario.args.iter().cloned());
+    flags
+}
+
 /// Runs `scenario` (a run) with `exe` and observes the outcome.
 pub fn execute(
     scenario: &Scenario,
@@ -52,17 +68,7 @@ pub fn execute(
             .collect()
     };
     let mut first = command(&["run", &run.range]);
-    first.extend([
-        "--runtime".to_string(),
-        Runtime::name(scenario.runtime).to_string(),
-    ]);
-    if !scenario.faults.is_empty() {
-        first.push("--chaos".into());
-        for fault in &scenario.faults {
-            first.extend(["--fault".to_string(), fault.clone()]);
-        }
-    }
-    first.extend(scenario.args.iter().cloned());
+    first.extend(run_flags(scenario));
     let extra = tagged(scenario, &tag, &[(HOLD_ENV, hold.as_path())]);
     let go = |argv: Vec<String>, until: Instant, trigger: &mut dyn FnMut() -> bool| {
         run_until(&argv, &copy, &extra, until, trigger)

@@ -34,30 +34,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     }
     let (mut tests, mut failures, mut errors, mut body) = (0, 0, 0, String::new());
     for agent in agents {
-        let kind = s
-            .reports
-            .get(agent)
-            .and_then(|r| r.kind)
-            .or_else(|| agent.parse::<InspectorKind>().ok());
-        // The kind's catalog rules, then any other rule its findings name, each with its
-        // findings: one pass over them, however many rules a report invents.
-        let mut rules: Vec<(&str, Vec<&Finding>)> = catalog
-            .iter()
-            .filter(|(k, _)| Some(*k) == kind)
-            .map(|(_, m)| (m.id, Vec::new()))
-            .collect();
-        let mut rule_at: HashMap<&str, usize> = rules
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _))| (*id, i))
-            .collect();
-        for f in s.active().filter(|f| Summary::owner(f) == agent) {
-            let at = *rule_at.entry(&f.rule).or_insert_with(|| {
-                rules.push((&f.rule, Vec::new()));
-                rules.len() - 1
-            });
-            rules[at].1.push(f);
-        }
+        let rules = rules_of(s, agent, &catalog);
         let lost = s.lost_message(agent);
         let unavailable = lost.is_some();
         let mut suite = String::new();
@@ -87,36 +64,7 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
                 );
                 continue;
             }
-            if hits.is_empty() {
-                suite.push_str("/>\n");
-                continue;
-            }
-            suite.push_str(">\n");
-            let mut out = String::new();
-            for &f in hits {
-                if failing.contains(&(f as *const Finding)) {
-                    suite_failures += 1;
-                    let _ = writeln!(
-                        suite,
-                        "      <failure message=\"{}\" type=\"{}\">{}</failure>",
-                        attr(&f.description),
-                        f.severity.letter(),
-                        text(&f.location.to_string())
-                    );
-                } else {
-                    let _ = writeln!(
-                        out,
-                        "{} {} {}",
-                        f.severity.letter(),
-                        f.location,
-                        f.description
-                    );
-                }
-            }
-            if !out.is_empty() {
-                let _ = writeln!(suite, "      <system-out>{}</system-out>", text(&out));
-            }
-            suite.push_str("    </testcase>\n");
+            suite_failures += case_body(&mut suite, hits, &failing);
         }
         tests += rules.len() + suite_errors;
         failures += suite_failures;
@@ -131,6 +79,74 @@ pub fn render(s: &Summary<'_>, gate: &Gate) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"retake\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">\n{body}</testsuites>\n"
     )
+}
+
+/// The rules of `agent`'s kind from the catalog, then any other rule its findings name, each
+/// with its findings: one pass over them, however many rules a report invents.
+fn rules_of<'s>(
+    s: &Summary<'s>,
+    agent: &str,
+    catalog: &[(InspectorKind, &'static inspector::engine::RuleMeta)],
+) -> Vec<(&'s str, Vec<&'s Finding>)> {
+    let kind = s
+        .reports
+        .get(agent)
+        .and_then(|r| r.kind)
+        .or_else(|| agent.parse::<InspectorKind>().ok());
+    let mut rules: Vec<(&str, Vec<&Finding>)> = catalog
+        .iter()
+        .filter(|(k, _)| Some(*k) == kind)
+        .map(|(_, m)| (m.id, Vec::new()))
+        .collect();
+    let mut rule_at: HashMap<&str, usize> = rules
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i))
+        .collect();
+    for f in s.active().filter(|f| Summary::owner(f) == agent) {
+        let at = *rule_at.entry(&f.rule).or_insert_with(|| {
+            rules.push((&f.rule, Vec::new()));
+            rules.len() - 1
+        });
+        rules[at].1.push(f);
+    }
+    rules
+}
+
+/// The rest of a rule's `<testcase` with its findings: a `<failure>` each for the failing
+/// ones, the others in `<system-out>`. Returns the failures.
+fn case_body(suite: &mut String, hits: &[&Finding], failing: &HashSet<*const Finding>) -> usize {
+    if hits.is_empty() {
+        suite.push_str("/>\n");
+        return 0;
+    }
+    suite.push_str(">\n");
+    let (mut failures, mut out) = (0, String::new());
+    for &f in hits {
+        if failing.contains(&(f as *const Finding)) {
+            failures += 1;
+            let _ = writeln!(
+                suite,
+                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                attr(&f.description),
+                f.severity.letter(),
+                text(&f.location.to_string())
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "{} {} {}",
+                f.severity.letter(),
+                f.location,
+                f.description
+            );
+        }
+    }
+    if !out.is_empty() {
+        let _ = writeln!(suite, "      <system-out>{}</system-out>", text(&out));
+    }
+    suite.push_str("    </testcase>\n");
+    failures
 }
 
 /// Escapes text content; characters XML 1.0 cannot carry at all are dropped.
