@@ -20,6 +20,7 @@ pub mod verdicts_md;
 
 use clap::Parser;
 use cli::{Cli, Command};
+use outputs::ExitCode;
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> u8 {
@@ -30,7 +31,9 @@ pub fn main() -> u8 {
         // pipe ends like any command's output: quietly, 141.
         Err(e) => {
             return match e.print() {
-                Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => 141,
+                Err(io) if io.kind() == std::io::ErrorKind::BrokenPipe => {
+                    ExitCode::BrokenPipe.code()
+                }
                 _ => u8::try_from(e.exit_code()).unwrap_or(2),
             }
         }
@@ -38,29 +41,33 @@ pub fn main() -> u8 {
     protocol::session::process::init_logging(cli.log_format);
     let result = match cli.command {
         Command::Review(args) => commands::review::run(args).map_err(|f| (f.code, f.error)),
-        Command::Audit(args) => commands::audit::run(args).map_err(|e| (2, e)),
-        Command::Rules => commands::rules::run().map_err(|e| (2, e)),
-        Command::Actor { role } => commands::actor::run(role).map_err(|e| (2, e)),
-        Command::Consensus(args) => commands::consensus::run(args).map_err(|e| (2, e)),
-        Command::Scenario { action } => commands::scenario::run(action).map_err(|e| (2, e)),
+        Command::Audit(args) => commands::audit::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Rules => commands::rules::run().map_err(|e| (ExitCode::Error, e)),
+        Command::Actor { role } => commands::actor::run(role).map_err(|e| (ExitCode::Error, e)),
+        Command::Consensus(args) => {
+            commands::consensus::run(args).map_err(|e| (ExitCode::Error, e))
+        }
+        Command::Scenario { action } => {
+            commands::scenario::run(action).map_err(|e| (ExitCode::Error, e))
+        }
         Command::Resume(args) => commands::resume::run(args).map_err(|f| (f.code, f.error)),
         Command::Config {
             action: cli::ConfigAction::Show(args),
-        } => commands::config_show::run(args).map_err(|e| (2, e)),
-        Command::Init(args) => commands::init::run(args).map_err(|e| (2, e)),
-        Command::Run(args) => commands::run::run(args).map_err(|e| (2, e)),
-        Command::Fix(args) => commands::fix::run(args).map_err(|e| (2, e)),
-        Command::Serve(args) => commands::serve::run(args).map_err(|e| (2, e)),
-        Command::Status(args) => commands::status::run(args).map_err(|e| (2, e)),
+        } => commands::config_show::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Init(args) => commands::init::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Run(args) => commands::run::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Fix(args) => commands::fix::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Serve(args) => commands::serve::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Status(args) => commands::status::run(args).map_err(|e| (ExitCode::Error, e)),
     };
     match result {
-        Ok(code) => code,
+        Ok(code) => code.code(),
         // The reader of our output went away (`retake rules | head`): like a Unix tool killed by
         // SIGPIPE, stop quietly with 128 + 13 — not a clean exit, and not a message about it.
-        Err((_, e)) if is_broken_pipe(&e) => 141,
+        Err((_, e)) if is_broken_pipe(&e) => ExitCode::BrokenPipe.code(),
         Err((code, e)) => {
             eprintln!("retake: error: {e:#}");
-            code
+            code.code()
         }
     }
 }

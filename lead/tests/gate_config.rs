@@ -273,7 +273,7 @@ fn a_serve_job_s_repository_sets_rules_but_no_command_agent_or_credential() {
         &std::fs::read_to_string(out_dir.join("retake.json")).expect("report"),
     )
     .expect("json");
-    assert_eq!(code, 0, "{report}");
+    assert_eq!(code, outputs::ExitCode::Success, "{report}");
     assert!(
         !rules(&report).iter().any(|r| r == "holistic/todo-macro"),
         "the repository's rules apply: {report}"

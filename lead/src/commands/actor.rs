@@ -2,14 +2,15 @@
 //! the Lead (or from the environment for a worker), never on the command line.
 
 use crate::cli::ActorRole;
+use outputs::ExitCode;
 
 /// Runs the actor until the Lead shuts it down.
-pub fn run(role: ActorRole) -> anyhow::Result<u8> {
+pub fn run(role: ActorRole) -> anyhow::Result<ExitCode> {
     let secret = protocol::session::process::take_secret()?;
     match role {
         ActorRole::Inspector(args) => inspector::runtime::run_process(args, secret)?,
         ActorRole::Auditor(args) => auditor::runtime::run_process(args, secret)?,
         ActorRole::Implementer(args) => implementer::runtime::run_process(args, secret)?,
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -4,13 +4,14 @@
 
 use crate::cli::AuditArgs;
 use anyhow::{bail, Context as _};
+use outputs::ExitCode;
 use outputs::Summary;
 use protocol::InspectorReport;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Runs the command.
-pub fn run(args: AuditArgs) -> anyhow::Result<u8> {
+pub fn run(args: AuditArgs) -> anyhow::Result<ExitCode> {
     super::plan(&args.output)?;
     let files = cpf_files(&args.inputs)?;
     let mut reports = BTreeMap::new();

@@ -4,6 +4,7 @@
 use crate::cli::{ConfigFormat, ConfigShowArgs};
 use crate::config::origin::{Entry, Layer, Source};
 use anyhow::Context as _;
+use outputs::ExitCode;
 use serde_json::{json, Value};
 use std::io::Write as _;
 use std::path::Path;
@@ -12,7 +13,7 @@ use std::path::Path;
 const SECRET_KEYS: [&str; 1] = ["wire.secret"];
 
 /// Runs the command: exit 0, or an error (exit 2) naming the key and the file.
-pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
+pub fn run(args: ConfigShowArgs) -> anyhow::Result<ExitCode> {
     let path = args.path.clone().unwrap_or_else(|| ".".into());
     let repo = std::fs::canonicalize(&path)
         .with_context(|| format!("'{}': no such directory", path.display()))?;
@@ -56,7 +57,7 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<u8> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// The entries with every secret value replaced by `"<redacted>"` (an unset one stays null).

@@ -16,12 +16,13 @@ use crate::verdicts_md::{self, Appended};
 use anyhow::{bail, Context as _};
 use auditor::consensus::{consensus, Consensus, ConsensusRow};
 use outputs::exit_code;
+use outputs::ExitCode;
 use serde_json::{json, Value};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Runs the command.
-pub fn run(args: ConsensusArgs) -> anyhow::Result<u8> {
+pub fn run(args: ConsensusArgs) -> anyhow::Result<ExitCode> {
     let mut texts = Vec::new();
     let mut verdicts = Vec::new();
     for file in &args.files {

@@ -4,11 +4,12 @@
 
 use crate::cli::FixArgs;
 use crate::fix::{self, FixOptions};
+use outputs::ExitCode;
 use std::io::Write;
 use std::path::Path;
 
 /// Runs the command.
-pub fn run(args: FixArgs) -> anyhow::Result<u8> {
+pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
     let opts = FixOptions {
         review_dir: args.review_dir,
         repo: args.repo,
@@ -21,7 +22,7 @@ pub fn run(args: FixArgs) -> anyhow::Result<u8> {
 }
 
 /// Runs a fix session over `review_dir` with the default options (`retake review --fix`).
-pub fn after_review(review_dir: &Path) -> anyhow::Result<u8> {
+pub fn after_review(review_dir: &Path) -> anyhow::Result<ExitCode> {
     execute(&FixOptions {
         review_dir: review_dir.to_path_buf(),
         repo: None,
@@ -32,7 +33,7 @@ pub fn after_review(review_dir: &Path) -> anyhow::Result<u8> {
     })
 }
 
-fn execute(opts: &FixOptions) -> anyhow::Result<u8> {
+fn execute(opts: &FixOptions) -> anyhow::Result<ExitCode> {
     let mut log = |line: String| {
         let mut out = std::io::stdout().lock();
         // A closed standard output (a pipe whose reader left) must not stop the session
@@ -40,7 +41,7 @@ fn execute(opts: &FixOptions) -> anyhow::Result<u8> {
         let _shown = writeln!(out, "{line}").and_then(|()| out.flush());
     };
     let report = fix::run(opts, &mut log)?;
-    if report.code != 0 {
+    if !report.code.is_success() {
         eprintln!(
             "retake fix: {} group{} not fixed after every attempt (rolled back): {}",
             report.failed_groups.len(),

@@ -4,6 +4,7 @@
 
 use crate::cli::InitArgs;
 use anyhow::Context as _;
+use outputs::ExitCode;
 use protocol::InspectorKind;
 use std::path::{Path, PathBuf};
 
@@ -19,7 +20,7 @@ const PROMPT_DIR_COMMENTED: &str = "# prompt_dir = \".retake/prompts\"";
 
 /// Runs the command: exit 0 with every file written, or an error (exit 2) naming the first
 /// file that exists when `--force` is not given — then nothing is written.
-pub fn run(args: InitArgs) -> anyhow::Result<u8> {
+pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let path = args.path.clone().unwrap_or_else(|| ".".into());
     let repo = std::fs::canonicalize(&path)
         .with_context(|| format!("'{}': no such directory", path.display()))?;
@@ -44,7 +45,7 @@ pub fn run(args: InitArgs) -> anyhow::Result<u8> {
         written += &format!("wrote {}\n", target.display());
     }
     super::print_stdout(&written)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// Every file `init` writes, relative to the repository root, with its content.

@@ -18,6 +18,7 @@ use crate::cli::{Format, OutputArgs};
 use anyhow::{bail, Context as _};
 use outputs::baseline::{self, Baseline};
 use outputs::gate::{self, Gate};
+use outputs::ExitCode;
 use outputs::{gitlab, json, junit, markdown, rdjson, sarif, terminal, Summary};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -79,7 +80,7 @@ pub fn plan(output: &OutputArgs) -> anyhow::Result<OutputPlan> {
 
 /// Prints and writes the summary in every requested format and returns the exit code (the
 /// verdict's, `--fail-level`, `--new-only`).
-pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<u8> {
+pub fn emit(summary: &Summary<'_>, output: &OutputArgs) -> anyhow::Result<ExitCode> {
     let plan = plan(output)?;
     let summary = Summary {
         baseline: plan.baseline.as_ref(),

@@ -11,11 +11,15 @@ use crate::review::ReviewRequest;
 use crate::state::ActiveReview;
 use anyhow::Context as _;
 use host::Runtime;
+use outputs::ExitCode;
 use std::path::PathBuf;
 
 /// Runs the command.
-pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
-    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
+    let fail2 = |error: anyhow::Error| Failure {
+        code: ExitCode::Error,
+        error,
+    };
     super::plan(&args.output).map_err(fail2)?;
     let path = args.path.clone().unwrap_or_else(|| ".".into());
     let repo = std::fs::canonicalize(&path)
@@ -70,7 +74,7 @@ pub fn run(args: ResumeArgs) -> Result<u8, Failure> {
 }
 
 /// Continues an interrupted run and prints its report, as `retake run` does.
-fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<u8> {
+fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<ExitCode> {
     let out = &args.output;
     if out.format.iter().any(|f| *f != Format::Terminal)
         || out.output_dir.is_some()

@@ -6,12 +6,16 @@ use crate::review::{self, ReviewError, ReviewRequest};
 use crate::verdicts_md;
 use anyhow::Context as _;
 use host::Runtime;
+use outputs::ExitCode;
 use outputs::Summary;
 use protocol::Scope;
 
 /// Runs the command.
-pub fn run(args: ReviewArgs) -> Result<u8, Failure> {
-    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
+    let fail2 = |error: anyhow::Error| Failure {
+        code: ExitCode::Error,
+        error,
+    };
     // --no-exec promises that no command of the repository runs; the fix pipeline runs its
     // executor, test gate and checks, so the two cannot be combined.
     if args.no_exec && args.fix {
@@ -112,7 +116,7 @@ pub fn execute(
     request: ReviewRequest,
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
-) -> Result<u8, Failure> {
+) -> Result<ExitCode, Failure> {
     execute_with(
         request,
         output,
@@ -127,8 +131,11 @@ pub fn execute_with(
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
     answers: &crate::steering::Answers,
-) -> Result<u8, Failure> {
-    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+) -> Result<ExitCode, Failure> {
+    let fail2 = |error: anyhow::Error| Failure {
+        code: ExitCode::Error,
+        error,
+    };
     let cycle = cycle_of(&request.settings.review.dimensions, None).map_err(fail2)?;
     execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(code, _)| code)
 }
@@ -168,14 +175,17 @@ fn execute_reviewed(
     threshold: Option<u32>,
     answers: &crate::steering::Answers,
     cycle: Option<&CycleOptions>,
-) -> Result<(u8, std::path::PathBuf), Failure> {
-    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+) -> Result<(ExitCode, std::path::PathBuf), Failure> {
+    let fail2 = |error: anyhow::Error| Failure {
+        code: ExitCode::Error,
+        error,
+    };
     let repo = request.repo.clone();
     let scope = request.scope.clone();
     let mut header = request.notes.clone();
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
-            code: 124,
+            code: ExitCode::TimedOut,
             error: e.into(),
         },
         other => fail2(other.into()),
@@ -260,7 +270,10 @@ fn record<'o>(
     out: &'o review::ReviewOutput,
     threshold: Option<u32>,
 ) -> Result<Recorded<'o>, Failure> {
-    let fail2 = |error: anyhow::Error| Failure { code: 2, error };
+    let fail2 = |error: anyhow::Error| Failure {
+        code: ExitCode::Error,
+        error,
+    };
     let feature = match scope {
         Scope::Feature { feature, .. } => Some(feature.as_str()),
         _ => None,

@@ -1,10 +1,11 @@
 //! `retake rules`: the rule catalog, one rule per line.
 
+use outputs::ExitCode;
 use std::io::Write;
 
 /// Prints every rule: id, category, severity (with its cap in the default profile), profile,
 /// languages, dimensions, explanation.
-pub fn run() -> anyhow::Result<u8> {
+pub fn run() -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -40,5 +41,5 @@ pub fn run() -> anyhow::Result<u8> {
             meta.explanation
         )?;
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

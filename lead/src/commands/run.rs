@@ -7,6 +7,7 @@
 
 use crate::cli::{RunArgs, RunFormat};
 use anyhow::Context as _;
+use outputs::ExitCode;
 use std::path::{Path, PathBuf};
 use team::granularity::Limits;
 use team::plan::{parse_range, source};
@@ -15,7 +16,7 @@ use team::{dry_run, verification};
 
 /// Runs `retake run`; exit 0 for a dry run or a committed run, 5 for an escalated one, errors
 /// (exit 2) for a bad plan, range or environment.
-pub fn run(args: RunArgs) -> anyhow::Result<u8> {
+pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     let root = work_tree_root(&cwd).unwrap_or(cwd);
     // The snapshot the whole run uses: retake.toml as committed at HEAD when it starts, so an
@@ -57,11 +58,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<u8> {
         }
     };
     super::print_stdout(&text)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// Drives the plan with the team loop and prints its report.
-fn drive(args: RunArgs, root: PathBuf, settings: crate::config::Settings) -> anyhow::Result<u8> {
+fn drive(
+    args: RunArgs,
+    root: PathBuf,
+    settings: crate::config::Settings,
+) -> anyhow::Result<ExitCode> {
     let faults = crate::chaos::fault_plan(&args.chaos, &settings)?;
     let runtime = match args.runtime {
         Some(r) => r,

@@ -6,16 +6,17 @@ use crate::scenario::check::{expected_summary, got_summary};
 use crate::scenario::report::{self, Outcome};
 use crate::scenario::{self, runner, soak, Scenario};
 use anyhow::Context as _;
+use outputs::ExitCode;
 use std::collections::BTreeMap;
 
 /// Runs the command.
-pub fn run(action: ScenarioAction) -> anyhow::Result<u8> {
+pub fn run(action: ScenarioAction) -> anyhow::Result<ExitCode> {
     match action {
         ScenarioAction::Run(args) => run_files(&args),
     }
 }
 
-fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
+fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<ExitCode> {
     // Every file is checked before anything runs: a typo in the last one costs nothing.
     let loaded = args
         .files
@@ -103,9 +104,9 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<u8> {
     }
     super::print_stdout(&out)?;
     Ok(if outcomes.iter().all(Outcome::passed) {
-        0
+        ExitCode::Success
     } else {
-        1
+        ExitCode::Failed
     })
 }
 

@@ -6,10 +6,11 @@ use crate::serve::confine::ReposRoot;
 use crate::serve::{server, Options, Runners, Service};
 use anyhow::Context as _;
 use host::remote::shared_pool;
+use outputs::ExitCode;
 use std::time::Duration;
 
 /// Runs the command (returns only on a startup error).
-pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
+pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     let here = std::env::current_dir().context("cannot read the current directory")?;
     // The service's own configuration, trusted as it is; the jobs' repositories are not.
     let settings = crate::config::load(&here)?;
@@ -74,6 +75,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<u8> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(api).context("the API's socket")?;
         server::serve(listener, service, server::Limits::default()).await;
-        Ok(0)
+        Ok(ExitCode::Success)
     })
 }

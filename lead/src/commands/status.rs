@@ -9,6 +9,7 @@ use crate::run::{ActiveRun, RunState};
 use crate::state::{ActiveReview, StateError};
 use anyhow::Context as _;
 use host::journal::Journal;
+use outputs::ExitCode;
 use protocol::{Task, TaskStatus};
 use serde::Serialize;
 use std::io::Write;
@@ -62,7 +63,7 @@ pub struct JournalStatus {
 }
 
 /// Runs the command.
-pub fn run(args: StatusArgs) -> anyhow::Result<u8> {
+pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let path = args.path.unwrap_or_else(|| ".".into());
     let repo = std::fs::canonicalize(&path).with_context(|| {
         format!(
@@ -78,7 +79,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<u8> {
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;
     out.flush()?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// Reads the status of `repo` from its `.retake/` folder.

@@ -23,6 +23,7 @@ pub mod test_gate;
 use crate::config::{ConfigError, Settings};
 use host::lock::{LockError, RepoLock};
 use implementer::executor::{ExecutorConfig, ExecutorKind};
+use outputs::ExitCode;
 use planner::Planner;
 use session::{ActiveSession, ACTIVE_FILE};
 use std::collections::BTreeMap;
@@ -53,7 +54,7 @@ pub struct FixOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FixReport {
     /// 0: every group fixed (or nothing to fix); 5: some group failed every attempt.
-    pub code: u8,
+    pub code: ExitCode,
     /// Findings fixed in this session.
     pub fixed: usize,
     /// Findings planned in this session.
@@ -217,7 +218,7 @@ impl Work<'_> {
 impl FixReport {
     fn empty(planned: usize) -> FixReport {
         FixReport {
-            code: 0,
+            code: ExitCode::Success,
             fixed: 0,
             planned,
             failed_groups: Vec::new(),
@@ -375,7 +376,11 @@ fn finish(
         work.dir.join("fix-summary.md").display()
     ));
     Ok(FixReport {
-        code: if failed_groups.is_empty() { 0 } else { 5 },
+        code: if failed_groups.is_empty() {
+            ExitCode::Success
+        } else {
+            ExitCode::Escalated
+        },
         fixed,
         planned,
         failed_groups,

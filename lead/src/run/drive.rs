@@ -14,6 +14,7 @@ use super::{git, report, Board, RunEnd, RunError, RunRequest};
 use host::lock::RepoLock;
 use host::setup::Setup;
 use host::supervisor::Policy;
+use outputs::ExitCode;
 use protocol::message::ExecutorSpec;
 use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
 use std::time::Duration;
@@ -302,7 +303,10 @@ impl<'a> Loop<'a> {
         }
         let report =
             report::task_escalation_report(&escalations, &self.board.tasks, &self.r.history);
-        Ok(Some(RunEnd { code: 5, report }))
+        Ok(Some(RunEnd {
+            code: ExitCode::Escalated,
+            report,
+        }))
     }
 
     /// Reviews what the run changed and takes the gate's step: accept, fix tasks, or an end.
@@ -347,7 +351,12 @@ impl<'a> Loop<'a> {
             "retake run: review round {round}: {} ({}, grade {})",
             outcome.verdict, outcome.decision, outcome.grade
         );
-        let ended = |report| Ok(Round::Ended(RunEnd { code: 5, report }));
+        let ended = |report| {
+            Ok(Round::Ended(RunEnd {
+                code: ExitCode::Escalated,
+                report,
+            }))
+        };
         match action {
             GateAction::Accept { .. } => {
                 self.repository_wide = repository_wide_notes(&outcome.findings);
@@ -386,7 +395,10 @@ impl<'a> Loop<'a> {
                 outcome.verdict,
                 if wide.is_empty() { "" } else { "\n" }
             );
-            return Ok(Round::Ended(RunEnd { code: 5, report }));
+            return Ok(Round::Ended(RunEnd {
+                code: ExitCode::Escalated,
+                report,
+            }));
         }
         let (session, state) = (&self.session, &self.r.state);
         super::fix_findings::record(state.dir(), session, &fixes, &outcome.findings)
@@ -422,8 +434,14 @@ impl<'a> Loop<'a> {
         .map_err(RunError::Refused)?;
         drop(r.lock.take());
         Ok(match done {
-            Completed::Done(report) => RunEnd { code: 0, report },
-            Completed::VerificationFailed(report) => RunEnd { code: 5, report },
+            Completed::Done(report) => RunEnd {
+                code: ExitCode::Success,
+                report,
+            },
+            Completed::VerificationFailed(report) => RunEnd {
+                code: ExitCode::Escalated,
+                report,
+            },
         })
     }
 }

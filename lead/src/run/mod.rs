@@ -32,6 +32,7 @@ pub use state::{ActiveRun, RunState};
 
 use crate::config::Settings;
 use host::Runtime;
+use outputs::ExitCode;
 use protocol::chaos::FaultPlan;
 use std::path::PathBuf;
 
@@ -60,7 +61,7 @@ pub struct RunRequest {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunEnd {
     /// The exit code.
-    pub code: u8,
+    pub code: ExitCode,
     /// The completion, escalation or stop report.
     pub report: String,
 }

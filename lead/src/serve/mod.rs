@@ -27,6 +27,7 @@ use auth::ApiToken;
 use confine::{Refusal, ReposRoot};
 use host::remote::{WorkerCount, WorkerPool};
 use jobs::{JobRequest, Jobs, Status};
+use outputs::ExitCode;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -84,9 +85,9 @@ pub struct Options {
 #[derive(Debug, Clone, Copy)]
 pub struct Runners {
     /// Runs a review.
-    pub review: fn(ReviewArgs) -> Result<u8, Failure>,
+    pub review: fn(ReviewArgs) -> Result<ExitCode, Failure>,
     /// Resumes a run a previous service left unfinished.
-    pub resume: fn(ResumeArgs) -> Result<u8, Failure>,
+    pub resume: fn(ResumeArgs) -> Result<ExitCode, Failure>,
 }
 
 /// Why a job was not accepted: the HTTP status and the message.
@@ -410,12 +411,12 @@ impl Service {
         let outcome = self
             .cloned(request, resume)
             .map_err(|message| Failure {
-                code: 2,
+                code: ExitCode::Error,
                 error: anyhow::anyhow!(message),
             })
             .and_then(|()| {
                 job_args(&self.options.repos, request, &out_dir).map_err(|r| Failure {
-                    code: 2,
+                    code: ExitCode::Error,
                     error: anyhow::anyhow!(r.message),
                 })
             })
@@ -441,13 +442,13 @@ impl Service {
                     .ok()
                     .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                     .and_then(|v| v["verdict"].as_str().map(str::to_string));
-                tracing::info!(id, code, verdict, "job done");
-                self.update(|jobs| jobs.finish(id, code, verdict));
+                tracing::info!(id, code = code.code(), verdict, "job done");
+                self.update(|jobs| jobs.finish(id, code.code(), verdict));
             }
             Err(Failure { code, error }) => {
                 let message = format!("{error:#}");
-                tracing::warn!(id, code, message, "job failed");
-                self.update(|jobs| jobs.fail(id, code, message));
+                tracing::warn!(id, code = code.code(), message, "job failed");
+                self.update(|jobs| jobs.fail(id, code.code(), message));
             }
         }
     }

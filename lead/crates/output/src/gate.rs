@@ -3,7 +3,7 @@
 //! findings the baseline did not have.
 
 use super::baseline::BaselineState;
-use super::{exit_code, Summary};
+use super::{exit_code, ExitCode, Summary};
 use auditor::category::TEST_FAILURE;
 use protocol::message::TestFailurePolicy;
 use protocol::{Finding, Severity, Verdict};
@@ -62,13 +62,13 @@ pub fn gated_verdict(s: &Summary<'_>, gate: &Gate) -> Verdict {
 
 /// The process exit code: the gated verdict's code; when that is 0, 1 if a gated finding is at
 /// or above the fail level.
-pub fn exit_code_for(s: &Summary<'_>, gate: &Gate) -> u8 {
+pub fn exit_code_for(s: &Summary<'_>, gate: &Gate) -> ExitCode {
     let code = exit_code(gated_verdict(s, gate), gate.strict);
     let fails = gate
         .fail_level
         .is_some_and(|level| gated(s, gate).iter().any(|f| f.severity >= level));
-    if code == 0 && fails {
-        1
+    if code.is_success() && fails {
+        ExitCode::Failed
     } else {
         code
     }
@@ -101,14 +101,14 @@ mod tests {
             ..Gate::default()
         };
         summary_of(&o, |s| {
-            assert_eq!(exit_code_for(s, &with(None)), 0);
-            assert_eq!(exit_code_for(s, &with(Some(Severity::Medium))), 1);
-            assert_eq!(exit_code_for(s, &with(Some(Severity::High))), 0);
+            assert_eq!(exit_code_for(s, &with(None)).code(), 0);
+            assert_eq!(exit_code_for(s, &with(Some(Severity::Medium))).code(), 1);
+            assert_eq!(exit_code_for(s, &with(Some(Severity::High))).code(), 0);
         });
         low.suppression = Some("retake-ignore: accepted".into());
         let o = outcome(Verdict::Go, vec![low]);
         summary_of(&o, |s| {
-            assert_eq!(exit_code_for(s, &with(Some(Severity::Low))), 0)
+            assert_eq!(exit_code_for(s, &with(Some(Severity::Low))).code(), 0)
         });
     }
 
@@ -122,7 +122,7 @@ mod tests {
             fail_level: Some(Severity::Low),
             ..Gate::default()
         };
-        summary_of(&o, |s| assert_eq!(exit_code_for(s, &gate), 4));
+        summary_of(&o, |s| assert_eq!(exit_code_for(s, &gate).code(), 4));
     }
 
     #[test]
@@ -142,10 +142,10 @@ mod tests {
                 ..s.clone()
             };
             assert_eq!(gated_verdict(&s, &gate), Verdict::Go);
-            assert_eq!(exit_code_for(&s, &gate), 0);
+            assert_eq!(exit_code_for(&s, &gate).code(), 0);
             assert_eq!(
                 exit_code_for(&s, &Gate::default()),
-                1,
+                ExitCode::Failed,
                 "without --new-only the verdict gates"
             );
         });
@@ -158,7 +158,7 @@ mod tests {
                 baseline: Some(&baseline),
                 ..s.clone()
             };
-            assert_eq!(exit_code_for(&s, &gate), 1);
+            assert_eq!(exit_code_for(&s, &gate).code(), 1);
         });
     }
 }

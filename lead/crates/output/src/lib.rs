@@ -8,6 +8,7 @@
 
 pub mod already_there;
 pub mod baseline;
+pub mod exit;
 pub mod gate;
 pub mod gitlab;
 pub mod headline;
@@ -23,6 +24,8 @@ pub mod suppressed;
 pub mod terminal;
 #[cfg(test)]
 pub(crate) mod test_support;
+
+pub use exit::ExitCode;
 
 use baseline::{Baseline, BaselineEntry, BaselineState};
 use protocol::{AuditOutcome, Finding, InspectorReport, Verdict};
@@ -175,13 +178,13 @@ impl<'a> Summary<'a> {
 
 /// The process exit code for a verdict (the outputs spec): GO 0; NO-GO 1; CONDITIONAL 0, or 3 with
 /// `--strict`; SPEC-UPDATE-NEEDED 4.
-pub fn exit_code(verdict: Verdict, strict: bool) -> u8 {
+pub fn exit_code(verdict: Verdict, strict: bool) -> ExitCode {
     match verdict {
-        Verdict::Go => 0,
-        Verdict::Conditional if strict => 3,
-        Verdict::Conditional => 0,
-        Verdict::NoGo => 1,
-        Verdict::SpecUpdateNeeded => 4,
+        Verdict::Go => ExitCode::Success,
+        Verdict::Conditional if strict => ExitCode::Conditional,
+        Verdict::Conditional => ExitCode::Success,
+        Verdict::NoGo => ExitCode::Failed,
+        Verdict::SpecUpdateNeeded => ExitCode::SpecUpdateNeeded,
     }
 }
 
@@ -191,10 +194,10 @@ mod tests {
 
     #[test]
     fn exit_codes_follow_chapter_07() {
-        assert_eq!(exit_code(Verdict::Go, true), 0);
-        assert_eq!(exit_code(Verdict::NoGo, false), 1);
-        assert_eq!(exit_code(Verdict::Conditional, false), 0);
-        assert_eq!(exit_code(Verdict::Conditional, true), 3);
-        assert_eq!(exit_code(Verdict::SpecUpdateNeeded, false), 4);
+        assert_eq!(exit_code(Verdict::Go, true).code(), 0);
+        assert_eq!(exit_code(Verdict::NoGo, false).code(), 1);
+        assert_eq!(exit_code(Verdict::Conditional, false).code(), 0);
+        assert_eq!(exit_code(Verdict::Conditional, true).code(), 3);
+        assert_eq!(exit_code(Verdict::SpecUpdateNeeded, false).code(), 4);
     }
 }

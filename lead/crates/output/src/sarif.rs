@@ -9,7 +9,7 @@
 //! `baselineState` `unchanged` (the change's own are `new`); they never change the exit code.
 
 use super::baseline::{BaselineEntry, BaselineState, FINGERPRINT_KEY};
-use super::Summary;
+use super::{ExitCode, Summary};
 use inspector::engine::RuleMeta;
 use protocol::{Finding, InspectorKind, Location, Severity};
 use serde_json::{json, Map, Value};
@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 pub const SRCROOT: &str = "%SRCROOT%";
 
 /// Renders the summary as one SARIF log; `exit_code` is what the command exits with.
-pub fn render(s: &Summary<'_>, exit_code: u8) -> Value {
+pub fn render(s: &Summary<'_>, exit_code: ExitCode) -> Value {
     let catalog = inspector::rules::catalog();
     let active: Vec<&Finding> = s.active().collect();
     let suppressed = s.suppressed();
@@ -198,10 +198,10 @@ impl<'c> RunBuilder<'c> {
         self.results.push(result);
     }
 
-    fn finish(self, s: &Summary<'_>, exit_code: u8) -> Value {
+    fn finish(self, s: &Summary<'_>, exit_code: ExitCode) -> Value {
         let status = s.coverage_status(&self.agent);
         let mut invocation = json!({
-            "exitCode": exit_code,
+            "exitCode": exit_code.code(),
             "executionSuccessful": status != "unavailable",
         });
         if let Some(message) = s.lost_message(&self.agent) {
@@ -321,7 +321,7 @@ mod tests {
             vec![finding(Severity::Critical, "src/a b.rs", 12), anchored],
         );
         summary_of(&o, |s| {
-            let log = render(s, 1);
+            let log = render(s, ExitCode::Failed);
             let runs = log["runs"].as_array().expect("runs");
             assert_eq!(
                 runs.len(),
@@ -371,7 +371,7 @@ mod tests {
         f.suppression = Some("retake-ignore: quality/todo-marker tracked in #12".into());
         let o = outcome(Verdict::Go, vec![f]);
         summary_of(&o, |s| {
-            let log = render(s, 0);
+            let log = render(s, ExitCode::Success);
             let r = &log["runs"][0]["results"][0];
             assert_eq!(r["suppressions"][0]["kind"], "inSource");
             assert_eq!(

@@ -142,16 +142,6 @@ impl GateAction {
             GateAction::Escalate(_) | GateAction::Stop(_) => Disposition::Escalated,
         }
     }
-
-    /// The run's exit code when this action ends it (5: a human must act); none while the loop
-    /// goes on.
-    pub fn exit_code(self) -> Option<u8> {
-        match self {
-            GateAction::Accept { .. } => Some(0),
-            GateAction::Fix | GateAction::SpecCascade => None,
-            GateAction::Escalate(_) | GateAction::Stop(_) => Some(5),
-        }
-    }
 }
 
 /// One gate step: the new counters and the action for a review's verdict and decision.
@@ -174,7 +164,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn kinds_parse_and_actions_map_to_dispositions_and_exit_codes() {
+    fn kinds_parse_and_actions_map_to_dispositions() {
         assert_eq!("breezing".parse::<GateKind>(), Ok(GateKind::Breezing));
         assert_eq!(
             "strict".parse::<GateKind>().unwrap_err().to_string(),
@@ -184,12 +174,8 @@ mod tests {
         let accept = GateAction::Accept { track_issues: true };
         assert_eq!(accept.disposition(), Disposition::ConditionalTracked);
         assert_eq!(GateAction::Fix.disposition(), Disposition::NoGoFixed);
-        assert_eq!(GateAction::Fix.exit_code(), None);
         let stop = GateAction::Stop(StopKind::ManualIntervention);
-        assert_eq!(
-            (stop.disposition(), stop.exit_code()),
-            (Disposition::Escalated, Some(5))
-        );
+        assert_eq!(stop.disposition(), Disposition::Escalated);
         assert_eq!(
             serde_json::to_value(GateState::default()).unwrap(),
             serde_json::json!({"retry_count": 0, "spec_update_count": 0, "retake_count": 0, "max_retakes": 3})
