@@ -1,6 +1,8 @@
 //! The HTTP transport: an OpenAI-compatible chat endpoint (hosted, or a local model server).
-//! The prompt goes as one user message to `POST …/v1/chat/completions`; the reply's
-//! `choices[0].message.content` is read as CPF.
+//! The prompt goes as one user message to `POST …/v1/chat/completions` asking for a JSON report
+//! a schema constrains (`structured`); the reply's `choices[0].message.content` is that object,
+//! turned into CPF, or — from an endpoint that ignores the schema — read as CPF text. An
+//! endpoint that refuses the schema (400, 422) is asked again without it.
 
 use super::AttemptError;
 use std::time::Duration;
@@ -44,13 +46,51 @@ pub(super) fn ask(
         })?),
         None => None,
     };
-    let body = serde_json::json!({
+    let mut body = serde_json::json!({
         "model": model,
         "messages": [{"role": "user", "content": prompt}],
         "temperature": 0,
         "max_tokens": MAX_TOKENS,
-    })
-    .to_string();
+        "response_format": super::structured::response_format(),
+    });
+    let (status, text) = post(&url, key.as_deref(), &body.to_string(), timeout)?;
+    let (status, text) = if matches!(status, 400 | 422) {
+        tracing::info!(
+            url,
+            status,
+            "the endpoint refused a response schema: asking without one"
+        );
+        if let Some(fields) = body.as_object_mut() {
+            fields.remove("response_format");
+        }
+        post(&url, key.as_deref(), &body.to_string(), timeout)?
+    } else {
+        (status, text)
+    };
+    if !(200..300).contains(&status) {
+        let first = text.lines().next().unwrap_or_default();
+        let first: String = first.chars().take(200).collect();
+        return Err(AttemptError::Retry(format!(
+            "{url} answered {status}: {first}"
+        )));
+    }
+    let (prompt_tokens, completion_tokens) = usage_of(&text);
+    tokens.0 += prompt_tokens;
+    tokens.1 += completion_tokens;
+    let content = content_of(&text).map_err(AttemptError::Retry)?;
+    match super::structured::as_cpf(&content) {
+        Some(report) => report.map_err(|e| AttemptError::Retry(format!("the JSON report: {e}"))),
+        None => Ok(content),
+    }
+}
+
+/// One POST of `body`; the status and the response text.
+fn post(
+    url: &str,
+    key: Option<&str>,
+    body: &str,
+    timeout: Duration,
+) -> Result<(u16, String), AttemptError> {
     let loopback = ["://127.", "://localhost", "://[::1]"]
         .iter()
         .any(|h| url.contains(h));
@@ -62,29 +102,19 @@ pub(super) fn ask(
         config = config.proxy(None);
     }
     let agent: ureq::Agent = config.build().into();
-    let mut request = agent.post(&url).header("Content-Type", "application/json");
+    let mut request = agent.post(url).header("Content-Type", "application/json");
     if let Some(key) = key {
         request = request.header("Authorization", format!("Bearer {key}"));
     }
-    let mut response = request.send(body).map_err(|e| transport_error(&url, e))?;
+    let mut response = request.send(body).map_err(|e| transport_error(url, e))?;
     let status = response.status().as_u16();
     let text = response
         .body_mut()
         .with_config()
         .limit(MAX_BODY)
         .read_to_string()
-        .map_err(|e| transport_error(&url, e))?;
-    if !(200..300).contains(&status) {
-        let first = text.lines().next().unwrap_or_default();
-        let first: String = first.chars().take(200).collect();
-        return Err(AttemptError::Retry(format!(
-            "{url} answered {status}: {first}"
-        )));
-    }
-    let (prompt_tokens, completion_tokens) = usage_of(&text);
-    tokens.0 += prompt_tokens;
-    tokens.1 += completion_tokens;
-    content_of(&text).map_err(AttemptError::Retry)
+        .map_err(|e| transport_error(url, e))?;
+    Ok((status, text))
 }
 
 /// `usage.prompt_tokens` and `usage.completion_tokens` of a response (0 when absent).

@@ -13,6 +13,7 @@ mod command;
 mod http;
 mod prompt;
 mod reply;
+mod structured;
 
 pub use prompt::{default_template, render_prompt, PLACEHOLDERS};
 pub use reply::read_reply;

@@ -56,6 +56,12 @@ pub fn render_prompt(kind: InspectorKind, ctx: &Context, spec: &AgentSpec) -> St
         .as_deref()
         .unwrap_or_else(|| default_template(kind));
     let reads_files = matches!(spec.transport, AgentTransport::Command { .. });
+    // An endpoint is asked for a JSON object (`structured`); a command answers in CPF.
+    let format = if reads_files {
+        FORMAT
+    } else {
+        super::structured::FORMAT
+    };
     let fill = |placeholder: &str| match placeholder {
         "{{scope}}" => ctx.scope.label(),
         "{{dimensions}}" => dimensions(ctx),
@@ -63,7 +69,7 @@ pub fn render_prompt(kind: InspectorKind, ctx: &Context, spec: &AgentSpec) -> St
         "{{diff}}" => diff(ctx),
         "{{design}}" => design(ctx),
         "{{sources}}" => sources(ctx, reads_files),
-        _ => FORMAT.to_string(),
+        _ => format.to_string(),
     };
     // One pass over the template, so text filled in (a source file that happens to contain
     // `{{format}}`) is never expanded again.

@@ -175,3 +175,58 @@ fn an_endpoint_that_never_answers_cpf_fails_the_inspector() {
         "holistic-agent: the API key variable RETAKE_TEST_HTTP_KEY_UNSET (agent.api_key_env) is not set"
     );
 }
+
+#[test]
+fn the_endpoint_is_asked_for_a_json_report_and_one_that_refuses_the_schema_is_asked_without() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() -> u8 {\n    7\n}\n");
+    let report = r#"{"verdict": "CONDITIONAL", "issues": [{"severity": "M", "category": "magic-number", "location": "src/lib.rs:2", "description": "7 has no name"}], "notes": []}"#;
+    let (url, requests) = serve(vec![
+        (
+            400,
+            "{\"error\":\"response_format is not supported\"}".into(),
+        ),
+        (200, chat(report)),
+    ]);
+    let mut ctx = holistic_ctx(repo.path(), &http_options(&url, None));
+    let report = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect("report");
+    let rows: Vec<(&str, &str, Option<u32>, Severity)> = report
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.category.as_str(),
+                f.location.path.as_str(),
+                f.location.line,
+                f.severity,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![("magic-number", "src/lib.rs", Some(2), Severity::Medium)]
+    );
+    // One attempt: the refusal of the schema is not an unusable reply.
+    assert_eq!(
+        report.notes,
+        vec!["holistic-agent: 1 call(s), 120 prompt + 7 completion tokens".to_string()]
+    );
+    let (_, first) = requests.recv().expect("first request");
+    let first: serde_json::Value = serde_json::from_str(&first).expect("json");
+    assert_eq!(first["response_format"]["type"], "json_schema");
+    let prompt = first["messages"][0]["content"].as_str().expect("prompt");
+    assert!(
+        prompt.contains("Answer with one JSON object and nothing else"),
+        "{prompt}"
+    );
+    let (_, second) = requests.recv().expect("second request");
+    let second: serde_json::Value = serde_json::from_str(&second).expect("json");
+    assert!(second.get("response_format").is_none(), "{second}");
+    assert_eq!(second["messages"], first["messages"]);
+}
