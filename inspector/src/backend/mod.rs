@@ -192,8 +192,10 @@ fn add_agent_findings(
         "agent calls"
     );
     let (cpf, retries) = asked?;
-    report.findings.extend(findings_of(&agent, &ctx.root, &cpf));
+    let (found, nowhere) = findings_of(&agent, &ctx.root, &cpf);
+    report.findings.extend(found);
     report.notes.extend(retries);
+    report.notes.extend(nowhere_note(&agent, &nowhere));
     report.notes.extend(usage_note(&agent, calls, tokens));
     report
         .notes
@@ -245,27 +247,52 @@ pub(crate) fn with_retries(
     })
 }
 
-/// The CPF issues as findings of `agent`; absolute paths under `root` made relative.
-fn findings_of(agent: &str, root: &std::path::Path, cpf: &ReportCpf) -> Vec<Finding> {
+/// The CPF issues as findings of `agent` (absolute paths under `root` made relative), and the
+/// locations of those that name no file of the repository: a model that invents a path (or
+/// copies the prompt's `<path>:<line>`) says nothing about this code, so they are left out —
+/// never findings that could fail the gate on a file that does not exist.
+fn findings_of(
+    agent: &str,
+    root: &std::path::Path,
+    cpf: &ReportCpf,
+) -> (Vec<Finding>, Vec<String>) {
     let root_prefix = format!("{}/", root.display());
-    cpf.issues
-        .iter()
-        .map(|issue| {
-            let mut location = Location::parse(&issue.location);
-            let path = location.path.as_str();
-            let path = path.strip_prefix(&root_prefix).unwrap_or(path);
-            location.path = path.strip_prefix("./").unwrap_or(path).to_string();
-            Finding::new(
-                agent,
-                format!("cpf/{}", issue.category),
-                issue.category.clone(),
-                issue.severity,
-                location,
-                issue.description.clone(),
-                &issue.description,
-            )
-        })
-        .collect()
+    let (mut found, mut nowhere) = (Vec::new(), Vec::new());
+    for issue in &cpf.issues {
+        let mut location = Location::parse(&issue.location);
+        let path = location.path.as_str();
+        let path = path.strip_prefix(&root_prefix).unwrap_or(path);
+        location.path = path.strip_prefix("./").unwrap_or(path).to_string();
+        let exists =
+            location.path.is_empty() || location.resolve(root).is_ok_and(|file| file.is_file());
+        if !exists {
+            nowhere.push(issue.location.clone());
+            continue;
+        }
+        found.push(Finding::new(
+            agent,
+            format!("cpf/{}", issue.category),
+            issue.category.clone(),
+            issue.severity,
+            location,
+            issue.description.clone(),
+            &issue.description,
+        ));
+    }
+    (found, nowhere)
+}
+
+/// The note on findings left out for naming no file of the repository.
+fn nowhere_note(agent: &str, nowhere: &[String]) -> Option<String> {
+    let first: Vec<&str> = nowhere.iter().take(3).map(String::as_str).collect();
+    (!nowhere.is_empty()).then(|| {
+        format!(
+            "{agent}: {} finding(s) left out: no such file in the repository ({}{})",
+            nowhere.len(),
+            first.join(", "),
+            if nowhere.len() > 3 { ", …" } else { "" }
+        )
+    })
 }
 
 #[cfg(test)]

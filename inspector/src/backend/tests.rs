@@ -142,6 +142,34 @@ fn one_unusable_reply_is_retried_and_noted() {
     );
 }
 
+#[test]
+fn a_finding_on_a_file_the_repository_does_not_have_is_left_out_and_noted() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() {}\n");
+    let tools = tempfile::tempdir().expect("tools");
+    let agent = script(
+        tools.path(),
+        "agent",
+        concat!(
+            "printf 'VERDICT:NO-GO\\nISSUES:\\nC|M|path:<path>:<line>|copied the prompt\\n",
+            "H|unwrap|src/lib.rs:1|panics\\nM|style|../outside.rs:3|not ours\\n'"
+        ),
+    );
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
+    let report =
+        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
+    let kept: Vec<(&str, Option<u32>)> = report
+        .findings
+        .iter()
+        .map(|f| (f.location.path.as_str(), f.location.line))
+        .collect();
+    assert_eq!(kept, vec![("src/lib.rs", Some(1))]);
+    assert_eq!(
+        report.notes,
+        vec!["quality-agent: 2 finding(s) left out: no such file in the repository (path:<path>:<line>, ../outside.rs:3)".to_string()]
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_timeout_kills_the_agent_group_and_fails_without_retry() {
