@@ -41,6 +41,7 @@ pub fn executor_config(spec: &ExecutorSpec) -> ExecutorConfig {
         },
         command: spec.command.clone(),
         timeout_secs: spec.timeout_secs,
+        fallback: spec.fallback.clone(),
     }
 }
 
@@ -207,6 +208,7 @@ mod tests {
                 mode: ExecutorMode::Script,
                 command,
                 timeout_secs: 30,
+                fallback: Vec::new(),
             },
             runner: LoopSpec {
                 max_iterations: 2,

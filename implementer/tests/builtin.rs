@@ -59,6 +59,7 @@ fn builtin_fixes_an_unused_import_and_formatting_in_the_owned_file() {
         kind: ExecutorKind::Builtin,
         command: Vec::new(),
         timeout_secs: 300,
+        fallback: Vec::new(),
     }
     .build()
     .expect("builtin");

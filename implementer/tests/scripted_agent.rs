@@ -74,6 +74,7 @@ impl Fixture {
             kind: ExecutorKind::Agent,
             command: vec![agent.display().to_string()],
             timeout_secs,
+            fallback: Vec::new(),
         };
         let mut executor = executor.build().expect("executor");
         let registry = EvaluatorRegistry::with_builtins();

@@ -5,6 +5,7 @@
 
 mod agent;
 pub mod builtin;
+pub mod presets;
 // One process runner for every crate: `protocol::exec`.
 pub(crate) use protocol::exec as process;
 mod script;
@@ -122,6 +123,10 @@ pub struct ExecutorConfig {
     /// Time limit per run (per cargo command for `builtin`).
     #[serde(default = "default_timeout")]
     pub timeout_secs: u64,
+    /// `agent` only: the commands tried in turn, after `command`, when a run fails as a tool
+    /// (cannot start, times out, exits non-zero) — never because the judge rejected its work.
+    #[serde(default)]
+    pub fallback: Vec<Vec<String>>,
 }
 
 fn default_timeout() -> u64 {
@@ -154,7 +159,9 @@ impl ExecutorConfig {
             })),
         };
         Ok(match self.kind {
-            ExecutorKind::Agent => Box::new(AgentExecutor::new(command()?, timeout)),
+            ExecutorKind::Agent => Box::new(
+                AgentExecutor::new(command()?, timeout).with_fallback(self.fallback.clone()),
+            ),
             ExecutorKind::Script => Box::new(ScriptExecutor::new(command()?, timeout)),
             ExecutorKind::Builtin => Box::new(BuiltinExecutor::new(timeout)),
         })

@@ -78,6 +78,7 @@ fn env_source() -> config::Environment {
         .with_list_parse_key("agent.command")
         .with_list_parse_key("review.dimensions")
         .with_list_parse_key("executor.command")
+        .with_list_parse_key("executor.fallback")
         .with_list_parse_key("loop.lint")
         .with_list_parse_key("loop.typecheck")
         .try_parsing(true)

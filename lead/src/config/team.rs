@@ -1,18 +1,25 @@
 //! `[executor]` and `[loop]`: what carries a `retake run` task out, and how the team loop and
 //! each Implementer's task runner iterate, judge and give up (the loops spec).
 
+use implementer::executor::presets;
 use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
 use serde::{Deserialize, Serialize};
 
-/// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell),
-/// `timeout_secs`. Unset `kind` means no executor is configured: `retake run` says so.
+/// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell) or a
+/// `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent fails
+/// as a tool), `timeout_secs`. Unset `kind` and `preset` mean no executor is configured:
+/// `retake run` says so.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExecutorSettings {
-    /// `agent`, `script` or `builtin`.
+    /// `agent`, `script` or `builtin`; a preset implies `agent`.
     pub kind: Option<String>,
     /// The argv of `agent` and `script`.
     pub command: Vec<String>,
+    /// `claude`, `codex`, `gemini` or `qwen`: the agent's command line.
+    pub preset: Option<String>,
+    /// Presets tried in turn, in this order, when the agent cannot run, times out or fails.
+    pub fallback: Vec<String>,
     /// Time limit of one executor run, seconds.
     pub timeout_secs: u64,
 }
@@ -22,25 +29,86 @@ impl Default for ExecutorSettings {
         ExecutorSettings {
             kind: None,
             command: Vec::new(),
+            preset: None,
+            fallback: Vec::new(),
             timeout_secs: 600,
         }
     }
 }
 
 impl ExecutorSettings {
-    /// The executor as the Implementers receive it; `None` when `kind` is unset.
+    /// The executor as the Implementers receive it; `None` when neither `kind` nor `preset`
+    /// is set.
     pub fn spec(&self) -> Option<ExecutorSpec> {
-        let mode = match self.kind.as_deref()? {
+        let kind = match (self.kind.as_deref(), &self.preset) {
+            (Some(kind), _) => kind,
+            (None, Some(_)) => "agent",
+            (None, None) => return None,
+        };
+        let mode = match kind {
             "agent" => ExecutorMode::Agent,
             "script" => ExecutorMode::Script,
             "builtin" => ExecutorMode::Builtin,
             _ => return None,
         };
+        let command = match &self.preset {
+            Some(name) => presets::preset(name)?,
+            None => self.command.clone(),
+        };
         Some(ExecutorSpec {
             mode,
-            command: self.command.clone(),
+            command,
             timeout_secs: self.timeout_secs,
+            fallback: self
+                .fallback
+                .iter()
+                .filter_map(|name| presets::preset(name))
+                .collect(),
         })
+    }
+
+    /// Checks what the types allow but an executor cannot be made of.
+    fn validate(&self) -> Result<(), String> {
+        let e = self;
+        if let Some(name) = &e.preset {
+            if presets::preset(name).is_none() {
+                return Err(format!(
+                    "executor.preset = '{name}' (expected {})",
+                    presets::names()
+                ));
+            }
+            if !e.command.is_empty() {
+                return Err("executor.preset and executor.command: set one, not both".into());
+            }
+        }
+        if let Some(bad) = e.fallback.iter().find(|n| presets::preset(n).is_none()) {
+            return Err(format!(
+                "executor.fallback: '{bad}' (expected {})",
+                presets::names()
+            ));
+        }
+        if let Some(kind) = &e.kind {
+            if !matches!(kind.as_str(), "agent" | "script" | "builtin") {
+                return Err(format!(
+                    "executor.kind = '{kind}' (expected agent, script or builtin)"
+                ));
+            }
+            if kind != "agent" && (e.preset.is_some() || !e.fallback.is_empty()) {
+                return Err(format!(
+                    "executor.preset and executor.fallback name coding agents: they need kind = \"agent\", not '{kind}'"
+                ));
+            }
+            let no_command = e.command.first().is_none_or(String::is_empty);
+            if kind != "builtin" && no_command && e.preset.is_none() {
+                return Err(format!(
+                    "executor.kind = '{kind}' needs executor.command, an argv list such as [\"my-agent\", \"--print\"], or executor.preset"
+                ));
+            }
+        }
+        if e.timeout_secs == 0 {
+            return Err("executor.timeout_secs must be at least 1".into());
+        }
+        Ok(())
     }
 }
 
@@ -116,21 +184,7 @@ impl LoopSettings {
 impl super::Settings {
     /// Checks the `[executor]` and `[loop]` values the types allow but retake does not.
     pub(super) fn validate_team(&self) -> Result<(), String> {
-        if let Some(kind) = &self.executor.kind {
-            if !matches!(kind.as_str(), "agent" | "script" | "builtin") {
-                return Err(format!(
-                    "executor.kind = '{kind}' (expected agent, script or builtin)"
-                ));
-            }
-            if kind != "builtin" && self.executor.command.first().is_none_or(String::is_empty) {
-                return Err(format!(
-                    "executor.kind = '{kind}' needs executor.command, an argv list such as [\"my-agent\", \"--print\"]"
-                ));
-            }
-        }
-        if self.executor.timeout_secs == 0 {
-            return Err("executor.timeout_secs must be at least 1".into());
-        }
+        self.executor.validate()?;
         let l = &self.team_loop;
         if !matches!(l.gate.as_str(), "sdd" | "breezing") {
             return Err(format!(
@@ -180,6 +234,47 @@ mod tests {
             ("[executor]\nkind = \"agent\"\n", "needs executor.command"),
             ("[loop]\ngate = \"strict\"\n", "loop.gate = 'strict'"),
             ("[loop]\nmax_iterations = 0\n", "must be at least 1"),
+        ] {
+            std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
+            let err = load(dir.path()).expect_err(toml).to_string();
+            assert!(err.contains(message), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_preset_is_an_agent_command_line_and_its_fallbacks_follow_it() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[executor]\npreset = \"gemini\"\nfallback = [\"qwen\", \"codex\"]\n",
+        )
+        .expect("write");
+        let spec = load(dir.path())
+            .expect("valid")
+            .executor
+            .spec()
+            .expect("an executor");
+        assert_eq!(spec.mode, protocol::message::ExecutorMode::Agent);
+        assert_eq!(spec.command, ["gemini", "--approval-mode", "auto_edit"]);
+        let fallback: Vec<&str> = spec.fallback.iter().map(|c| c[0].as_str()).collect();
+        assert_eq!(fallback, ["qwen", "codex"]);
+        for (toml, message) in [
+            (
+                "[executor]\npreset = \"aider\"\n",
+                "executor.preset = 'aider' (expected claude, codex, gemini or qwen)",
+            ),
+            (
+                "[executor]\npreset = \"claude\"\ncommand = [\"claude\"]\n",
+                "executor.preset and executor.command: set one, not both",
+            ),
+            (
+                "[executor]\nkind = \"agent\"\ncommand = [\"a\"]\nfallback = [\"gpt\"]\n",
+                "executor.fallback: 'gpt' (expected claude, codex, gemini or qwen)",
+            ),
+            (
+                "[executor]\nkind = \"script\"\ncommand = [\"a\"]\nfallback = [\"qwen\"]\n",
+                "they need kind = \"agent\", not 'script'",
+            ),
         ] {
             std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
             let err = load(dir.path()).expect_err(toml).to_string();

@@ -22,9 +22,10 @@ pub mod test_gate;
 
 use crate::config::{ConfigError, Settings};
 use host::lock::{LockError, RepoLock};
-use implementer::executor::{ExecutorConfig, ExecutorKind};
+use implementer::executor::ExecutorConfig;
 use outputs::ExitCode;
 use planner::Planner;
+use protocol::message::ExecutorMode;
 use session::{ActiveSession, ACTIVE_FILE};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -393,28 +394,20 @@ fn session_id() -> String {
 }
 
 fn planner_of(settings: &Settings) -> Planner {
-    match (
-        settings.executor.kind.as_deref(),
-        settings.executor.command.first(),
-    ) {
-        (Some("agent"), Some(_)) => Planner::Agent {
-            command: settings.executor.command.clone(),
-            timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
-        },
+    match settings.executor.spec() {
+        Some(spec) if spec.mode == ExecutorMode::Agent && !spec.command.is_empty() => {
+            Planner::Agent {
+                command: spec.command,
+                timeout: Duration::from_secs(spec.timeout_secs.max(1)),
+            }
+        }
         _ => Planner::Builtin,
     }
 }
 
 fn executor_config(settings: &Settings) -> Option<ExecutorConfig> {
-    let kind = match settings.executor.kind.as_deref()? {
-        "agent" => ExecutorKind::Agent,
-        "script" => ExecutorKind::Script,
-        "builtin" => ExecutorKind::Builtin,
-        _ => return None,
-    };
-    Some(ExecutorConfig {
-        kind,
-        command: settings.executor.command.clone(),
-        timeout_secs: settings.executor.timeout_secs,
-    })
+    settings
+        .executor
+        .spec()
+        .map(|spec| implementer::assignment::executor_config(&spec))
 }

@@ -52,12 +52,22 @@ pub fn check(
             "no executor is configured: set [executor] kind = \"agent\" and command = [\"my-agent\", …] in retake.toml (or kind = \"builtin\")".to_string(),
         ),
         Some(spec) => {
-            if let Some(program) = spec.command.first() {
-                if !program_found(program, root) {
-                    problems.push(format!(
-                        "the executor command '{program}' is not found: fix [executor] command in retake.toml"
-                    ));
-                }
+            // One CLI of the command and its fallbacks that can be found is enough.
+            let programs: Vec<&String> = std::iter::once(&spec.command)
+                .chain(&spec.fallback)
+                .filter_map(|argv| argv.first())
+                .collect();
+            if !programs.is_empty() && !programs.iter().any(|p| program_found(p, root)) {
+                let names: Vec<String> = programs.iter().map(|p| format!("'{p}'")).collect();
+                let key = if settings.executor.preset.is_some() {
+                    "[executor] preset (or fallback)"
+                } else {
+                    "[executor] command"
+                };
+                problems.push(format!(
+                    "the executor command {} is not found: fix {key} in retake.toml",
+                    names.join(", ")
+                ));
             }
         }
     }

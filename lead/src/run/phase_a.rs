@@ -111,7 +111,7 @@ fn new_run(req: &RunRequest, head: Option<&str>) -> ActiveRun {
         kind: "run".into(),
         session_id: session_id(now),
         started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        impl_mode: s.executor.kind.clone().unwrap_or_else(|| "none".into()),
+        impl_mode: s.executor.spec().map_or("none", |e| e.mode.as_str()).into(),
         task_range: req.range.clone(),
         base_commit: head.unwrap_or_default().to_string(),
         team: None,

@@ -38,6 +38,8 @@ pub struct ExecutorSpec {
     pub command: Vec<String>,
     /// Time limit of one executor run, seconds.
     pub timeout_secs: u64,
+    /// `agent`: the commands tried in turn after `command` when a run fails as a tool.
+    pub fallback: Vec<Vec<String>>,
 }
 
 /// How the task runner iterates and judges (the task-runner spec), with the commands behind Q7–Q9.
@@ -165,6 +167,7 @@ mod tests {
                 mode: ExecutorMode::Agent,
                 command: vec!["my-agent".into(), "-p".into()],
                 timeout_secs: 600,
+                fallback: vec![vec!["codex".into(), "exec".into(), "-".into()]],
             },
             runner: LoopSpec {
                 max_iterations: 3,
