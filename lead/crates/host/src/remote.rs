@@ -19,7 +19,7 @@ pub use pool::{shared_pool, WorkerPool};
 use super::hub::{Ended, HubRef, DISCONNECTED};
 use super::{ActorKind, ActorSpec, Spawner};
 use futures::future::BoxFuture;
-use pool::{lock, Claimed, Route};
+use pool::{lock, renamed, Claimed, Route};
 use protocol::chaos::FaultPlan;
 use protocol::wire::WireConfig;
 use std::collections::HashMap;
@@ -122,11 +122,20 @@ impl Spawner for RemoteSpawner {
             };
             let gone = {
                 let mut route = lock(&worker.route);
-                let gone = matches!(*route, Route::Gone);
-                if !gone {
-                    *route = attached;
+                match std::mem::replace(&mut *route, attached) {
+                    Route::Gone => {
+                        *route = Route::Gone;
+                        true
+                    }
+                    Route::Idle(held) => {
+                        // What it said while it waited, in order, before anything newer.
+                        for env in held {
+                            hub.incoming(instance.clone(), renamed(env, &worker.name, &instance));
+                        }
+                        false
+                    }
+                    Route::Attached { .. } => false,
                 }
-                gone
             };
             if gone {
                 // It disconnected between the claim and now: lost like any other.

@@ -6,18 +6,21 @@
 use super::liveness::{tend_forever, Census, Heard};
 use crate::hub::{Ended, HubRef, DISCONNECTED};
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
-use protocol::Body;
+use protocol::{Body, Envelope};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 
+/// The most messages a worker may leave for the hub that will claim it.
+const MAX_HELD: usize = 16;
+
 /// Where a registered worker's messages go.
-#[derive(Clone)]
 pub(super) enum Route {
-    /// Waiting in the pool: heartbeats are dropped.
-    Idle,
+    /// Waiting in the pool: heartbeats are dropped; anything else it says (an Implementer asks
+    /// for a task as soon as it connects) is held, in order, for the hub that claims it.
+    Idle(Vec<Envelope>),
     /// Claimed: messages go to `hub` as coming from `instance`.
     Attached {
         /// The instance it serves.
@@ -276,7 +279,7 @@ impl WorkerPool {
 
     /// Puts a reserved worker that was not needed back, first in line.
     pub(super) fn give_back(&self, claimed: Claimed) {
-        if matches!(*lock(&claimed.route), Route::Idle) {
+        if matches!(*lock(&claimed.route), Route::Idle(_)) {
             lock(&self.idle).insert(
                 0,
                 Worker {
@@ -327,6 +330,13 @@ impl WorkerPool {
             }
         }
     }
+}
+
+/// `env` from worker `worker` as coming from the instance it serves.
+pub(super) fn renamed(mut env: Envelope, worker: &str, instance: &str) -> Envelope {
+    env.from = instance.to_string();
+    as_instance(&mut env.body, worker, instance);
+    env
 }
 
 /// Names what a worker wrote under its own name (`inspector-quality@HOST-PID`: its report and
@@ -384,7 +394,7 @@ async fn admit(
         }
     };
     let (outbox, _writer) = Outbox::spawn(writer);
-    let route = Arc::new(Mutex::new(Route::Idle));
+    let route = Arc::new(Mutex::new(Route::Idle(Vec::new())));
     let heard = Heard::now();
     let (start_tx, start_rx) = tokio::sync::oneshot::channel::<()>();
     let reading = {
@@ -408,20 +418,21 @@ async fn admit(
                         env.from
                     );
                 }
-                let current = lock(&route).clone();
-                match current {
-                    Route::Idle => {}
+                // Under the lock: a claim switching the route replays what was held first.
+                match &mut *lock(&route) {
+                    Route::Idle(held) => {
+                        if !matches!(env.body, Body::Heartbeat { .. }) && held.len() < MAX_HELD {
+                            held.push(env);
+                        }
+                    }
                     Route::Attached { instance, hub } => {
-                        let mut env = env;
-                        env.from = instance.clone();
-                        as_instance(&mut env.body, &name, &instance);
-                        hub.incoming(instance, env);
+                        hub.incoming(instance.clone(), renamed(env, &name, instance));
                     }
                     Route::Gone => return,
                 }
             };
             tracing::debug!(name, reason, "worker connection ended");
-            if matches!(*lock(&route), Route::Idle) {
+            if matches!(*lock(&route), Route::Idle(_)) {
                 pool.census().lose(&role, &kind);
             }
             pool.forget(&route);

@@ -279,3 +279,86 @@ fn a_silent_idle_worker_is_dropped_and_counted_lost_while_one_that_heartbeats_st
         drop(claimed);
     });
 }
+
+/// A hub that records what reaches it, in order.
+struct Recorder(Arc<Mutex<Vec<String>>>);
+
+impl actix::Actor for Recorder {
+    type Context = actix::Context<Self>;
+}
+
+impl actix::Handler<crate::hub::Connected> for Recorder {
+    type Result = bool;
+    fn handle(&mut self, msg: crate::hub::Connected, _: &mut Self::Context) -> bool {
+        lock(&self.0).push(format!("connected {}", msg.name));
+        true
+    }
+}
+
+impl actix::Handler<crate::hub::Incoming> for Recorder {
+    type Result = ();
+    fn handle(&mut self, msg: crate::hub::Incoming, _: &mut Self::Context) {
+        lock(&self.0).push(format!("{} from {}", msg.env.body.name(), msg.from));
+    }
+}
+
+impl actix::Handler<crate::hub::Lost> for Recorder {
+    type Result = ();
+    fn handle(&mut self, msg: crate::hub::Lost, _: &mut Self::Context) {
+        lock(&self.0).push(format!("lost {}", msg.name));
+    }
+}
+
+#[test]
+fn what_a_worker_says_while_it_waits_reaches_the_hub_that_claims_it_first() {
+    use actix::Actor as _;
+    let secret = Secret::generate();
+    let pool =
+        WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
+    actix::System::new().block_on(async move {
+        // An Implementer asks for a task as soon as it is connected, before any hub has it.
+        let (_reader, mut writer) = worker(&pool, &secret, "implementer", "", "i@w").await;
+        idle_becomes(&pool, &[("implementer/", 1)]).await;
+        let to_lead = |body| protocol::Envelope::new("i@w", protocol::message::LEAD, body);
+        writer
+            .send(&to_lead(protocol::Body::ClaimTask))
+            .await
+            .expect("sent");
+        writer
+            .send(&to_lead(protocol::Body::Heartbeat {
+                phase: "idle".into(),
+                progress: String::new(),
+                busy_since_ms: None,
+            }))
+            .await
+            .expect("sent");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let hub: crate::hub::HubRef = Arc::new(Recorder(Arc::clone(&seen)).start());
+        let mut spawner = RemoteSpawner::reserving(
+            Arc::clone(&pool),
+            &[ActorKind::Implementer],
+            Duration::from_secs(1),
+        )
+        .await;
+        let spec = ActorSpec {
+            kind: ActorKind::Implementer,
+            logical: "implementer-1".into(),
+            instance: "implementer-1".into(),
+            spawn_no: 1,
+        };
+        spawner.spawn(&spec, hub).expect("claimed");
+        for _ in 0..100 {
+            if lock(&seen).len() >= 2 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // The held claim, under the instance's name; the heartbeat was not held.
+        assert_eq!(
+            *lock(&seen),
+            ["connected implementer-1", "ClaimTask from implementer-1"]
+        );
+    });
+}
