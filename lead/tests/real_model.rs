@@ -17,8 +17,9 @@ fn model_url() -> String {
         .expect("RETAKE_TEST_MODEL_URL is not set: run bench/models/real-model-tests")
 }
 
-/// `retake review` of `repo` (its own retake.toml trusted), JSON report and exit code.
-fn review(repo: &Path) -> (Option<i32>, Value, String) {
+/// `retake review` of `repo` (its own retake.toml trusted) with `extra` arguments, JSON report
+/// and exit code.
+fn review(repo: &Path, extra: &[&str]) -> (Option<i32>, Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_retake"))
         .args([
             "review",
@@ -28,6 +29,7 @@ fn review(repo: &Path) -> (Option<i32>, Value, String) {
             "--format",
             "json",
         ])
+        .args(extra)
         .current_dir(repo)
         .env("HOME", repo)
         .output()
@@ -61,23 +63,29 @@ fn agent_outcome(json: &Value) -> (Vec<(String, String, u64)>, Value) {
     (findings, json["coverage"]["inspector-quality"].clone())
 }
 
-#[test]
-#[ignore = "needs a model server: bench/models/real-model-tests"]
-fn an_agent_inspector_on_a_real_model_reports_or_is_given_up_with_the_reason_the_same_way_twice() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let repo = dir.path().join("shop");
+/// The shop example with its quality Inspector backed by the model.
+fn shop_with_an_agent(dir: &Path) -> std::path::PathBuf {
+    let repo = dir.join("shop");
     support::copy_example("shop-nogo", &repo);
     let config = format!(
-        "[inspector.quality]\nbackend = \"agent\"\n\n[agent]\nkind = \"http\"\nurl = \"{}\"\nmodel = \"smollm2\"\ntimeout_secs = 300\n",
+        "[inspector.quality]\nbackend = \"agent\"\n\n[agent]\nkind = \"http\"\nurl = \"{}\"\nmodel = \"smollm2\"\ntimeout_secs = 300\nmax_tokens = 1024\n",
         model_url()
     );
     let toml = repo.join("retake.toml");
     let existing = std::fs::read_to_string(&toml).unwrap_or_default();
     std::fs::write(&toml, format!("{existing}\n{config}")).expect("config");
+    repo
+}
+
+#[test]
+#[ignore = "needs a model server: bench/models/real-model-tests"]
+fn an_agent_inspector_on_a_real_model_reports_or_is_given_up_with_the_reason_the_same_way_twice() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = shop_with_an_agent(dir.path());
 
     let mut outcomes = Vec::new();
     for _ in 0..2 {
-        let (code, json, stderr) = review(&repo);
+        let (code, json, stderr) = review(&repo, &[]);
         // A verdict (NO-GO: the example's built-in findings stand), never a crash or exit 2.
         assert_eq!(code, Some(1), "stderr: {stderr}");
         assert_eq!(json["verdict"], "NO-GO", "stderr: {stderr}");
@@ -105,4 +113,37 @@ fn an_agent_inspector_on_a_real_model_reports_or_is_given_up_with_the_reason_the
         outcomes[0], outcomes[1],
         "the same review twice, the same agent outcome"
     );
+}
+
+#[test]
+#[ignore = "needs a model server: bench/models/real-model-tests"]
+fn a_consensus_of_three_pipelines_with_agents_on_a_real_model_counts_three() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = shop_with_an_agent(dir.path());
+    // Each pipeline's agent samples with a seed of its own (1, 2, 3).
+    let (code, json, stderr) = review(&repo, &["--consensus", "3"]);
+    assert_eq!(code, Some(1), "stderr: {stderr}");
+    assert_eq!(json["verdict"], "NO-GO", "stderr: {stderr}");
+    let notes: Vec<&str> = json["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("CONSENSUS:3/3 pipelines answered|threshold 2/3")),
+        "{notes:?}\nstderr: {stderr}"
+    );
+    let run = repo
+        .join(".retake/runs")
+        .join(json["run_id"].as_str().expect("run id"));
+    for k in 1..=3 {
+        // Each pipeline reached a verdict of its own (its agent answered, or was given up on
+        // with the reason, as above).
+        let verdict = std::fs::read_to_string(run.join(format!("pipeline-{k}/verdict.cpf")))
+            .unwrap_or_else(|e| panic!("pipeline {k} has no verdict ({e})"));
+        assert!(verdict.starts_with("VERDICT:"), "pipeline {k}: {verdict}");
+    }
 }

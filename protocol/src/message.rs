@@ -220,6 +220,13 @@ pub struct AgentSpec {
     pub timeout_ms: u64,
     /// The user's prompt template for this kind; `None` uses the built-in one.
     pub prompt_template: Option<String>,
+    /// A consensus pipeline's sampling seed: an endpoint samples its answer (temperature above
+    /// 0) reproducibly per seed, so the pipelines are independent opinions; `None` asks for the
+    /// one deterministic answer (temperature 0).
+    pub seed: Option<u64>,
+    /// An endpoint's answer may be this many tokens at most: a model that loops stops here
+    /// (`finish_reason: length`, an unusable answer) instead of at the deadline.
+    pub max_tokens: u32,
 }
 
 /// Lead → Inspector: review this scope and report to the named Auditor.

@@ -10,9 +10,8 @@ use std::time::Duration;
 /// Largest response body read, in bytes.
 const MAX_BODY: u64 = 16 * 1024 * 1024;
 
-/// The most tokens an answer may have: a report is a few hundred lines at most, and a model
-/// that loops stops here (`finish_reason: length`, refused) instead of at the deadline.
-const MAX_TOKENS: u32 = 4096;
+/// The temperature of a seeded (consensus) request.
+const SAMPLED_TEMPERATURE: f64 = 0.3;
 
 /// The chat completions URL for a configured endpoint: used as is when it already ends in
 /// `/chat/completions`, else `/v1/chat/completions` is appended to the base.
@@ -34,6 +33,7 @@ pub(super) fn ask(
     model: &str,
     api_key_env: Option<&str>,
     prompt: &str,
+    (seed, max_tokens): (Option<u64>, u32),
     timeout: Duration,
     tokens: &mut (u64, u64),
 ) -> Result<String, AttemptError> {
@@ -50,9 +50,14 @@ pub(super) fn ask(
         "model": model,
         "messages": [{"role": "user", "content": prompt}],
         "temperature": 0,
-        "max_tokens": MAX_TOKENS,
+        "max_tokens": max_tokens,
         "response_format": super::structured::response_format(),
     });
+    if let (Some(seed), Some(fields)) = (seed, body.as_object_mut()) {
+        // A consensus pipeline's own opinion: sampled, reproducibly for its seed.
+        fields.insert("seed".into(), seed.into());
+        fields.insert("temperature".into(), SAMPLED_TEMPERATURE.into());
+    }
     let (status, text) = post(&url, key.as_deref(), &body.to_string(), timeout)?;
     let (status, text) = if matches!(status, 400 | 422) {
         tracing::info!(

@@ -170,6 +170,7 @@ fn add_agent_findings(
                 model,
                 api_key_env.as_deref(),
                 &prompt,
+                (spec.seed, spec.max_tokens),
                 timeout,
                 &mut tokens,
             ),

@@ -24,6 +24,8 @@ fn command_agent(path: &Path, backend: Backend, timeout_ms: u64) -> InspectOptio
             },
             timeout_ms,
             prompt_template: None,
+            seed: None,
+            max_tokens: 4096,
         }),
         ..InspectOptions::default()
     }

@@ -41,6 +41,8 @@ pub struct AgentSettings {
     pub api_key_env: Option<String>,
     /// Deadline of one attempt, seconds.
     pub timeout_secs: u64,
+    /// `kind = "http"`: the most tokens an answer may have.
+    pub max_tokens: u32,
     /// A folder of `<kind>.md` templates overriding the built-in prompts (relative paths are
     /// relative to the repository root).
     pub prompt_dir: Option<String>,
@@ -58,6 +60,7 @@ impl Default for AgentSettings {
             model: String::new(),
             api_key_env: None,
             timeout_secs: 600,
+            max_tokens: 4096,
             prompt_dir: None,
             templates: BTreeMap::new(),
         }
@@ -164,6 +167,8 @@ impl Settings {
             transport,
             timeout_ms: a.timeout_secs * 1000,
             prompt_template: a.templates.get(&kind).cloned(),
+            seed: None,
+            max_tokens: a.max_tokens,
         }
     }
 
@@ -201,6 +206,9 @@ impl Settings {
         }
         if a.timeout_secs == 0 {
             return Err("agent.timeout_secs must be positive".into());
+        }
+        if a.max_tokens == 0 {
+            return Err("agent.max_tokens must be positive".into());
         }
         let Some(user) = InspectorKind::ALL
             .into_iter()
@@ -256,6 +264,8 @@ mod tests {
                 },
                 timeout_ms: 30_000,
                 prompt_template: Some("Q {{files}}".into()),
+                seed: None,
+                max_tokens: 4096,
             })
         );
         let holistic = s.inspect_options_for(InspectorKind::Holistic, InspectOptions::default());

@@ -229,6 +229,7 @@ fn run_pipelines(
             journal.clone()
         } else {
             plan.rename_auditor(&format!("auditor-impl-{k}"));
+            plan.seed_agents(k as u64);
             Journal::create(&req.repo.join(".retake"), &format!("{run_id}/pipeline-{k}"))
                 .map_err(io("cannot create the run journal"))?
         };

@@ -132,6 +132,16 @@ impl Plan {
         }
     }
 
+    /// Gives every agent backend of this pipeline the sampling seed `seed` (consensus pipeline
+    /// `k` of several), so that each pipeline's agents are an opinion of their own.
+    pub fn seed_agents(&mut self, seed: u64) {
+        for (_, _, request) in &mut self.inspections {
+            if let Some(agent) = request.options.agent.as_mut() {
+                agent.seed = Some(seed);
+            }
+        }
+    }
+
     /// Every slot with its role, Inspectors first.
     pub fn actors(&self) -> Vec<(String, Role)> {
         self.inspections

@@ -64,6 +64,8 @@ fn http_options(url: &str, key_env: Option<&str>) -> InspectOptions {
             },
             timeout_ms: 10_000,
             prompt_template: None,
+            seed: None,
+            max_tokens: 4096,
         }),
         ..InspectOptions::default()
     }
@@ -229,4 +231,40 @@ fn the_endpoint_is_asked_for_a_json_report_and_one_that_refuses_the_schema_is_as
     let second: serde_json::Value = serde_json::from_str(&second).expect("json");
     assert!(second.get("response_format").is_none(), "{second}");
     assert_eq!(second["messages"], first["messages"]);
+}
+
+#[test]
+fn a_consensus_pipeline_samples_with_its_seed_and_a_single_review_asks_for_the_one_answer() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() {}\n");
+    let report = r#"{"verdict": "GO", "issues": [], "notes": []}"#;
+    let (url, requests) = serve(vec![(200, chat(report)), (200, chat(report))]);
+    let mut seeded = http_options(&url, None);
+    if let Some(agent) = seeded.agent.as_mut() {
+        agent.seed = Some(2);
+    }
+    for options in [http_options(&url, None), seeded] {
+        let mut ctx = holistic_ctx(repo.path(), &options);
+        review(
+            InspectorKind::Holistic,
+            &mut ctx,
+            "inspector-holistic",
+            "r1",
+        )
+        .expect("report");
+    }
+    let body = |r: (String, String)| -> serde_json::Value {
+        serde_json::from_str(&r.1).expect("json body")
+    };
+    let single = body(requests.recv().expect("first"));
+    assert_eq!(
+        (single["temperature"].as_f64(), single.get("seed")),
+        (Some(0.0), None)
+    );
+    assert_eq!(single["max_tokens"], 4096);
+    let pipeline = body(requests.recv().expect("second"));
+    assert_eq!(
+        (pipeline["temperature"].as_f64(), pipeline["seed"].as_u64()),
+        (Some(0.3), Some(2))
+    );
 }
