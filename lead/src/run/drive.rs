@@ -6,14 +6,12 @@
 //! while the work tree is still the one the review accepted.
 
 use super::complete::{complete, CompleteInput, Completed};
-use super::hub::{AssignmentBase, HubConfig, PhaseBConfig, ReviewContext};
-use super::phase::{run_phase, PhaseInput};
+use super::phase::{run_phase, Team};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
+use super::team_hub::{PhaseBConfig, ReviewContext};
 use super::{git, report, Board, RunEnd, RunError, RunRequest};
 use host::lock::RepoLock;
-use host::setup::Setup;
-use host::supervisor::Policy;
 use outputs::ExitCode;
 use protocol::message::ExecutorSpec;
 use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
@@ -76,64 +74,6 @@ pub fn team_for(tasks: &[Task], parallel: Option<u32>, planner: Option<u32>, cap
         .filter(|t| t.status == TaskStatus::Pending && t.blocked_by.iter().all(done))
         .count() as u32;
     implementer_count(startable, parallel, planner).min(cap.max(1))
-}
-
-/// What every team phase of a run shares.
-struct Team {
-    base: AssignmentBase,
-    policy: Policy,
-    task_budget: Duration,
-    grace: Duration,
-    setup: Setup,
-}
-
-impl Team {
-    fn new(req: &RunRequest, r: &Ready) -> Result<Team, String> {
-        let settings = &req.settings;
-        let sup = &settings.supervision;
-        let setup = settings.hosting(req.runtime, &req.faults)?;
-        let runner = settings
-            .team_loop
-            .spec(r.test.clone(), settings.test.timeout_secs);
-        // An attempt may use every iteration and retry, each an executor run and the checks.
-        let per_iteration = r.executor.timeout_secs + 3 * settings.test.timeout_secs;
-        let iterations = u64::from(runner.max_iterations + runner.max_retries);
-        Ok(Team {
-            base: AssignmentBase {
-                root: req.repo.display().to_string(),
-                executor: r.executor.clone(),
-                runner,
-                rules: settings.team_loop.rules.clone(),
-            },
-            policy: Policy {
-                heartbeat: setup.heartbeat,
-                suspect_after: sup.suspect_after,
-                connect_timeout: Duration::from_millis(sup.connect_timeout_ms),
-                nudge_timeout: Duration::from_millis(sup.nudge_timeout_ms),
-                max_restarts: sup.max_restarts,
-                restart_window: Duration::from_secs(sup.restart_window_secs),
-                respawns_per_slot: 1,
-            },
-            task_budget: Duration::from_secs(per_iteration * iterations + 60),
-            grace: Duration::from_millis(sup.shutdown_grace_ms),
-            setup,
-        })
-    }
-
-    fn phase(&self, session: &str, implementers: u32, phase_b: &PhaseBConfig) -> PhaseInput {
-        PhaseInput {
-            hub: HubConfig {
-                session_id: session.to_string(),
-                base: self.base.clone(),
-                implementers,
-                policy: self.policy.clone(),
-                task_budget: self.task_budget,
-                grace: self.grace,
-                phase_b: phase_b.clone(),
-            },
-            setup: self.setup.clone(),
-        }
-    }
 }
 
 fn state_error(what: &str) -> impl Fn(std::io::Error) -> RunError + '_ {

@@ -18,7 +18,6 @@ pub mod drive;
 pub mod environment;
 pub mod fix_findings;
 pub mod git;
-pub mod hub;
 pub mod phase;
 pub mod phase_a;
 pub mod report;
@@ -26,6 +25,7 @@ pub mod resume;
 pub mod review_round;
 pub mod state;
 mod state_check;
+pub mod team_hub;
 
 pub use board::{Board, Escalated, Returned};
 pub use state::{ActiveRun, RunState};

@@ -133,7 +133,7 @@ fn tasks_of(state: &RunState, active: &ActiveRun) -> Result<(String, Vec<Task>),
 /// The timeline's lines for the tasks the interruption released (each interrupted attempt's
 /// files restored to what it found) and for the run resuming.
 fn released(state: &RunState, repo: &Path, restored: &Restored) -> Vec<String> {
-    let store = state.dir().join(super::hub::ATTEMPTS);
+    let store = state.dir().join(super::team_hub::ATTEMPTS);
     let mut lines: Vec<String> = Vec::new();
     for (task, actor) in &restored.released {
         lines.push(team_event(
@@ -142,7 +142,7 @@ fn released(state: &RunState, repo: &Path, restored: &Restored) -> Vec<String> {
         ));
         // The interrupted attempt may have written its change already: its retry starts from
         // what the attempt found, or the judge would see no change of its own (Q5).
-        let files = super::hub::attempts::restore_interrupted(&store, repo, *task);
+        let files = super::team_hub::attempts::restore_interrupted(&store, repo, *task);
         if !files.is_empty() {
             lines.push(team_event(
                 "TASK_RESTORED",

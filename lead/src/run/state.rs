@@ -258,7 +258,7 @@ impl RunState {
         for name in ["active.json", "review-result.json", "signals.jsonl"] {
             let _removed = std::fs::remove_file(self.dir.join(name));
         }
-        let _removed = std::fs::remove_dir_all(self.dir.join(super::hub::ATTEMPTS));
+        let _removed = std::fs::remove_dir_all(self.dir.join(super::team_hub::ATTEMPTS));
     }
 }
 
