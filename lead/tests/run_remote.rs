@@ -40,19 +40,6 @@ fn the_team_loop_runs_on_remote_workers() {
         stderr.contains(&format!("remote runtime: workers connect to {lead}")),
         "{stderr}"
     );
-    for task in [1, 2] {
-        assert_eq!(
-            judgments(&repo, task),
-            vec![
-                (
-                    "REJECT".to_string(),
-                    vec!["Q2".to_string(), "Q6".to_string()]
-                ),
-                ("PASS".to_string(), Vec::new()),
-            ],
-            "task {task}"
-        );
-    }
     // The workers' own names (`implementer@HOST-PID`) never reach the run's records: the hub
     // knows them by the slot they were claimed for.
     let actors: Vec<String> = team_events(&repo).into_iter().map(|(_, _, a)| a).collect();
@@ -61,11 +48,7 @@ fn the_team_loop_runs_on_remote_workers() {
         actors.iter().all(|a| a.starts_with("implementer-")),
         "{actors:?}"
     );
-    let log = git(
-        &repo,
-        &["log", "--format=%s", &format!("{}..HEAD", before.trim())],
-    );
-    assert_eq!(log, "feat: add subtraction, add multiplication\n");
+    assert_accepted(&repo, &before);
     assert!(
         stdout.contains("- Decision: APPROVE (Grade: A)"),
         "{stdout}"

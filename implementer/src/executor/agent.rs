@@ -118,6 +118,17 @@ mod tests {
         }
     }
 
+    /// The first iteration of `task` in `repo`, prompt "add a".
+    fn request<'a>(repo: &'a std::path::Path, task: &'a Task) -> ExecRequest<'a> {
+        ExecRequest {
+            repo,
+            task,
+            prompt: "add a",
+            iteration: 1,
+            modification: None,
+        }
+    }
+
     fn sh(script: &str) -> Vec<String> {
         vec!["sh".into(), "-c".into(), script.into()]
     }
@@ -126,13 +137,7 @@ mod tests {
     fn a_cli_that_fails_as_a_tool_hands_over_to_the_next_and_the_task_keeps_it() {
         let repo = tempfile::tempdir().expect("repo");
         let task = task();
-        let request = ExecRequest {
-            repo: repo.path(),
-            task: &task,
-            prompt: "add a",
-            iteration: 1,
-            modification: None,
-        };
+        let request = request(repo.path(), &task);
         let mut agent =
             AgentExecutor::new(vec!["retake-no-such-cli".into()], Duration::from_secs(10))
                 .with_fallback(vec![
@@ -153,13 +158,7 @@ mod tests {
     fn when_every_cli_fails_the_last_failure_names_the_others() {
         let repo = tempfile::tempdir().expect("repo");
         let task = task();
-        let request = ExecRequest {
-            repo: repo.path(),
-            task: &task,
-            prompt: "add a",
-            iteration: 1,
-            modification: None,
-        };
+        let request = request(repo.path(), &task);
         let mut agent =
             AgentExecutor::new(vec!["retake-no-such-cli".into()], Duration::from_secs(10))
                 .with_fallback(vec![sh("echo rate limited >&2; exit 4")]);

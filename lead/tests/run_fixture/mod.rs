@@ -281,3 +281,26 @@ pub fn team_events(repo: &Path) -> Vec<(String, u64, String)> {
         })
         .collect()
 }
+
+/// The acceptance run's ending since commit `before`: each task's first attempt (a TODO and
+/// "Done.") rejected on Q2 and Q6, its second accepted, and one commit of both tasks.
+pub fn assert_accepted(repo: &Path, before: &str) {
+    for task in [1, 2] {
+        assert_eq!(
+            judgments(repo, task),
+            vec![
+                (
+                    "REJECT".to_string(),
+                    vec!["Q2".to_string(), "Q6".to_string()]
+                ),
+                ("PASS".to_string(), Vec::new()),
+            ],
+            "task {task}"
+        );
+    }
+    let log = git(
+        repo,
+        &["log", "--format=%s", &format!("{}..HEAD", before.trim())],
+    );
+    assert_eq!(log, "feat: add subtraction, add multiplication\n");
+}
