@@ -41,18 +41,13 @@ fn a_missing_preset_cli_falls_back_to_the_next_and_the_run_completes() {
         std::env::var("PATH").unwrap_or_default()
     );
     let tag = format!("run-presets-{}", std::process::id());
-    let out = retake_command(&repo, &tag, &["run", "all", "--yes", "--no-discuss"])
-        .env("PATH", path)
-        .output()
-        .expect("retake runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let run = ran(
+        retake_command(&repo, &tag, &["run", "all", "--yes", "--no-discuss"]).env("PATH", path),
     );
     assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout: {stdout}\nstderr: {stderr}"
+        run.code, 0,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
     );
     assert_accepted(&repo, &before);
 }

@@ -21,21 +21,17 @@ fn the_team_loop_runs_on_remote_workers() {
     let lead = format!("127.0.0.1:{}", free_port());
     let _workers = workers(&lead, &secret, &KINDS, true, 2);
 
-    let out = retake_command(&repo, &tag, &["run", "all", "--yes", "--no-discuss"])
-        .args(["--runtime", "remote"])
-        .env("RETAKE__WIRE__SECRET", &secret)
-        .env("RETAKE__REVIEW__LISTEN", &lead)
-        .output()
-        .expect("retake runs");
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
+    let Ran {
+        code,
+        stdout,
+        stderr,
+    } = ran(
+        retake_command(&repo, &tag, &["run", "all", "--yes", "--no-discuss"])
+            .args(["--runtime", "remote"])
+            .env("RETAKE__WIRE__SECRET", &secret)
+            .env("RETAKE__REVIEW__LISTEN", &lead),
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "stdout: {stdout}\nstderr: {stderr}"
-    );
+    assert_eq!(code, 0, "stdout: {stdout}\nstderr: {stderr}");
     assert!(
         stderr.contains(&format!("remote runtime: workers connect to {lead}")),
         "{stderr}"

@@ -193,9 +193,12 @@ pub fn run_with(repo: &Path, tag: &str, extra: &[&str]) -> Ran {
 
 /// `retake ARGS` in `repo`, tagged, with a git identity for the run's commit.
 pub fn retake(repo: &Path, tag: &str, args: &[&str]) -> Ran {
-    let out = retake_command(repo, tag, args)
-        .output()
-        .expect("run retake");
+    ran(&mut retake_command(repo, tag, args))
+}
+
+/// Runs `command` (a [`retake_command`], perhaps with more environment) to its end.
+pub fn ran(command: &mut Command) -> Ran {
+    let out = command.output().expect("run retake");
     Ran {
         code: out.status.code().expect("exit code"),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -113,9 +113,16 @@ impl Spawner for RemoteSpawner {
                 return;
             };
             tracing::info!(worker = worker.name, instance, "worker claimed");
-            // Asked before the route opens, so that the hub hears of the instance before its
-            // first message (a hub's mailbox keeps the order).
-            let taken = hub.connected(instance.clone(), worker.outbox);
+            // The hub hears of the instance before any of its messages: until it has taken it,
+            // what the worker says is held in the pool (`Route::Idle`) and replayed below.
+            if !hub.connected(instance.clone(), worker.outbox).await {
+                // The hub is gone or expects no such instance: the connection is closed (a
+                // live worker registers again) and the hub hears no more of it.
+                tracing::warn!(worker = worker.name, instance, "claimed worker not taken");
+                *lock(&worker.route) = Route::Gone;
+                worker.reader.abort();
+                return;
+            }
             let attached = Route::Attached {
                 instance: instance.clone(),
                 hub: hub.clone(),
@@ -145,23 +152,13 @@ impl Spawner for RemoteSpawner {
                     Ended::Connection,
                 );
             }
-            let reader = Arc::new(Mutex::new(Some(worker.reader)));
             lock(&slots).insert(
-                instance.clone(),
+                instance,
                 Slot::Attached {
-                    route: Arc::clone(&worker.route),
-                    reader: Arc::clone(&reader),
+                    route: worker.route,
+                    reader: Arc::new(Mutex::new(Some(worker.reader))),
                 },
             );
-            if !taken.await && !gone {
-                // The hub is gone or expects no such instance: the connection is closed (a
-                // live worker registers again) and the hub hears no more of it.
-                tracing::warn!(worker = worker.name, instance, "claimed worker not taken");
-                *lock(&worker.route) = Route::Gone;
-                if let Some(reader) = lock(&reader).take() {
-                    reader.abort();
-                }
-            }
         });
         lock(&self.slots).insert(spec.instance.clone(), Slot::Waiting(claiming));
         Ok(())
