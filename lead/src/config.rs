@@ -5,6 +5,7 @@
 
 mod agent;
 mod chaos;
+pub mod choice;
 mod hosting;
 mod linters;
 mod load;
@@ -18,7 +19,8 @@ pub use load::{explain, load, load_repo, ConfigError, FileLayer, Loaded};
 pub use source::{Trust, UNTRUSTED_KEYS};
 pub use team::{ExecutorSettings, LoopSettings};
 
-use protocol::message::TestFailurePolicy;
+use choice::key;
+use protocol::message::{RuleProfile, TestFailurePolicy};
 use serde::{Deserialize, Serialize};
 
 /// The whole configuration. Every key is documented in `deploy/retake.toml`.
@@ -79,12 +81,17 @@ impl Default for ServeSettings {
     }
 }
 
+key!(review_runtime, host::Runtime, "review.runtime");
+key!(audit_test_failure, TestFailurePolicy, "audit.test_failure");
+key!(rules_profile, RuleProfile, "rules.profile");
+
 /// `[review]`
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ReviewSettings {
     /// `local`, `inproc` or `remote`.
-    pub runtime: String,
+    #[serde(with = "review_runtime")]
+    pub runtime: host::Runtime,
     /// Where the remote runtime's workers connect (host:port).
     pub listen: String,
     /// Deadline for a whole review, in seconds.
@@ -96,7 +103,7 @@ pub struct ReviewSettings {
 impl Default for ReviewSettings {
     fn default() -> Self {
         ReviewSettings {
-            runtime: "local".into(),
+            runtime: host::Runtime::Local,
             listen: "0.0.0.0:7700".into(),
             timeout_secs: 900,
             dimensions: Vec::new(),
@@ -208,7 +215,8 @@ impl Default for TestSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct AuditSettings {
     /// `no-go` (default) or `conditional`.
-    pub test_failure: String,
+    #[serde(with = "audit_test_failure")]
+    pub test_failure: TestFailurePolicy,
     /// Audit budget, milliseconds.
     pub budget_ms: u64,
 }
@@ -216,17 +224,9 @@ pub struct AuditSettings {
 impl Default for AuditSettings {
     fn default() -> Self {
         AuditSettings {
-            test_failure: TestFailurePolicy::default().as_str().into(),
+            test_failure: TestFailurePolicy::default(),
             budget_ms: 60_000,
         }
-    }
-}
-
-impl AuditSettings {
-    /// The test-failure policy the settings name (checked by `Settings::validate`; a name it
-    /// would refuse never gets here, and would mean the default, NO-GO).
-    pub fn test_failure_policy(&self) -> TestFailurePolicy {
-        self.test_failure.parse().unwrap_or_default()
     }
 }
 
@@ -244,16 +244,22 @@ pub struct InspectorSettings {
     /// Reuse per-file rule results from `.retake/cache/` (`--no-cache` turns it off for a run).
     pub cache: bool,
     /// `[inspector.rulebase]`
+    #[serde(deserialize_with = "agent::kinds::rulebase")]
     pub rulebase: KindSettings,
     /// `[inspector.interface]`
+    #[serde(deserialize_with = "agent::kinds::interface")]
     pub interface: KindSettings,
     /// `[inspector.test]`
+    #[serde(deserialize_with = "agent::kinds::test")]
     pub test: KindSettings,
     /// `[inspector.quality]`
+    #[serde(deserialize_with = "agent::kinds::quality")]
     pub quality: KindSettings,
     /// `[inspector.consistency]`
+    #[serde(deserialize_with = "agent::kinds::consistency")]
     pub consistency: KindSettings,
     /// `[inspector.holistic]`
+    #[serde(deserialize_with = "agent::kinds::holistic")]
     pub holistic: KindSettings,
 }
 
@@ -283,7 +289,8 @@ pub struct RuleSettings {
     pub severity: std::collections::BTreeMap<String, String>,
     /// Which rules run by default: `default` (the precise ones) or `pedantic` (every rule at
     /// its own severity); `--profile` overrides it.
-    pub profile: String,
+    #[serde(with = "rules_profile")]
+    pub profile: RuleProfile,
 }
 
 impl Default for RuleSettings {
@@ -291,7 +298,7 @@ impl Default for RuleSettings {
         RuleSettings {
             disable: Vec::new(),
             severity: std::collections::BTreeMap::new(),
-            profile: protocol::message::RuleProfile::Default.to_string(),
+            profile: RuleProfile::Default,
         }
     }
 }
@@ -301,26 +308,7 @@ impl Settings {
     fn validate(&self) -> Result<(), String> {
         self.validate_backends()?;
         self.validate_team()?;
-        if self.review.runtime.parse::<host::Runtime>().is_err() {
-            return Err(format!(
-                "review.runtime = '{}' (expected local, inproc or remote)",
-                self.review.runtime
-            ));
-        }
-        if self
-            .audit
-            .test_failure
-            .parse::<TestFailurePolicy>()
-            .is_err()
-        {
-            return Err(format!(
-                "audit.test_failure = '{}' (expected {})",
-                self.audit.test_failure,
-                TestFailurePolicy::NAMES.join(" or ")
-            ));
-        }
         linters::check(&self.inspector.linters)?;
-        self.rule_profile()?;
         for (rule, sev) in &self.rules.severity {
             sev.parse::<protocol::Severity>()
                 .map_err(|e| format!("rules.severity.\"{rule}\": {e}"))?;
@@ -341,16 +329,6 @@ impl Settings {
             );
         }
         Ok(())
-    }
-
-    /// The rule profile `[rules] profile` names.
-    pub fn rule_profile(&self) -> Result<protocol::message::RuleProfile, String> {
-        self.rules.profile.parse().map_err(|_| {
-            format!(
-                "rules.profile = '{}' (expected default or pedantic)",
-                self.rules.profile
-            )
-        })
     }
 
     /// The rule overrides the Inspectors receive.
@@ -399,8 +377,8 @@ mod tests {
         assert_eq!(s.executor.timeout_secs, d.executor.timeout_secs);
         assert_eq!(s.executor.kind, None);
         assert_eq!(
-            (s.team_loop.gate.as_str(), s.team_loop.max_iterations),
-            (d.team_loop.gate.as_str(), d.team_loop.max_iterations)
+            (s.team_loop.gate, s.team_loop.max_iterations),
+            (d.team_loop.gate, d.team_loop.max_iterations)
         );
         assert_eq!(
             s.team_loop.early_termination_patterns,
@@ -428,17 +406,18 @@ mod tests {
         )
         .expect("write");
         let err = load(dir.path()).expect_err("bad runtime").to_string();
-        assert!(err.contains("review.runtime = 'cloud'"), "{err}");
+        // Said once, with the key first (not again as the config crate's "for key …").
+        assert!(
+            err.ends_with(": review.runtime = 'cloud' (expected local, inproc or remote)"),
+            "{err}"
+        );
         std::fs::write(
             dir.path().join("retake.toml"),
             "[rules]\ndisable = [\"quality/todo-marker\"]\nseverity = { \"holistic/panic-in-library\" = \"L\" }\n",
         )
         .expect("write");
         let s = load(dir.path()).expect("valid");
-        assert_eq!(
-            s.rule_profile(),
-            Ok(protocol::message::RuleProfile::Default)
-        );
+        assert_eq!(s.rules.profile, RuleProfile::Default);
         let o = s.rule_overrides();
         assert_eq!(o.len(), 2);
         assert_eq!(
@@ -470,9 +449,6 @@ mod tests {
         )
         .expect("write");
         let s = load(dir.path()).expect("valid");
-        assert_eq!(
-            s.rule_profile(),
-            Ok(protocol::message::RuleProfile::Pedantic)
-        );
+        assert_eq!(s.rules.profile, RuleProfile::Pedantic);
     }
 }

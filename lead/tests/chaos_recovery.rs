@@ -1,4 +1,4 @@
-//! Chapter 05's recovery protocols on real processes, driven through `--chaos`: a hung or stalled
+//! The recovery protocols on real processes, driven through `--chaos`: a hung or stalled
 //! Inspector ends in partial coverage, a hung Auditor is replaced by a recovery-mode Auditor, an
 //! Auditor that never answers leaves the verdict to the Lead — each well within a minute, with
 //! nothing left running.

@@ -30,7 +30,7 @@ fn plan(root: &std::path::Path) -> Plan {
         // The fixture's one finding, a TODO marker, is a pedantic rule's.
         settings: Settings {
             rules: lead::config::RuleSettings {
-                profile: "pedantic".into(),
+                profile: protocol::message::RuleProfile::Pedantic,
                 ..Default::default()
             },
             ..Settings::default()

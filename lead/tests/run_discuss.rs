@@ -50,7 +50,7 @@ fn the_dry_run_json_shows_the_planners_recommendation_and_its_effect() {
             &serde_json::json!(5),
             &serde_json::json!(3)
         ),
-        "levels {{1, 4, 5, 6, 7}}, {{2}}, {{3}}: the planner's 5 is the graph's width and gives no reason, so chapter 04's cap of 3 holds"
+        "levels {{1, 4, 5, 6, 7}}, {{2}}, {{3}}: the planner's 5 is the graph's width and gives no reason, so the team-size table's cap of 3 holds"
     );
     assert_eq!(
         (
@@ -117,7 +117,7 @@ fn the_terminal_dry_run_shows_the_discussion() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("  Planner's recommendation: at most 5 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"),
+        stdout.contains("  Planner's recommendation: at most 5 Implementers in parallel (the task graph's width only: the team-size table sizes the team)\n"),
         "{stdout}"
     );
     assert!(

@@ -46,7 +46,7 @@ fn every_shipped_scenario_is_a_valid_file() {
             names.push(s.name);
         }
     }
-    // Chapter 05's table for the six Inspector kinds, the Auditor and the Implementer: six
+    // The recovery table for the six Inspector kinds, the Auditor and the Implementer: six
     // faults each; the Lead: a crash, then `retake resume`.
     assert!(
         names.iter().any(|n| n == "lead-crash"),

@@ -32,7 +32,7 @@ pub fn run(args: ConfigShowArgs) -> anyhow::Result<ExitCode> {
     let mut settings = loaded.settings.clone();
     let mut flags = Layer::new();
     if let Some(runtime) = args.runtime {
-        settings.review.runtime = runtime.name().to_string();
+        settings.review.runtime = runtime;
         flags.insert("review.runtime".into(), Source::Flag("--runtime".into()));
     }
     if !args.dimensions.is_empty() {

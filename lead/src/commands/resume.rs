@@ -41,8 +41,9 @@ pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
     let loaded = crate::config::load_repo(&repo, base, trust).map_err(|e| fail2(e.into()))?;
     let mut settings = loaded.settings;
     // The interrupted review's rules, whatever flag chose them.
+    // A profile this version cannot read means the default, as it always has.
     if let Some(profile) = &active.profile {
-        settings.rules.profile = profile.clone();
+        settings.rules.profile = profile.parse().unwrap_or_default();
     }
     let runtime = active
         .runtime

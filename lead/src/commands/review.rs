@@ -5,7 +5,6 @@ use crate::exit::Failure;
 use crate::review::{self, ReviewError, ReviewRequest};
 use crate::verdicts_md;
 use anyhow::Context as _;
-use host::Runtime;
 use outputs::ExitCode;
 use outputs::Summary;
 use protocol::Scope;
@@ -57,16 +56,9 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
         settings.review.dimensions = args.dimensions.clone();
     }
     if let Some(profile) = args.profile {
-        settings.rules.profile = profile.to_string();
+        settings.rules.profile = profile;
     }
-    let runtime = match args.runtime {
-        Some(r) => r,
-        None => settings
-            .review
-            .runtime
-            .parse::<Runtime>()
-            .map_err(|e| fail2(anyhow::anyhow!(e)))?,
-    };
+    let runtime = args.runtime.unwrap_or(settings.review.runtime);
     let cycle = cycle_of(&settings.review.dimensions, args.max_iterations).map_err(fail2)?;
     let request = ReviewRequest {
         repo: repo.clone(),

@@ -27,7 +27,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let mut settings = loaded.settings;
     if let Some(profile) = args.profile {
-        settings.rules.profile = profile.to_string();
+        settings.rules.profile = profile;
     }
     if !args.dry_run {
         return drive(args, root, settings);
@@ -68,14 +68,7 @@ fn drive(
     settings: crate::config::Settings,
 ) -> anyhow::Result<ExitCode> {
     let faults = crate::chaos::fault_plan(&args.chaos, &settings)?;
-    let runtime = match args.runtime {
-        Some(r) => r,
-        None => settings
-            .review
-            .runtime
-            .parse::<host::Runtime>()
-            .map_err(|e| anyhow::anyhow!(e))?,
-    };
+    let runtime = args.runtime.unwrap_or(settings.review.runtime);
     let range = if args.range.is_empty() {
         "all".to_string()
     } else {

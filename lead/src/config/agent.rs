@@ -1,26 +1,92 @@
 //! The backend keys: `[inspector.<kind>] backend` and `[agent]` (command or HTTP endpoint,
 //! timeout, prompt templates), checked at load and turned into the Inspectors' options.
 
+use super::choice::{self, key, Choice};
 use super::Settings;
 use protocol::message::{AgentSpec, AgentTransport, Backend, InspectOptions};
 use protocol::InspectorKind;
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
 /// `[inspector.<kind>]`
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct KindSettings {
     /// `builtin` (default), `agent` or `both`.
-    pub backend: String,
+    #[serde(serialize_with = "choice::serialize")]
+    pub backend: Backend,
 }
 
-impl Default for KindSettings {
+/// `[inspector.<kind>]` as written, before its backend's name is checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct RawKind {
+    backend: String,
+}
+
+impl Default for RawKind {
     fn default() -> Self {
-        KindSettings {
-            backend: "builtin".into(),
+        RawKind {
+            backend: Backend::default().name().into(),
+        }
+    }
+}
+
+/// Reads `[inspector.<kind>]` of `kind`: its key names the kind when the backend is unknown.
+fn kind_settings<'de, D: Deserializer<'de>>(
+    d: D,
+    kind: InspectorKind,
+) -> Result<KindSettings, D::Error> {
+    let raw = RawKind::deserialize(d)?;
+    let key = format!("inspector.{kind}.backend");
+    let backend = choice::parse(&key, &raw.backend).map_err(D::Error::custom)?;
+    Ok(KindSettings { backend })
+}
+
+/// The `deserialize_with` function of each kind's table.
+pub(super) mod kinds {
+    use super::{kind_settings, KindSettings};
+    use protocol::InspectorKind;
+    use serde::Deserializer;
+
+    macro_rules! kind {
+        ($name:ident, $kind:expr) => {
+            /// Reads this kind's table.
+            pub(in crate::config) fn $name<'de, D: Deserializer<'de>>(
+                d: D,
+            ) -> Result<KindSettings, D::Error> {
+                kind_settings(d, $kind)
+            }
+        };
+    }
+    kind!(rulebase, InspectorKind::Rulebase);
+    kind!(interface, InspectorKind::Interface);
+    kind!(test, InspectorKind::Test);
+    kind!(quality, InspectorKind::Quality);
+    kind!(consistency, InspectorKind::Consistency);
+    kind!(holistic, InspectorKind::Holistic);
+}
+
+key!(agent_kind, AgentKind, "agent.kind");
+
+/// How the agent backend is reached (`[agent] kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AgentKind {
+    /// A command: the prompt on stdin, CPF on stdout (default).
+    #[default]
+    Command,
+    /// An OpenAI-compatible HTTP endpoint.
+    Http,
+}
+
+impl Choice for AgentKind {
+    const ALL: &'static [Self] = &[AgentKind::Command, AgentKind::Http];
+    fn name(self) -> &'static str {
+        match self {
+            AgentKind::Command => "command",
+            AgentKind::Http => "http",
         }
     }
 }
@@ -30,7 +96,8 @@ impl Default for KindSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct AgentSettings {
     /// `command` (default) or `http`.
-    pub kind: String,
+    #[serde(with = "agent_kind")]
+    pub kind: AgentKind,
     /// The agent command as argv (no shell): reads the prompt on stdin, writes CPF on stdout.
     pub command: Vec<String>,
     /// The OpenAI-compatible endpoint (`kind = "http"`): a base URL or the full chat URL.
@@ -54,7 +121,7 @@ pub struct AgentSettings {
 impl Default for AgentSettings {
     fn default() -> Self {
         AgentSettings {
-            kind: "command".into(),
+            kind: AgentKind::Command,
             command: Vec::new(),
             url: String::new(),
             model: String::new(),
@@ -108,16 +175,6 @@ impl AgentSettings {
     }
 }
 
-/// A backend name as configured.
-fn backend_of(name: &str) -> Option<Backend> {
-    match name {
-        "builtin" => Some(Backend::Builtin),
-        "agent" => Some(Backend::Agent),
-        "both" => Some(Backend::Both),
-        _ => None,
-    }
-}
-
 impl Settings {
     /// `[inspector.<kind>]` of `kind`.
     pub fn kind_settings(&self, kind: InspectorKind) -> &KindSettings {
@@ -132,9 +189,9 @@ impl Settings {
         }
     }
 
-    /// The backend `kind` runs (validated at load, so an unknown name cannot reach here).
+    /// The backend `kind` runs.
     pub fn backend_for(&self, kind: InspectorKind) -> Backend {
-        backend_of(&self.kind_settings(kind).backend).unwrap_or_default()
+        self.kind_settings(kind).backend
     }
 
     /// `base` completed for `kind`: the dimensions, the backend and, when it uses one, the
@@ -152,7 +209,7 @@ impl Settings {
 
     fn agent_spec(&self, kind: InspectorKind) -> AgentSpec {
         let a = &self.agent;
-        let transport = if a.kind == "http" {
+        let transport = if a.kind == AgentKind::Http {
             AgentTransport::Http {
                 url: a.url.clone(),
                 model: a.model.clone(),
@@ -187,23 +244,9 @@ impl Settings {
         }
     }
 
-    /// Checks the backend keys: known names, and an agent that can run when a kind uses one.
+    /// Checks the agent keys: positive limits, and an agent that can run when a kind uses one.
     pub(super) fn validate_backends(&self) -> Result<(), String> {
-        for kind in InspectorKind::ALL {
-            let name = &self.kind_settings(kind).backend;
-            if backend_of(name).is_none() {
-                return Err(format!(
-                    "inspector.{kind}.backend = '{name}' (expected builtin, agent or both)"
-                ));
-            }
-        }
         let a = &self.agent;
-        if !matches!(a.kind.as_str(), "command" | "http") {
-            return Err(format!(
-                "agent.kind = '{}' (expected command or http)",
-                a.kind
-            ));
-        }
         if a.timeout_secs == 0 {
             return Err("agent.timeout_secs must be positive".into());
         }
@@ -216,17 +259,17 @@ impl Settings {
         else {
             return Ok(());
         };
-        let backend = &self.kind_settings(user).backend;
-        let missing = match a.kind.as_str() {
-            "http" if a.url.trim().is_empty() => Some("agent.url"),
-            "http" if a.model.trim().is_empty() => Some("agent.model"),
-            "command" if a.command.is_empty() => Some("agent.command (an argv list)"),
+        let backend = self.kind_settings(user).backend.name();
+        let missing = match a.kind {
+            AgentKind::Http if a.url.trim().is_empty() => Some("agent.url"),
+            AgentKind::Http if a.model.trim().is_empty() => Some("agent.model"),
+            AgentKind::Command if a.command.is_empty() => Some("agent.command (an argv list)"),
             _ => None,
         };
         match missing {
             Some(key) => Err(format!(
                 "inspector.{user}.backend = '{backend}' needs {key} (agent.kind = '{}')",
-                a.kind
+                a.kind.name()
             )),
             None => Ok(()),
         }
@@ -282,12 +325,8 @@ mod tests {
         let s = load(dir.path()).expect("valid");
         let d = AgentSettings::default();
         assert_eq!(
-            (
-                s.agent.kind.as_str(),
-                s.agent.timeout_secs,
-                &s.agent.command
-            ),
-            (d.kind.as_str(), d.timeout_secs, &d.command)
+            (s.agent.kind, s.agent.timeout_secs, &s.agent.command),
+            (d.kind, d.timeout_secs, &d.command)
         );
         assert!(s.review.dimensions.is_empty());
         for kind in InspectorKind::ALL {

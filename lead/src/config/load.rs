@@ -96,11 +96,33 @@ fn merge(files: &[FileLayer], env: bool, check: bool) -> Result<Settings, String
     let settings: Settings = builder
         .build()
         .and_then(config::Config::try_deserialize)
-        .map_err(|e| e.to_string())?;
+        .map_err(message_of)?;
     if check {
         settings.validate()?;
     }
     Ok(settings)
+}
+
+/// What a deserialising error says: a message that already starts with its key or a key
+/// inside it (`loop.gate = 'strict' (expected …)`, from [`super::choice`]) is not told the key
+/// a second time.
+fn message_of(e: config::ConfigError) -> String {
+    if let config::ConfigError::At {
+        error,
+        key: Some(key),
+        ..
+    } = &e
+    {
+        if let config::ConfigError::Message(m) = error.as_ref() {
+            let names_it = m
+                .strip_prefix(key.as_str())
+                .is_some_and(|rest| rest.starts_with(" = ") || rest.starts_with('.'));
+            if names_it {
+                return m.clone();
+            }
+        }
+    }
+    e.to_string()
 }
 
 /// Loads the settings in `dir` with its `retake.toml` trusted as it is in the work tree: the

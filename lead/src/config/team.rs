@@ -4,6 +4,12 @@
 use implementer::executor::presets;
 use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
 use serde::{Deserialize, Serialize};
+use team::gate::GateKind;
+
+use super::choice::{key, Choice};
+
+key!(executor_kind, opt ExecutorMode, "executor.kind");
+key!(loop_gate, GateKind, "loop.gate");
 
 /// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell) or a
 /// `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent fails
@@ -13,7 +19,8 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields, default)]
 pub struct ExecutorSettings {
     /// `agent`, `script` or `builtin`; a preset implies `agent`.
-    pub kind: Option<String>,
+    #[serde(with = "executor_kind")]
+    pub kind: Option<ExecutorMode>,
     /// The argv of `agent` and `script`.
     pub command: Vec<String>,
     /// `claude`, `codex`, `gemini` or `qwen`: the agent's command line.
@@ -40,16 +47,10 @@ impl ExecutorSettings {
     /// The executor as the Implementers receive it; `None` when neither `kind` nor `preset`
     /// is set.
     pub fn spec(&self) -> Option<ExecutorSpec> {
-        let kind = match (self.kind.as_deref(), &self.preset) {
+        let mode = match (self.kind, &self.preset) {
             (Some(kind), _) => kind,
-            (None, Some(_)) => "agent",
+            (None, Some(_)) => ExecutorMode::Agent,
             (None, None) => return None,
-        };
-        let mode = match kind {
-            "agent" => ExecutorMode::Agent,
-            "script" => ExecutorMode::Script,
-            "builtin" => ExecutorMode::Builtin,
-            _ => return None,
         };
         let command = match &self.preset {
             Some(name) => presets::preset(name)?,
@@ -87,19 +88,15 @@ impl ExecutorSettings {
                 presets::names()
             ));
         }
-        if let Some(kind) = &e.kind {
-            if !matches!(kind.as_str(), "agent" | "script" | "builtin") {
-                return Err(format!(
-                    "executor.kind = '{kind}' (expected agent, script or builtin)"
-                ));
-            }
-            if kind != "agent" && (e.preset.is_some() || !e.fallback.is_empty()) {
+        if let Some(mode) = e.kind {
+            let kind = mode.name();
+            if mode != ExecutorMode::Agent && (e.preset.is_some() || !e.fallback.is_empty()) {
                 return Err(format!(
                     "executor.preset and executor.fallback name coding agents: they need kind = \"agent\", not '{kind}'"
                 ));
             }
             let no_command = e.command.first().is_none_or(String::is_empty);
-            if kind != "builtin" && no_command && e.preset.is_none() {
+            if mode != ExecutorMode::Builtin && no_command && e.preset.is_none() {
                 return Err(format!(
                     "executor.kind = '{kind}' needs executor.command, an argv list such as [\"my-agent\", \"--print\"], or executor.preset"
                 ));
@@ -118,7 +115,8 @@ impl ExecutorSettings {
 #[serde(deny_unknown_fields, default)]
 pub struct LoopSettings {
     /// `sdd` (by the Auditor's verdict, the default) or `breezing` (by the decision).
-    pub gate: String,
+    #[serde(with = "loop_gate")]
+    pub gate: GateKind,
     /// Task runner iterations per attempt.
     pub max_iterations: u32,
     /// Pause before a RETRY, milliseconds.
@@ -147,7 +145,7 @@ impl Default for LoopSettings {
     fn default() -> Self {
         let runner = implementer::LoopConfig::default();
         LoopSettings {
-            gate: "sdd".into(),
+            gate: GateKind::Sdd,
             max_iterations: runner.max_iterations,
             retry_delay_ms: runner.retry_delay_ms,
             escalate_on_max: runner.escalate_on_max,
@@ -186,12 +184,6 @@ impl super::Settings {
     pub(super) fn validate_team(&self) -> Result<(), String> {
         self.executor.validate()?;
         let l = &self.team_loop;
-        if !matches!(l.gate.as_str(), "sdd" | "breezing") {
-            return Err(format!(
-                "loop.gate = '{}' (expected sdd or breezing)",
-                l.gate
-            ));
-        }
         if l.max_iterations == 0 || l.max_attempts == 0 {
             return Err("loop.max_iterations and loop.max_attempts must be at least 1".into());
         }
@@ -202,6 +194,7 @@ impl super::Settings {
 #[cfg(test)]
 mod tests {
     use crate::config::load;
+    use team::gate::GateKind;
 
     #[test]
     fn executor_and_loop_load_validate_and_resolve() {
@@ -209,8 +202,8 @@ mod tests {
         let s = load(dir.path()).expect("defaults");
         assert_eq!(s.executor.spec(), None, "no executor unless configured");
         assert_eq!(
-            (s.team_loop.gate.as_str(), s.team_loop.max_iterations),
-            ("sdd", 3)
+            (s.team_loop.gate, s.team_loop.max_iterations),
+            (GateKind::Sdd, 3)
         );
         std::fs::write(
             dir.path().join("retake.toml"),
@@ -219,6 +212,7 @@ mod tests {
         )
         .expect("write");
         let s = load(dir.path()).expect("valid");
+        assert_eq!(s.team_loop.gate, GateKind::Breezing);
         let spec = s.executor.spec().expect("configured");
         assert_eq!(spec.mode, protocol::message::ExecutorMode::Agent);
         assert_eq!((spec.command.len(), spec.timeout_secs), (2, 60));

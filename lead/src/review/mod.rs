@@ -166,7 +166,7 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         no_exec: req.no_exec,
         pipelines: req.pipelines,
         started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        profile: Some(req.settings.rules.profile.clone()),
+        profile: Some(req.settings.rules.profile.to_string()),
     };
     if req.nested {
         return run_pipelines(&req, &run_id, journal, preloaded, &prepared);

@@ -60,7 +60,7 @@ impl Plan {
             max_file_bytes: s.inspector.max_file_bytes,
             rule_overrides: s.rule_overrides(),
             // Validated when the settings were loaded.
-            profile: s.rule_profile().unwrap_or_default(),
+            profile: s.rules.profile,
             linters: s.inspector.linters.clone(),
             cache: s.inspector.cache,
             repo_files_rev: req.repo_files_rev.clone(),
@@ -90,7 +90,7 @@ impl Plan {
             expect: inspections.iter().map(|(n, _, _)| n.clone()).collect(),
             recovery: None,
             budget_ms: s.audit.budget_ms,
-            test_failure: s.audit.test_failure_policy(),
+            test_failure: s.audit.test_failure,
             unavailable: Vec::new(),
             root: Some(req.repo.to_string_lossy().into_owned()),
             context: super::context::load(

@@ -52,13 +52,11 @@ pub struct Ready {
 
 /// The gate a run uses: the one it was started with (a resumed run keeps its gate and the
 /// counters that go with it), else the configured one.
-pub fn gate_kind(active: &ActiveRun, configured: &str) -> GateKind {
-    active
-        .options
-        .as_ref()
-        .map_or(configured, |o| o.gate.as_str())
-        .parse()
-        .unwrap_or_default()
+pub fn gate_kind(active: &ActiveRun, configured: GateKind) -> GateKind {
+    match &active.options {
+        Some(o) => o.gate.parse().unwrap_or_default(),
+        None => configured,
+    }
 }
 
 /// Implementers for `tasks`: one per task that can start at once, within `--parallel` and the
@@ -178,7 +176,7 @@ impl<'a> Loop<'a> {
             std::mem::take(&mut r.tasks),
             settings.team_loop.max_attempts,
         );
-        let gate_kind = gate_kind(&r.active, &settings.team_loop.gate);
+        let gate_kind = gate_kind(&r.active, settings.team_loop.gate);
         let reviews = ReviewContext {
             repo: req.repo.clone(),
             settings: settings.clone(),
@@ -436,14 +434,14 @@ mod tests {
             "review": {"retake_count": 0, "max_retakes": 3, "retry_count": 0, "spec_update_count": 0}
         }))
         .expect("active.json");
-        assert_eq!(gate_kind(&active, "breezing"), GateKind::Breezing);
+        assert_eq!(gate_kind(&active, GateKind::Breezing), GateKind::Breezing);
         active.options = Some(super::super::state::RunOptions {
             parallel: None,
             no_discuss: true,
             yes: true,
             gate: "sdd".into(),
         });
-        assert_eq!(gate_kind(&active, "breezing"), GateKind::Sdd);
+        assert_eq!(gate_kind(&active, GateKind::Breezing), GateKind::Sdd);
         assert!(elapsed_secs(&active.started_at) > 0);
         assert_eq!(elapsed_secs("not a time"), 0);
     }

@@ -113,7 +113,7 @@ mod tests {
         assert!(problems[1].contains("is not a git work tree"));
         assert!(problems[2].contains("uncommitted changes (src/a.rs)"));
         assert!(problems[3].starts_with("no test command is known"));
-        settings.executor.kind = Some("agent".into());
+        settings.executor.kind = Some(protocol::message::ExecutorMode::Agent);
         settings.executor.command = vec!["./no-such-agent".into()];
         std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
         let problems = check(root, &settings, Some("abc"), &[]);

@@ -82,7 +82,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         parallel: req.parallel,
         no_discuss: req.no_discuss,
         yes: req.yes,
-        gate: s.team_loop.gate.clone(),
+        gate: crate::config::choice::Choice::name(s.team_loop.gate).into(),
     });
     state
         .write_active(&active)

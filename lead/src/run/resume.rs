@@ -203,7 +203,7 @@ pub fn restore(
         .map_err(|e| refused(format!("cannot write the run's state: {e}")))?;
     let rounds = history(&parse_timeline(&state.timeline()));
     // The run keeps the gate it started with, whatever the configuration says now.
-    settings.team_loop.gate = options.gate.clone();
+    settings.team_loop.gate = options.gate.parse().unwrap_or_default();
     eprintln!(
         "retake: resuming run {} ({}): {} task(s) done, {} to go{}",
         active.session_id,

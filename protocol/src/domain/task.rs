@@ -106,7 +106,7 @@ struct TextTaskIn {
 }
 
 impl TaskStatus {
-    /// Chapter 01's name of the status (`pending`, `in_progress`, `completed`, `failed`).
+    /// The task model's name of the status (`pending`, `in_progress`, `completed`, `failed`).
     pub fn name(&self) -> &'static str {
         match self {
             TaskStatus::Pending => "pending",

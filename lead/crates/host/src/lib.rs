@@ -17,6 +17,7 @@ pub mod lock;
 pub mod remote;
 pub mod setup;
 pub mod supervisor;
+pub mod writer;
 
 use futures::future::BoxFuture;
 use hub::HubRef;

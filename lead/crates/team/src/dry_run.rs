@@ -197,7 +197,7 @@ mod tests {
         );
         let text = render_terminal(&p, &[], Some(&d));
         assert!(
-            text.contains("  Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"),
+            text.contains("  Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: the team-size table sizes the team)\n"),
             "{text}"
         );
     }

@@ -8,6 +8,7 @@ use actix::prelude::*;
 use host::hub;
 use host::journal::Journal;
 use host::supervisor::{Action, Role, State, Supervisor};
+use host::writer::Writer;
 use host::{ActorSpec, Spawner};
 use outputs::progress::DELIVERED;
 use protocol::chaos::Phase;
@@ -32,6 +33,9 @@ const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
 pub struct Coordinator {
     plan: Plan,
     journal: Journal,
+    /// Journal writes run on its thread: the hub shares the System arbiter with every
+    /// connection, which an fsync here would hold up.
+    writer: Writer,
     sup: Supervisor,
     spawner: Option<Box<dyn Spawner>>,
     outboxes: HashMap<String, Outbox>,
@@ -63,6 +67,7 @@ impl Coordinator {
         Coordinator {
             plan,
             journal,
+            writer: Writer::start(),
             sup,
             spawner: Some(spawner),
             outboxes: HashMap::new(),
@@ -177,18 +182,36 @@ impl Coordinator {
             }
         }
         report.review = self.plan.review.clone();
-        if let Err(e) = self.journal.report(&slot.logical, &report) {
-            return self.finish(Err(ReviewFailure::Journal(e.to_string())));
+        let journal = self.journal.clone();
+        let from = from.to_string();
+        let write = move || journal.report(&report.inspector, &report).map(|_| report);
+        self.writer
+            .wait(ctx, write, move |this, written, ctx| match written {
+                Ok(report) => this.forward(&from, report, ctx),
+                Err(e) => this.finish(Err(ReviewFailure::Journal(e.to_string()))),
+            });
+    }
+
+    /// A journaled report: delivered, and on to the Auditor.
+    fn forward(&mut self, from: &str, report: InspectorReport, ctx: &mut Context<Self>) {
+        if self.done.is_none() {
+            return;
         }
         self.sup.delivered(from);
         if let Some(auditor) = self.auditor_instance() {
             self.send(&auditor, Body::InspectorReport(report.clone()));
         }
-        self.reports.insert(slot.logical, report);
+        self.reports.insert(report.inspector.clone(), report);
         self.check_all_in(ctx);
     }
 
-    fn on_verdict(&mut self, from: &str, review: &str, outcome: AuditOutcome) {
+    fn on_verdict(
+        &mut self,
+        from: &str,
+        review: &str,
+        outcome: AuditOutcome,
+        ctx: &mut Context<Self>,
+    ) {
         if Some(from.to_string()) != self.auditor_instance() || review != self.plan.review {
             tracing::warn!(
                 from,
@@ -198,10 +221,10 @@ impl Coordinator {
             return;
         }
         self.sup.delivered(from);
-        self.conclude(outcome);
+        self.conclude(outcome, ctx);
     }
 
-    fn conclude(&mut self, mut outcome: AuditOutcome) {
+    fn conclude(&mut self, mut outcome: AuditOutcome, ctx: &mut Context<Self>) {
         for role in self.sup.degraded() {
             let role = match role {
                 Role::Inspector => "inspector",
@@ -215,15 +238,16 @@ impl Coordinator {
             ));
         }
         let cpf = protocol::cpf::format_verdict(&outcome.to_cpf());
-        if let Err(e) = self.journal.verdict(&cpf) {
-            return self.finish(Err(ReviewFailure::Journal(e.to_string())));
-        }
-        let finished = Finished {
-            outcome,
-            reports: std::mem::take(&mut self.reports),
-            restarts: self.sup.restarts(),
-        };
-        self.finish(Ok(finished));
+        let journal = self.journal.clone();
+        let write = move || journal.verdict(&cpf);
+        self.writer.wait(ctx, write, move |this, written, _| {
+            let finished = written.map(|_| Finished {
+                outcome,
+                reports: std::mem::take(&mut this.reports),
+                restarts: this.sup.restarts(),
+            });
+            this.finish(finished.map_err(|e| ReviewFailure::Journal(e.to_string())));
+        });
     }
 }
 
@@ -292,7 +316,7 @@ impl Handler<Incoming> for Coordinator {
             }
             Body::AuditVerdict { review, outcome } => {
                 self.show(&msg.from, DELIVERED, "", None);
-                self.on_verdict(&msg.from, &review, outcome)
+                self.on_verdict(&msg.from, &review, outcome, ctx)
             }
             Body::InspectorFailed { reason, .. } => {
                 // Given up like a lost actor: not shown as delivered.

@@ -93,7 +93,7 @@ impl Coordinator {
             );
             self.auditor_gone = true;
             if self.all_in {
-                self.derive_verdict();
+                self.derive_verdict(ctx);
             } else {
                 self.check_all_in(ctx);
             }
@@ -118,7 +118,7 @@ impl Coordinator {
         self.check_all_in(ctx);
     }
 
-    pub(super) fn check_all_in(&mut self, _ctx: &mut Context<Self>) {
+    pub(super) fn check_all_in(&mut self, ctx: &mut Context<Self>) {
         let all = self.plan.inspections.iter().all(|(logical, _, _)| {
             self.sup
                 .by_logical(logical)
@@ -129,7 +129,7 @@ impl Coordinator {
         }
         self.all_in = true;
         if self.auditor_gone {
-            return self.derive_verdict();
+            return self.derive_verdict(ctx);
         }
         if let Some(auditor) = self.auditor_instance() {
             if self.outboxes.contains_key(&auditor) {
@@ -146,11 +146,11 @@ impl Coordinator {
     }
 
     /// The Lead's conservative verdict from the journaled reports (`AUDITOR_UNAVAILABLE`).
-    pub(super) fn derive_verdict(&mut self) {
+    pub(super) fn derive_verdict(&mut self, ctx: &mut Context<Self>) {
         let expected = self.plan.inspector_names();
         let reports: Vec<InspectorReport> = self.reports.values().cloned().collect();
         let mut outcome = auditor::lead_derived(&reports, &expected, &self.unavailable);
         outcome.scope = self.plan.audit.scope.clone();
-        self.conclude(outcome);
+        self.conclude(outcome, ctx);
     }
 }

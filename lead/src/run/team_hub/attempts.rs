@@ -29,6 +29,9 @@ pub(super) struct Attempts {
     interrupted: BTreeSet<u32>,
     /// Where each claim's files are persisted (`None`: in memory only).
     store: Option<PathBuf>,
+    /// Why the last claim's files could not be persisted: a Lead that died now could not put
+    /// them back, so the run stops ([`Attempts::unwritten`]).
+    unwritten: Option<String>,
 }
 
 /// The persisted form of a claim's files: path → hex bytes, or `null` when it did not exist.
@@ -108,11 +111,16 @@ impl Attempts {
                     host::journal::write_atomic(&store.join(format!("{}.json", task.id)), &bytes)
                 });
             if let Err(e) = written {
-                tracing::warn!(task = task.id, error = %e, "cannot persist the attempt's files");
+                self.unwritten = Some(format!("cannot persist the attempt's files: {e}"));
             }
         }
         self.before.insert(task.id, before);
         restored
+    }
+
+    /// Why the files of the last claim could not be persisted, once.
+    pub(super) fn unwritten(&mut self) -> Option<String> {
+        self.unwritten.take()
     }
 
     /// The attempt at `task` was lost with its Implementer; its next claim starts afresh.

@@ -6,6 +6,7 @@ use crate::run::board::Escalated;
 use crate::run::state::team_event;
 use actix::prelude::*;
 use host::hub::Ended;
+use host::writer::WriteFailed;
 use protocol::message::LEAD;
 use protocol::{Body, Envelope};
 use serde_json::json;
@@ -15,6 +16,7 @@ impl Actor for TeamHub {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Self::Context) {
+        self.me = Some(ctx.address().recipient());
         let spawns = std::mem::take(&mut self.pending_spawns);
         self.execute(spawns, ctx);
         let every = self.config.policy.heartbeat.max(Duration::from_millis(50));
@@ -27,6 +29,13 @@ impl Actor for TeamHub {
                 act.execute(actions, ctx);
             }
         });
+    }
+}
+
+impl Handler<WriteFailed> for TeamHub {
+    type Result = ();
+    fn handle(&mut self, failed: WriteFailed, _: &mut Context<Self>) {
+        self.fail(failed.0);
     }
 }
 

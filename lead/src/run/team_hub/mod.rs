@@ -11,6 +11,7 @@ use super::board::{Board, Escalated, Returned};
 use super::state::{team_event, RunState};
 use actix::prelude::*;
 use host::supervisor::{Action, Role, State, Supervisor};
+use host::writer::{WriteFailed, Writer};
 use host::{ActorKind, ActorSpec, Spawner};
 use protocol::message::{TaskAssignment, LEAD};
 use protocol::wire::Outbox;
@@ -52,6 +53,11 @@ pub struct TeamHub {
     done: Option<oneshot::Sender<Result<PhaseResult, String>>>,
     phase_b: phase_b::PhaseB,
     attempts: attempts::Attempts,
+    /// State writes run on its thread, in order: the hub shares the System arbiter with every
+    /// connection, which an fsync here would hold up.
+    writer: Writer,
+    /// The hub's own address, for the writer to report a failed write to; set when it starts.
+    me: Option<Recipient<WriteFailed>>,
 }
 
 impl TeamHub {
@@ -81,6 +87,8 @@ impl TeamHub {
             done: Some(done),
             phase_b,
             attempts,
+            writer: Writer::start(),
+            me: None,
         }
     }
 
@@ -93,21 +101,34 @@ impl TeamHub {
             .collect()
     }
 
+    /// Appends to the timeline on the writer's thread, in order; a failure stops the run.
     fn events(&mut self, lines: &[String]) {
-        if let Err(e) = self.state.append_timeline(lines) {
-            self.fail(format!("cannot append to the run's timeline: {e}"));
+        let (state, lines) = (self.state.clone(), lines.to_vec());
+        self.write("cannot append to the run's timeline", move || {
+            state.append_timeline(&lines)
+        });
+    }
+
+    /// Queues a state write; one that fails ends the phase ([`WriteFailed`]), and the phase's
+    /// result waits for every write queued before it.
+    fn write(&self, what: &str, write: impl FnOnce() -> std::io::Result<()> + Send + 'static) {
+        match &self.me {
+            Some(me) => self.writer.submit(me.clone(), what.to_string(), write),
+            // Before the hub runs there is nothing to write.
+            None => tracing::error!(what, "a state write before the team hub started: dropped"),
         }
     }
 
     fn persist(&mut self) {
-        let written = match &self.board {
-            Some(board) => self
-                .state
-                .write_tasks(&self.config.session_id, &board.tasks),
-            None => Ok(()),
-        };
-        if let Err(e) = written {
-            self.fail(format!("cannot write the run's tasks.json: {e}"));
+        if let Some(board) = &self.board {
+            let (state, session, tasks) = (
+                self.state.clone(),
+                self.config.session_id.clone(),
+                board.tasks.clone(),
+            );
+            self.write("cannot write the run's tasks.json", move || {
+                state.write_tasks(&session, &tasks)
+            });
         }
     }
 
@@ -237,6 +258,9 @@ impl TeamHub {
                 let attempt = task.attempts;
                 let root = std::path::Path::new(&self.config.base.root);
                 let restored = self.attempts.claimed(root, &task);
+                if let Some(why) = self.attempts.unwritten() {
+                    return self.fail(why);
+                }
                 if !restored.is_empty() {
                     self.events(&[team_event(
                         "TASK_RESTORED",
@@ -312,7 +336,7 @@ impl TeamHub {
         self.persist();
     }
 
-    fn maybe_finish(&mut self, _ctx: &mut Context<Self>) {
+    fn maybe_finish(&mut self, ctx: &mut Context<Self>) {
         if self.phase_b.busy() {
             return;
         }
@@ -349,9 +373,15 @@ impl TeamHub {
             self.send(&name, Body::Shutdown { grace_ms });
         }
         let restarts = self.supervisor.restarts().into_iter().collect();
-        if let Some(done) = self.done.take() {
-            let _gone = done.send(Ok(PhaseResult { board, restarts }));
-        }
+        let result = PhaseResult { board, restarts };
+        // The board is handed back once every state write is on disk.
+        let flushed = actix::fut::wrap_future::<_, Self>(self.writer.flush());
+        ctx.wait(flushed.map(move |written, this, _| {
+            if let Some(done) = this.done.take() {
+                let result = written.map(|()| result).map_err(|e| e.to_string());
+                let _gone = done.send(result);
+            }
+        }));
     }
 }
 

@@ -235,9 +235,10 @@ impl TeamHub {
             &now,
         );
         if !signals.is_empty() {
-            if let Err(e) = self.state.append_signals(&signals) {
-                tracing::error!(error = %e, "cannot append to signals.jsonl");
-            }
+            let (state, written) = (self.state.clone(), signals.clone());
+            self.write("cannot append to signals.jsonl", move || {
+                state.append_signals(&written)
+            });
             let mut lines = Vec::new();
             for s in &signals {
                 lines.push(team_event("SIGNAL", json!(s)));
@@ -366,7 +367,7 @@ impl Handler<ScopedReviewDone> for TeamHub {
                     &fixes,
                     &outcome.findings,
                 ) {
-                    tracing::warn!(error = %e, "cannot record the fix tasks' findings");
+                    return self.fail(format!("cannot record the fix tasks' findings: {e}"));
                 }
                 let ids: Vec<u32> = fixes.iter().map(|t| t.id).collect();
                 board.tasks.extend(fixes);

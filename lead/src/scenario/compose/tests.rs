@@ -198,7 +198,7 @@ fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
         }
     }
     names.sort();
-    // Chapter 06: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
+    // The container fault kinds: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
     // Lead restarted; idle workers paused or cut off before a job claims them; a change
     // reviewed against its base with the image's git.
     assert_eq!(

@@ -46,7 +46,7 @@ pub(super) fn terminal(d: &Discussion) -> String {
     let n = d.planner_max_parallel;
     let why = match &d.planner_reason {
         Some(why) => format!(" ({why})"),
-        None => " (the task graph's width only: chapter 04's table sizes the team)".into(),
+        None => " (the task graph's width only: the team-size table sizes the team)".into(),
     };
     out.push_str(&format!(
         "  Planner's recommendation: at most {n} Implementer{} in parallel{why}\n",

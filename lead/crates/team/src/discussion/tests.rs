@@ -236,7 +236,7 @@ fn phase_a_takes_the_reference_and_still_validates_it() {
          \x20   2 Add login · owns: src/auth/login.rs · after: 1\n\
          \x20   3 Add logout · owns: src/auth/login.rs · after: 2\n\
          \x20   4 Add audit log · owns: src/audit.rs\n\
-         \x20 Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: chapter 04's table sizes the team)\n"
+         \x20 Planner's recommendation: at most 2 Implementers in parallel (the task graph's width only: the team-size table sizes the team)\n"
     );
 }
 
