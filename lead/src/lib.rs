@@ -17,6 +17,7 @@ pub mod serve;
 pub mod state;
 pub mod steering;
 pub mod verdicts_md;
+pub mod work_tree;
 
 use clap::Parser;
 use cli::{Cli, Command};

@@ -10,7 +10,7 @@ use host::Runtime;
 use lead::config::Settings;
 use lead::review::coordinator::Coordinator;
 use lead::review::coordinator::{Finished, ReviewFailure};
-use lead::review::plan::Plan;
+use lead::review::plan::ReviewPlan;
 use lead::review::ReviewRequest;
 use protocol::chaos::{Fault, FaultPlan, FaultSpec};
 use protocol::wire::{client_handshake, Secret, WireConfig, WireError};
@@ -21,7 +21,7 @@ use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 
 /// A review of `root` by the quality Inspector and the Auditor only.
-fn plan(root: &std::path::Path) -> Plan {
+fn plan(root: &std::path::Path) -> ReviewPlan {
     let req = ReviewRequest {
         repo: root.to_path_buf(),
         scope: Scope::repository(),
@@ -42,7 +42,7 @@ fn plan(root: &std::path::Path) -> Plan {
         repo_files_rev: None,
         notes: Vec::new(),
     };
-    let mut plan = Plan::build(&req, "r1", Duration::from_millis(200));
+    let mut plan = ReviewPlan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections
         .retain(|(name, _, _)| name == "inspector-quality");
     plan.audit.expect = vec!["inspector-quality".into()];

@@ -10,7 +10,7 @@ use host::local::LocalSpawner;
 use host::{ActorSpec, Runtime, Spawner};
 use lead::config::Settings;
 use lead::review::coordinator::{Coordinator, Finished, Stop};
-use lead::review::plan::Plan;
+use lead::review::plan::ReviewPlan;
 use lead::review::ReviewRequest;
 use protocol::message::LEAD;
 use protocol::wire::{client_handshake, Secret, WireConfig};
@@ -124,7 +124,7 @@ fn review(moving: bool) -> (Finished, bool) {
         repo_files_rev: None,
         notes: Vec::new(),
     };
-    let mut plan = Plan::build(&req, "r1", HEARTBEAT);
+    let mut plan = ReviewPlan::build(&req, "r1", HEARTBEAT);
     plan.inspections.retain(|(name, _, _)| name == FAKE);
     plan.audit.expect = vec![FAKE.into()];
     plan.inspect_deadline = DEADLINE;

@@ -21,9 +21,9 @@
 //! files are back; a resumed session re-checks anything in between.
 
 use super::files::{owned_by, Footprint, GroupFiles};
-use super::git as fixgit;
 use super::session::ActiveSession;
 use super::{now, FixError};
+use crate::work_tree;
 use implementer::executor::{BuiltinExecutor, ExecRequest, Executor, ExecutorConfig};
 use implementer::judge::{change_issues, Expectations};
 use implementer::prompt::{task_prompt, PromptParts};
@@ -165,7 +165,7 @@ impl<'a> GroupRun<'a> {
                     Effect::Commit(_) => {
                         let message =
                             group_commit_message(&self.members, &session.fix_session_id, &id);
-                        let hash = fixgit::commit_paths(self.ctx.repo, &self.changed, &message)
+                        let hash = work_tree::commit_paths(self.ctx.repo, &self.changed, &message)
                             .map_err(FixError::Git)?;
                         log(format!("{id}: committed {hash}"));
                         commit = Some(hash);

@@ -8,8 +8,8 @@
 //! removed, a changed text file is written back, a changed binary that `HEAD` tracks is
 //! checked out — so nothing an attempt leaves outside its group survives it.
 
-use super::git as fixgit;
 use super::FixError;
+use crate::work_tree;
 use implementer::change::{ChangeKind, ChangeSet, Snapshot};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -184,13 +184,13 @@ impl Footprint {
             })?;
             undone.push(path.to_string());
         }
-        let tracked = fixgit::tracked(repo, &binaries).map_err(FixError::Git)?;
+        let tracked = work_tree::tracked(repo, &binaries).map_err(FixError::Git)?;
         if let Some(lost) = binaries.iter().find(|b| !tracked.contains(b)) {
             return Err(FixError::Internal(format!(
                 "the fixer changed {lost}, an untracked binary file outside its group, which cannot be restored"
             )));
         }
-        fixgit::restore(repo, &tracked).map_err(FixError::Git)?;
+        work_tree::restore(repo, &tracked).map_err(FixError::Git)?;
         Ok((undone, created))
     }
 }

@@ -12,7 +12,6 @@
 pub mod artifacts;
 pub mod execute;
 pub mod files;
-pub mod git;
 pub mod planner;
 pub mod preflight;
 pub mod resume;

@@ -5,9 +5,10 @@
 //! and, on a resume, the interrupted group's files are the exceptions.
 
 use super::session::ActiveSession;
-use super::{execute, git, FixError};
+use super::{execute, FixError};
 use crate::config::Settings;
 use crate::run::environment::{program_found, test_command};
+use crate::work_tree;
 use std::path::Path;
 
 /// The checks before any change; the test command on success.
@@ -17,13 +18,13 @@ pub fn preflight(
     active: Option<&ActiveSession>,
     excluded: Option<&str>,
 ) -> Result<Vec<String>, FixError> {
-    if git::head(repo).is_none() {
+    if work_tree::head(repo).is_none() {
         return Err(FixError::BadInput(format!(
             "{} is not a git work tree with a commit: retake fix commits each fixed group and rolls back failed ones with git",
             repo.display()
         )));
     }
-    git::committer_known(repo).map_err(|e| {
+    work_tree::committer_known(repo).map_err(|e| {
         FixError::BadInput(format!(
             "git does not know who commits ({e}): set user.name and user.email"
         ))
@@ -67,7 +68,7 @@ pub fn dirty_paths(
     excluded: Option<&str>,
     allowed: &[String],
 ) -> Result<Vec<String>, FixError> {
-    Ok(crate::run::git::uncommitted(repo)
+    Ok(work_tree::uncommitted(repo)
         .map_err(FixError::Git)?
         .into_iter()
         .filter(|p| excluded.is_none_or(|x| !execute::within(p, x)))

@@ -4,7 +4,8 @@
 //! record as fixed, with the same fix ids.
 
 use super::session::{ActiveSession, ACTIVE_FILE};
-use super::{git, FixError};
+use super::FixError;
+use crate::work_tree;
 use std::collections::BTreeMap;
 use std::path::Path;
 use team::fix::summary::committed_fixes;
@@ -64,7 +65,7 @@ pub fn reconcile(
             continue;
         }
         let trailer = team::fix::export::fix_trailer(&session.fix_session_id, &id);
-        if let Some(hash) = git::commit_with(repo, &trailer).map_err(FixError::Git)? {
+        if let Some(hash) = work_tree::commit_with(repo, &trailer).map_err(FixError::Git)? {
             let attempt = match state {
                 GroupState::Fixing { attempt } | GroupState::Testing { attempt } => attempt,
                 _ => 1,
@@ -73,8 +74,8 @@ pub fn reconcile(
             session.set(&id, GroupState::Committed { attempt }, Some(hash));
             continue;
         }
-        let tracked = git::tracked(repo, &files).map_err(FixError::Git)?;
-        git::restore(repo, &tracked).map_err(FixError::Git)?;
+        let tracked = work_tree::tracked(repo, &files).map_err(FixError::Git)?;
+        work_tree::restore(repo, &tracked).map_err(FixError::Git)?;
         log(format!("{id}: interrupted, rolled back and started over"));
         session.set(&id, GroupState::Pending, None);
     }
@@ -90,7 +91,7 @@ mod tests {
 
     #[test]
     fn an_interrupted_group_is_found_committed_or_rolled_back() {
-        use crate::run::git::git;
+        use crate::work_tree::git;
         use team::fix::{FixGroup, FixPlan, Stage};
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path();
@@ -107,7 +108,8 @@ mod tests {
         git(repo, &["commit", "-q", "-m", "init"]).unwrap();
         std::fs::write(repo.join("a.rs"), "a fixed\n").unwrap();
         let hash =
-            git::commit_paths(repo, &["a.rs".into()], "fix: a\n\nRetake-Fix: fix-1/G1\n").unwrap();
+            work_tree::commit_paths(repo, &["a.rs".into()], "fix: a\n\nRetake-Fix: fix-1/G1\n")
+                .unwrap();
         std::fs::write(repo.join("b.rs"), "b half-fixed\n").unwrap();
         let group = |id: &str, file: &str| FixGroup {
             id: id.into(),

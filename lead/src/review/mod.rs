@@ -14,7 +14,7 @@ use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use host::journal::{new_run_id, Journal};
 use host::lock::RepoLock;
 use host::{ActorKind, Runtime};
-use plan::Plan;
+use plan::ReviewPlan;
 use prepare::Prepared;
 use protocol::chaos::FaultPlan;
 use protocol::message::InspectOptions;
@@ -222,7 +222,7 @@ fn run_pipelines(
     let display = outputs::progress::Display::on_terminal();
     let mut pipelines = Vec::new();
     for k in 1..=n {
-        let mut plan = Plan::build_with(req, &run_id, setup.heartbeat, prepared);
+        let mut plan = ReviewPlan::build_with(req, &run_id, setup.heartbeat, prepared);
         let journal = if n == 1 {
             // Only a single pipeline resumes from its journal; consensus pipelines re-run.
             plan.preloaded = preloaded.clone();

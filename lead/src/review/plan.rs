@@ -13,7 +13,7 @@ use std::time::Duration;
 
 /// The review's plan.
 #[derive(Debug, Clone)]
-pub struct Plan {
+pub struct ReviewPlan {
     /// The review (run) id.
     pub review: String,
     /// Inspector slots: logical name, kind, request.
@@ -36,20 +36,20 @@ pub struct Plan {
     pub preloaded: BTreeMap<String, InspectorReport>,
 }
 
-impl Plan {
+impl ReviewPlan {
     /// The plan for `req` under review id `review`, heartbeating every `heartbeat`; each actor
     /// works out for itself what [`Prepared`] would have shipped.
-    pub fn build(req: &ReviewRequest, review: &str, heartbeat: Duration) -> Plan {
-        Plan::build_with(req, review, heartbeat, &Prepared::default())
+    pub fn build(req: &ReviewRequest, review: &str, heartbeat: Duration) -> ReviewPlan {
+        ReviewPlan::build_with(req, review, heartbeat, &Prepared::default())
     }
 
-    /// As [`Plan::build`], shipping `prepared` to the actors.
+    /// As [`ReviewPlan::build`], shipping `prepared` to the actors.
     pub fn build_with(
         req: &ReviewRequest,
         review: &str,
         heartbeat: Duration,
         prepared: &Prepared,
-    ) -> Plan {
+    ) -> ReviewPlan {
         let s = &req.settings;
         let sv = &s.supervision;
         let options = prepared.ship(InspectOptions {
@@ -109,7 +109,7 @@ impl Plan {
             restart_window: Duration::from_secs(sv.restart_window_secs),
             respawns_per_slot: 1,
         };
-        Plan {
+        ReviewPlan {
             review: review.to_string(),
             inspections,
             auditor: AUDITOR.to_string(),

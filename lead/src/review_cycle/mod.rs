@@ -16,9 +16,9 @@
 //! .retake/reviews/<id>` reads).
 
 pub mod aggregate;
+pub mod blame;
 pub mod context;
 pub mod deep_dive;
-pub mod git;
 pub mod output;
 pub mod report;
 
@@ -139,7 +139,7 @@ pub fn run(input: &Input<'_>) -> Result<Written, ReviewCycleError> {
         &output::progress_json(&cycle, input.run_id, Stage::Aggregated, &created_at),
     )?;
     let sources = sources(input.repo, input.scope, cycle.findings());
-    let history = git::GitHistory::new(input.repo);
+    let history = blame::GitHistory::new(input.repo);
     while let Some(it) = cycle.next_iteration(&sources, &history) {
         let name = format!("iterations/{}.json", it.iteration);
         write_json(&dir.join(&name), it)?;

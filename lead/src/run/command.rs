@@ -1,4 +1,4 @@
-//! The commands the Lead itself runs in a `retake run` besides git (`run::git`): Phase C's
+//! The commands the Lead itself runs in a `retake run` besides git (`work_tree`): Phase C's
 //! integration verification and the fix pipeline's test gate. Each goes through the one process
 //! runner, `protocol::exec`: its own process group under the guard (the group dies with the
 //! Lead), killed as a group at its time limit, no secret in its environment, and in its sandbox

@@ -3,8 +3,8 @@
 //! Commit of the run's changes, the state cleaned up, and the completion report.
 
 use super::command::{cargo_test_counts, run};
-use super::git;
 use super::state::RunState;
+use crate::work_tree;
 use host::journal::write_atomic;
 use protocol::{Decision, Grade, Task, TaskStatus};
 use std::collections::BTreeMap;
@@ -113,10 +113,10 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         review: Some(input.review),
     });
     let mut header = message.lines().next().unwrap_or_default().to_string();
-    let mut hash = git::commit_all(input.repo, &message)?;
+    let mut hash = work_tree::commit_all(input.repo, &message)?;
     if hash.is_none() {
         // Nothing left to commit: a resumed run whose Lead stopped after its commit.
-        if let Some((made, subject)) = git::session_commit(input.repo, input.session_id)? {
+        if let Some((made, subject)) = work_tree::session_commit(input.repo, input.session_id)? {
             hash = Some(made);
             header = subject;
         }

@@ -10,7 +10,8 @@ use super::phase::{run_phase, Team};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::team_hub::{PhaseBConfig, ReviewContext};
-use super::{git, report, Board, RunEnd, RunError, RunRequest};
+use super::{report, Board, RunEnd, RunError, RunRequest};
+use crate::work_tree;
 use host::lock::RepoLock;
 use outputs::ExitCode;
 use protocol::message::ExecutorSpec;
@@ -82,7 +83,7 @@ fn state_error(what: &str) -> impl Fn(std::io::Error) -> RunError + '_ {
 /// cannot tell (a resumed run then reviews again rather than trust an unknown tree).
 fn tree_id(req: &RunRequest, r: &Ready) -> Option<String> {
     let scratch = r.state.dir().join("tree.index");
-    git::work_tree_id(&req.repo, &scratch, &r.plan.files)
+    work_tree::work_tree_id(&req.repo, &scratch, &r.plan.files)
         .inspect_err(|e| tracing::warn!(error = %e, "cannot read the work tree's content id"))
         .ok()
 }

@@ -17,7 +17,6 @@ pub mod complete;
 pub mod drive;
 pub mod environment;
 pub mod fix_findings;
-pub mod git;
 pub mod phase;
 pub mod phase_a;
 pub mod report;

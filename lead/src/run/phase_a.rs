@@ -7,7 +7,8 @@
 
 use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
-use super::{environment, git, RunError, RunRequest};
+use super::{environment, RunError, RunRequest};
+use crate::work_tree;
 use host::lock::RepoLock;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -41,7 +42,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         let _empty = std::fs::remove_dir(state_dir.join("state"));
         RunError::Refused(message)
     };
-    let dirty = git::uncommitted(&req.repo).unwrap_or_default();
+    let dirty = work_tree::uncommitted(&req.repo).unwrap_or_default();
     let problems = environment::check(&req.repo, s, head.as_deref(), &dirty);
     if !problems.is_empty() {
         return Err(abort(format!(
@@ -156,7 +157,7 @@ fn confirm_scope(req: &RunRequest, prepared: &Prepared) -> Result<(), String> {
 /// files (git's list, or a walk outside a work tree) to resolve the paths the tasks mention.
 pub fn discuss(repo: &Path, plan: &Plan, range: &Range) -> Result<Discussion, RangeError> {
     let selection = select(plan, range)?;
-    let known = git::files(repo).unwrap_or_else(|_| walk(repo));
+    let known = work_tree::files(repo).unwrap_or_else(|_| walk(repo));
     Ok(discussion::discuss(&selection, &known, &Limits::default()))
 }
 

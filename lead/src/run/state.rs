@@ -74,7 +74,7 @@ pub struct Accepted {
     pub decision: Decision,
     /// Its grade.
     pub grade: Grade,
-    /// The work tree's content when it was accepted (`git::work_tree_id`).
+    /// The work tree's content when it was accepted (`work_tree::work_tree_id`).
     pub tree: String,
 }
 

@@ -18,7 +18,7 @@ pub const ESCALATE_AFTER_FAILURES: u32 = 3;
 
 /// Who sends or receives a team message.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Role {
+pub enum Party {
     /// The Lead.
     Lead,
     /// The review pipeline (the Reviewer of the source documents).
@@ -27,12 +27,12 @@ pub enum Role {
     Implementer(String),
 }
 
-impl fmt::Display for Role {
+impl fmt::Display for Party {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Role::Lead => f.write_str("lead"),
-            Role::Reviewer => f.write_str("reviewer"),
-            Role::Implementer(name) => f.write_str(name),
+            Party::Lead => f.write_str("lead"),
+            Party::Reviewer => f.write_str("reviewer"),
+            Party::Implementer(name) => f.write_str(name),
         }
     }
 }
@@ -109,14 +109,14 @@ pub fn pattern(msg: &TeamMessage) -> Pattern {
 }
 
 /// Checks a message's route against its pattern; the Lead routes (and journals) what passes.
-pub fn check_route(from: &Role, to: &Role, msg: &TeamMessage) -> Result<Pattern, RouteViolation> {
+pub fn check_route(from: &Party, to: &Party, msg: &TeamMessage) -> Result<Pattern, RouteViolation> {
     let p = pattern(msg);
     let rule = match (msg, from, to) {
-        (TeamMessage::Question { .. }, Role::Reviewer, Role::Implementer(_))
-        | (TeamMessage::Answer { .. }, Role::Implementer(_), Role::Reviewer)
-        | (TeamMessage::FixInstruction(_), Role::Lead, Role::Implementer(_))
-        | (TeamMessage::Escalation { .. }, Role::Implementer(_), Role::Lead) => return Ok(p),
-        (TeamMessage::PeerNote(_), Role::Implementer(a), Role::Implementer(b)) if a != b => {
+        (TeamMessage::Question { .. }, Party::Reviewer, Party::Implementer(_))
+        | (TeamMessage::Answer { .. }, Party::Implementer(_), Party::Reviewer)
+        | (TeamMessage::FixInstruction(_), Party::Lead, Party::Implementer(_))
+        | (TeamMessage::Escalation { .. }, Party::Implementer(_), Party::Lead) => return Ok(p),
+        (TeamMessage::PeerNote(_), Party::Implementer(a), Party::Implementer(b)) if a != b => {
             return Ok(p)
         }
         (TeamMessage::Question { .. } | TeamMessage::Answer { .. }, ..) => {
@@ -174,8 +174,8 @@ pub fn on_escalation(
 mod tests {
     use super::*;
 
-    fn imp(n: u32) -> Role {
-        Role::Implementer(format!("implementer-{n}"))
+    fn imp(n: u32) -> Party {
+        Party::Implementer(format!("implementer-{n}"))
     }
 
     fn note() -> TeamMessage {
@@ -202,9 +202,9 @@ mod tests {
             reason: "type error".into(),
             attempts: 3,
         };
-        assert_eq!(check_route(&Role::Reviewer, &imp(1), &q), Ok(Pattern::A));
-        assert_eq!(check_route(&imp(1), &Role::Reviewer, &a), Ok(Pattern::A));
-        assert_eq!(check_route(&imp(1), &Role::Lead, &esc), Ok(Pattern::C));
+        assert_eq!(check_route(&Party::Reviewer, &imp(1), &q), Ok(Pattern::A));
+        assert_eq!(check_route(&imp(1), &Party::Reviewer, &a), Ok(Pattern::A));
+        assert_eq!(check_route(&imp(1), &Party::Lead, &esc), Ok(Pattern::C));
         assert_eq!(check_route(&imp(1), &imp(2), &note()), Ok(Pattern::D));
     }
 
@@ -215,7 +215,7 @@ mod tests {
                 .tasks
                 .remove(0);
         let fix = TeamMessage::FixInstruction(task);
-        let err = check_route(&Role::Reviewer, &imp(1), &fix).unwrap_err();
+        let err = check_route(&Party::Reviewer, &imp(1), &fix).unwrap_err();
         assert_eq!(
             err.to_string(),
             "pattern B message from reviewer to implementer-1 refused: fix instructions come only from the Lead, as tasks"
@@ -228,7 +228,7 @@ mod tests {
             check_route(&imp(1), &imp(1), &note()).is_err(),
             "not to itself"
         );
-        assert!(check_route(&Role::Lead, &imp(1), &note()).is_err());
+        assert!(check_route(&Party::Lead, &imp(1), &note()).is_err());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! what the [`Supervisor`] decides when an actor dies, hangs or stalls — re-spawn, give up
 //! (partial coverage), nudge the Auditor, re-spawn it in recovery mode, or derive the verdict.
 
-use super::plan::Plan;
+use super::plan::ReviewPlan;
 use actix::prelude::*;
 use host::hub;
 use host::journal::Journal;
@@ -31,7 +31,7 @@ const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
 
 /// The review's hub.
 pub struct Coordinator {
-    plan: Plan,
+    plan: ReviewPlan,
     journal: Journal,
     /// Journal writes run on its thread: the hub shares the System arbiter with every
     /// connection, which an fsync here would hold up.
@@ -51,7 +51,7 @@ pub struct Coordinator {
 impl Coordinator {
     /// A hub for `plan` that starts actors with `spawner` and answers on `done`.
     pub fn new(
-        plan: Plan,
+        plan: ReviewPlan,
         journal: Journal,
         spawner: Box<dyn Spawner>,
         done: oneshot::Sender<Result<Finished, ReviewFailure>>,

@@ -1,5 +1,5 @@
+use crate::review_cycle::blame::{parse_blame, parse_log};
 use crate::review_cycle::context::{callers, Commit, LastChange, Sources};
-use crate::review_cycle::git::{parse_blame, parse_log};
 use inspector::project::functions::{functions, innermost, FnSpan};
 use std::collections::BTreeMap;
 

@@ -33,7 +33,7 @@ use serde_json::json;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
 use team::gate::GateKind;
-use team::patterns::{check_route, note_lines, PeerNote, Role, TeamMessage};
+use team::patterns::{check_route, note_lines, Party, PeerNote, TeamMessage};
 use team::signals::{on_completion, worth_acting, Signal, SignalKind};
 
 /// What the hub needs to run scoped reviews.
@@ -330,11 +330,13 @@ impl TeamHub {
             return;
         }
         let message = TeamMessage::PeerNote(note.clone());
-        let sender = Role::Implementer(from.to_string());
+        let sender = Party::Implementer(from.to_string());
         let to: Vec<String> = self
             .live()
             .into_iter()
-            .filter(|peer| check_route(&sender, &Role::Implementer(peer.clone()), &message).is_ok())
+            .filter(|peer| {
+                check_route(&sender, &Party::Implementer(peer.clone()), &message).is_ok()
+            })
             .collect();
         self.events(&[team_event(
             "PEER_NOTE",
