@@ -8,24 +8,41 @@
 //! which paths `HEAD` tracks, the identity check before any work, and finding a group's commit
 //! by its trailer.
 
-use std::path::Path;
+use protocol::exec::git::GitError;
+use std::path::{Path, PathBuf};
+
+/// What went wrong with the work tree's git.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkTreeError {
+    /// A git command failed, could not run or timed out.
+    #[error(transparent)]
+    Git(#[from] GitError),
+    /// The scratch index's folder could not be created.
+    #[error("cannot create {}: {source}", dir.display())]
+    Scratch {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
 
 /// Runs `git ARGS` in `repo` through the workspace's one hardened git runner
 /// ([`protocol::exec::git`]: no hook, fsmonitor, filter or diff driver of the repository runs);
 /// its standard output, or a one-line error naming the command and git's error line.
-pub(crate) fn git(repo: &Path, args: &[&str]) -> Result<String, String> {
+pub(crate) fn git(repo: &Path, args: &[&str]) -> Result<String, WorkTreeError> {
     git_with(repo, args, &[])
 }
 
-fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, String> {
-    protocol::exec::git::git_with(repo, args, env).map_err(|e| e.to_string())
+fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, WorkTreeError> {
+    Ok(protocol::exec::git::git_with(repo, args, env)?)
 }
 
 /// Stages every change of the work tree except retake's own state (`.retake/` stays as `HEAD`
 /// has it). Naming `.retake` in `git add`'s pathspec, even to exclude it, fails when the
 /// repository ignores it (`.gitignore`, `info/exclude` or a global excludes file), so
 /// everything is staged and `.retake` unstaged again.
-fn stage_all_but_state(repo: &Path, env: &[(&str, &str)]) -> Result<(), String> {
+fn stage_all_but_state(repo: &Path, env: &[(&str, &str)]) -> Result<(), WorkTreeError> {
     git_with(repo, &["add", "-A"], env)?;
     git_with(repo, &["reset", "-q", "--", ".retake"], env).map(|_| ())
 }
@@ -36,7 +53,7 @@ fn is_retake_state(path: &str) -> bool {
 }
 
 /// Paths with uncommitted changes (staged, unstaged, untracked), retake's own state excluded.
-pub fn uncommitted(repo: &Path) -> Result<Vec<String>, String> {
+pub fn uncommitted(repo: &Path) -> Result<Vec<String>, WorkTreeError> {
     let out = git(
         repo,
         &["status", "--porcelain=v1", "-z", "--untracked-files=all"],
@@ -58,7 +75,7 @@ pub fn uncommitted(repo: &Path) -> Result<Vec<String>, String> {
 
 /// The repository's files, tracked and untracked (`.gitignore` respected), retake's state left
 /// out.
-pub fn files(repo: &Path) -> Result<Vec<String>, String> {
+pub fn files(repo: &Path) -> Result<Vec<String>, WorkTreeError> {
     let out = git(
         repo,
         &[
@@ -83,12 +100,18 @@ pub fn files(repo: &Path) -> Result<Vec<String>, String> {
 /// respected); retake's state, `verdicts.md` and `excluded` paths left out — built in the temporary index
 /// `scratch` (a copy of the real one, so unchanged files are not hashed again) and removed
 /// after; the real index is never touched. Equal ids mean equal content.
-pub fn work_tree_id(repo: &Path, scratch: &Path, excluded: &[String]) -> Result<String, String> {
+pub fn work_tree_id(
+    repo: &Path,
+    scratch: &Path,
+    excluded: &[String],
+) -> Result<String, WorkTreeError> {
     let index = git(repo, &["rev-parse", "--git-path", "index"])?;
     let index = repo.join(index.trim());
     if let Some(dir) = scratch.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| WorkTreeError::Scratch {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
     }
     if std::fs::copy(&index, scratch).is_err() {
         // No index yet (nothing was ever staged): git starts the scratch index empty.
@@ -112,7 +135,7 @@ pub fn work_tree_id(repo: &Path, scratch: &Path, excluded: &[String]) -> Result<
 
 /// Stages everything the run changed (`.retake/` excluded) and commits it with `message`;
 /// the new commit's hash, or `None` when there was nothing to commit.
-pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, String> {
+pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, WorkTreeError> {
     stage_all_but_state(repo, &[])?;
     let staged = git(repo, &["diff", "--cached", "--name-only", "-z"])?;
     if staged.split('\0').all(str::is_empty) {
@@ -125,7 +148,10 @@ pub fn commit_all(repo: &Path, message: &str) -> Result<Option<String>, String> 
 
 /// HEAD's hash and subject when HEAD is the commit of session `session_id` (its message carries
 /// `Retake-Session: <id>`): the run committed before its Lead stopped.
-pub fn session_commit(repo: &Path, session_id: &str) -> Result<Option<(String, String)>, String> {
+pub fn session_commit(
+    repo: &Path,
+    session_id: &str,
+) -> Result<Option<(String, String)>, WorkTreeError> {
     let Ok(out) = git(repo, &["log", "-1", "--format=%H%n%s%n%b"]) else {
         // No commit at all: none of this session either.
         return Ok(None);
@@ -148,12 +174,12 @@ pub fn head(repo: &Path) -> Option<String> {
 }
 
 /// Whether git knows who commits (a group's commit would fail otherwise, after its tests).
-pub fn committer_known(repo: &Path) -> Result<(), String> {
+pub fn committer_known(repo: &Path) -> Result<(), WorkTreeError> {
     git(repo, &["var", "GIT_COMMITTER_IDENT"]).map(|_| ())
 }
 
 /// Which of `paths` `HEAD` has.
-pub fn tracked(repo: &Path, paths: &[String]) -> Result<Vec<String>, String> {
+pub fn tracked(repo: &Path, paths: &[String]) -> Result<Vec<String>, WorkTreeError> {
     if paths.is_empty() {
         return Ok(Vec::new());
     }
@@ -168,7 +194,7 @@ pub fn tracked(repo: &Path, paths: &[String]) -> Result<Vec<String>, String> {
 }
 
 /// Restores `paths` (all tracked by `HEAD`) to `HEAD`'s content, index and work tree.
-pub fn restore(repo: &Path, paths: &[String]) -> Result<(), String> {
+pub fn restore(repo: &Path, paths: &[String]) -> Result<(), WorkTreeError> {
     if paths.is_empty() {
         return Ok(());
     }
@@ -178,7 +204,7 @@ pub fn restore(repo: &Path, paths: &[String]) -> Result<(), String> {
 }
 
 /// Commits exactly `paths` (changed, added or deleted) with `message`; the short hash.
-pub fn commit_paths(repo: &Path, paths: &[String], message: &str) -> Result<String, String> {
+pub fn commit_paths(repo: &Path, paths: &[String], message: &str) -> Result<String, WorkTreeError> {
     let mut add = vec!["add", "-A", "--"];
     add.extend(paths.iter().map(String::as_str));
     git(repo, &add)?;
@@ -189,7 +215,7 @@ pub fn commit_paths(repo: &Path, paths: &[String], message: &str) -> Result<Stri
 }
 
 /// The newest commit (short hash) whose message holds `needle` as a fixed string.
-pub fn commit_with(repo: &Path, needle: &str) -> Result<Option<String>, String> {
+pub fn commit_with(repo: &Path, needle: &str) -> Result<Option<String>, WorkTreeError> {
     let grep = format!("--grep={needle}");
     let out = git(
         repo,
@@ -216,15 +242,15 @@ mod tests {
         std::fs::write(repo.join("a.txt"), "a\n").expect("write");
         sh(repo, &["add", "a.txt"]);
         sh(repo, &["commit", "-q", "-m", "init"]);
-        assert_eq!(uncommitted(repo), Ok(Vec::new()));
+        assert_eq!(uncommitted(repo).ok(), Some(Vec::new()));
         std::fs::create_dir_all(repo.join(".retake/state")).expect("mkdir");
         std::fs::write(repo.join(".retake/state/active.json"), "{}").expect("write");
-        assert_eq!(uncommitted(repo), Ok(Vec::new()));
+        assert_eq!(uncommitted(repo).ok(), Some(Vec::new()));
         std::fs::write(repo.join("a.txt"), "b\n").expect("write");
         std::fs::write(repo.join("new file.rs"), "x\n").expect("write");
         assert_eq!(
-            uncommitted(repo),
-            Ok(vec!["a.txt".to_string(), "new file.rs".to_string()])
+            uncommitted(repo).ok(),
+            Some(vec!["a.txt".to_string(), "new file.rs".to_string()])
         );
         std::fs::write(repo.join(".git/info/exclude"), "").expect("write");
         sh(repo, &["config", "user.name", "t"]);
@@ -233,11 +259,11 @@ mod tests {
             .expect("commit")
             .expect("a commit");
         assert_eq!(hash.len(), 40);
-        assert_eq!(uncommitted(repo), Ok(Vec::new()));
+        assert_eq!(uncommitted(repo).ok(), Some(Vec::new()));
         let shown = git(repo, &["show", "--name-only", "--format=%s", "HEAD"]).expect("show");
         assert_eq!(shown, "feat: add b\n\na.txt\nnew file.rs\n");
-        assert_eq!(commit_all(repo, "nothing"), Ok(None));
-        assert_eq!(session_commit(repo, "retake-1"), Ok(None));
+        assert_eq!(commit_all(repo, "nothing").ok(), Some(None));
+        assert_eq!(session_commit(repo, "retake-1").ok(), Some(None));
         std::fs::write(repo.join("c.txt"), "c\n").expect("write");
         let hash = commit_all(
             repo,
@@ -246,10 +272,10 @@ mod tests {
         .expect("commit")
         .expect("a commit");
         assert_eq!(
-            session_commit(repo, "retake-1"),
-            Ok(Some((hash, "feat: add c".to_string())))
+            session_commit(repo, "retake-1").ok(),
+            Some(Some((hash, "feat: add c".to_string())))
         );
-        assert_eq!(session_commit(repo, "retake-2"), Ok(None));
+        assert_eq!(session_commit(repo, "retake-2").ok(), Some(None));
     }
 
     #[test]
@@ -320,7 +346,7 @@ mod tests {
             assert_ne!(first, second);
             let shown = git(repo, &["show", "--name-only", "--format=", "HEAD"]).expect("show");
             assert_eq!(shown, "b.txt\n", "{setup}: .retake stays out of the commit");
-            assert_eq!(uncommitted(repo), Ok(Vec::new()), "{setup}");
+            assert_eq!(uncommitted(repo).ok(), Some(Vec::new()), "{setup}");
             let head_tree = git(repo, &["rev-parse", "HEAD^{tree}"]).expect("tree");
             assert_eq!(
                 before,
@@ -347,7 +373,7 @@ mod tests {
         out(repo, &["add", "."]);
         out(repo, &["commit", "-q", "-m", "init"]);
         assert!(head(repo).is_some());
-        assert_eq!(committer_known(repo), Ok(()));
+        assert_eq!(committer_known(repo).ok(), Some(()));
         assert_eq!(
             tracked(repo, &["a.rs".into(), "new.rs".into()]).unwrap(),
             vec!["a.rs"]

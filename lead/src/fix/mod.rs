@@ -77,7 +77,7 @@ pub enum FixError {
     Locked(#[from] LockError),
     /// A git command failed.
     #[error("{0}")]
-    Git(String),
+    Git(crate::work_tree::WorkTreeError),
     /// Local I/O failed.
     #[error("{context}: {source}")]
     Io {

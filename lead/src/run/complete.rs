@@ -113,10 +113,12 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         review: Some(input.review),
     });
     let mut header = message.lines().next().unwrap_or_default().to_string();
-    let mut hash = work_tree::commit_all(input.repo, &message)?;
+    let mut hash = work_tree::commit_all(input.repo, &message).map_err(|e| e.to_string())?;
     if hash.is_none() {
         // Nothing left to commit: a resumed run whose Lead stopped after its commit.
-        if let Some((made, subject)) = work_tree::session_commit(input.repo, input.session_id)? {
+        if let Some((made, subject)) =
+            work_tree::session_commit(input.repo, input.session_id).map_err(|e| e.to_string())?
+        {
             hash = Some(made);
             header = subject;
         }
