@@ -10,6 +10,7 @@ mod hosting;
 mod linters;
 mod load;
 pub mod origin;
+mod review;
 mod source;
 mod team;
 

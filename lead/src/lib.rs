@@ -9,14 +9,9 @@ pub mod commands;
 pub mod config;
 pub mod exit;
 pub mod fix;
-pub mod review;
-pub mod review_cycle;
 pub mod run;
 pub mod scenario;
 pub mod serve;
-pub mod state;
-pub mod steering;
-pub mod verdicts_md;
 pub mod work_tree;
 
 use clap::Parser;

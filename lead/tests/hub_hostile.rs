@@ -8,13 +8,13 @@ use host::journal::Journal;
 use host::local::LocalSpawner;
 use host::Runtime;
 use lead::config::Settings;
-use lead::review::coordinator::Coordinator;
-use lead::review::coordinator::{Finished, ReviewFailure};
-use lead::review::plan::ReviewPlan;
-use lead::review::ReviewRequest;
 use protocol::chaos::{Fault, FaultPlan, FaultSpec};
 use protocol::wire::{client_handshake, Secret, WireConfig, WireError};
 use protocol::{Scope, Verdict};
+use review::coordinator::Coordinator;
+use review::coordinator::{Finished, ReviewFailure};
+use review::plan::ReviewPlan;
+use review::ReviewRequest;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -28,13 +28,14 @@ fn plan(root: &std::path::Path) -> ReviewPlan {
         runtime: Runtime::Local,
         no_exec: true,
         // The fixture's one finding, a TODO marker, is a pedantic rule's.
-        settings: Settings {
+        config: Settings {
             rules: lead::config::RuleSettings {
                 profile: protocol::message::RuleProfile::Pedantic,
                 ..Default::default()
             },
             ..Settings::default()
-        },
+        }
+        .review_config(),
         pipelines: 1,
         faults: protocol::chaos::FaultPlan::default(),
         resume: None,
@@ -107,7 +108,7 @@ where
             .await
             .expect("no hang")
             .expect("answered");
-        if let Ok(Some(spawner)) = coordinator.send(lead::review::coordinator::Stop).await {
+        if let Ok(Some(spawner)) = coordinator.send(review::coordinator::Stop).await {
             spawner.reap(Duration::from_secs(2)).await;
         }
         result

@@ -9,12 +9,12 @@ use host::journal::Journal;
 use host::local::LocalSpawner;
 use host::{ActorSpec, Runtime, Spawner};
 use lead::config::Settings;
-use lead::review::coordinator::{Coordinator, Finished, Stop};
-use lead::review::plan::ReviewPlan;
-use lead::review::ReviewRequest;
 use protocol::message::LEAD;
 use protocol::wire::{client_handshake, Secret, WireConfig};
 use protocol::{Body, Coverage, Envelope, InspectorKind, InspectorReport, Scope};
+use review::coordinator::{Coordinator, Finished, Stop};
+use review::plan::ReviewPlan;
+use review::ReviewRequest;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -116,7 +116,7 @@ fn review(moving: bool) -> (Finished, bool) {
         scope: Scope::repository(),
         runtime: Runtime::Local,
         no_exec: true,
-        settings: Settings::default(),
+        config: Settings::default().review_config(),
         pipelines: 1,
         faults: protocol::chaos::FaultPlan::default(),
         resume: None,

@@ -3,8 +3,8 @@
 //! restarted `retake serve` runs for its interrupted jobs — does not fall back to the
 //! configuration's profile.
 
-use lead::state::ActiveReview;
 use protocol::Scope;
+use review::state::ActiveReview;
 use std::path::Path;
 use std::process::Command;
 

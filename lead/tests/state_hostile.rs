@@ -3,8 +3,8 @@
 //! file and the field, exit 2 — and leave every file where it was, writing nothing outside
 //! `.retake/`.
 
-use lead::state::ActiveReview;
 use protocol::Scope;
+use review::state::ActiveReview;
 use std::path::Path;
 use std::process::Command;
 

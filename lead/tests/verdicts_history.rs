@@ -3,9 +3,9 @@
 //! it is a REGRESSION one severity level higher — which also raises the consensus verdict.
 
 use auditor::consensus::{consensus, Consensus};
-use lead::verdicts_md::{self, Batch};
 use protocol::cpf::{format_verdict, VerdictCpf, VerifiedRow};
 use protocol::{AuditOutcome, Decision, Finding, Grade, Location, Severity, Verdict};
+use review::verdicts_md::{self, Batch};
 use std::path::Path;
 use std::process::Command;
 

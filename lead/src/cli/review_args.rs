@@ -82,7 +82,7 @@ pub struct ReviewArgs {
     /// steering file and steering/decisions.md), ID=no rejects it. The ids are in the
     /// PROPOSE_PENDING note; a unique prefix of 4 or more digits is enough.
     #[arg(long, value_name = "ID=yes|no")]
-    pub answer: Vec<crate::steering::proposals::GivenAnswer>,
+    pub answer: Vec<review::steering::proposals::GivenAnswer>,
     /// After the review, run the fix pipeline over its findings (as `retake fix` on its
     /// folder); the exit code is then the fix's. Not with --consensus.
     #[arg(long)]

@@ -12,11 +12,11 @@
 //!   The batch's regressions raise the verdict printed and the exit code.
 
 use crate::cli::{ConsensusArgs, ConsensusFormat};
-use crate::verdicts_md::{self, Appended};
 use anyhow::{bail, Context as _};
 use auditor::consensus::{consensus, Consensus, ConsensusRow};
 use outputs::exit_code;
 use outputs::ExitCode;
+use review::verdicts_md::{self, Appended};
 use serde_json::{json, Value};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

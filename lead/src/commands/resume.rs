@@ -7,11 +7,11 @@
 
 use crate::cli::{Format, ResumeArgs};
 use crate::exit::Failure;
-use crate::review::ReviewRequest;
-use crate::state::ActiveReview;
 use anyhow::Context as _;
 use host::Runtime;
 use outputs::ExitCode;
+use review::state::ActiveReview;
+use review::ReviewRequest;
 use std::path::PathBuf;
 
 /// Runs the command.
@@ -25,7 +25,7 @@ pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
     let repo = std::fs::canonicalize(&path)
         .with_context(|| format!("cannot resume in '{}': no such directory", path.display()))
         .map_err(fail2)?;
-    let kind = crate::state::kind(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
+    let kind = review::state::kind(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
     if kind == "run" {
         return resume_run(repo, &args).map_err(fail2);
     }
@@ -59,7 +59,7 @@ pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
         scope: active.scope,
         runtime,
         no_exec: active.no_exec,
-        settings,
+        config: settings.review_config(),
         pipelines: active.pipelines,
         faults: Default::default(),
         resume: Some(active.run_id),
@@ -67,7 +67,7 @@ pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
     };
-    let answers = crate::steering::Answers {
+    let answers = review::steering::Answers {
         yes: args.yes,
         given: Vec::new(),
     };

@@ -2,12 +2,12 @@
 
 use crate::cli::ReviewArgs;
 use crate::exit::Failure;
-use crate::review::{self, ReviewError, ReviewRequest};
-use crate::verdicts_md;
 use anyhow::Context as _;
 use outputs::ExitCode;
 use outputs::Summary;
 use protocol::Scope;
+use review::verdicts_md;
+use review::{self, ReviewError, ReviewRequest};
 
 /// Runs the command.
 pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
@@ -65,7 +65,7 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
         scope: scope.clone(),
         runtime,
         no_exec: args.no_exec,
-        settings,
+        config: settings.review_config(),
         pipelines: args.consensus,
         faults,
         resume: None,
@@ -73,7 +73,7 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
     };
-    let answers = crate::steering::Answers {
+    let answers = review::steering::Answers {
         yes: args.yes,
         given: args.answer.clone(),
     };
@@ -113,7 +113,7 @@ pub fn execute(
         request,
         output,
         threshold,
-        &crate::steering::Answers::default(),
+        &review::steering::Answers::default(),
     )
 }
 
@@ -122,17 +122,17 @@ pub fn execute_with(
     request: ReviewRequest,
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
-    answers: &crate::steering::Answers,
+    answers: &review::steering::Answers,
 ) -> Result<ExitCode, Failure> {
     let fail2 = |error: anyhow::Error| Failure {
         code: ExitCode::Error,
         error,
     };
-    let cycle = cycle_of(&request.settings.review.dimensions, None).map_err(fail2)?;
+    let cycle = cycle_of(&request.config.inspect.dimensions, None).map_err(fail2)?;
     execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(code, _)| code)
 }
 
-/// The review cycle of the review-cycle spec (`crate::review_cycle`): it runs after a review with
+/// The review cycle of the review-cycle spec (`review::review_cycle`): it runs after a review with
 /// dimensions (`--dimensions` or `[review] dimensions`), the dimension view the cycle is
 /// about; `--max-iterations` without dimensions is bad input.
 #[derive(Debug, Clone)]
@@ -155,7 +155,7 @@ fn cycle_of(
     }
     Ok(Some(CycleOptions {
         dimensions: dimensions.to_vec(),
-        max_iterations: max_iterations.unwrap_or(crate::review_cycle::DEFAULT_MAX_ITERATIONS),
+        max_iterations: max_iterations.unwrap_or(review::review_cycle::DEFAULT_MAX_ITERATIONS),
     }))
 }
 
@@ -165,7 +165,7 @@ fn execute_reviewed(
     request: ReviewRequest,
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
-    answers: &crate::steering::Answers,
+    answers: &review::steering::Answers,
     cycle: Option<&CycleOptions>,
 ) -> Result<(ExitCode, std::path::PathBuf), Failure> {
     let fail2 = |error: anyhow::Error| Failure {
@@ -197,7 +197,7 @@ fn execute_reviewed(
     outcome.notes.splice(0..0, header);
     // Step 9 after the verdict: CODIFY rows applied, PROPOSE rows answered or recorded pending.
     let steering =
-        crate::steering::apply_after_review(&repo, &outcome.steering, &out.run_id, answers)
+        review::steering::apply_after_review(&repo, &outcome.steering, &out.run_id, answers)
             .map_err(|e| fail2(e.into()))?;
     outcome.notes.extend(steering);
     let outcome = &outcome;
@@ -205,7 +205,7 @@ fn execute_reviewed(
     // like an unwritable verdicts.md; the verdict and exit code stay the Auditor's.
     let written = match cycle {
         Some(c) => Some(
-            crate::review_cycle::run(&crate::review_cycle::Input {
+            review::review_cycle::run(&review::review_cycle::Input {
                 repo: &repo,
                 run_id: &out.run_id,
                 scope: &scope,
@@ -247,7 +247,7 @@ fn execute_reviewed(
 /// A review's verdict once recorded in verdicts.md.
 struct Recorded<'o> {
     /// The first pipeline that produced a verdict (its reports are the review's).
-    first: &'o crate::review::coordinator::Finished,
+    first: &'o review::coordinator::Finished,
     /// The verdict (the pipelines' consensus when there are several), with its regressions.
     outcome: protocol::AuditOutcome,
     /// The batch's number in verdicts.md.
@@ -340,9 +340,7 @@ fn record<'o>(
 
 /// The first pipeline's [`auditor::NoReport`] when no produced pipeline has any Inspector
 /// report; `None` when one has, or when none produced a verdict (that is reported later).
-fn unreported(
-    pipelines: &[Option<crate::review::coordinator::Finished>],
-) -> Option<auditor::NoReport> {
+fn unreported(pipelines: &[Option<review::coordinator::Finished>]) -> Option<auditor::NoReport> {
     let mut first = None;
     for p in pipelines.iter().flatten() {
         match auditor::unreported(&p.outcome) {

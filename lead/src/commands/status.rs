@@ -6,11 +6,11 @@
 
 use crate::cli::{ConfigFormat, StatusArgs};
 use crate::run::{ActiveRun, RunState};
-use crate::state::{ActiveReview, StateError};
 use anyhow::Context as _;
 use host::journal::Journal;
 use outputs::ExitCode;
 use protocol::{Task, TaskStatus};
+use review::state::{ActiveReview, StateError};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ pub fn run(args: StatusArgs) -> anyhow::Result<ExitCode> {
 pub fn gather(repo: &Path) -> anyhow::Result<Status> {
     let state_dir = repo.join(".retake");
     let run_state = RunState::new(&state_dir);
-    let active = match crate::state::kind(&state_dir) {
+    let active = match review::state::kind(&state_dir) {
         Err(StateError::Missing(_)) => None,
         Err(e) => return Err(e.into()),
         Ok(kind) if kind == "review" => Some(Active::Review(ActiveReview::read(&state_dir)?)),

@@ -3,7 +3,7 @@
 
 use super::choice::{self, key, Choice};
 use super::Settings;
-use protocol::message::{AgentSpec, AgentTransport, Backend, InspectOptions};
+use protocol::message::{AgentSpec, AgentTransport, Backend};
 use protocol::InspectorKind;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -194,20 +194,8 @@ impl Settings {
         self.kind_settings(kind).backend
     }
 
-    /// `base` completed for `kind`: the dimensions, the backend and, when it uses one, the
-    /// agent with this kind's template.
-    pub fn inspect_options_for(&self, kind: InspectorKind, base: InspectOptions) -> InspectOptions {
-        let backend = self.backend_for(kind);
-        let agent = (backend != Backend::Builtin).then(|| self.agent_spec(kind));
-        InspectOptions {
-            dimensions: self.review.dimensions.clone(),
-            backend,
-            agent,
-            ..base
-        }
-    }
-
-    fn agent_spec(&self, kind: InspectorKind) -> AgentSpec {
+    /// The agent `kind` runs when its backend uses one, with this kind's template.
+    pub(super) fn agent_spec(&self, kind: InspectorKind) -> AgentSpec {
         let a = &self.agent;
         let transport = if a.kind == AgentKind::Http {
             AgentTransport::Http {
@@ -296,7 +284,8 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("prompts")).expect("mkdir");
         std::fs::write(dir.path().join("prompts/quality.md"), "Q {{files}}").expect("write");
         let s = load(dir.path()).expect("valid");
-        let quality = s.inspect_options_for(InspectorKind::Quality, InspectOptions::default());
+        let c = s.review_config();
+        let quality = c.options_for(InspectorKind::Quality, c.inspect.clone());
         assert_eq!(quality.backend, Backend::Both);
         assert_eq!(quality.dimensions, vec![protocol::Dimension::Security]);
         assert_eq!(
@@ -311,7 +300,7 @@ mod tests {
                 max_tokens: 4096,
             })
         );
-        let holistic = s.inspect_options_for(InspectorKind::Holistic, InspectOptions::default());
+        let holistic = c.options_for(InspectorKind::Holistic, c.inspect.clone());
         assert_eq!((holistic.backend, holistic.agent), (Backend::Builtin, None));
         assert_eq!(s.agent_budget(), Duration::from_secs(60));
     }

@@ -223,7 +223,7 @@ fn decisions_note(repo: &Path, committed: Option<String>, base: Option<&str>) ->
 /// The notes for the `steering/*.md` files the work tree changed: their allow-lists and test
 /// command are read at the commit (`review/context.rs`, the Inspectors' `Specs`).
 fn steering_notes(repo: &Path, commit: &str, base: Option<&str>) -> Vec<String> {
-    let files = crate::steering::files(repo).unwrap_or_default();
+    let files = review::steering::files(repo).unwrap_or_default();
     files
         .into_iter()
         .filter(|(rel, text)| {

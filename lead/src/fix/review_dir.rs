@@ -9,7 +9,7 @@
 //! are used, merged by fingerprint. Reports only in CPF (`reports/*.cpf` with no `.json`) are
 //! read too; their findings are never auto-fixable, since CPF cannot say so.
 //!
-//! A review cycle's folder (`.retake/reviews/<id>/`, see `crate::review_cycle`) has no verdict:
+//! A review cycle's folder (`.retake/reviews/<id>/`, see `review::review_cycle`) has no verdict:
 //! its `reports/review-cycle.json` holds the Auditor's verified findings with the severities
 //! the deep-dive re-assessed, and is read like any journaled report.
 

@@ -64,7 +64,7 @@ impl Team {
     pub(super) fn new(req: &RunRequest, r: &Ready) -> Result<Team, String> {
         let settings = &req.settings;
         let sup = &settings.supervision;
-        let setup = settings.hosting(req.runtime, &req.faults)?;
+        let setup = settings.hosting().open(req.runtime, &req.faults)?;
         let runner = settings
             .team_loop
             .spec(r.test.clone(), settings.test.timeout_secs);

@@ -76,7 +76,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     active.team = Some(TeamInfo {
         implementer_count: prepared.implementers,
         reviewer_count: 1,
-        runtime: crate::state::ActiveReview::runtime_name(req.runtime).into(),
+        runtime: review::state::ActiveReview::runtime_name(req.runtime).into(),
     });
     active.plans_mapping = prepared.registration.plans_mapping.clone();
     active.options = Some(RunOptions {

@@ -7,10 +7,10 @@
 
 use super::state::{team_event, RunState};
 use crate::config::Settings;
-use crate::review::{self, ReviewRequest};
 use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
+use review::{self, ReviewRequest};
 use std::path::Path;
 use team::fix_tasks::{fix_tasks, to_tasks};
 use team::gate::{self, GateAction, GateKind, GateState};
@@ -66,7 +66,7 @@ fn nested_review(
         scope,
         runtime: input.runtime,
         no_exec,
-        settings: input.settings.clone(),
+        config: input.settings.review_config(),
         pipelines: 1,
         faults: input.faults.clone(),
         resume: None,

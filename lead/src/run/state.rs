@@ -207,7 +207,7 @@ impl RunState {
         let text = std::fs::read_to_string(self.tasks_path())?;
         let doc: Doc = serde_json::from_str(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-        crate::state::check_name("session_id", &doc.session_id).map_err(invalid)?;
+        review::state::check_name("session_id", &doc.session_id).map_err(invalid)?;
         super::state_check::tasks(&doc.tasks).map_err(invalid)?;
         Ok((doc.session_id, doc.tasks))
     }

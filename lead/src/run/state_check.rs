@@ -3,9 +3,9 @@
 //! written. A file that breaks one is refused with the field named (exit 2) and left in place.
 
 use super::state::ActiveRun;
-use crate::state::{check_count, check_name, PIPELINES};
 use host::Runtime;
 use protocol::{Task, TaskStatus};
+use review::state::{check_count, check_name, PIPELINES};
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
 use team::team_size::HARD_CAP;

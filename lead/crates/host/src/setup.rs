@@ -14,6 +14,58 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 
+/// What the settings say about hosting, before a runtime is chosen: [`Hosting::open`] makes the
+/// [`Setup`] of a review or a run.
+#[derive(Debug, Clone)]
+pub struct Hosting {
+    /// The heartbeat interval of workers in the remote runtime.
+    pub remote_heartbeat: Duration,
+    /// The heartbeat interval of the actors the Lead starts itself (local, inproc).
+    pub local_heartbeat: Duration,
+    /// Wire limits.
+    pub wire: WireConfig,
+    /// Where the remote runtime's workers connect (host:port).
+    pub listen: String,
+    /// The remote runtime's shared secret (hex).
+    pub secret: Option<String>,
+    /// How long the remote runtime waits for a worker of a kind.
+    pub connect_timeout: Duration,
+}
+
+impl Hosting {
+    /// How actors are started in `runtime` with `faults`: in the remote runtime the process's
+    /// worker pool is opened (an error names why it cannot be).
+    pub fn open(&self, runtime: Runtime, faults: &FaultPlan) -> Result<Setup, String> {
+        // Workers of the remote runtime heartbeat at their own pace (`--heartbeat-ms`, 1 s by
+        // default), over a network: they are judged by the slower interval.
+        let heartbeat = match runtime {
+            Runtime::Remote => self.remote_heartbeat,
+            Runtime::Local | Runtime::Inproc => self.local_heartbeat,
+        };
+        let pool = match runtime {
+            Runtime::Remote => Some(crate::remote::open_pool(
+                &self.listen,
+                self.secret.as_deref(),
+                &self.wire,
+                heartbeat,
+                faults,
+            )?),
+            Runtime::Local | Runtime::Inproc => None,
+        };
+        let exe = std::env::current_exe()
+            .map_err(|e| format!("cannot find the retake executable: {e}"))?;
+        Ok(Setup {
+            runtime,
+            exe,
+            wire: self.wire.clone(),
+            heartbeat,
+            faults: faults.clone(),
+            pool,
+            connect_timeout: self.connect_timeout,
+        })
+    }
+}
+
 /// How a hub's actors are started.
 #[derive(Clone)]
 pub struct Setup {

@@ -6,8 +6,9 @@
 //!
 //! Two ways to use it: [`Writer::wait`], after which the hub handles nothing else until the write
 //! is done and then continues with its result (a report is durable before it is forwarded), and
-//! [`Writer::submit`], which returns at once and tells the hub only when a write failed;
-//! [`Writer::flush`] then waits for every write asked before it.
+//! [`Writer::submit`], which returns at once and tells the hub when the write is done
+//! ([`Written`]; the hub holds back what must not be said before it); [`Writer::flush`] waits for
+//! every write asked before it.
 
 use actix::prelude::*;
 use std::io;
@@ -36,10 +37,10 @@ impl Handler<Run> for Thread {
     }
 }
 
-/// A write that failed, for the hub that submitted it.
+/// A submitted write done, for the hub that submitted it: `Err` says what failed.
 #[derive(Debug, Message)]
 #[rtype(result = "()")]
-pub struct WriteFailed(pub String);
+pub struct Written(pub Result<(), String>);
 
 /// One serial writer thread, stopped when the last clone is dropped.
 #[derive(Clone)]
@@ -97,21 +98,22 @@ impl Writer {
         ctx.wait(done.map(|result, actor, ctx| then(actor, result, ctx)));
     }
 
-    /// Queues `write` and returns; a failure is told to `hub` as [`WriteFailed`] with `what`
-    /// before it.
+    /// Queues `write` and returns; `hub` is told when it is done ([`Written`]), a failure
+    /// with `what` before it.
     pub fn submit(
         &self,
-        hub: Recipient<WriteFailed>,
+        hub: Recipient<Written>,
         what: String,
         write: impl FnOnce() -> io::Result<()> + Send + 'static,
     ) {
         let failed = Arc::clone(&self.failed);
         let job: Job = Box::new(move || {
-            if let Err(e) = write() {
+            let done = write().map_err(|e| {
                 let why = format!("{what}: {e}");
                 lock(&failed).get_or_insert_with(|| why.clone());
-                hub.do_send(WriteFailed(why));
-            }
+                why
+            });
+            hub.do_send(Written(done));
         });
         self.thread.do_send(Run(job));
     }
@@ -147,10 +149,13 @@ mod tests {
         type Context = Context<Self>;
     }
 
-    impl Handler<WriteFailed> for Hub {
+    impl Handler<Written> for Hub {
         type Result = ();
-        fn handle(&mut self, failed: WriteFailed, _: &mut Context<Self>) {
-            self.seen.push(failed.0);
+        fn handle(&mut self, written: Written, _: &mut Context<Self>) {
+            self.seen.push(match written.0 {
+                Ok(()) => "ok".into(),
+                Err(why) => why,
+            });
         }
     }
 
@@ -213,7 +218,7 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_submitted_write_is_told_to_the_hub_and_fails_the_flush() {
+    fn submitted_writes_are_told_to_the_hub_in_order_and_a_failure_fails_the_flush() {
         let dir = tempfile::tempdir().expect("tempdir");
         let (seen, flushed) = actix::System::new().block_on(async {
             let writer = Writer::start();
@@ -227,12 +232,13 @@ mod tests {
                 std::fs::write(missing, "x")
             });
             let flushed = writer.flush().await.map_err(|e| e.to_string());
-            // The failure's message was sent before the flush answered.
+            // Both were told before the flush answered.
             (hub.send(Seen).await.expect("hub"), flushed)
         });
         assert!(dir.path().join("ok").is_file());
-        assert_eq!(seen.len(), 1, "{seen:?}");
-        assert!(seen[0].starts_with("cannot write: "), "{seen:?}");
-        assert_eq!(flushed, Err(seen[0].clone()));
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        assert_eq!(seen[0], "ok");
+        assert!(seen[1].starts_with("cannot write: "), "{seen:?}");
+        assert_eq!(flushed, Err(seen[1].clone()));
     }
 }

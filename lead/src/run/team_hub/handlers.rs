@@ -6,7 +6,7 @@ use crate::run::board::Escalated;
 use crate::run::state::team_event;
 use actix::prelude::*;
 use host::hub::Ended;
-use host::writer::WriteFailed;
+use host::writer::Written;
 use protocol::message::LEAD;
 use protocol::{Body, Envelope};
 use serde_json::json;
@@ -32,10 +32,10 @@ impl Actor for TeamHub {
     }
 }
 
-impl Handler<WriteFailed> for TeamHub {
+impl Handler<Written> for TeamHub {
     type Result = ();
-    fn handle(&mut self, failed: WriteFailed, _: &mut Context<Self>) {
-        self.fail(failed.0);
+    fn handle(&mut self, written: Written, _: &mut Context<Self>) {
+        self.written(written.0);
     }
 }
 

@@ -11,7 +11,7 @@ use super::board::{Board, Escalated, Returned};
 use super::state::{team_event, RunState};
 use actix::prelude::*;
 use host::supervisor::{Action, Role, State, Supervisor};
-use host::writer::{WriteFailed, Writer};
+use host::writer::{Writer, Written};
 use host::{ActorKind, ActorSpec, Spawner};
 use protocol::message::{TaskAssignment, LEAD};
 use protocol::wire::Outbox;
@@ -56,8 +56,13 @@ pub struct TeamHub {
     /// State writes run on its thread, in order: the hub shares the System arbiter with every
     /// connection, which an fsync here would hold up.
     writer: Writer,
-    /// The hub's own address, for the writer to report a failed write to; set when it starts.
-    me: Option<Recipient<WriteFailed>>,
+    /// The hub's own address, for the writer to report its writes to; set when it starts.
+    me: Option<Recipient<Written>>,
+    /// State writes submitted and not yet done.
+    unwritten: usize,
+    /// What the hub said while a state write was under way: sent, in order, once every write
+    /// before it is on disk (an Implementer never acts on a claim the state does not hold).
+    held: Vec<(String, Body)>,
 }
 
 impl TeamHub {
@@ -89,6 +94,8 @@ impl TeamHub {
             attempts,
             writer: Writer::start(),
             me: None,
+            unwritten: 0,
+            held: Vec::new(),
         }
     }
 
@@ -109,11 +116,14 @@ impl TeamHub {
         });
     }
 
-    /// Queues a state write; one that fails ends the phase ([`WriteFailed`]), and the phase's
-    /// result waits for every write queued before it.
-    fn write(&self, what: &str, write: impl FnOnce() -> std::io::Result<()> + Send + 'static) {
+    /// Queues a state write; one that fails ends the phase ([`Written`]), what the hub says
+    /// meanwhile is held until it is done, and the phase's result waits for every write.
+    fn write(&mut self, what: &str, write: impl FnOnce() -> std::io::Result<()> + Send + 'static) {
         match &self.me {
-            Some(me) => self.writer.submit(me.clone(), what.to_string(), write),
+            Some(me) => {
+                self.unwritten += 1;
+                self.writer.submit(me.clone(), what.to_string(), write);
+            }
             // Before the hub runs there is nothing to write.
             None => tracing::error!(what, "a state write before the team hub started: dropped"),
         }
@@ -140,15 +150,39 @@ impl TeamHub {
         let Some(done) = self.done.take() else {
             return;
         };
+        // What waited for a write is not said; a Shutdown is not about the state.
+        self.held.clear();
         let grace_ms = self.config.grace.as_millis() as u64;
         let names: Vec<String> = self.outboxes.keys().cloned().collect();
         for name in names {
-            self.send(&name, Body::Shutdown { grace_ms });
+            self.send_now(&name, Body::Shutdown { grace_ms });
         }
         let _gone = done.send(Err(why));
     }
 
-    fn send(&self, to: &str, body: Body) {
+    /// A state write is done: a failure ends the phase; the last one releases what was held.
+    fn written(&mut self, done: Result<(), String>) {
+        self.unwritten = self.unwritten.saturating_sub(1);
+        if let Err(why) = done {
+            return self.fail(why);
+        }
+        if self.unwritten == 0 {
+            for (to, body) in std::mem::take(&mut self.held) {
+                self.send_now(&to, body);
+            }
+        }
+    }
+
+    /// Sends `body` to `to` once every state write asked before it is done.
+    fn send(&mut self, to: &str, body: Body) {
+        if self.unwritten > 0 {
+            self.held.push((to.to_string(), body));
+        } else {
+            self.send_now(to, body);
+        }
+    }
+
+    fn send_now(&self, to: &str, body: Body) {
         if let Some(outbox) = self.outboxes.get(to) {
             let env = Envelope::new(LEAD, to, body);
             if outbox.try_send(env).is_err() {
@@ -367,10 +401,12 @@ impl TeamHub {
         for instance in &live {
             self.supervisor.delivered(instance);
         }
+        // What waited for a write is not said; a Shutdown is not about the state.
+        self.held.clear();
         let grace_ms = self.config.grace.as_millis() as u64;
         let names: Vec<String> = self.outboxes.keys().cloned().collect();
         for name in names {
-            self.send(&name, Body::Shutdown { grace_ms });
+            self.send_now(&name, Body::Shutdown { grace_ms });
         }
         let restarts = self.supervisor.restarts().into_iter().collect();
         let result = PhaseResult { board, restarts };

@@ -235,10 +235,6 @@ impl TeamHub {
             &now,
         );
         if !signals.is_empty() {
-            let (state, written) = (self.state.clone(), signals.clone());
-            self.write("cannot append to signals.jsonl", move || {
-                state.append_signals(&written)
-            });
             let mut lines = Vec::new();
             for s in &signals {
                 lines.push(team_event("SIGNAL", json!(s)));
@@ -254,6 +250,10 @@ impl TeamHub {
                     ));
                 }
             }
+            let (state, written) = (self.state.clone(), signals.clone());
+            self.write("cannot append to signals.jsonl", move || {
+                state.append_signals(&written)
+            });
             self.events(&lines);
             self.phase_b.emitted.extend(signals);
         }

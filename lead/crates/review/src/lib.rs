@@ -1,15 +1,34 @@
-//! One review: validate the scope, start the actors in the chosen runtime, let the hub collect
-//! and journal the reports and the verdict, then shut every actor down.
+//! One review, from a typed request to its verdict, and what a review leaves behind.
+//!
+//! [`run`] takes a [`ReviewRequest`] — the repository, the scope, the runtime and a
+//! [`config::ReviewConfig`] the application derived from its settings — validates the scope,
+//! builds the project model once ([`project_model`]), starts six Inspectors and an Auditor in
+//! the chosen runtime (`host`), and lets the [`coordinator`] hub journal each report before
+//! forwarding it, supervise the actors and collect the verdict; `--consensus N` runs N such
+//! pipelines side by side ([`merge`]). Around it: [`state`] (`.retake/state/active.json`, what
+//! an interrupted review or run needs to resume), [`verdicts_md`] (the batches of
+//! `verdicts.md`), [`steering`] (the Auditor's STEERING rows applied) and [`review_cycle`] (the
+//! per-dimension aggregation and deep dive).
+//!
+//! This crate knows no configuration file, command line or output format: the application
+//! hands it typed values and renders what it returns.
 
+#![warn(missing_docs, rust_2018_idioms)]
+
+pub mod config;
 pub mod context;
 pub mod coordinator;
 pub mod merge;
 pub mod plan;
 pub mod prepare;
+pub mod review_cycle;
+pub mod state;
+pub mod steering;
+pub mod verdicts_md;
 
-use crate::config::Settings;
 use crate::state::ActiveReview;
 use actix::Actor;
+use config::ReviewConfig;
 use coordinator::{Coordinator, Finished, ReviewFailure, Stop};
 use host::journal::{new_run_id, Journal};
 use host::lock::RepoLock;
@@ -36,8 +55,8 @@ pub struct ReviewRequest {
     pub runtime: Runtime,
     /// Run no external command.
     pub no_exec: bool,
-    /// Effective configuration.
-    pub settings: Settings,
+    /// The review's configuration.
+    pub config: ReviewConfig,
     /// Pipelines to run side by side (`--consensus N`); 1 is a plain review.
     pub pipelines: u32,
     /// Faults to inject (empty unless chaos is enabled).
@@ -166,7 +185,7 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         no_exec: req.no_exec,
         pipelines: req.pipelines,
         started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        profile: Some(req.settings.rules.profile.to_string()),
+        profile: Some(req.config.profile().to_string()),
     };
     if req.nested {
         return run_pipelines(&req, &run_id, journal, preloaded, &prepared);
@@ -214,9 +233,10 @@ fn run_pipelines(
     let run_id = run_id.to_string();
     let journal_dir = journal.dir().to_path_buf();
     let n = req.pipelines.max(1);
-    let s = &req.settings;
-    let setup = s
-        .hosting(req.runtime, &req.faults)
+    let c = &req.config;
+    let setup = c
+        .hosting
+        .open(req.runtime, &req.faults)
         .map_err(ReviewError::Remote)?;
     // Only on a terminal; dropped (and so erased) before anything reports the result.
     let display = outputs::progress::Display::on_terminal();
@@ -236,8 +256,8 @@ fn run_pipelines(
         let progress = display.as_ref().map(|d| d.reporter((n > 1).then_some(k)));
         pipelines.push((plan, journal, progress));
     }
-    let timeout = Duration::from_secs(s.review.timeout_secs);
-    let grace = Duration::from_millis(s.supervision.shutdown_grace_ms);
+    let timeout = c.timeout;
+    let grace = c.supervision.shutdown_grace;
     let results = actix::System::new().block_on(async move {
         let runs = pipelines.into_iter().map(|(plan, journal, progress)| {
             let setup = setup.clone();

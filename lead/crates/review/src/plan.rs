@@ -50,25 +50,16 @@ impl ReviewPlan {
         heartbeat: Duration,
         prepared: &Prepared,
     ) -> ReviewPlan {
-        let s = &req.settings;
-        let sv = &s.supervision;
+        let c = &req.config;
+        let sv = &c.supervision;
         let options = prepared.ship(InspectOptions {
             no_exec: req.no_exec,
-            test_command: s.test.command.clone(),
-            coverage_command: s.test.coverage_command.clone(),
-            test_timeout_ms: s.test.timeout_secs * 1000,
-            max_file_bytes: s.inspector.max_file_bytes,
-            rule_overrides: s.rule_overrides(),
-            // Validated when the settings were loaded.
-            profile: s.rules.profile,
-            linters: s.inspector.linters.clone(),
-            cache: s.inspector.cache,
             repo_files_rev: req.repo_files_rev.clone(),
-            ..InspectOptions::default()
+            ..c.inspect.clone()
         });
         // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).
-        let inspect_deadline = Duration::from_secs(sv.inspect_deadline_secs) + s.agent_budget();
-        let test_deadline = inspect_deadline + Duration::from_secs(s.test.timeout_secs);
+        let inspect_deadline = sv.inspect_deadline + c.agent_budget;
+        let test_deadline = inspect_deadline + c.test_timeout;
         let deadline_ms = now_ms() + test_deadline.as_millis() as u64;
         let inspections: Vec<(String, InspectorKind, InspectRequest)> = InspectorKind::ALL
             .into_iter()
@@ -79,7 +70,7 @@ impl ReviewPlan {
                     scope: req.scope.clone(),
                     report_to: AUDITOR.to_string(),
                     deadline_ms,
-                    options: s.inspect_options_for(kind, options.clone()),
+                    options: c.options_for(kind, options.clone()),
                 };
                 (kind.actor_name(), kind, request)
             })
@@ -89,8 +80,8 @@ impl ReviewPlan {
             scope: req.scope.label(),
             expect: inspections.iter().map(|(n, _, _)| n.clone()).collect(),
             recovery: None,
-            budget_ms: s.audit.budget_ms,
-            test_failure: s.audit.test_failure,
+            budget_ms: c.audit_budget_ms,
+            test_failure: c.test_failure,
             unavailable: Vec::new(),
             root: Some(req.repo.to_string_lossy().into_owned()),
             context: super::context::load(
@@ -103,10 +94,10 @@ impl ReviewPlan {
         let policy = Policy {
             heartbeat,
             suspect_after: sv.suspect_after,
-            connect_timeout: Duration::from_millis(sv.connect_timeout_ms),
-            nudge_timeout: Duration::from_millis(sv.nudge_timeout_ms),
+            connect_timeout: sv.connect_timeout,
+            nudge_timeout: sv.nudge_timeout,
             max_restarts: sv.max_restarts,
-            restart_window: Duration::from_secs(sv.restart_window_secs),
+            restart_window: sv.restart_window,
             respawns_per_slot: 1,
         };
         ReviewPlan {
@@ -115,8 +106,8 @@ impl ReviewPlan {
             auditor: AUDITOR.to_string(),
             audit,
             policy,
-            shutdown_grace: Duration::from_millis(sv.shutdown_grace_ms),
-            audit_deadline: Duration::from_millis(sv.audit_deadline_ms),
+            shutdown_grace: sv.shutdown_grace,
+            audit_deadline: sv.audit_deadline,
             inspect_deadline,
             test_deadline,
             preloaded: BTreeMap::new(),
