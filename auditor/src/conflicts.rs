@@ -21,7 +21,7 @@
 //! Every conflict is a `RESOLVED` row; what stays open is a row whose resolution starts with
 //! `UNRESOLVED:` (see [`is_unresolved`]). A dropped finding also gets a `REMOVED` row.
 
-use crate::category::{ERROR_HANDLING_DRIFT, SIGNATURE_MISMATCH, TASK_INCOMPLETE, TEST_FAILURE};
+use crate::category::Category;
 use crate::evidence::{backticked, issue_text, AUDITOR};
 use protocol::{Claim, Finding, InspectorReport, Removed, Resolved};
 
@@ -74,7 +74,7 @@ pub fn may_read_source(scope: &str, conflicts: usize, large_scope: bool) -> bool
 
 /// Every claim that denies a finding another agent reports; each finding at most once.
 pub fn find_conflicts(reports: &[InspectorReport], findings: &[Finding]) -> Vec<Conflict> {
-    let denials: Vec<(&str, &'static str, String)> = reports
+    let denials: Vec<(&str, Category, String)> = reports
         .iter()
         .flat_map(|r| r.claims.iter().map(move |c| (r.inspector.as_str(), c)))
         .filter_map(|(who, c)| denial(c).map(|(category, claim)| (who, category, claim)))
@@ -84,7 +84,7 @@ pub fn find_conflicts(reports: &[InspectorReport], findings: &[Finding]) -> Vec<
         .enumerate()
         .filter_map(|(i, f)| {
             let (who, _, claim) = denials.iter().find(|(who, category, _)| {
-                *category == f.category && !f.agents.iter().any(|a| a == who)
+                category.is(&f.category) && !f.agents.iter().any(|a| a == who)
             })?;
             Some(Conflict {
                 finding: i,
@@ -96,21 +96,21 @@ pub fn find_conflicts(reports: &[InspectorReport], findings: &[Finding]) -> Vec<
 }
 
 /// The category a claim denies, and the claim in words.
-fn denial(claim: &Claim) -> Option<(&'static str, String)> {
+fn denial(claim: &Claim) -> Option<(Category, String)> {
     match claim {
         Claim::TestsRun {
             passed, failed: 0, ..
-        } if *passed > 0 => Some((TEST_FAILURE, format!("all {passed} tests pass"))),
+        } if *passed > 0 => Some((Category::TestFailure, format!("all {passed} tests pass"))),
         Claim::SignaturesChecked { matched, total } if *total > 0 && matched == total => Some((
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             format!("{matched}/{total} signatures match the design"),
         )),
         Claim::TasksChecked { complete, total } if *total > 0 && complete == total => Some((
-            TASK_INCOMPLETE,
+            Category::TaskIncomplete,
             format!("{complete}/{total} tasks complete"),
         )),
         Claim::ErrorHandlingChecked { files, issues: 0 } => Some((
-            ERROR_HANDLING_DRIFT,
+            Category::ErrorHandlingDrift,
             format!("error handling fine in {files} files"),
         )),
         _ => None,

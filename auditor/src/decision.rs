@@ -18,10 +18,7 @@ pub fn decide(findings: &[Finding]) -> (Decision, Grade) {
     if findings.iter().filter(critical).any(|f| !is_agent_only(f)) {
         return (Decision::Reject, Grade::D);
     }
-    if findings
-        .iter()
-        .any(|f| STOPPING.contains(&f.category.as_str()))
-    {
+    if findings.iter().any(|f| f.category_in(&STOPPING)) {
         return (Decision::Stop, Grade::NotApplicable);
     }
     // Here every Critical is agent-only: one step below D.
@@ -66,10 +63,10 @@ pub(crate) fn agent_only_note(findings: &[Finding]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::category::{BUILD_FAILURE, ENVIRONMENT_ERROR, TEST_FAILURE};
+    use crate::category::Category;
     use crate::fixtures::finding;
 
-    fn one(agent: &str, category: &str, severity: Severity) -> Finding {
+    fn one(agent: &str, category: impl AsRef<str>, severity: Severity) -> Finding {
         finding(agent, category, severity, "src/a.rs", 1)
     }
 
@@ -97,7 +94,11 @@ mod tests {
 
     #[test]
     fn build_test_and_environment_failures_stop_unless_something_is_critical() {
-        for category in [TEST_FAILURE, ENVIRONMENT_ERROR, BUILD_FAILURE] {
+        for category in [
+            Category::TestFailure,
+            Category::EnvironmentError,
+            Category::BuildFailure,
+        ] {
             let failure = one("inspector-test", category, Severity::Medium);
             assert_eq!(
                 decide(std::slice::from_ref(&failure)),

@@ -1,7 +1,7 @@
 //! Reading the Inspectors' evidence: which Inspector kind an agent is, who made a claim, what a
 //! finding's text names, and the CPF-like text the REMOVED and RESOLVED rows quote.
 
-use protocol::{Claim, Finding, InspectorKind, InspectorReport, Location, Severity};
+use protocol::{Category, Claim, Finding, InspectorKind, InspectorReport, Location, Severity};
 
 /// The name the Auditor signs its own findings with (a raised `false-positive-risk`, an
 /// over-implementation); not an agent backend, so its Criticals are never "agent-only".
@@ -40,7 +40,7 @@ pub(crate) fn claims<'a>(
 /// fingerprint keyed on `key` (never a line number, so it is stable across runs).
 pub(crate) fn raise(
     rule: &str,
-    category: &str,
+    category: Category,
     severity: Severity,
     location: Location,
     description: String,

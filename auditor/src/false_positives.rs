@@ -103,7 +103,7 @@ pub fn is_generated_or_vendored(path: &str) -> bool {
 
 /// The optional parameter an interface finding calls missing, quoted, when it does.
 fn optional_parameter(finding: &Finding, ctx: &AuditContext) -> Option<String> {
-    if !INTERFACE_MISMATCH.contains(&finding.category.as_str()) {
+    if !finding.category_in(&INTERFACE_MISMATCH) {
         return None;
     }
     let text = finding.description.to_lowercase();
@@ -140,7 +140,7 @@ fn first_covering<'a>(list: &'a [Exemption], finding: &Finding) -> Option<&'a Ex
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::category::{CALL_SITE_ERROR, SIGNATURE_MISMATCH};
+    use crate::category::Category;
     use crate::fixtures::finding;
     use protocol::Severity;
 
@@ -182,11 +182,17 @@ mod tests {
             "vendor/x/y.rs",
             2,
         );
-        let mut optional = finding("interface", CALL_SITE_ERROR, Severity::High, "src/b.rs", 3);
+        let mut optional = finding(
+            "interface",
+            Category::CallSiteError,
+            Severity::High,
+            "src/b.rs",
+            3,
+        );
         optional.description = "call of `connect` is missing `timeout`".into();
         let deviation = finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Critical,
             "src/c.rs",
             4,
@@ -202,7 +208,7 @@ mod tests {
         let ctx = AuditContext {
             optional_parameters: vec!["timeout".into()],
             documented_deviations: vec![Exemption {
-                category: Some(SIGNATURE_MISMATCH.into()),
+                category: Some(Category::SignatureMismatch.into()),
                 path: Some("src/c.rs".into()),
                 mentions: None,
                 reason: "design §4: login returns a Session directly".into(),
@@ -257,7 +263,13 @@ mod tests {
             optional_parameters: vec!["timeout".into()],
             ..AuditContext::default()
         };
-        let mut f = finding("interface", CALL_SITE_ERROR, Severity::High, "src/b.rs", 3);
+        let mut f = finding(
+            "interface",
+            Category::CallSiteError,
+            Severity::High,
+            "src/b.rs",
+            3,
+        );
         f.description = "missing `timeout_ms`".into();
         assert_eq!(false_positive_reason(&f, &ctx), None);
         f.description = "wrong type for timeout".into();
@@ -296,7 +308,7 @@ mod tests {
     fn without_context_only_suppressions_and_generated_files_are_dropped() {
         let f = finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Critical,
             "src/c.rs",
             4,

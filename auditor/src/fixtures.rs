@@ -6,11 +6,12 @@ use protocol::{Finding, InspectorReport, Location, Severity};
 /// one rule in one file share a fingerprint only when the test says so.
 pub(crate) fn finding(
     agent: &str,
-    category: &str,
+    category: impl AsRef<str>,
     severity: Severity,
     path: &str,
     line: u32,
 ) -> Finding {
+    let category = category.as_ref();
     Finding::new(
         agent,
         format!("{agent}/{category}"),

@@ -15,7 +15,7 @@
 
 use crate::attendance::{attendance, covered_decision, covered_verdict};
 use crate::audit::collect;
-use crate::category::TEST_FAILURE;
+use crate::category::Category;
 use crate::decision::{agent_only_note, decide};
 use crate::dedup::sort_by_severity;
 use crate::false_positives::drop_suppressed;
@@ -83,7 +83,7 @@ pub fn lead_derived(
 pub fn conservative_verdict(findings: &[Finding]) -> Verdict {
     if findings
         .iter()
-        .any(|f| f.severity == Severity::Critical || f.category == TEST_FAILURE)
+        .any(|f| f.severity == Severity::Critical || f.category_is(Category::TestFailure))
     {
         Verdict::NoGo
     } else if findings.iter().any(|f| f.severity == Severity::High) {
@@ -104,7 +104,7 @@ fn exact_duplicate(a: &Finding, b: &Finding) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::category::SIGNATURE_MISMATCH;
+    use crate::category::Category;
     use crate::fixtures::{finding, report};
     use protocol::{Decision, Grade, Removed};
 
@@ -138,7 +138,7 @@ mod tests {
             "interface",
             vec![finding(
                 "interface",
-                SIGNATURE_MISMATCH,
+                Category::SignatureMismatch,
                 Severity::Critical,
                 "src/a.rs",
                 1,
@@ -149,7 +149,7 @@ mod tests {
             "test",
             vec![finding(
                 "test",
-                TEST_FAILURE,
+                Category::TestFailure,
                 Severity::Medium,
                 "tests/a.rs",
                 1,

@@ -4,18 +4,18 @@
 //! reported by one agent only is not a reason to re-rate, and findings read from CPF carry
 //! normal confidence, so the low-confidence row never touches them.
 
-use crate::category::{SIGNATURE_MISMATCH, TEST_FAILURE};
+use crate::category::Category;
 use protocol::{Confidence, Finding, Severity};
 
 /// Which findings a row of the table applies to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Applies {
     /// Findings of this category.
-    Category(&'static str),
+    Category(Category),
     /// Findings located only in test code (see [`is_test_code`]), except these categories.
     TestCodeOnly {
         /// Categories about tests by nature, which test code cannot make less severe.
-        except: &'static [&'static str],
+        except: &'static [Category],
     },
     /// Findings whose reporters are not sure ([`Confidence::Low`]).
     LowConfidence,
@@ -52,12 +52,12 @@ pub struct SeverityRule {
 /// contract is broken either way, so its row is final. The two "lower" rows add up.
 pub const SEVERITY_TABLE: [SeverityRule; 3] = [
     SeverityRule {
-        applies: Applies::Category(SIGNATURE_MISMATCH),
+        applies: Applies::Category(Category::SignatureMismatch),
         adjustment: Adjustment::Fix(Severity::Critical),
     },
     SeverityRule {
         applies: Applies::TestCodeOnly {
-            except: &[TEST_FAILURE],
+            except: &[Category::TestFailure],
         },
         adjustment: Adjustment::LowerOne,
     },
@@ -95,9 +95,9 @@ pub fn rerate(findings: Vec<Finding>) -> Vec<Finding> {
 
 fn applies(applies: Applies, finding: &Finding) -> bool {
     match applies {
-        Applies::Category(category) => finding.category == category,
+        Applies::Category(category) => finding.category_is(category),
         Applies::TestCodeOnly { except } => {
-            is_test_code(&finding.location.path) && !except.contains(&finding.category.as_str())
+            is_test_code(&finding.location.path) && !finding.category_in(except)
         }
         Applies::LowConfidence => finding.confidence == Confidence::Low,
     }
@@ -161,7 +161,7 @@ mod tests {
     fn signature_mismatch_is_critical_wherever_it_is() {
         let f = finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Medium,
             "src/a.rs",
             1,
@@ -169,7 +169,7 @@ mod tests {
         assert_eq!(rerated(&f), Severity::Critical);
         let mut in_tests = finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Low,
             "tests/a.rs",
             1,
@@ -184,7 +184,13 @@ mod tests {
         assert_eq!(rerated(&f), Severity::Medium);
         let low = finding("quality", "dead-code", Severity::Low, "tests/x.rs", 4);
         assert_eq!(rerated(&low), Severity::Low);
-        let failing = finding("test", TEST_FAILURE, Severity::High, "tests/x.rs", 4);
+        let failing = finding(
+            "test",
+            Category::TestFailure,
+            Severity::High,
+            "tests/x.rs",
+            4,
+        );
         assert_eq!(rerated(&failing), Severity::High);
     }
 
@@ -211,7 +217,13 @@ mod tests {
     fn rerate_keeps_the_order() {
         let out = rerate(vec![
             finding("q", "dead-code", Severity::High, "tests/a.rs", 1),
-            finding("q", SIGNATURE_MISMATCH, Severity::Low, "src/a.rs", 1),
+            finding(
+                "q",
+                Category::SignatureMismatch,
+                Severity::Low,
+                "src/a.rs",
+                1,
+            ),
         ]);
         let severities: Vec<Severity> = out.iter().map(|f| f.severity).collect();
         assert_eq!(severities, vec![Severity::Medium, Severity::Critical]);

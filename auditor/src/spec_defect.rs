@@ -5,7 +5,7 @@
 //! `SPEC_FEEDBACK` row and the findings leave the finding list (they are about the spec, not the
 //! code); a `spec-defect` only one agent reports is one opinion, so it stays a High finding.
 
-use crate::category::SPEC_DEFECT;
+use crate::category::Category;
 use crate::place::Place;
 use protocol::{Finding, Severity, SpecFeedback};
 
@@ -35,7 +35,7 @@ pub fn spec_defects(findings: Vec<Finding>) -> SpecDefects {
     // search keeps the order without a second index.
     let mut groups: Vec<(Place<'_>, Vec<usize>)> = Vec::new();
     for (i, f) in findings.iter().enumerate() {
-        if f.category != SPEC_DEFECT {
+        if !f.category_is(Category::SpecDefect) {
             continue;
         }
         let place = Place::of(&f.location);
@@ -79,7 +79,7 @@ pub fn spec_defects(findings: Vec<Finding>) -> SpecDefects {
         .zip(confirmed)
         .filter(|(_, confirmed)| !confirmed)
         .map(|(mut f, _)| {
-            if f.category == SPEC_DEFECT {
+            if f.category_is(Category::SpecDefect) {
                 f.severity = Severity::High;
             }
             f
@@ -105,9 +105,21 @@ mod tests {
 
     #[test]
     fn two_agents_at_one_place_make_one_feedback_row_and_leave_the_findings() {
-        let mut a = finding("quality", SPEC_DEFECT, Severity::Medium, "design.md", 10);
+        let mut a = finding(
+            "quality",
+            Category::SpecDefect,
+            Severity::Medium,
+            "design.md",
+            10,
+        );
         a.description = "Spec 3 cannot be built".into();
-        let mut b = finding("holistic", SPEC_DEFECT, Severity::High, "design.md", 10);
+        let mut b = finding(
+            "holistic",
+            Category::SpecDefect,
+            Severity::High,
+            "design.md",
+            10,
+        );
         b.description = "Spec 3 contradicts Spec 1 on ordering".into();
         let other = finding("quality", "dead-code", Severity::Low, "src/a.rs", 1);
         let out = spec_defects(vec![a, other.clone(), b]);
@@ -125,7 +137,7 @@ mod tests {
 
     #[test]
     fn anchored_places_group_too() {
-        let mut a = finding("rulebase", SPEC_DEFECT, Severity::High, "x", 1);
+        let mut a = finding("rulebase", Category::SpecDefect, Severity::High, "x", 1);
         a.location = Location::anchored("specs/f/design.md", "Spec 2");
         let mut b = a.clone();
         b.agents = vec!["interface".into()];
@@ -137,10 +149,28 @@ mod tests {
 
     #[test]
     fn a_lone_spec_defect_stays_a_high_finding() {
-        let lone = finding("quality", SPEC_DEFECT, Severity::Medium, "design.md", 10);
+        let lone = finding(
+            "quality",
+            Category::SpecDefect,
+            Severity::Medium,
+            "design.md",
+            10,
+        );
         // The same agent twice is still one agent; another agent elsewhere is another place.
-        let again = finding("quality", SPEC_DEFECT, Severity::Low, "design.md", 10);
-        let elsewhere = finding("holistic", SPEC_DEFECT, Severity::Critical, "design.md", 11);
+        let again = finding(
+            "quality",
+            Category::SpecDefect,
+            Severity::Low,
+            "design.md",
+            10,
+        );
+        let elsewhere = finding(
+            "holistic",
+            Category::SpecDefect,
+            Severity::Critical,
+            "design.md",
+            11,
+        );
         let out = spec_defects(vec![lone, again, elsewhere]);
         assert!(!out.detected());
         assert_eq!(out.findings.len(), 3);
@@ -149,7 +179,13 @@ mod tests {
 
     #[test]
     fn one_finding_already_carrying_two_agents_is_confirmed() {
-        let mut f = finding("quality", SPEC_DEFECT, Severity::High, "design.md", 4);
+        let mut f = finding(
+            "quality",
+            Category::SpecDefect,
+            Severity::High,
+            "design.md",
+            4,
+        );
         f.agents.push("holistic".into());
         let out = spec_defects(vec![f]);
         assert_eq!(out.feedback.len(), 1);

@@ -16,7 +16,7 @@
 
 use crate::context::AuditContext;
 use crate::place::normalise_path;
-use protocol::{Claim, Finding, InspectorReport, Steering, SteeringAction};
+use protocol::{Category, Claim, Finding, InspectorReport, Steering, SteeringAction};
 
 /// A pattern must be used consistently in at least this many modules to be codified.
 pub const CODIFY_MIN_MODULES: usize = 3;
@@ -30,49 +30,49 @@ pub const TECH: &str = "steering/tech.md";
 pub const STRUCTURE: &str = "steering/structure.md";
 
 /// Recurring finding categories and the constraint each one proposes, with its target file.
-pub const CONSTRAINTS: [(&str, &str, &str); 9] = [
+pub const CONSTRAINTS: [(Category, &str, &str); 9] = [
     (
-        "error-handling-drift",
+        Category::ErrorHandlingDrift,
         "Library code propagates errors: no unwrap/expect, no swallowed errors",
         TECH,
     ),
     (
-        "error-handling-inconsistency",
+        Category::ErrorHandlingInconsistency,
         "One error-handling pattern in every module",
         TECH,
     ),
     (
-        "logging-violation",
+        Category::LoggingViolation,
         "Log through the logging framework; no print statements, no secrets in logs",
         TECH,
     ),
     (
-        "implicit-coupling",
+        Category::ImplicitCoupling,
         "Read configuration in one place and pass it down",
         TECH,
     ),
     (
-        "operational-risk",
+        Category::OperationalRisk,
         "No hard-coded endpoints or credentials; retries are bounded and calls have timeouts",
         TECH,
     ),
     (
-        "naming-violation",
+        Category::NamingViolation,
         "Names follow the language's conventions",
         STRUCTURE,
     ),
     (
-        "import-pattern",
+        Category::ImportPattern,
         "One import style in every module",
         STRUCTURE,
     ),
     (
-        "pattern-inconsistency",
+        Category::PatternInconsistency,
         "One way to do each recurring task in every module",
         STRUCTURE,
     ),
     (
-        "over-implementation",
+        Category::OverImplementation,
         "Implement only what the design specifies",
         STRUCTURE,
     ),
@@ -123,12 +123,12 @@ fn codify(reports: &[InspectorReport], ctx: &AuditContext) -> Vec<Steering> {
 fn propose(verified: &[Finding], ctx: &AuditContext) -> Vec<Steering> {
     CONSTRAINTS
         .iter()
-        .filter(|(category, _, _)| !ctx.steering_mentions(category))
+        .filter(|(category, _, _)| !ctx.steering_mentions(category.as_str()))
         .filter_map(|(category, constraint, target)| {
             let files = distinct(
                 verified
                     .iter()
-                    .filter(|f| f.category == *category && !f.location.path.is_empty())
+                    .filter(|f| f.category_is(*category) && !f.location.path.is_empty())
                     .map(|f| normalise_path(&f.location.path)),
             );
             (files.len() >= PROPOSE_MIN_FILES).then(|| Steering {

@@ -11,8 +11,6 @@
 //! the rows that gave that verdict.
 
 use crate::audit::AuditConfig;
-#[cfg(test)]
-use crate::category::TEST_FAILURE;
 use crate::category::{FAILING_TESTS, INTERFACE_MISMATCH};
 use protocol::message::TestFailurePolicy;
 use protocol::{Finding, Severity, Verdict};
@@ -32,10 +30,8 @@ pub fn verdict_table(
 ) -> (Verdict, Option<String>) {
     let critical = count(findings, |f| f.severity == Severity::Critical);
     let high = count(findings, |f| f.severity == Severity::High);
-    let test_failures = count(findings, |f| FAILING_TESTS.contains(&f.category.as_str()));
-    let interface = count(findings, |f| {
-        INTERFACE_MISMATCH.contains(&f.category.as_str())
-    });
+    let test_failures = count(findings, |f| f.category_in(&FAILING_TESTS));
+    let interface = count(findings, |f| f.category_in(&INTERFACE_MISMATCH));
 
     let mut rows: Vec<(Verdict, String)> = Vec::new();
     if critical > 0 {
@@ -78,7 +74,7 @@ pub fn verdict_table(
 
 /// The note that says how the test-failure policy treated the failing tests, when there are any.
 pub(crate) fn test_failure_note(findings: &[Finding], policy: TestFailurePolicy) -> Option<String> {
-    let failures = count(findings, |f| FAILING_TESTS.contains(&f.category.as_str()));
+    let failures = count(findings, |f| f.category_in(&FAILING_TESTS));
     if failures == 0 {
         return None;
     }
@@ -102,7 +98,7 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::category::{CALL_SITE_ERROR, DEPENDENCY_WRONG};
+    use crate::category::Category;
     use crate::fixtures::finding;
 
     fn highs(n: u32) -> Vec<Finding> {
@@ -161,12 +157,18 @@ mod tests {
         let f = vec![
             finding(
                 "interface",
-                CALL_SITE_ERROR,
+                Category::CallSiteError,
                 Severity::Medium,
                 "src/a.rs",
                 1,
             ),
-            finding("interface", DEPENDENCY_WRONG, Severity::Low, "src/b.rs", 1),
+            finding(
+                "interface",
+                Category::DependencyWrong,
+                Severity::Low,
+                "src/b.rs",
+                1,
+            ),
         ];
         assert_eq!(
             verdict_table(&f, false, &NO_GO),
@@ -178,7 +180,7 @@ mod tests {
     fn test_failures_follow_the_policy() {
         let f = vec![finding(
             "test",
-            TEST_FAILURE,
+            Category::TestFailure,
             Severity::High,
             "tests/a.rs",
             1,
@@ -203,14 +205,14 @@ mod tests {
         let mut f = highs(4);
         f.push(finding(
             "test",
-            TEST_FAILURE,
+            Category::TestFailure,
             Severity::Medium,
             "tests/a.rs",
             1,
         ));
         f.push(finding(
             "test",
-            TEST_FAILURE,
+            Category::TestFailure,
             Severity::Medium,
             "tests/a.rs",
             2,
@@ -225,7 +227,7 @@ mod tests {
     fn the_policy_note_appears_only_with_failing_tests() {
         let f = vec![finding(
             "test",
-            TEST_FAILURE,
+            Category::TestFailure,
             Severity::High,
             "tests/a.rs",
             1,
@@ -245,13 +247,14 @@ mod tests {
 #[cfg(test)]
 mod regression_tests {
     use super::*;
+    use crate::category::Category;
 
     #[test]
     fn a_regression_counts_as_a_failing_test() {
         let f = Finding::new(
             "inspector-test",
             "test/regression",
-            crate::category::REGRESSION,
+            Category::Regression,
             Severity::High,
             protocol::Location::at("tests/old.rs", 3),
             "test `old` failed outside the change",

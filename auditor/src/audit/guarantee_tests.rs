@@ -2,7 +2,7 @@
 //! large scopes, and the verdict table reached through every step.
 
 use super::*;
-use crate::category::{SPEC_DEFECT, TEST_FAILURE};
+use crate::category::Category;
 use crate::fixtures::{finding, report};
 use crate::verdict_override::VerdictOverride;
 use protocol::{Claim, Decision, Grade, Severity, Verdict};
@@ -119,7 +119,7 @@ fn spec_defects_still_lead_to_spec_update_needed_through_all_steps() {
             "rulebase",
             vec![finding(
                 "rulebase",
-                SPEC_DEFECT,
+                Category::SpecDefect,
                 Severity::High,
                 "design.md",
                 4,
@@ -129,7 +129,7 @@ fn spec_defects_still_lead_to_spec_update_needed_through_all_steps() {
             "interface",
             vec![finding(
                 "interface",
-                SPEC_DEFECT,
+                Category::SpecDefect,
                 Severity::High,
                 "design.md",
                 4,
@@ -139,7 +139,7 @@ fn spec_defects_still_lead_to_spec_update_needed_through_all_steps() {
             "test",
             vec![finding(
                 "test",
-                TEST_FAILURE,
+                Category::TestFailure,
                 Severity::Low,
                 "tests/a.rs",
                 1,

@@ -1,7 +1,7 @@
 //! `audit()` end to end for steps 1–9: each step drives the outcome to its documented result.
 
 use super::*;
-use crate::category::CALL_SITE_ERROR;
+use crate::category::Category;
 use crate::context::Exemption;
 use crate::evidence::AUDITOR;
 use crate::fixtures::{finding, report};
@@ -67,7 +67,7 @@ fn step2_rule_b_raises_a_false_positive_risk_into_the_verdict() {
             "interface",
             vec![finding(
                 "interface",
-                CALL_SITE_ERROR,
+                Category::CallSiteError,
                 Severity::High,
                 "src/api.rs",
                 4,
@@ -84,7 +84,7 @@ fn step2_rule_b_raises_a_false_positive_risk_into_the_verdict() {
     assert_eq!(
         categories,
         vec![
-            (CALL_SITE_ERROR, "interface"),
+            (Category::CallSiteError.as_str(), "interface"),
             ("false-positive-risk", AUDITOR)
         ]
     );

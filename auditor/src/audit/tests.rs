@@ -1,7 +1,7 @@
 //! `audit()` on concrete reports: the verdict table, the decision and the notes, end to end.
 
 use super::*;
-use crate::category::{SIGNATURE_MISMATCH, SPEC_DEFECT, TEST_FAILURE};
+use crate::category::Category;
 use crate::fixtures::{finding, report};
 use protocol::{Confidence, Decision, Grade, InspectorKind, Severity, Verdict};
 
@@ -100,7 +100,7 @@ fn a_test_failure_is_no_go_and_stop_or_conditional_by_policy() {
         "test",
         vec![finding(
             "test",
-            TEST_FAILURE,
+            Category::TestFailure,
             Severity::High,
             "tests/login.rs",
             12,
@@ -147,7 +147,7 @@ fn spec_defect_from_two_agents_is_spec_update_needed() {
             "rulebase",
             vec![finding(
                 "rulebase",
-                SPEC_DEFECT,
+                Category::SpecDefect,
                 Severity::High,
                 "design.md",
                 40,
@@ -157,7 +157,7 @@ fn spec_defect_from_two_agents_is_spec_update_needed() {
             "interface",
             vec![finding(
                 "interface",
-                SPEC_DEFECT,
+                Category::SpecDefect,
                 Severity::Medium,
                 "design.md",
                 40,
@@ -178,7 +178,7 @@ fn spec_defect_from_two_agents_is_spec_update_needed() {
 fn a_lone_spec_defect_is_a_high_finding() {
     let out = one(vec![finding(
         "quality",
-        SPEC_DEFECT,
+        Category::SpecDefect,
         Severity::Medium,
         "design.md",
         40,
@@ -229,7 +229,7 @@ fn two_agents_reporting_one_problem_make_one_confirmed_finding() {
 fn a_signature_mismatch_reported_as_medium_is_critical() {
     let out = one(vec![finding(
         "interface",
-        SIGNATURE_MISMATCH,
+        Category::SignatureMismatch,
         Severity::Medium,
         "src/api.rs",
         3,
@@ -266,7 +266,7 @@ fn findings_come_out_sorted_after_re_rating() {
         ),
         finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Low,
             "src/z.rs",
             1,

@@ -45,24 +45,30 @@ fn each_claim_denies_its_category_from_other_agents_only() {
         ),
     ];
     let findings = vec![
-        finding("test-agent", TEST_FAILURE, Severity::High, "tests/a.rs", 3),
+        finding(
+            "test-agent",
+            Category::TestFailure,
+            Severity::High,
+            "tests/a.rs",
+            3,
+        ),
         finding(
             "interface-agent",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Critical,
             "src/a.rs",
             1,
         ),
         finding(
             "rulebase-agent",
-            TASK_INCOMPLETE,
+            Category::TaskIncomplete,
             Severity::High,
             "tasks.yaml",
             4,
         ),
         finding(
             "quality-agent",
-            ERROR_HANDLING_DRIFT,
+            Category::ErrorHandlingDrift,
             Severity::High,
             "src/b.rs",
             7,
@@ -70,7 +76,7 @@ fn each_claim_denies_its_category_from_other_agents_only() {
         // The claimant's own finding is no conflict; a category nobody denies is none either.
         finding(
             "inspector-quality",
-            ERROR_HANDLING_DRIFT,
+            Category::ErrorHandlingDrift,
             Severity::High,
             "src/c.rs",
             1,
@@ -113,10 +119,16 @@ fn claims_that_admit_problems_deny_nothing() {
         ),
     ];
     let findings = vec![
-        finding("test-agent", TEST_FAILURE, Severity::High, "tests/a.rs", 3),
+        finding(
+            "test-agent",
+            Category::TestFailure,
+            Severity::High,
+            "tests/a.rs",
+            3,
+        ),
         finding(
             "interface-agent",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Critical,
             "src/a.rs",
             1,
@@ -147,7 +159,7 @@ fn conflict(finding: usize) -> Conflict {
 fn drift(path: &str, line: u32, description: &str) -> Finding {
     let mut f = finding(
         "quality-agent",
-        ERROR_HANDLING_DRIFT,
+        Category::ErrorHandlingDrift,
         Severity::High,
         path,
         line,

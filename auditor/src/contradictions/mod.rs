@@ -17,10 +17,7 @@
 //! Rules (a) and (e) need *every* signature to match: the claims count signatures but do not
 //! name them, so a partial match cannot be tied to the failing code.
 
-use crate::category::{
-    CALL_SITE_ERROR, CROSS_FEATURE_MISMATCH, DEAD_CODE, ERROR_HANDLING_INCONSISTENCY,
-    FALSE_POSITIVE_RISK, NOT_DELIVERED, TEST_FAILURE,
-};
+use crate::category::{Category, CROSS_FEATURE_MISMATCH};
 use crate::evidence::{agents_of, claims, issue_text, raise, report_kind, reported_by};
 use crate::place::normalise_path;
 use protocol::{Claim, Finding, InspectorKind, InspectorReport, Resolved, Severity};
@@ -70,7 +67,7 @@ pub fn signatures_match_but_tests_fail(
     findings: &[Finding],
 ) -> Option<Resolution> {
     let (who, matched) = all_signatures_match(reports)?;
-    let failures = active(findings, |f| f.category == TEST_FAILURE);
+    let failures = active(findings, |f| f.category_is(Category::TestFailure));
     if failures.is_empty() {
         return None;
     }
@@ -102,7 +99,7 @@ pub fn tests_pass_but_calls_are_wrong(
             } if *passed > 0 => Some((who, *passed)),
             _ => None,
         })?;
-    let calls = active(findings, |f| f.category == CALL_SITE_ERROR);
+    let calls = active(findings, |f| f.category_is(Category::CallSiteError));
     if calls.is_empty() {
         return None;
     }
@@ -111,7 +108,7 @@ pub fn tests_pass_but_calls_are_wrong(
         .map(|call| {
             let mut f = raise(
                 "contradiction-b",
-                FALSE_POSITIVE_RISK,
+                Category::FalsePositiveRisk,
                 Severity::High,
                 call.location.clone(),
                 format!(
@@ -129,8 +126,9 @@ pub fn tests_pass_but_calls_are_wrong(
         resolved: Resolved {
             agents: with_claimant(who, &calls),
             resolution: format!(
-                "raised {FALSE_POSITIVE_RISK}: the tests pass while a call has the wrong \
-                 argument count, so they likely run against test doubles"
+                "raised {}: the tests pass while a call has the wrong argument count, so they \
+                 likely run against test doubles",
+                Category::FalsePositiveRisk
             ),
             conflicting: format!("{who}: {passed} passed, 0 failed\n{}", listing(&calls)),
         },
@@ -156,12 +154,12 @@ pub fn complete_tasks_with_only_dead_code(
                     && files.contains(&normalise_path(&f.location.path))
             });
             let first = quality.first()?;
-            if !quality.iter().all(|f| f.category == DEAD_CODE) {
+            if !quality.iter().all(|f| f.category_is(Category::DeadCode)) {
                 return None;
             }
             let mut f = raise(
                 "contradiction-c",
-                NOT_DELIVERED,
+                Category::FunctionalityNotDelivered,
                 Severity::High,
                 first.location.clone(),
                 format!(
@@ -177,7 +175,8 @@ pub fn complete_tasks_with_only_dead_code(
                 resolved: Resolved {
                     agents: with_claimant(who, &quality),
                     resolution: format!(
-                        "functionality not really delivered: raised {NOT_DELIVERED} for task {id}"
+                        "functionality not really delivered: raised {} for task {id}",
+                        Category::FunctionalityNotDelivered
                     ),
                     conflicting: format!("{who}: task {id} complete\n{}", listing(&quality)),
                 },
@@ -198,7 +197,9 @@ pub fn error_handling_fine_but_inconsistent(
             Claim::ErrorHandlingChecked { files, issues: 0 } => Some((who, *files)),
             _ => None,
         })?;
-    let differing = active(findings, |f| f.category == ERROR_HANDLING_INCONSISTENCY);
+    let differing = active(findings, |f| {
+        f.category_is(Category::ErrorHandlingInconsistency)
+    });
     if differing.is_empty() {
         return None;
     }
@@ -232,9 +233,7 @@ pub fn no_interface_issues_but_cross_feature_mismatch(
     if !interface_quiet {
         return None;
     }
-    let mismatches = active(findings, |f| {
-        CROSS_FEATURE_MISMATCH.contains(&f.category.as_str())
-    });
+    let mismatches = active(findings, |f| f.category_in(&CROSS_FEATURE_MISMATCH));
     if mismatches.is_empty() {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Each of the five rules on hand-written reports: when it fires, what it writes, when it is quiet.
 
 use super::*;
-use crate::category::{DEAD_CODE, SIGNATURE_MISMATCH};
+use crate::category::Category;
 use crate::evidence::AUDITOR;
 use crate::fixtures::{finding, report};
 use protocol::Location;
@@ -28,7 +28,7 @@ fn tests_run(passed: u32, failed: u32) -> Claim {
 fn rule_a_keeps_the_failure_and_says_investigate_deeper() {
     let failure = finding(
         "inspector-test",
-        TEST_FAILURE,
+        Category::TestFailure,
         Severity::High,
         "tests/login.rs",
         12,
@@ -56,7 +56,13 @@ fn rule_a_keeps_the_failure_and_says_investigate_deeper() {
 
 #[test]
 fn rule_a_needs_every_signature_to_match() {
-    let failure = finding("test", TEST_FAILURE, Severity::High, "tests/login.rs", 12);
+    let failure = finding(
+        "test",
+        Category::TestFailure,
+        Severity::High,
+        "tests/login.rs",
+        12,
+    );
     let partial = [claiming("interface", vec![signatures(3, 4)], vec![])];
     assert_eq!(
         signatures_match_but_tests_fail(&partial, std::slice::from_ref(&failure)),
@@ -72,7 +78,7 @@ fn rule_a_needs_every_signature_to_match() {
 fn rule_b_raises_a_false_positive_risk_per_wrong_call() {
     let mut call = finding(
         "interface",
-        CALL_SITE_ERROR,
+        Category::CallSiteError,
         Severity::High,
         "src/api.rs",
         30,
@@ -106,7 +112,7 @@ fn rule_b_raises_a_false_positive_risk_per_wrong_call() {
 fn rule_b_is_quiet_when_a_test_failed_or_none_ran() {
     let call = finding(
         "interface",
-        CALL_SITE_ERROR,
+        Category::CallSiteError,
         Severity::High,
         "src/api.rs",
         30,
@@ -137,7 +143,7 @@ fn task(id: &str, files: &[&str]) -> Claim {
 fn rule_c_raises_not_delivered_when_the_tasks_code_is_only_dead() {
     let dead = finding(
         "inspector-quality",
-        DEAD_CODE,
+        Category::DeadCode,
         Severity::Low,
         "src/export.rs",
         5,
@@ -183,7 +189,13 @@ fn rule_c_raises_not_delivered_when_the_tasks_code_is_only_dead() {
 
 #[test]
 fn rule_c_is_quiet_when_quality_finds_more_than_dead_code_or_nothing() {
-    let dead = finding("quality", DEAD_CODE, Severity::Low, "src/export.rs", 5);
+    let dead = finding(
+        "quality",
+        Category::DeadCode,
+        Severity::Low,
+        "src/export.rs",
+        5,
+    );
     let other = finding("quality", "todo", Severity::Low, "src/export.rs", 9);
     let reports = [claiming(
         "rulebase",
@@ -193,7 +205,13 @@ fn rule_c_is_quiet_when_quality_finds_more_than_dead_code_or_nothing() {
     assert!(complete_tasks_with_only_dead_code(&reports, &[dead.clone(), other]).is_empty());
     assert!(complete_tasks_with_only_dead_code(&reports, &[]).is_empty());
     // Dead code another Inspector reports is not quality's verdict on the task.
-    let holistic = finding("holistic", DEAD_CODE, Severity::Low, "src/export.rs", 5);
+    let holistic = finding(
+        "holistic",
+        Category::DeadCode,
+        Severity::Low,
+        "src/export.rs",
+        5,
+    );
     assert!(complete_tasks_with_only_dead_code(&reports, &[holistic]).is_empty());
     let mut suppressed = dead;
     suppressed.suppression = Some("decisions.yaml: kept for the plugin API".into());
@@ -204,7 +222,7 @@ fn rule_c_is_quiet_when_quality_finds_more_than_dead_code_or_nothing() {
 fn rule_d_keeps_consistencys_finding_at_its_own_severity() {
     let differing = finding(
         "consistency",
-        ERROR_HANDLING_INCONSISTENCY,
+        Category::ErrorHandlingInconsistency,
         Severity::Medium,
         "src/b.rs",
         2,
@@ -242,7 +260,7 @@ fn rule_d_keeps_consistencys_finding_at_its_own_severity() {
     )];
     let differing = finding(
         "consistency",
-        ERROR_HANDLING_INCONSISTENCY,
+        Category::ErrorHandlingInconsistency,
         Severity::Medium,
         "b",
         2,
@@ -283,7 +301,7 @@ fn rule_e_keeps_the_cross_feature_mismatch_as_a_scope_difference() {
         vec![signatures(6, 6)],
         vec![finding(
             "interface",
-            SIGNATURE_MISMATCH,
+            Category::SignatureMismatch,
             Severity::Low,
             "x.rs",
             1,
@@ -298,8 +316,20 @@ fn rule_e_keeps_the_cross_feature_mismatch_as_a_scope_difference() {
 #[test]
 fn no_claims_no_contradictions() {
     let findings = vec![
-        finding("test", TEST_FAILURE, Severity::High, "tests/a.rs", 1),
-        finding("interface", CALL_SITE_ERROR, Severity::High, "src/a.rs", 1),
+        finding(
+            "test",
+            Category::TestFailure,
+            Severity::High,
+            "tests/a.rs",
+            1,
+        ),
+        finding(
+            "interface",
+            Category::CallSiteError,
+            Severity::High,
+            "src/a.rs",
+            1,
+        ),
         finding(
             "consistency",
             "type-mismatch",
@@ -317,7 +347,15 @@ fn no_claims_no_contradictions() {
 #[test]
 fn a_row_quotes_at_most_five_findings() {
     let failures: Vec<Finding> = (1..=7)
-        .map(|i| finding("test", TEST_FAILURE, Severity::High, "tests/a.rs", i))
+        .map(|i| {
+            finding(
+                "test",
+                Category::TestFailure,
+                Severity::High,
+                "tests/a.rs",
+                i,
+            )
+        })
         .collect();
     let reports = [claiming("interface", vec![signatures(1, 1)], vec![])];
     let r = signatures_match_but_tests_fail(&reports, &failures).map(|r| r.resolved);

@@ -24,7 +24,7 @@ mod simplicity;
 pub use patterns::Pattern;
 pub use simplicity::{simplicity, Simplicity};
 
-use crate::category::{FILE_UNEXPECTED, OVER_IMPLEMENTATION};
+use crate::category::Category;
 use crate::context::AuditContext;
 use crate::evidence::{backticked, issue_text, raise};
 use crate::false_positives::is_generated_or_vendored;
@@ -63,7 +63,7 @@ pub fn over_implementation(findings: Vec<Finding>, ctx: &AuditContext) -> OverIm
             }
             continue;
         }
-        if f.category == FILE_UNEXPECTED && outside_design(&f.location.path, ctx) {
+        if f.category_is(Category::FileUnexpected) && outside_design(&f.location.path, ctx) {
             out.findings.push(scope_creep(f));
             continue;
         }
@@ -75,7 +75,7 @@ pub fn over_implementation(findings: Vec<Finding>, ctx: &AuditContext) -> OverIm
     for path in &ctx.changed_files {
         let path = normalise_path(path);
         let flagged = |f: &Finding| {
-            f.category == OVER_IMPLEMENTATION && normalise_path(&f.location.path) == path
+            f.category_is(Category::OverImplementation) && normalise_path(&f.location.path) == path
         };
         if is_source(&path)
             && outside_design(&path, ctx)
@@ -83,7 +83,7 @@ pub fn over_implementation(findings: Vec<Finding>, ctx: &AuditContext) -> OverIm
         {
             raised.push(raise(
                 Pattern::ScopeCreep.as_str(),
-                OVER_IMPLEMENTATION,
+                Category::OverImplementation,
                 OVER_IMPLEMENTATION_SEVERITY,
                 Location::file(path.clone()),
                 format!("scope creep: {path} changes, but the design names no such file"),
@@ -96,7 +96,7 @@ pub fn over_implementation(findings: Vec<Finding>, ctx: &AuditContext) -> OverIm
 }
 
 fn is_pattern_category(category: &str) -> bool {
-    category == OVER_IMPLEMENTATION || Pattern::from_category(category).is_some()
+    Category::OverImplementation.is(category) || Pattern::from_category(category).is_some()
 }
 
 /// A symbol the finding cites that the design names.
@@ -132,7 +132,7 @@ fn scope_creep(mut f: Finding) -> Finding {
         "scope creep: {} is not in the design ({})",
         f.location.path, f.description
     );
-    f.category = OVER_IMPLEMENTATION.to_string();
+    f.category = Category::OverImplementation.into();
     f.rule = format!("auditor/{}", Pattern::ScopeCreep.as_str());
     f.severity = OVER_IMPLEMENTATION_SEVERITY;
     f.suggestion = Some("remove it, or add it to the design if it is wanted".into());
@@ -159,7 +159,7 @@ fn told_by_words(f: &Finding, ctx: &AuditContext) -> Option<Finding> {
     }
     let mut raised = raise(
         pattern.as_str(),
-        OVER_IMPLEMENTATION,
+        Category::OverImplementation,
         OVER_IMPLEMENTATION_SEVERITY,
         f.location.clone(),
         format!(

@@ -6,6 +6,8 @@
 //! question "does the design specify this?" answered by plain text search. Keyword lists are
 //! short and specific on purpose: a missed detection costs a finding, a false one costs trust.
 
+use protocol::Category;
+
 /// An over-implementation pattern of the Auditor spec, step 8.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pattern {
@@ -34,16 +36,21 @@ impl Pattern {
         Pattern::PhantomResilience,
     ];
 
-    /// The pattern's name, also the category an agent may report it under (`phantom-resilience`).
-    pub fn as_str(self) -> &'static str {
+    /// The category an agent may report the pattern under ([`Category::PhantomResilience`]).
+    pub const fn category(self) -> Category {
         match self {
-            Pattern::ScopeCreep => "scope-creep",
-            Pattern::DefensiveExcess => "defensive-excess",
-            Pattern::PrematureUtility => "premature-utility",
-            Pattern::ConfigExternalization => "config-externalization",
-            Pattern::UnrequestedAbstraction => "unrequested-abstraction",
-            Pattern::PhantomResilience => "phantom-resilience",
+            Pattern::ScopeCreep => Category::ScopeCreep,
+            Pattern::DefensiveExcess => Category::DefensiveExcess,
+            Pattern::PrematureUtility => Category::PrematureUtility,
+            Pattern::ConfigExternalization => Category::ConfigExternalization,
+            Pattern::UnrequestedAbstraction => Category::UnrequestedAbstraction,
+            Pattern::PhantomResilience => Category::PhantomResilience,
         }
+    }
+
+    /// The pattern's name, its category's text (`phantom-resilience`).
+    pub const fn as_str(self) -> &'static str {
+        self.category().as_str()
     }
 
     /// The pattern in words, for descriptions (`phantom resilience`).

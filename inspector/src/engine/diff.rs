@@ -20,14 +20,18 @@
 //! since a project finding the change did not cause is already there.
 
 use super::source::Language;
-use protocol::{DiffFilter, Finding};
+use protocol::{Category, DiffFilter, Finding};
 use std::collections::BTreeMap;
 
 /// Lines either side of a change that `diff_context` keeps.
 pub const CONTEXT_LINES: u32 = 3;
 
 /// Categories whose findings report a test run, not a line of the change.
-const RUN_CATEGORIES: [&str; 3] = ["test-failure", "environment-error", "regression"];
+const RUN_CATEGORIES: [Category; 3] = [
+    Category::TestFailure,
+    Category::EnvironmentError,
+    Category::Regression,
+];
 
 /// Folders of the spec layout, whose findings are about the work, not about changed code.
 const SPEC_LAYOUT: [&str; 2] = ["specs/", "steering/"];
@@ -113,8 +117,7 @@ impl Changes {
 /// A test run's result, or a finding in the spec layout: kept under every filter.
 fn always_kept(f: &Finding) -> bool {
     let path = f.location.path.as_str();
-    SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir))
-        || RUN_CATEGORIES.contains(&f.category.as_str())
+    SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir)) || f.category_in(&RUN_CATEGORIES)
 }
 
 /// Whether the finding is about a source file (not repository-wide, not a document).

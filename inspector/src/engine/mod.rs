@@ -50,7 +50,7 @@ pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_
 pub use triage::finish;
 pub use walk::{walk, walk_within, Walked};
 
-use protocol::{Claim, Dimension, Location, Severity};
+use protocol::{Category, Claim, Dimension, Location, Severity};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -60,8 +60,8 @@ use std::collections::HashMap;
 pub struct RuleMeta {
     /// `inspector-kind/name`, e.g. `quality/todo-marker`.
     pub id: &'static str,
-    /// The finding category (`dead-code`).
-    pub category: &'static str,
+    /// The finding category ([`Category::DeadCode`]).
+    pub category: Category,
     /// Default severity.
     pub severity: Severity,
     /// Languages it applies to; empty means it is not tied to source files (spec or project rules).
@@ -117,7 +117,7 @@ impl Hit {
     }
 
     /// Overrides the rule's category.
-    pub fn with_category(mut self, category: impl Into<String>) -> Hit {
+    pub fn with_category(mut self, category: Category) -> Hit {
         self.category = Some(category.into());
         self
     }

@@ -95,7 +95,7 @@ pub(crate) fn collect(
             let own = hit.severity.unwrap_or(meta.severity);
             let severity: Severity = severity_override
                 .unwrap_or_else(|| profile::capped(meta.id, ctx.options.profile, own));
-            let category = hit.category.as_deref().unwrap_or(meta.category);
+            let category = hit.category.as_deref().unwrap_or(meta.category.as_str());
             let mut finding = Finding::new(
                 name,
                 meta.id,

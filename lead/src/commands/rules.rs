@@ -33,7 +33,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
             out,
             "{:<36} {:<28} {:<4} {:<9} {:<34} {:<30} {}",
             meta.id,
-            meta.category,
+            meta.category.as_str(),
             severity,
             profile(meta.id).as_str(),
             langs,

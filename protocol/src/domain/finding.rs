@@ -1,5 +1,6 @@
 //! A finding: one problem one or more Inspectors reported, with a line-independent fingerprint.
 
+use super::category::Category;
 use super::kinds::Dimension;
 use super::location::Location;
 use super::severity::Severity;
@@ -27,7 +28,8 @@ pub struct Finding {
     pub agents: Vec<String>,
     /// Rule id (`quality/todo-marker`); `cpf/<category>` for findings read from CPF.
     pub rule: String,
-    /// Category (`dead-code`).
+    /// Category (`dead-code`): any text, since agents and CPF files may report any category;
+    /// the categories this build names are [`Category`]'s.
     pub category: String,
     /// Severity.
     pub severity: Severity,
@@ -79,6 +81,16 @@ impl Finding {
             fingerprint,
             suppression: None,
         }
+    }
+
+    /// Whether the finding's category is `category` (exactly its text).
+    pub fn category_is(&self, category: Category) -> bool {
+        category.is(&self.category)
+    }
+
+    /// Whether the finding's category is any of `set`.
+    pub fn category_in(&self, set: &[Category]) -> bool {
+        Category::any_is(set, &self.category)
     }
 
     /// The agents joined with `+`, as CPF writes them.

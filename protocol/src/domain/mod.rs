@@ -1,5 +1,6 @@
 //! The domain types of the protocol spec: closed enums with exact text forms, findings, tasks, reports.
 
+mod category;
 mod changes;
 mod finding;
 mod kinds;
@@ -12,6 +13,7 @@ mod severity;
 mod task;
 mod verdict;
 
+pub use category::Category;
 pub use changes::{ChangedFile, RevisionFile, RevisionFiles, SessionChanges};
 pub use finding::{cpf_fingerprint, cpf_rule, fingerprint, Confidence, Finding};
 pub use kinds::{ActorKind, Dimension, InspectorKind, Judgment};

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/cache-probe",
-    category: "probe",
+    category: protocol::Category::Lint,
     severity: Severity::Low,
     languages: &[crate::engine::Language::Rust],
     dimensions: &[],

@@ -5,7 +5,7 @@ use std::path::Path;
 
 static META: RuleMeta = RuleMeta {
     id: "test/probe",
-    category: "probe",
+    category: protocol::Category::Lint,
     severity: Severity::Low,
     languages: &[crate::engine::Language::Rust],
     dimensions: &[],

@@ -11,11 +11,11 @@
 use super::env_access::{config_modules, configs_for, env_reads};
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/config-access",
-    category: "pattern-inconsistency",
+    category: Category::PatternInconsistency,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

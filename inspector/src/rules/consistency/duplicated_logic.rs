@@ -12,7 +12,7 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, Tr
 use crate::lexical::functions::functions;
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use quote::ToTokens;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
@@ -23,7 +23,7 @@ pub(crate) const MIN_LINES: u32 = 6;
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/duplicated-logic",
-    category: "duplicated-logic",
+    category: Category::DuplicatedLogic,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

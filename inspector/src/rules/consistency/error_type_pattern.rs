@@ -14,13 +14,13 @@
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
-use protocol::{Claim, Dimension, Location, Severity};
+use protocol::{Category, Claim, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/error-type-pattern",
-    category: "error-handling-inconsistency",
+    category: Category::ErrorHandlingInconsistency,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Architecture, Dimension::Maintainability],

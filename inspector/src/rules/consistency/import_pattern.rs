@@ -16,12 +16,12 @@ use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::is_test_attr;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/import-pattern",
-    category: "import-pattern",
+    category: Category::ImportPattern,
     severity: Severity::Low,
     languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript],
     dimensions: &[Dimension::Maintainability, Dimension::BestPractices],

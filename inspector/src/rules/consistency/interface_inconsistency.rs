@@ -13,13 +13,13 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, Tr
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::is_test_attr;
 use proc_macro2::{TokenStream, TokenTree};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use quote::ToTokens;
 use std::collections::BTreeMap;
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/interface-inconsistency",
-    category: "interface-inconsistency",
+    category: Category::InterfaceInconsistency,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Architecture, Dimension::Maintainability],

@@ -22,12 +22,12 @@ use crate::rules::library_code::{binary_crates, crate_root, in_binary_crate, is_
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::lint_allowances;
 use protocol::project::FileRole;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/logging-pattern",
-    category: "pattern-inconsistency",
+    category: Category::PatternInconsistency,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

@@ -12,13 +12,13 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, Tr
 use crate::lexical::LexLine;
 use crate::rules::library_code::is_library_file;
 use crate::rules::test_code::is_test_attr;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use quote::ToTokens;
 use std::collections::BTreeMap;
 
 static META: RuleMeta = RuleMeta {
     id: "consistency/type-mismatch",
-    category: "type-mismatch",
+    category: Category::TypeMismatch,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::TypeScript, Language::Go],
     dimensions: &[Dimension::Architecture, Dimension::Quality],

@@ -13,7 +13,7 @@ use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::async_scope::{visit_async_scopes, AsyncScope};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::macro_calls::visit_macro_args;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// Methods that acquire a blocking lock's guard (a bare call: only the first, parking_lot's).
@@ -24,7 +24,7 @@ const AWAIT_WORDS: [&str; 4] = ["await", "join", "try_join", "select"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/lock-across-await",
-    category: "race-condition",
+    category: Category::RaceCondition,
     severity: Severity::High,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],

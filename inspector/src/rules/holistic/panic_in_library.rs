@@ -13,7 +13,7 @@ use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
 use crate::rules::line_hits::line_hit;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use crate::rules::rust_docs::doc_text;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 
 /// Words of a panic message that make it an invariant check, not an error path.
 const INVARIANT_WORDS: [&str; 10] = [
@@ -31,7 +31,7 @@ const INVARIANT_WORDS: [&str; 10] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/panic-in-library",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],

@@ -8,12 +8,12 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/static-mut",
-    category: "race-condition",
+    category: Category::RaceCondition,
     severity: Severity::High,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Security],

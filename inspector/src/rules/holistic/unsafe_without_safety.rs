@@ -12,13 +12,13 @@ use crate::lexical::{comments_at, LexLine};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/unsafe-without-safety",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Security],

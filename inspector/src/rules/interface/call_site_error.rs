@@ -9,11 +9,11 @@ use super::code_fns::{calls, definitions, Call};
 use super::designed_or_note;
 use super::signature::FnSig;
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "interface/call-site-error",
-    category: "call-site-error",
+    category: Category::CallSiteError,
     severity: Severity::High,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Architecture],

@@ -8,11 +8,11 @@ use super::{python_modules, rust_modules};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::repository_files::RepositoryFiles;
 use crate::spec::features_for;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "interface/dependency-wrong",
-    category: "dependency-wrong",
+    category: Category::DependencyWrong,
     severity: Severity::High,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Architecture],

@@ -5,11 +5,11 @@ use super::code_fns::definitions;
 use super::signature::differences;
 use super::{designed_or_note, implementation, Designed};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Claim, Dimension, Location, Severity};
+use protocol::{Category, Claim, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "interface/signature-mismatch",
-    category: "signature-mismatch",
+    category: Category::SignatureMismatch,
     severity: Severity::Critical,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Architecture],

@@ -10,14 +10,14 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::LexLine;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// The fewest consecutive code-like comment lines that make a block.
 const MIN_LINES: usize = 3;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/commented-out-code",
-    category: "dead-code",
+    category: Category::DeadCode,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -6,7 +6,7 @@
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::functions::{functions, max_control_depth};
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// The deepest nesting of control blocks a function may have.
@@ -14,7 +14,7 @@ pub(crate) const MAX_DEPTH: usize = 4;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/deep-nesting",
-    category: "complexity",
+    category: Category::Complexity,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -12,7 +12,7 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::Seg;
 use crate::rules::consistency::module::module_of;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -22,7 +22,7 @@ pub(crate) const MIN_LINES: usize = 8;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/duplicated-block",
-    category: "duplication",
+    category: Category::Duplication,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -3,12 +3,12 @@
 //! Rust rule shares, so this costs one parse per file in total, not one more.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use serde::{Deserialize, Serialize};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/incomplete-syntax",
-    category: "incomplete-syntax",
+    category: Category::IncompleteSyntax,
     severity: Severity::Critical,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality],

@@ -4,14 +4,14 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// The most lines of code a file may have.
 pub(crate) const MAX_LINES: usize = 1000;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/large-file",
-    category: "complexity",
+    category: Category::Complexity,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -9,7 +9,7 @@ use crate::lexical::functions::functions;
 use crate::lexical::LexLine;
 use crate::rules::test_code::TestCode;
 use proc_macro2::Span;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// The most lines of code a function may have.
@@ -20,7 +20,7 @@ type Spans = Vec<(String, u32, u32)>;
 
 static META: RuleMeta = RuleMeta {
     id: "quality/long-function",
-    category: "complexity",
+    category: Category::Complexity,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

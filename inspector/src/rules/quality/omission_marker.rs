@@ -17,7 +17,7 @@
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::{Comment, LexLine};
 use crate::rules::line_hits::LazyTestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 
@@ -56,7 +56,7 @@ pub(crate) const DEFAULT_MARKERS: [Marker; 8] = [
 
 static META: RuleMeta = RuleMeta {
     id: "quality/omission-marker",
-    category: "incomplete",
+    category: Category::Incomplete,
     severity: Severity::High,
     languages: &[
         Language::Rust,

@@ -5,14 +5,14 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::find_word;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// The markers, matched as upper-case whole words.
 const MARKERS: [&str; 4] = ["TODO", "FIXME", "TBD", "XXX"];
 
 static META: RuleMeta = RuleMeta {
     id: "quality/todo-marker",
-    category: "incomplete",
+    category: Category::Incomplete,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

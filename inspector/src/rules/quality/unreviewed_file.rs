@@ -12,11 +12,11 @@
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink};
 use crate::project::role_without_model;
 use protocol::project::FileRole;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/unreviewed-file",
-    category: "unreviewed-file",
+    category: Category::UnreviewedFile,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -24,7 +24,7 @@ use crate::rules::lint_allowances;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::rust_docs::doc_text;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
@@ -47,7 +47,7 @@ const JUSTIFICATIONS: [&str; 12] = [
 
 static META: RuleMeta = RuleMeta {
     id: "quality/unwrap-in-library",
-    category: "error-handling-drift",
+    category: Category::ErrorHandlingDrift,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],
@@ -58,7 +58,7 @@ static META: RuleMeta = RuleMeta {
 
 static META_ASSUMED: RuleMeta = RuleMeta {
     id: "quality/unwrap-assumed",
-    category: "error-handling-drift",
+    category: Category::ErrorHandlingDrift,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],

@@ -10,11 +10,11 @@ use super::features_or_note;
 use crate::engine::{Context, Rule, RuleMeta, Sink};
 use crate::rules::ac_markers::{coverage, repository_markers, stale_marker_hits};
 use crate::rules::repository_files::RepositoryFiles;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/ac-traceability",
-    category: "stale-ac-marker",
+    category: Category::StaleAcMarker,
     severity: Severity::Low,
     languages: &[],
     dimensions: &[Dimension::ActionItems, Dimension::Maintainability],

@@ -4,11 +4,11 @@
 use super::features_or_note;
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
 use crate::spec::DeclaredPath;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/file-missing",
-    category: "file-missing",
+    category: Category::FileMissing,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Architecture, Dimension::ActionItems],

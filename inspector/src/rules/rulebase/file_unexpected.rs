@@ -11,12 +11,12 @@ use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink};
 use crate::rules::test_code::is_test_module_name;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use ignore::WalkBuilder;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::BTreeSet;
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/file-unexpected",
-    category: "file-unexpected",
+    category: Category::FileUnexpected,
     severity: Severity::Low,
     languages: &[],
     dimensions: &[Dimension::Architecture],

@@ -13,12 +13,12 @@
 use crate::engine::{file_at_revision_or_shipped, Context, Hit, Rule, RuleMeta, Sink};
 use crate::engine::{Decisions, DECISIONS_PATH};
 use crate::spec::Design;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/gate-config-changed",
-    category: "gate-config-changed",
+    category: Category::GateConfigChanged,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Security],

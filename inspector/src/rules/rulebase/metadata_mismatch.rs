@@ -3,11 +3,11 @@
 use super::features_or_note;
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
 use crate::spec::Phase;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/metadata-mismatch",
-    category: "metadata-mismatch",
+    category: Category::MetadataMismatch,
     severity: Severity::Medium,
     languages: &[],
     dimensions: &[Dimension::ActionItems, Dimension::Maintainability],

@@ -2,11 +2,11 @@
 
 use super::features_or_note;
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
-use protocol::{Claim, Dimension, Location, Scope, Severity};
+use protocol::{Category, Claim, Dimension, Location, Scope, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/task-incomplete",
-    category: "task-incomplete",
+    category: Category::TaskIncomplete,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::ActionItems],

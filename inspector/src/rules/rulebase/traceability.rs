@@ -7,11 +7,11 @@ use super::features_or_note;
 use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::repository_files::{FileRef, RepositoryFiles};
 use crate::spec::{Design, Feature, SpecSection};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "rulebase/traceability",
-    category: "traceability-missing",
+    category: Category::TraceabilityMissing,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::ActionItems, Dimension::Quality],

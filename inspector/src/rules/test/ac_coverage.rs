@@ -6,12 +6,12 @@ use super::Shared;
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
 use crate::rules::ac_markers::coverage;
 use crate::spec::features_for;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/ac-coverage",
-    category: "ac-coverage",
+    category: Category::AcCoverage,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],

@@ -3,12 +3,12 @@
 
 use super::{Outcome, Shared};
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/environment-error",
-    category: "environment-error",
+    category: Category::EnvironmentError,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::ActionItems],

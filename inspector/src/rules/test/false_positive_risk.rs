@@ -17,12 +17,12 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::LexLine;
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 
 static META: RuleMeta = RuleMeta {
     id: "test/false-positive-risk",
-    category: "false-positive-risk",
+    category: Category::FalsePositiveRisk,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

@@ -14,12 +14,12 @@ use super::conventions::{is_entry_file, names_integration};
 use crate::engine::{is_test_path, Context, Hit, Language, Rule, RuleMeta, Sink};
 use crate::rules::library_code::crate_root;
 use crate::rules::repository_files::RepositoryFiles;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::BTreeSet;
 
 static META: RuleMeta = RuleMeta {
     id: "test/missing-integration-tests",
-    category: "missing-integration-tests",
+    category: Category::MissingIntegrationTests,
     severity: Severity::Medium,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::Architecture],

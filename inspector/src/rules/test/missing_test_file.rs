@@ -19,12 +19,12 @@ use crate::lexical::find_word;
 use crate::rules::library_code::{crate_root, is_library_file};
 use crate::rules::repository_files::RepositoryFiles;
 use crate::rules::test_code::is_test_module_name;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 static META: RuleMeta = RuleMeta {
     id: "test/missing-test-file",
-    category: "missing-test-file",
+    category: Category::MissingTestFile,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -3,12 +3,12 @@
 
 use super::{Outcome, Shared};
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/regression",
-    category: "regression",
+    category: Category::Regression,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],

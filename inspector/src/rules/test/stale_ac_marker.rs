@@ -6,12 +6,12 @@
 use super::Shared;
 use crate::engine::{Context, Rule, RuleMeta, Sink};
 use crate::rules::ac_markers::stale_marker_hits;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/stale-ac-marker",
-    category: "stale-ac-marker",
+    category: Category::StaleAcMarker,
     severity: Severity::Low,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::Maintainability],

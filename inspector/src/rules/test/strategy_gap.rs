@@ -12,7 +12,7 @@ use protocol::{Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "test/strategy-gap",
-    category: "strategy-gap",
+    category: protocol::Category::StrategyGap,
     severity: Severity::Medium,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],

@@ -5,12 +5,12 @@
 use super::regression::is_regression;
 use super::{Outcome, Shared};
 use crate::engine::{Context, Hit, Rule, RuleMeta, Sink};
-use protocol::{Claim, Dimension, Location, Severity};
+use protocol::{Category, Claim, Dimension, Location, Severity};
 use std::sync::Arc;
 
 static META: RuleMeta = RuleMeta {
     id: "test/test-failure",
-    category: "test-failure",
+    category: Category::TestFailure,
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],

@@ -4,7 +4,7 @@
 
 use super::baseline::BaselineState;
 use super::{exit_code, ExitCode, Summary};
-use auditor::category::TEST_FAILURE;
+use auditor::category::Category;
 use protocol::message::TestFailurePolicy;
 use protocol::{Finding, Severity, Verdict};
 
@@ -40,7 +40,7 @@ pub fn gated_verdict(s: &Summary<'_>, gate: &Gate) -> Verdict {
         && s.outcome
             .findings
             .iter()
-            .any(|f| f.category == TEST_FAILURE);
+            .any(|f| f.category_is(Category::TestFailure));
     let config = auditor::AuditConfig {
         test_failure: if test_failure_tolerated {
             TestFailurePolicy::Conditional

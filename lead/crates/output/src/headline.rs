@@ -85,10 +85,8 @@ fn decision_reason(s: &Summary<'_>) -> String {
             "Critical findings",
         ),
         Decision::Stop => {
-            let failures: Vec<&&Finding> = active
-                .iter()
-                .filter(|f| STOPPING.contains(&f.category.as_str()))
-                .collect();
+            let failures: Vec<&&Finding> =
+                active.iter().filter(|f| f.category_in(&STOPPING)).collect();
             match s.outcome.coverage_qualifier() {
                 Some(q) if failures.is_empty() => q,
                 _ => plural(
@@ -147,9 +145,7 @@ fn verdict_reason(s: &Summary<'_>) -> Option<String> {
         return None;
     }
     let active: Vec<&Finding> = s.active().collect();
-    let failing_tests = active
-        .iter()
-        .any(|f| FAILING_TESTS.contains(&f.category.as_str()));
+    let failing_tests = active.iter().any(|f| f.category_in(&FAILING_TESTS));
     match o.decision {
         Decision::RequestChanges => Some(format!(
             "the verdict table needs more than {} High for CONDITIONAL",

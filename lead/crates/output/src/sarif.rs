@@ -107,7 +107,7 @@ impl<'c> RunBuilder<'c> {
         let known = self.catalog.iter().find(|(_, m)| m.id == id);
         let descriptor = match known {
             Some((_, meta)) => {
-                let mut tags = vec![meta.category.to_string()];
+                let mut tags = vec![meta.category.as_str().to_string()];
                 // SARIF requires unique tags; a category may share its name with a dimension.
                 for dim in meta.dimensions.iter().map(|d| d.as_str().to_string()) {
                     if !tags.contains(&dim) {

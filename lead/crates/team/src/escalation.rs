@@ -3,7 +3,7 @@
 //! REJECT and the verification-failed report of a STOP.
 
 use super::gate::EscalationReason;
-use protocol::{AuditOutcome, Decision, Finding, Grade, Severity};
+use protocol::{AuditOutcome, Category, Decision, Finding, Grade, Severity};
 
 /// One review round of the run, as the retake history lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,11 +134,11 @@ const ORDER: [&str; 4] = [
 
 /// The report's failure type for a finding category, when it is a stopping one.
 pub fn failure_type(category: &str) -> Option<&'static str> {
-    match category {
-        auditor::category::BUILD_FAILURE => Some("build_failure"),
-        auditor::category::TEST_FAILURE => Some("test_failure"),
-        auditor::category::ENVIRONMENT_ERROR => Some("environment_error"),
-        "lint-failure" => Some("lint_failure"),
+    match Category::parse(category)? {
+        Category::BuildFailure => Some("build_failure"),
+        Category::TestFailure => Some("test_failure"),
+        Category::EnvironmentError => Some("environment_error"),
+        Category::LintFailure => Some("lint_failure"),
         _ => None,
     }
 }

@@ -14,12 +14,12 @@ use crate::lexical::functions::{indent_of, python_block_end};
 use crate::lexical::lex;
 use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::line_hits::{find_in_syntax_or_text, outside_tests};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/file-check-then-act",
-    category: "race-condition",
+    category: Category::RaceCondition,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Quality, Dimension::Security],

@@ -11,14 +11,14 @@
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::consistency::env_access::{config_modules, configs_for, env_reads};
 use crate::rules::consistency::module::list;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// The fewest modules reading the environment that make it "all over".
 const MIN_MODULES: usize = 3;
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/env-read-everywhere",
-    category: "implicit-coupling",
+    category: Category::ImplicitCoupling,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

@@ -13,7 +13,7 @@ use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::args::quoted_body;
 use crate::rules::holistic::fixed_literals::fixed_literals;
 use crate::rules::library_code::is_library_file;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// Absolute roots under which a path is machine-specific.
 const ROOTS: [&str; 12] = [
@@ -46,7 +46,7 @@ const SYSTEM_FILES: [&str; 9] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/hardcoded-path",
-    category: "implicit-coupling",
+    category: Category::ImplicitCoupling,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

@@ -14,7 +14,7 @@
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use quote::ToTokens;
 use syn::visit::{self, Visit};
 
@@ -23,7 +23,7 @@ const MUTABLE: [&str; 5] = ["Mutex", "RwLock", "RefCell", "Cell", "UnsafeCell"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/mutable-global",
-    category: "implicit-coupling",
+    category: Category::ImplicitCoupling,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Architecture, Dimension::Maintainability],

@@ -19,11 +19,11 @@ mod local_service;
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/hardcoded-credential",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[
         Language::Rust,

@@ -10,7 +10,7 @@ use crate::rules::holistic::prefilter::{any_token_in_loops, LoopKind, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// Spawn functions whose result is the only handle on the work.
@@ -29,7 +29,7 @@ const SPAWN: Needle<'static> = Needle::PathTail(&["spawn", "spawn_blocking", "sp
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/detached-spawn-in-loop",
-    category: "resource-leak",
+    category: Category::ResourceLeak,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],

@@ -11,7 +11,7 @@ use crate::rules::holistic::prefilter::{any_token_in_loops, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// Constructors of unbounded channels; std's `mpsc::channel` only with no argument.
@@ -26,7 +26,7 @@ const UNBOUNDED: [&str; 6] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/unbounded-channel-in-loop",
-    category: "resource-leak",
+    category: Category::ResourceLeak,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],

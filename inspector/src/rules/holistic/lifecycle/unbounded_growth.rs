@@ -13,7 +13,7 @@ use crate::rules::holistic::prefilter::{any_token_in_loops, Needle, Window};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// Constructors of growable sequences.
@@ -59,7 +59,7 @@ const SHRINK: [&str; 14] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/unbounded-growth",
-    category: "resource-leak",
+    category: Category::ResourceLeak,
     severity: Severity::Medium,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Performance],

@@ -16,11 +16,11 @@
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::LexLine;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/client-without-timeout",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python, Language::Go],
     dimensions: &[Dimension::Quality, Dimension::BestPractices],

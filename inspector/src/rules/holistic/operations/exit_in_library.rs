@@ -10,11 +10,11 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::find_word;
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/exit-in-library",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

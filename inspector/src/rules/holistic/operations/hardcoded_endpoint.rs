@@ -14,7 +14,7 @@ use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::args::quoted_body;
 use crate::rules::holistic::fixed_literals::fixed_literals;
 use crate::rules::library_code::is_library_file;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::net::Ipv4Addr;
 
 /// Host suffixes of internal networks.
@@ -30,7 +30,7 @@ const INTERNAL: [&str; 7] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/hardcoded-endpoint",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

@@ -17,7 +17,7 @@ use crate::lexical::lex;
 use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use quote::ToTokens;
 use syn::visit::{self, Visit};
 
@@ -53,7 +53,7 @@ const PAUSES: [&str; 5] = ["sleep", "delay", "backoff", "wait", "tick"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/retry-without-backoff",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Quality, Dimension::Performance],

@@ -16,7 +16,7 @@ use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use std::collections::HashSet;
 use syn::visit::{self, Visit};
 
@@ -46,7 +46,7 @@ const BLOCKING_WORDS: [&str; 9] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/blocking-in-async",
-    category: "performance",
+    category: Category::Performance,
     severity: Severity::Medium,
     languages: &[Language::Rust, Language::Python],
     dimensions: &[Dimension::Performance],

@@ -15,7 +15,7 @@ use crate::rules::holistic::prefilter::{any_token_in_loops, LoopKind, Needle};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with, same_value_text};
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use syn::visit::{self, Visit};
 
 /// Methods that allocate a copy.
@@ -30,7 +30,7 @@ const ALLOCATIONS: [Needle<'static>; 3] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/clone-in-hot-loop",
-    category: "performance",
+    category: Category::Performance,
     severity: Severity::Low,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Performance],

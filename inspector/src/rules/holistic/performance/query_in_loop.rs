@@ -14,7 +14,7 @@ use crate::lexical::functions::python_block_end;
 use crate::lexical::{lex, LexLine, Seg};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use syn::visit::{self, Visit};
 
 /// Method and function names that run SQL given as their first argument.
@@ -34,7 +34,7 @@ const QUERY_CALLS: [&str; 11] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/query-in-loop",
-    category: "performance",
+    category: Category::Performance,
     severity: Severity::Medium,
     languages: &[
         Language::Rust,

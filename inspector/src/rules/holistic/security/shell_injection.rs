@@ -13,7 +13,7 @@ use crate::lexical::{find_word, lex};
 use crate::rules::holistic::syntax::{callee, line, path_ends_with};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use std::collections::BTreeSet;
 use syn::visit::{self, Visit};
 
@@ -32,7 +32,7 @@ const SHELLS: [&str; 9] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/shell-injection",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[
         Language::Rust,

@@ -16,7 +16,7 @@ use crate::rules::holistic::prefilter::{code_has, Needle};
 use crate::rules::holistic::syntax::{callee, line};
 use crate::rules::line_hits::{find_in_syntax_or_text, line_hit, outside_tests};
 use crate::rules::macro_calls::visit_macro_args;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use std::collections::BTreeMap;
 use syn::punctuated::Punctuated;
 use syn::visit::{self, Visit};
@@ -61,7 +61,7 @@ const GO_METHODS: [&str; 6] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/sql-injection",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[
         Language::Rust,

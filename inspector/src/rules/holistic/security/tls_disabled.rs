@@ -22,7 +22,7 @@ use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::functions::{functions, FnSpan};
 use crate::rules::line_hits::LazyTestCode;
 use protocol::project::FileRole;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 use serde::{Deserialize, Serialize};
 
 /// (language family, code pattern with spaces removed, what it does).
@@ -78,7 +78,7 @@ const PATTERNS: [(&str, &str, &str); 11] = [
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/tls-verification-disabled",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[Language::Rust, Language::Python, Language::TypeScript, Language::JavaScript, Language::Go],
     dimensions: &[Dimension::Security],

@@ -6,7 +6,7 @@
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::rules::line_hits::LazyTestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// Weak-digest calls, as they appear in code (literals are blanked, so JS's
 /// `createHash('md5')` is matched on the raw line).
@@ -38,7 +38,7 @@ const HANDSHAKE_NEAR: usize = 10;
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/weak-password-hash",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::High,
     languages: &[
         Language::Rust,

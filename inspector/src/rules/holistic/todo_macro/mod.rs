@@ -20,7 +20,7 @@ use crate::rules::line_hits::line_hit;
 use crate::rules::lint_allowances;
 use crate::rules::macro_calls::macro_calls_outside_tests;
 use declared::Declared;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
@@ -31,7 +31,7 @@ const NAMES: [&str; 2] = ["todo", "unimplemented"];
 
 static META: RuleMeta = RuleMeta {
     id: "holistic/todo-macro",
-    category: "operational-risk",
+    category: Category::OperationalRisk,
     severity: Severity::Critical,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::ActionItems],

@@ -8,11 +8,11 @@
 use super::cargo::cargo_run;
 use super::Diagnostic;
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/compiler-dead-code",
-    category: "dead-code",
+    category: Category::DeadCode,
     severity: Severity::Low,
     languages: &[Language::Rust],
     dimensions: &[Dimension::Quality, Dimension::Maintainability],

@@ -14,11 +14,11 @@ use super::cargo::cargo_run;
 use super::stand_ins::{category_of, is_tabled_rustc_lint, stands_in_for};
 use super::{active, eslint, go_vet, not_installed, ruff, run_tool, Diagnostic, Linter};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/linter-finding",
-    category: "lint",
+    category: Category::Lint,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

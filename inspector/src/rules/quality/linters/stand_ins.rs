@@ -17,6 +17,7 @@
 //! `holistic/lock-across-await`'s subject.
 
 use super::Linter;
+use protocol::Category;
 
 /// (analyzer, lint code as the analyzer reports it, built-in rule that steps aside for it).
 const TABLE: [(Linter, &str, &str); 42] = [
@@ -117,7 +118,7 @@ pub(crate) fn stands_in_for(linter: Linter, code: &str) -> Option<&'static str> 
 }
 
 /// The category of the rule `rule` (from the catalog), which a standing-in hit takes.
-pub(crate) fn category_of(rule: &str) -> Option<&'static str> {
+pub(crate) fn category_of(rule: &str) -> Option<Category> {
     crate::rules::catalog()
         .into_iter()
         .find(|(_, meta)| meta.id == rule)
@@ -155,7 +156,7 @@ mod tests {
             Some("holistic/lock-across-await")
         );
         assert_eq!(
-            category_of("holistic/lock-across-await"),
+            category_of("holistic/lock-across-await").map(Category::as_str),
             Some("race-condition")
         );
         assert!(is_tabled_rustc_lint("non_snake_case"));

@@ -18,11 +18,11 @@ use crate::lexical::names::{is_credential_name, split_words};
 use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
 use crate::rules::line_hits::LazyTestCode;
 use crate::rules::test_code::TestCode;
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/logging-violation",
-    category: "logging-violation",
+    category: Category::LoggingViolation,
     severity: Severity::High,
     languages: &[
         Language::Rust,

@@ -12,11 +12,11 @@ mod rust;
 mod script;
 
 use crate::engine::{Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/naming-violation",
-    category: "naming-violation",
+    category: Category::NamingViolation,
     severity: Severity::Low,
     languages: &[
         Language::Rust,

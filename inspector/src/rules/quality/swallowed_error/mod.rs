@@ -9,11 +9,11 @@ mod rust;
 mod script;
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
-use protocol::{Claim, Dimension, Location, Severity};
+use protocol::{Category, Claim, Dimension, Location, Severity};
 
 static META: RuleMeta = RuleMeta {
     id: "quality/swallowed-error",
-    category: "error-handling-drift",
+    category: Category::ErrorHandlingDrift,
     severity: Severity::High,
     languages: &[
         Language::Rust,

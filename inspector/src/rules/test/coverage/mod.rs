@@ -7,12 +7,12 @@ mod parse;
 use super::runner::{run, RunError};
 use crate::engine::{Context, Rule, RuleMeta, Sink};
 use parse::coverage_figure;
-use protocol::{Dimension, Severity};
+use protocol::{Category, Dimension, Severity};
 use std::time::Duration;
 
 static META: RuleMeta = RuleMeta {
     id: "test/coverage",
-    category: "coverage",
+    category: Category::Coverage,
     severity: Severity::Low,
     languages: &[],
     dimensions: &[Dimension::Quality],

@@ -24,7 +24,7 @@ mod script;
 pub(crate) mod vocabulary;
 
 use crate::engine::{is_fixture_path, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use protocol::{Dimension, Location, Severity};
+use protocol::{Category, Dimension, Location, Severity};
 
 /// Folder names that hold benchmarks, which measure rather than check.
 const BENCH_DIRS: [&str; 4] = ["bench", "benches", "benchmark", "benchmarks"];
@@ -48,7 +48,7 @@ const LANGUAGES: [Language; 5] = [
 
 static META_FREE: RuleMeta = RuleMeta {
     id: "test/assertion-free",
-    category: "weak-assertion",
+    category: Category::WeakAssertion,
     severity: Severity::Low,
     languages: &LANGUAGES,
     dimensions: &[Dimension::Quality],
@@ -57,7 +57,7 @@ static META_FREE: RuleMeta = RuleMeta {
 
 static META: RuleMeta = RuleMeta {
     id: "test/weak-assertion",
-    category: "weak-assertion",
+    category: Category::WeakAssertion,
     severity: Severity::Medium,
     languages: &LANGUAGES,
     dimensions: &[Dimension::Quality],
