@@ -12,7 +12,6 @@ pub mod fix;
 pub mod review;
 pub mod review_cycle;
 pub mod run;
-pub mod scenario;
 pub mod serve;
 pub mod state;
 pub mod steering;
