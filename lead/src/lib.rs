@@ -10,7 +10,6 @@ pub mod config;
 pub mod exit;
 pub mod fix;
 pub mod run;
-pub mod scenario;
 pub mod serve;
 pub mod work_tree;
 

@@ -11,6 +11,12 @@ fn shipped(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A scenario file loaded as `retake scenario run` loads it: its `config` keys checked by the
+/// Lead's configuration.
+fn load(path: &Path) -> Result<scenario::Scenario, scenario::ScenarioError> {
+    scenario::load(path, lead::commands::scenario::config_check)
+}
+
 fn retake(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_retake"))
         .args(args)
@@ -37,7 +43,7 @@ fn every_shipped_scenario_is_a_valid_file() {
     for entry in std::fs::read_dir(shipped("")).expect("deploy/scenarios") {
         let path = entry.expect("entry").path();
         if path.extension().is_some_and(|e| e == "toml") {
-            let s = lead::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            let s = load(&path).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(
                 Some(s.name.as_str()),
                 path.file_stem().and_then(|n| n.to_str()),
@@ -79,6 +85,43 @@ fn every_shipped_scenario_is_a_valid_file() {
             );
         }
     }
+}
+
+#[test]
+fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
+    let dir = shipped("containers");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("deploy/scenarios/containers") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let s = load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(s.compose.is_some(), "{} runs in a stack", s.name);
+            assert_eq!(
+                Some(s.name.as_str()),
+                path.file_stem().and_then(|n| n.to_str())
+            );
+            names.push(s.name);
+        }
+    }
+    names.sort();
+    // The container fault kinds: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
+    // Lead restarted; idle workers paused or cut off before a job claims them; a change
+    // reviewed against its base with the image's git.
+    assert_eq!(
+        names,
+        vec![
+            "container-auditor-killed",
+            "container-base-change",
+            "container-inspector-crashed",
+            "container-inspector-disconnected",
+            "container-inspector-killed",
+            "container-inspector-paused",
+            "container-lead-restarted",
+            "container-oneshot-beside-job",
+            "container-worker-disconnected-idle",
+            "container-worker-paused-idle",
+        ]
+    );
 }
 
 #[test]
@@ -201,8 +244,8 @@ fn a_short_soak_replays_from_its_seed_and_keeps_the_invariants() {
         "{stdout}"
     );
     // The faults are a function of the seed: the same as planned here.
-    let bases = vec![lead::scenario::load(&base).expect("baseline")];
-    for s in lead::scenario::soak::scenarios(&bases, 2, 5) {
+    let bases = vec![load(&base).expect("baseline")];
+    for s in scenario::soak::scenarios(&bases, 2, 5) {
         assert!(
             row(&stdout, &s.name).contains(&s.faults.join(" ")),
             "{stdout}"

@@ -2,12 +2,23 @@
 //! a table, write JUnit XML; exit 0 when every scenario passes, 1 when one fails, 2 on bad input.
 
 use crate::cli::{ScenarioAction, ScenarioRunArgs};
-use crate::scenario::check::{expected_summary, got_summary};
-use crate::scenario::report::{self, Outcome};
-use crate::scenario::{self, runner, soak, Scenario};
+use crate::config::Settings;
 use anyhow::Context as _;
 use outputs::ExitCode;
+use scenario::check::{expected_summary, got_summary};
+use scenario::report::{self, Outcome};
+use scenario::{soak, Scenario};
+use serde::Deserialize as _;
 use std::collections::BTreeMap;
+
+/// The Lead's check of a scenario's `config` key (a [`scenario::ConfigCheck`]): `table` is
+/// `{ SECTION = { KEY = value } }`, refused with the configuration's own message when the key
+/// is unknown or its value of the wrong type.
+pub fn config_check(table: &toml::Table) -> Result<(), String> {
+    Settings::deserialize(toml::Value::Table(table.clone()))
+        .map(drop)
+        .map_err(|e| e.message().trim().to_string())
+}
 
 /// Runs the command.
 pub fn run(action: ScenarioAction) -> anyhow::Result<ExitCode> {
@@ -21,7 +32,7 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<ExitCode> {
     let loaded = args
         .files
         .iter()
-        .map(|f| scenario::load(f))
+        .map(|f| scenario::load(f, config_check))
         .collect::<Result<Vec<Scenario>, _>>()?;
     if let (Some(_), Some(s)) = (args.soak, loaded.iter().find(|s| s.compose.is_some())) {
         anyhow::bail!(
@@ -49,7 +60,7 @@ fn run_files(args: &ScenarioRunArgs) -> anyhow::Result<ExitCode> {
     let mut outcomes = Vec::new();
     let mut endings: BTreeMap<String, u32> = BTreeMap::new();
     for (i, s) in list.iter().enumerate() {
-        let exec = runner::execute(s, &exe, args.keep)?;
+        let exec = scenario::execute(s, &exe, args.keep)?;
         let got = &exec.observed;
         let mut failures = scenario::check(&s.expect, got);
         let expected = if soak_seed.is_some() {
@@ -115,4 +126,38 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scenario_config_key_is_checked_against_the_real_configuration() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("repo")).expect("mkdir");
+        let parse = |config: &str| {
+            let text = format!("name = \"x\"\nreview = {{ repo = \"repo\" }}\nconfig = {config}\n");
+            scenario::file::parse(&text, &dir.path().join("s.toml"), config_check)
+        };
+        let s = parse(
+            r#"{ "supervision.inspect_deadline_secs" = 3, "test.command" = ["sleep", "5"] }"#,
+        )
+        .expect("valid keys");
+        assert_eq!(s.env.len(), 2);
+        for (config, wanted) in [
+            (
+                r#"{ "supervision.inspect_deadline" = 3 }"#,
+                "s.toml: config.\"supervision.inspect_deadline\": unknown field `inspect_deadline`",
+            ),
+            (
+                r#"{ "supervision.inspect_deadline_secs" = "soon" }"#,
+                "s.toml: config.\"supervision.inspect_deadline_secs\": invalid type",
+            ),
+        ] {
+            let err = parse(config).expect_err(config).to_string();
+            assert!(err.contains(wanted), "{config}: {err}");
+            assert_eq!(err.lines().count(), 1, "one line: {err}");
+        }
+    }
 }

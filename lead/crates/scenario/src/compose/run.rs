@@ -6,9 +6,9 @@
 use super::api::{Api, JobState};
 use super::docker::{compose_program, docker, logs, remove, Compose};
 use super::{claims, registrations, worker_host, Action, Stack, Trigger, Verb, REPO_IN_STACK};
-use crate::scenario::check::Observed;
-use crate::scenario::runner::{copy_for, Execution};
-use crate::scenario::{io, Scenario, ScenarioError};
+use crate::observed::Observed;
+use crate::runner::{copy_for, Execution};
+use crate::{io, Scenario, ScenarioError};
 use std::time::{Duration, Instant};
 
 /// The environment variable whose value prefixes the Compose project names (default

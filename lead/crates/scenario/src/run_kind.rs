@@ -4,7 +4,7 @@
 //! run with `retake resume` (the supervision spec's Lead row). This module reads and checks those keys;
 //! `run_exec` runs them, `run_check` checks what they left behind.
 
-use super::file::Expect;
+use super::expect::Expect;
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -184,11 +184,12 @@ pub fn check_expect(e: &Expect, run: bool) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::scenario::file::parse;
+    use crate::file::parse;
+    use crate::testing::config_check;
     use std::path::Path;
 
-    fn parse_in(dir: &Path, text: &str) -> Result<crate::scenario::Scenario, String> {
-        parse(text, &dir.join("s.toml")).map_err(|e| e.to_string())
+    fn parse_in(dir: &Path, text: &str) -> Result<crate::Scenario, String> {
+        parse(text, &dir.join("s.toml"), config_check).map_err(|e| e.to_string())
     }
 
     #[test]

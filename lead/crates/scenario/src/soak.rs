@@ -6,8 +6,9 @@
 //!
 //! The plan is a pure function of the seed, so a violation replays with the same `--seed`.
 
-use super::check::Observed;
-use super::file::{Expect, Scenario};
+use super::expect::Expect;
+use super::file::Scenario;
+use super::observed::Observed;
 use super::prng::XorShift;
 use protocol::chaos::{Fault, FaultSpec, Phase};
 use protocol::InspectorKind;

@@ -3,8 +3,8 @@
 //! state file, the timeline's events, the report), and the run expectations checked against
 //! it. Pure: `run_exec` reads the files and the processes.
 
-use super::check::Observed;
-use super::file::Expect;
+use super::expect::Expect;
+use super::observed::Observed;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 

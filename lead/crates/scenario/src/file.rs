@@ -2,10 +2,10 @@
 //! Loading checks everything that can be checked without running — unknown keys, fault specs,
 //! configuration keys, the repository — so a typo is one error line naming the file and the key.
 
+use super::expect::Expect;
 use super::ScenarioError;
 use host::Runtime;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Arguments the runner passes itself; a scenario may not override them.
@@ -40,85 +40,6 @@ pub struct Scenario {
     pub expect: Expect,
 }
 
-/// The `[expect]` table: every key is optional, and only the given ones are checked.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Expect {
-    /// The JSON `verdict` (`GO`, `CONDITIONAL`, `NO-GO`, `SPEC-UPDATE-NEEDED`).
-    pub verdict: Option<String>,
-    /// The JSON `decision` (`APPROVE`, `REQUEST_CHANGES`, `REJECT`, `STOP`).
-    pub decision: Option<String>,
-    /// The process exit code.
-    pub exit_code: Option<i32>,
-    /// Each must be a prefix of some JSON note (`PARTIAL:inspector-quality`).
-    #[serde(default)]
-    pub notes: Vec<String>,
-    /// None of the JSON notes may start with any of these.
-    #[serde(default)]
-    pub absent_notes: Vec<String>,
-    /// Logical actor → re-spawns, as the JSON `restarts` object counts them (absent counts 0).
-    #[serde(default)]
-    pub restarts: BTreeMap<String, u32>,
-    /// Must be among the JSON `qualifiers` (`partial coverage (5/6)`).
-    pub qualifier: Option<String>,
-    /// Report names that must be journaled under `.retake/runs/<run_id>/reports/`.
-    #[serde(default)]
-    pub reports: Vec<String>,
-    /// Upper time bound, seconds; the run is killed at twice this (default 60).
-    pub max_seconds: Option<f64>,
-    /// No process carrying the scenario's tag may outlive the review (default true).
-    #[serde(default = "yes")]
-    pub no_leftovers: bool,
-    /// A run: tasks completed in `tasks.json`.
-    pub tasks_done: Option<u32>,
-    /// A run: commits on top of the repository's first commit.
-    pub commits: Option<u32>,
-    /// A run: timeline events that must occur in this order (`TYPE[:TASK[:ACTOR]]`).
-    #[serde(default)]
-    pub events: Vec<String>,
-    /// A run: text that must appear in its report (standard output).
-    #[serde(default)]
-    pub report: Vec<String>,
-    /// A run: whether `.retake/state/active.json` is left for `retake resume`.
-    pub state_file: Option<bool>,
-}
-
-impl Default for Expect {
-    fn default() -> Self {
-        Expect {
-            verdict: None,
-            decision: None,
-            exit_code: None,
-            notes: Vec::new(),
-            absent_notes: Vec::new(),
-            restarts: BTreeMap::new(),
-            qualifier: None,
-            reports: Vec::new(),
-            max_seconds: None,
-            no_leftovers: true,
-            tasks_done: None,
-            commits: None,
-            events: Vec::new(),
-            report: Vec::new(),
-            state_file: None,
-        }
-    }
-}
-
-impl Expect {
-    /// The time bound in seconds.
-    pub fn max_seconds(&self) -> f64 {
-        self.max_seconds.unwrap_or(DEFAULT_MAX_SECONDS)
-    }
-}
-
-/// The time bound of a scenario that gives none.
-pub const DEFAULT_MAX_SECONDS: f64 = 60.0;
-
-fn yes() -> bool {
-    true
-}
-
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Raw {
@@ -150,18 +71,24 @@ fn local() -> String {
     "local".into()
 }
 
-/// Reads and checks one scenario file.
-pub fn load(file: &Path) -> Result<Scenario, ScenarioError> {
+/// The check of one configuration key, given as a table `{ SECTION = { KEY = value } }`: the
+/// message when the configuration would refuse it (an unknown key, a value of the wrong type).
+/// The Lead supplies it, built on its configuration, which this crate does not know.
+pub type ConfigCheck = fn(&toml::Table) -> Result<(), String>;
+
+/// Reads and checks one scenario file; `config` checks each key of its `config` table.
+pub fn load(file: &Path, config: ConfigCheck) -> Result<Scenario, ScenarioError> {
     let bad = |message: String| ScenarioError::Invalid {
         file: file.to_path_buf(),
         message,
     };
     let text = std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read it: {e}")))?;
-    parse(&text, file)
+    parse(&text, file, config)
 }
 
-/// Checks a scenario's text; `file` names it in errors and anchors the relative repository path.
-pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
+/// Checks a scenario's text; `file` names it in errors and anchors the relative repository path,
+/// `config` checks each key of its `config` table.
+pub fn parse(text: &str, file: &Path, config: ConfigCheck) -> Result<Scenario, ScenarioError> {
     let bad = |message: String| ScenarioError::Invalid {
         file: file.to_path_buf(),
         message,
@@ -244,7 +171,7 @@ pub fn parse(text: &str, file: &Path) -> Result<Scenario, ScenarioError> {
             .parse::<protocol::chaos::FaultSpec>()
             .map_err(|e| bad(format!("faults[{i}] = '{fault}': {e}")))?;
     }
-    let env = config_env(&raw.config).map_err(bad)?;
+    let env = config_env(&raw.config, config).map_err(bad)?;
     check_expect(&raw.expect).map_err(bad)?;
     super::run_kind::check_expect(&raw.expect, target.run.is_some()).map_err(bad)?;
     Ok(Scenario {
@@ -287,9 +214,9 @@ fn check_expect(e: &Expect) -> Result<(), String> {
     }
 }
 
-/// `config` as environment variables, each key checked against the real configuration so that
-/// a misspelt key fails here and not as an unexplained exit 2 of the review.
-fn config_env(config: &toml::Table) -> Result<Vec<(String, String)>, String> {
+/// `config` as environment variables, each key checked against the real configuration (`check`)
+/// so that a misspelt key fails here and not as an unexplained exit 2 of the review.
+fn config_env(config: &toml::Table, check: ConfigCheck) -> Result<Vec<(String, String)>, String> {
     let mut flat = Vec::new();
     flatten("", config, &mut flat);
     let mut env = Vec::new();
@@ -303,8 +230,7 @@ fn config_env(config: &toml::Table) -> Result<Vec<(String, String)>, String> {
         inner.insert(name.to_string(), value.clone());
         let mut outer = toml::Table::new();
         outer.insert(section.to_string(), toml::Value::Table(inner));
-        crate::config::Settings::deserialize(toml::Value::Table(outer))
-            .map_err(|e| format!("config.\"{key}\": {}", e.message().trim()))?;
+        check(&outer).map_err(|e| format!("config.\"{key}\": {e}"))?;
         let text = env_text(&value)
             .ok_or_else(|| format!("config.\"{key}\": a table cannot be passed as a variable"))?;
         env.push((
@@ -365,9 +291,10 @@ fn toml_message(text: &str, e: &toml::de::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::config_check;
 
     fn parse_in(dir: &Path, text: &str) -> Result<Scenario, String> {
-        parse(text, &dir.join("s.toml")).map_err(|e| e.to_string())
+        parse(text, &dir.join("s.toml"), config_check).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -1,6 +1,11 @@
 use super::*;
-use crate::scenario::file::parse;
+use crate::testing::config_check;
 use host::Runtime;
+
+/// A scenario's text checked, with the tests' stand-in for the Lead's configuration.
+fn parse(text: &str, file: &Path) -> Result<crate::Scenario, crate::ScenarioError> {
+    crate::file::parse(text, file, config_check)
+}
 
 /// A scenario folder with a repository and a compose file, as the shipped ones are laid out.
 fn folder() -> tempfile::TempDir {
@@ -178,42 +183,5 @@ fn mistakes_in_the_stack_name_the_key() {
         err.to_string()
             .contains("[compose]: only a runtime = 'compose' scenario has a stack"),
         "{err}"
-    );
-}
-
-#[test]
-fn every_shipped_container_scenario_is_valid_and_named_by_its_file() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/scenarios/containers");
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("deploy/scenarios/containers") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_some_and(|e| e == "toml") {
-            let s = crate::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(s.compose.is_some(), "{} runs in a stack", s.name);
-            assert_eq!(
-                Some(s.name.as_str()),
-                path.file_stem().and_then(|n| n.to_str())
-            );
-            names.push(s.name);
-        }
-    }
-    names.sort();
-    // The container fault kinds: killed (and crashed), paused, cut off, the Auditor killed mid-audit, the
-    // Lead restarted; idle workers paused or cut off before a job claims them; a change
-    // reviewed against its base with the image's git.
-    assert_eq!(
-        names,
-        vec![
-            "container-auditor-killed",
-            "container-base-change",
-            "container-inspector-crashed",
-            "container-inspector-disconnected",
-            "container-inspector-killed",
-            "container-inspector-paused",
-            "container-lead-restarted",
-            "container-oneshot-beside-job",
-            "container-worker-disconnected-idle",
-            "container-worker-paused-idle",
-        ]
     );
 }

@@ -2,8 +2,8 @@
 //! `retake review … --format json` with the faults and a unique tag, time it, kill it past twice
 //! its bound, read its JSON and journal, and look for processes that outlived it.
 
-use super::check::Observed;
 use super::leftovers::{self, TAG_ENV};
+use super::observed::Observed;
 use super::{io, Scenario, ScenarioError};
 use host::Runtime;
 use std::path::{Path, PathBuf};
@@ -44,16 +44,9 @@ pub(super) fn fresh_copy(
     Ok((tmp, copy, tag))
 }
 
-/// Runs `scenario` with `exe` (the `retake` binary) and observes the outcome; a container
-/// scenario runs in its Compose stack instead (`compose::execute`), a run scenario through
-/// `retake run` (`run_exec::execute`).
-pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
-    if let Some(stack) = &scenario.compose {
-        return super::compose::execute(scenario, stack, keep);
-    }
-    if let Some(run) = &scenario.run {
-        return super::run_exec::execute(scenario, run, exe, keep);
-    }
+/// Runs `scenario`, a review scenario, with `exe` (the `retake` binary) and observes the
+/// outcome; [`crate::execute`] runs any scenario by its kind.
+pub fn review(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution, ScenarioError> {
     let (tmp, copy, tag) = fresh_copy(scenario)?;
     let mut argv: Vec<String> = vec![
         exe.display().to_string(),
@@ -174,7 +167,7 @@ pub fn copy_for(scenario: &Scenario, copy: &Path) -> Result<(), ScenarioError> {
         scenario.repo.display()
     )))?;
     match &scenario.added {
-        Some(added) => super::run_exec::history_adding(copy, added),
+        Some(added) => super::history::history_adding(copy, added),
         None => Ok(()),
     }
 }

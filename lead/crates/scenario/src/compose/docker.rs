@@ -2,7 +2,7 @@
 //! (`-p NAME`), brought up, acted on container by container, and taken down with its volumes;
 //! then whatever still carries the project's label is a leftover.
 
-use crate::scenario::leftovers::Leftover;
+use crate::leftovers::Leftover;
 use protocol::exec::{Extra, RunError};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
