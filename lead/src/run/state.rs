@@ -281,7 +281,7 @@ fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {
 }
 
 /// A state file's content that parsed but is not what retake writes.
-fn invalid(reason: String) -> std::io::Error {
+fn invalid(reason: review::state::FieldError) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidData, reason)
 }
 

@@ -5,15 +5,18 @@
 use super::state::ActiveRun;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
-use review::state::{check_count, check_name, PIPELINES};
+use review::state::{check_count, check_name, FieldError, PIPELINES};
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
 use team::team_size::HARD_CAP;
 
 /// `active.json` of a run.
-pub(super) fn active(run: &ActiveRun) -> Result<(), String> {
+pub(super) fn active(run: &ActiveRun) -> Result<(), FieldError> {
     if run.kind != "run" {
-        return Err(format!("field kind: '{}' is not a run", run.kind));
+        return Err(FieldError::invalid(
+            "kind",
+            format!("'{}' is not a run", run.kind),
+        ));
     }
     check_name("session_id", &run.session_id)?;
     if let Some(team) = &run.team {
@@ -25,7 +28,7 @@ pub(super) fn active(run: &ActiveRun) -> Result<(), String> {
         check_count("team.reviewer_count", team.reviewer_count.into(), PIPELINES)?;
         team.runtime
             .parse::<Runtime>()
-            .map_err(|e| format!("field team.runtime: {e}"))?;
+            .map_err(|e| FieldError::invalid("team.runtime", e))?;
     }
     if let Some(options) = &run.options {
         if let Some(parallel) = options.parallel {
@@ -33,9 +36,9 @@ pub(super) fn active(run: &ActiveRun) -> Result<(), String> {
             check_count("options.parallel", parallel.into(), 1..=u32::MAX.into())?;
         }
         if !matches!(options.gate.as_str(), "sdd" | "breezing") {
-            return Err(format!(
-                "field options.gate: '{}' is not sdd or breezing",
-                options.gate
+            return Err(FieldError::invalid(
+                "options.gate",
+                format!("'{}' is not sdd or breezing", options.gate),
             ));
         }
     }
@@ -44,11 +47,14 @@ pub(super) fn active(run: &ActiveRun) -> Result<(), String> {
 
 /// The tasks of `tasks.json`: unique ids, dependencies on tasks of the list, owned paths
 /// inside the repository, claimers that are names.
-pub(super) fn tasks(tasks: &[Task]) -> Result<(), String> {
+pub(super) fn tasks(tasks: &[Task]) -> Result<(), FieldError> {
     let mut ids = BTreeSet::new();
     for t in tasks {
         if !ids.insert(t.id) {
-            return Err(format!("field tasks[].id: task {} appears twice", t.id));
+            return Err(FieldError::invalid(
+                "tasks[].id",
+                format!("task {} appears twice", t.id),
+            ));
         }
     }
     for t in tasks {
@@ -57,15 +63,15 @@ pub(super) fn tasks(tasks: &[Task]) -> Result<(), String> {
             .iter()
             .find(|b| !ids.contains(b) || **b == t.id)
         {
-            return Err(format!(
-                "field tasks[{}].blocked_by: {missing} is not another task of the list",
-                t.id
+            return Err(FieldError::invalid(
+                format!("tasks[{}].blocked_by", t.id),
+                format!("{missing} is not another task of the list"),
             ));
         }
         if let Some(bad) = t.owns.iter().find(|p| !inside(p)) {
-            return Err(format!(
-                "field tasks[{}].owns: {bad:?} is not a path inside the repository",
-                t.id
+            return Err(FieldError::invalid(
+                format!("tasks[{}].owns", t.id),
+                format!("{bad:?} is not a path inside the repository"),
             ));
         }
         if let TaskStatus::InProgress { claimer } = &t.status {

@@ -57,12 +57,55 @@ pub enum StateError {
     },
 }
 
+/// A state file's field that no Lead will use: the file is refused, naming the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FieldError {
+    /// An id that becomes a folder or file name is not a name.
+    #[error("field {field}: {value:?} is not a name")]
+    NotAName {
+        /// The field.
+        field: String,
+        /// Its value.
+        value: String,
+    },
+    /// A count lies outside what the command line accepts for it.
+    #[error("field {field}: {value} is outside {min}..={max}")]
+    OutOfRange {
+        /// The field.
+        field: String,
+        /// Its value.
+        value: u64,
+        /// The smallest accepted.
+        min: u64,
+        /// The largest accepted.
+        max: u64,
+    },
+    /// A value that is none of those the field can take.
+    #[error("field {field}: {reason}")]
+    Invalid {
+        /// The field.
+        field: String,
+        /// What is wrong with its value.
+        reason: String,
+    },
+}
+
+impl FieldError {
+    /// `field`'s value is wrong for `reason`.
+    pub fn invalid(field: impl Into<String>, reason: impl Into<String>) -> FieldError {
+        FieldError::Invalid {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
 /// The consensus pipelines `retake review --consensus N` accepts.
 pub const PIPELINES: std::ops::RangeInclusive<u64> = 1..=9;
 
 /// Checks that the `field` of a state file is a name (a run id, a session id), not a path: it
 /// becomes a folder under `.retake/`, so `/`, `..`, NUL or an empty value would leave it.
-pub fn check_name(field: &str, value: &str) -> Result<(), String> {
+pub fn check_name(field: &str, value: &str) -> Result<(), FieldError> {
     let bad = value.is_empty()
         || value == "."
         || value == ".."
@@ -70,7 +113,10 @@ pub fn check_name(field: &str, value: &str) -> Result<(), String> {
         || value.contains("..")
         || value.chars().any(char::is_control);
     if bad {
-        return Err(format!("field {field}: {value:?} is not a name"));
+        return Err(FieldError::NotAName {
+            field: field.to_string(),
+            value: value.to_string(),
+        });
     }
     Ok(())
 }
@@ -81,15 +127,16 @@ pub fn check_count(
     field: &str,
     value: u64,
     range: std::ops::RangeInclusive<u64>,
-) -> Result<(), String> {
+) -> Result<(), FieldError> {
     if range.contains(&value) {
         return Ok(());
     }
-    Err(format!(
-        "field {field}: {value} is outside {}..={}",
-        range.start(),
-        range.end()
-    ))
+    Err(FieldError::OutOfRange {
+        field: field.to_string(),
+        value,
+        min: *range.start(),
+        max: *range.end(),
+    })
 }
 
 /// The state file of the repository whose state folder is `state_dir` (`.retake`).
@@ -172,25 +219,27 @@ impl ActiveReview {
         }
         state.validate().map_err(|reason| StateError::Malformed {
             path: p.display().to_string(),
-            reason,
+            reason: reason.to_string(),
         })?;
         Ok(state)
     }
 
     /// The checks serde cannot make: the run id names a folder of `.retake/runs/`, the
     /// pipelines are a count `--consensus` accepts, the runtime is one this build has.
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<(), FieldError> {
         check_name("run_id", &self.run_id)?;
         check_count("pipelines", u64::from(self.pipelines), PIPELINES)?;
         if let Some(profile) = &self.profile {
             profile
                 .parse::<protocol::message::RuleProfile>()
-                .map_err(|_| format!("field profile: {profile:?} is not a rule profile"))?;
+                .map_err(|_| {
+                    FieldError::invalid("profile", format!("{profile:?} is not a rule profile"))
+                })?;
         }
         self.runtime
             .parse::<Runtime>()
             .map(|_| ())
-            .map_err(|e| format!("field runtime: {e}"))
+            .map_err(|e| FieldError::invalid("runtime", e))
     }
 
     /// Removes the state file (the review ended).
