@@ -226,10 +226,13 @@ mod tests {
         );
         let mut sink = Sink::default();
         CompilerDeadCode.check_project(&ctx, &mut sink);
-        // The build directory lives outside the repository; this one is not needed again.
+        // The build directory lives outside the repository; this one is not needed again —
+        // unless it is the user's own CARGO_TARGET_DIR, which the analyzer shares.
         let target = protocol::exec::sandbox::analyzer_target_dir(root);
         assert!(target.is_dir() && !target.starts_with(root));
-        std::fs::remove_dir_all(target).ok();
+        if target.starts_with(protocol::exec::sandbox::user_cache_dir(root)) {
+            std::fs::remove_dir_all(target).ok();
+        }
         let found: Vec<(Option<u32>, String)> = sink
             .hits
             .into_iter()
