@@ -4,10 +4,14 @@
 //! the repository the request names.
 
 use actix::prelude::*;
-use protocol::chaos::Phase;
-use protocol::message::{AuditRequest, LEAD};
+use protocol::message::{AuditRequest, Count, Phase, Progress, Unit, LEAD};
 use protocol::session::Session;
 use protocol::{Body, Envelope, InspectorReport};
+
+/// The progress of holding `n` reports (`3 reports`).
+fn reports_in(n: usize) -> Progress {
+    Progress::counted(Count::tally(n as u64, Unit::Reports))
+}
 
 /// An envelope from the Lead.
 #[derive(Message)]
@@ -44,9 +48,7 @@ impl AuditorActor {
         let session = self.session.clone();
         let reports = std::mem::take(&mut self.reports);
         let unavailable = std::mem::take(&mut self.unavailable);
-        session
-            .status
-            .set(Phase::Audit.as_str(), &format!("{} reports", reports.len()));
+        session.status.set(Phase::Audit, reports_in(reports.len()));
         let work = async move {
             let review = request.review.clone();
             let outcome = tokio::task::spawn_blocking(move || {
@@ -62,14 +64,14 @@ impl AuditorActor {
                 Ok(outcome) => {
                     session
                         .status
-                        .set(Phase::Verdict.as_str(), outcome.verdict.as_str());
+                        .set(Phase::Verdict, Progress::about(outcome.verdict.as_str()));
                     if let Err(e) = session
                         .send(LEAD, Body::AuditVerdict { review, outcome })
                         .await
                     {
                         tracing::error!(error = %e, "could not send the verdict");
                     }
-                    session.status.set("idle", "");
+                    session.status.set(Phase::Idle, Progress::default());
                 }
                 Err(e) => tracing::error!(error = %e, "the audit thread failed"),
             }
@@ -96,18 +98,15 @@ impl Handler<Incoming> for AuditorActor {
                     self.reports = reports;
                     self.audit_now(ctx);
                 } else {
-                    self.session
-                        .status
-                        .set(Phase::Collect.as_str(), "0 reports");
+                    self.session.status.set(Phase::Collect, reports_in(0));
                 }
             }
             Body::InspectorReport(report) if self.current(&report.review) => {
                 self.reports.retain(|r| r.inspector != report.inspector);
                 self.reports.push(report);
-                self.session.status.set(
-                    Phase::Collect.as_str(),
-                    &format!("{} reports", self.reports.len()),
-                );
+                self.session
+                    .status
+                    .set(Phase::Collect, reports_in(self.reports.len()));
             }
             Body::InspectorUnavailable {
                 review,

@@ -7,8 +7,7 @@
 use crate::assignment::carry_out;
 use crate::timeline::TimelineEvent;
 use actix::prelude::*;
-use protocol::chaos::Phase;
-use protocol::message::{TaskAssignment, LEAD};
+use protocol::message::{Phase, Progress, TaskAssignment, LEAD};
 use protocol::session::Session;
 use protocol::{Body, Envelope};
 use std::time::Duration;
@@ -38,7 +37,7 @@ impl ImplementerActor {
         let session = self.session.clone();
         let ask = async move {
             // Where a `hang-at=claim` or `crash-at=claim` fault strikes.
-            session.status.set(Phase::Claim.as_str(), "");
+            session.status.set(Phase::Claim, Progress::default());
             if let Err(e) = session.send(LEAD, Body::ClaimTask).await {
                 tracing::warn!(error = %e, "could not ask for a task");
             }
@@ -51,9 +50,10 @@ impl ImplementerActor {
         self.busy = true;
         let session = self.session.clone();
         let work = async move {
-            session
-                .status
-                .set(Phase::Execute.as_str(), &assignment.task.subject);
+            session.status.set(
+                Phase::Execute,
+                Progress::about(assignment.task.subject.clone()),
+            );
             let name = session.name.clone();
             // One channel for the events and the final message keeps them in order on the wire.
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Body>();
@@ -85,7 +85,7 @@ impl ImplementerActor {
                     return;
                 }
             }
-            session.status.set("idle", "");
+            session.status.set(Phase::Idle, Progress::default());
         };
         ctx.spawn(work.into_actor(self).map(|(), act, ctx| {
             act.busy = false;
@@ -124,7 +124,10 @@ impl Handler<Incoming> for ImplementerActor {
                     }
                 });
             }
-            Body::NoTaskAvailable { .. } => self.session.status.set("idle", "no task left"),
+            Body::NoTaskAvailable { .. } => self
+                .session
+                .status
+                .set(Phase::Idle, Progress::about("no task left")),
             other => tracing::debug!(body = other.name(), "ignored"),
         }
     }

@@ -7,8 +7,7 @@
 use crate::backend::{self, BackendError};
 use crate::engine::{Context as ReviewContext, ContextError, Progress};
 use actix::prelude::*;
-use protocol::chaos::Phase;
-use protocol::message::InspectRequest;
+use protocol::message::{self, Count, InspectRequest, Phase, Unit};
 use protocol::session::{AgentUsage, Session};
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
 use std::path::Path;
@@ -93,7 +92,9 @@ impl Handler<Incoming> for InspectorActor {
         let session = self.session.clone();
         let kind = self.kind;
         let scope = req.scope.label();
-        session.status.set(Phase::Inspect.as_str(), &scope);
+        session
+            .status
+            .set(Phase::Inspect, message::Progress::about(scope.clone()));
         let progress = Progress::default();
         let work = async move {
             let name = session.name.clone();
@@ -127,23 +128,26 @@ impl Handler<Incoming> for InspectorActor {
                         report
                     }),
                     _ = tick.tick() => {
-                        session.status.progress(&format!("{scope} {}", progress.text()));
+                        let moved = message::Progress::about(scope.clone());
+                        session.status.progress(moved.with_count(progress.count()));
                     }
                 }
             };
             match outcome {
                 Ok(Ok(report)) => {
-                    session.status.set(
-                        Phase::Report.as_str(),
-                        &format!("{} findings", report.findings.len()),
-                    );
+                    let findings = Count::tally(report.findings.len() as u64, Unit::Findings);
+                    session
+                        .status
+                        .set(Phase::Report, message::Progress::counted(findings));
                     if let Err(e) = session
                         .send(&report_to, Body::InspectorReport(report))
                         .await
                     {
                         tracing::error!(error = %e, "could not send the report");
                     }
-                    session.status.set("idle", "");
+                    session
+                        .status
+                        .set(Phase::Idle, message::Progress::default());
                 }
                 Ok(Err(e)) => {
                     // Deterministic (the agent's output, the scope): a replacement would fail

@@ -9,7 +9,7 @@ use host::journal::Journal;
 use host::local::LocalSpawner;
 use host::{ActorSpec, Runtime, Spawner};
 use lead::config::Settings;
-use protocol::message::LEAD;
+use protocol::message::{Count, Phase, Progress, Unit, LEAD};
 use protocol::wire::{client_handshake, Secret, WireConfig};
 use protocol::{Body, Coverage, Envelope, InspectorKind, InspectorReport, Scope};
 use review::coordinator::{Coordinator, Finished, Stop};
@@ -59,12 +59,16 @@ async fn fake_inspector(addr: SocketAddr, secret: Secret, wire: WireConfig, movi
             _ => continue,
         }
     };
-    let beats = (WORK.as_millis() / HEARTBEAT.as_millis()) as usize;
+    let beats = (WORK.as_millis() / HEARTBEAT.as_millis()) as u64;
     for beat in 0..beats {
         let done = if moving { beat } else { 0 };
         let heartbeat = Body::Heartbeat {
-            phase: "inspect".into(),
-            progress: format!("repository {done}/{beats}"),
+            phase: Phase::Inspect,
+            progress: Progress::about("repository").with_count(Some(Count::of(
+                done,
+                beats,
+                Unit::Steps,
+            ))),
             busy_since_ms: Some(protocol::message::now_ms()),
         };
         writer

@@ -9,15 +9,20 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+mod heartbeat;
 mod policy;
 mod profile;
 mod team;
+pub use heartbeat::{Count, Phase, Progress, Unit};
 pub use policy::TestFailurePolicy;
 pub use profile::RuleProfile;
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
 /// The protocol's major version: peers with a different major are refused.
-pub const PROTOCOL_MAJOR: u16 = 1;
+///
+/// 2: a heartbeat's phase and progress are typed ([`Phase`], [`Progress`]) rather than text, so
+/// a version-1 peer would misread its frames.
+pub const PROTOCOL_MAJOR: u16 = 2;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;
 /// The magic bytes that open a `Hello`.
@@ -340,10 +345,10 @@ pub enum Body {
     },
     /// Liveness, from a dedicated task in every actor.
     Heartbeat {
-        /// The actor's phase (`idle`, `inspect`, `audit`, …).
-        phase: String,
-        /// Free-form progress ("120/300 files").
-        progress: String,
+        /// The actor's phase ([`Phase::Idle`] between pieces of work).
+        phase: Phase,
+        /// How far its work has got (`module:** 120/300`, `3 reports`).
+        progress: Progress,
         /// When the current work started, ms since the epoch.
         busy_since_ms: Option<u64>,
     },

@@ -2,6 +2,7 @@
 //! then each rule's project step), shared with the actor's heartbeat so that the Lead can tell a
 //! long review that is moving from one that is stuck.
 
+use protocol::message::{Count, Unit};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
@@ -29,11 +30,15 @@ impl Progress {
         self.0.done.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// `done/total`, or nothing before [`Progress::begin`].
-    pub fn text(&self) -> String {
+    /// Steps done of steps to do (never past it), or `None` before [`Progress::begin`].
+    pub fn count(&self) -> Option<Count> {
         match self.0.total.load(Ordering::Relaxed) {
-            0 => String::new(),
-            total => format!("{}/{total}", self.0.done.load(Ordering::Relaxed).min(total)),
+            0 => None,
+            total => Some(Count::of(
+                self.0.done.load(Ordering::Relaxed).into(),
+                total.into(),
+                Unit::Steps,
+            )),
         }
     }
 }
@@ -41,18 +46,25 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::Progress;
+    use protocol::message::{Count, Unit};
 
     #[test]
     fn clones_share_the_count() {
         let progress = Progress::default();
-        assert_eq!(progress.text(), "");
+        assert_eq!(progress.count(), None);
         let seen_by_the_actor = progress.clone();
         progress.begin(3);
         progress.advance();
-        assert_eq!(seen_by_the_actor.text(), "1/3");
+        let count = seen_by_the_actor.count().expect("begun");
+        assert_eq!(count, Count::of(1, 3, Unit::Steps));
+        assert_eq!(count.to_string(), "1/3");
         progress.advance();
         progress.advance();
         progress.advance();
-        assert_eq!(seen_by_the_actor.text(), "3/3", "never past the total");
+        assert_eq!(
+            seen_by_the_actor.count().map(|c| c.to_string()).as_deref(),
+            Some("3/3"),
+            "never past the total"
+        );
     }
 }

@@ -10,57 +10,9 @@ mod text;
 
 pub use text::ChaosParseError;
 
-/// A named point in an actor's life where a fault can strike.
-///
-/// Actors publish these names through [`crate::session::Status::set`]; `handshake` is the
-/// moment before the actor authenticates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// Before the handshake with the Lead.
-    Handshake,
-    /// An Inspector reviewing its scope.
-    Inspect,
-    /// An Inspector about to send its report.
-    Report,
-    /// The Auditor collecting reports before `AllReportsIn`.
-    Collect,
-    /// The Auditor auditing.
-    Audit,
-    /// The Auditor about to send its verdict.
-    Verdict,
-    /// An Implementer claiming a task.
-    Claim,
-    /// An Implementer carrying a task out.
-    Execute,
-}
-
-impl Phase {
-    /// Every phase, in the order of an actor's life.
-    pub const ALL: [Phase; 8] = [
-        Phase::Handshake,
-        Phase::Inspect,
-        Phase::Report,
-        Phase::Collect,
-        Phase::Audit,
-        Phase::Verdict,
-        Phase::Claim,
-        Phase::Execute,
-    ];
-
-    /// The text form, as actors publish it in heartbeats (`inspect`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Handshake => "handshake",
-            Phase::Inspect => "inspect",
-            Phase::Report => "report",
-            Phase::Collect => "collect",
-            Phase::Audit => "audit",
-            Phase::Verdict => "verdict",
-            Phase::Claim => "claim",
-            Phase::Execute => "execute",
-        }
-    }
-}
+/// A named point in an actor's life where a fault can strike: the phase its heartbeats carry
+/// (defined beside them; [`Phase::Idle`] is no such point and does not parse as one).
+pub use crate::message::Phase;
 
 /// One injected misbehaviour of an actor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -69,10 +69,10 @@ pub(super) fn handshake_strike(faults: &ActorFaults) -> Option<Strike> {
 
 /// The fault that strikes on entering `phase`; `first_work` says this is the actor's first
 /// phase other than `idle` (where `exit-code` strikes).
-pub(super) fn phase_strike(faults: &[Fault], phase: &str, first_work: bool) -> Option<Strike> {
+pub(super) fn phase_strike(faults: &[Fault], phase: Phase, first_work: bool) -> Option<Strike> {
     faults.iter().find_map(|&f| match f {
-        Fault::CrashAt(p) if p.as_str() == phase => Some(Strike::Crash(f)),
-        Fault::HangAt(p) if p.as_str() == phase => Some(Strike::Hang(f)),
+        Fault::CrashAt(p) if p == phase => Some(Strike::Crash(f)),
+        Fault::HangAt(p) if p == phase => Some(Strike::Hang(f)),
         Fault::ExitCode(code) if first_work => Some(Strike::Exit(code, f)),
         _ => None,
     })
@@ -143,11 +143,11 @@ impl Injector {
     }
 
     /// The hook of [`super::Status::set`].
-    pub(super) fn on_phase(&self, phase: &str) {
+    pub(super) fn on_phase(&self, phase: Phase) {
         if self.faults.faults.is_empty() || self.stop.borrow().is_some() {
             return;
         }
-        let first_work = phase != "idle" && !self.worked.swap(true, Ordering::SeqCst);
+        let first_work = phase != Phase::Idle && !self.worked.swap(true, Ordering::SeqCst);
         if let Some(strike) = phase_strike(&self.faults.faults, phase, first_work) {
             self.strike(strike);
         }
@@ -276,17 +276,23 @@ mod tests {
     }
 
     #[test]
-    fn phases_strike_by_name_and_exit_code_on_the_first_work() {
+    fn phases_strike_as_entered_and_exit_code_on_the_first_work() {
         let f = [
             Fault::HangAt(Phase::Report),
             Fault::CrashAt(Phase::Audit),
             Fault::ExitCode(4),
         ];
-        assert_eq!(phase_strike(&f, "report", false), Some(Strike::Hang(f[0])));
-        assert_eq!(phase_strike(&f, "audit", false), Some(Strike::Crash(f[1])));
-        assert_eq!(phase_strike(&f, "inspect", false), None);
         assert_eq!(
-            phase_strike(&f, "inspect", true),
+            phase_strike(&f, Phase::Report, false),
+            Some(Strike::Hang(f[0]))
+        );
+        assert_eq!(
+            phase_strike(&f, Phase::Audit, false),
+            Some(Strike::Crash(f[1]))
+        );
+        assert_eq!(phase_strike(&f, Phase::Inspect, false), None);
+        assert_eq!(
+            phase_strike(&f, Phase::Inspect, true),
             Some(Strike::Exit(4, f[2]))
         );
     }
@@ -295,9 +301,9 @@ mod tests {
     fn exit_code_waits_for_the_first_phase_other_than_idle() {
         let inj = Injector::new(faults(1, &[Fault::ExitCode(3)]));
         let mut stopped = inj.subscribe();
-        inj.on_phase("idle");
+        inj.on_phase(Phase::Idle);
         assert_eq!(*stopped.borrow_and_update(), None);
-        inj.on_phase("collect");
+        inj.on_phase(Phase::Collect);
         assert_eq!(
             *stopped.borrow_and_update(),
             Some(Stop::Crash(Fault::ExitCode(3)))

@@ -3,7 +3,7 @@
 
 use super::inject::Injector;
 use crate::chaos::ActorFaults;
-use crate::message::Body;
+use crate::message::{Body, Phase, Progress};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// What an actor publishes about itself for its heartbeats.
@@ -15,8 +15,8 @@ pub struct Status {
 
 #[derive(Debug, Clone, Default)]
 struct StatusInner {
-    phase: String,
-    progress: String,
+    phase: Phase,
+    progress: Progress,
     busy_since_ms: Option<u64>,
 }
 
@@ -34,29 +34,28 @@ impl Status {
         }
     }
 
-    /// Publishes the current phase (`idle`, `inspect`, `audit`, …; the names of
-    /// [`crate::chaos::Phase`]) and progress text; a phase other than `idle` marks the actor
-    /// busy since now (unless it already was).
+    /// Publishes the current phase and progress; a phase other than [`Phase::Idle`] marks the
+    /// actor busy since now (unless it already was).
     ///
     /// An injected fault for this phase strikes first: in its own process the actor aborts,
     /// exits or blocks this thread forever here; in-process the session closes or falls silent.
-    pub fn set(&self, phase: &str, progress: &str) {
+    pub fn set(&self, phase: Phase, progress: Progress) {
         self.injector.on_phase(phase);
         let mut s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         s.busy_since_ms = match (phase, s.busy_since_ms) {
-            ("idle", _) => None,
+            (Phase::Idle, _) => None,
             (_, Some(since)) => Some(since),
             (_, None) => Some(crate::message::now_ms()),
         };
-        s.phase = phase.to_string();
-        s.progress = progress.to_string();
+        s.phase = phase;
+        s.progress = progress;
     }
 
-    /// Updates the progress text within the current phase (no phase is entered, so no injected
+    /// Updates the progress within the current phase (no phase is entered, so no injected
     /// fault strikes).
-    pub fn progress(&self, progress: &str) {
+    pub fn progress(&self, progress: Progress) {
         let mut s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        s.progress = progress.to_string();
+        s.progress = progress;
     }
 
     /// Since when the actor has been busy (ms since the epoch), `None` while idle.
@@ -70,11 +69,7 @@ impl Status {
     pub(super) fn heartbeat(&self) -> Body {
         let s = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         Body::Heartbeat {
-            phase: if s.phase.is_empty() {
-                "idle".into()
-            } else {
-                s.phase.clone()
-            },
+            phase: s.phase,
             progress: s.progress.clone(),
             busy_since_ms: s.busy_since_ms,
         }
@@ -84,11 +79,21 @@ impl Status {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::message::{Count, Unit};
+
+    fn steps(done: u64) -> Progress {
+        Progress::about("module:**").with_count(Some(Count::of(done, 10, Unit::Steps)))
+    }
 
     #[test]
     fn status_tracks_busy_since_until_idle() {
         let status = Status::default();
-        status.set("inspect", "3/10");
+        assert!(matches!(
+            status.heartbeat(),
+            Body::Heartbeat { phase: Phase::Idle, ref progress, busy_since_ms: None }
+                if progress.is_empty()
+        ));
+        status.set(Phase::Inspect, steps(3));
         let Body::Heartbeat {
             phase,
             progress,
@@ -97,22 +102,26 @@ mod tests {
         else {
             panic!("not a heartbeat")
         };
-        assert_eq!((phase.as_str(), progress.as_str()), ("inspect", "3/10"));
+        assert_eq!(
+            (phase, progress.to_string().as_str()),
+            (Phase::Inspect, "module:** 3/10")
+        );
         let since = busy_since_ms.expect("busy");
-        status.progress("7/10");
+        status.progress(steps(7));
         assert!(matches!(
             status.heartbeat(),
-            Body::Heartbeat { phase, progress, busy_since_ms: Some(s) }
-                if phase == "inspect" && progress == "7/10" && s == since
+            Body::Heartbeat { phase: Phase::Inspect, progress, busy_since_ms: Some(s) }
+                if progress == steps(7) && s == since
         ));
-        status.set("report", "");
+        status.set(Phase::Report, Progress::default());
         assert!(
             matches!(status.heartbeat(), Body::Heartbeat { busy_since_ms: Some(s), .. } if s == since)
         );
-        status.set("idle", "");
+        status.set(Phase::Idle, Progress::default());
         assert!(matches!(
             status.heartbeat(),
             Body::Heartbeat {
+                phase: Phase::Idle,
                 busy_since_ms: None,
                 ..
             }

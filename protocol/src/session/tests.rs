@@ -4,6 +4,7 @@
 use super::*;
 use crate::chaos::{Phase, ProcessMode};
 use crate::domain::{Coverage, InspectorKind, InspectorReport};
+use crate::message::{Count, Progress, Unit};
 use crate::wire::{server_handshake, LinkWriter};
 use std::time::Instant;
 use tokio::sync::oneshot;
@@ -173,10 +174,10 @@ async fn without_faults_the_report_arrives_and_heartbeats_go_on() {
 async fn an_in_process_crash_closes_the_link_and_returns_the_fault() {
     let crash = Fault::CrashAt(Phase::Inspect);
     let (mut lead, session, run) = connect(&[crash], BEAT).await;
-    session.status.set("idle", "");
+    session.status.set(Phase::Idle, Progress::default());
     let other = lead.beats(2).await;
     assert!(other.is_empty(), "alive before: {other:?}");
-    session.status.set("inspect", "");
+    session.status.set(Phase::Inspect, Progress::default());
     assert_eq!(injected(run).await, crash);
     let (_, other) = lead.during(Duration::from_secs(5)).await;
     assert!(matches!(other[..], [Ok(None)]), "the link ends: {other:?}");
@@ -190,10 +191,13 @@ async fn an_in_process_crash_closes_the_link_and_returns_the_fault() {
 async fn an_in_process_exit_code_strikes_when_work_starts() {
     let exit = Fault::ExitCode(3);
     let (mut lead, session, run) = connect(&[exit], BEAT).await;
-    session.status.set("idle", "");
+    session.status.set(Phase::Idle, Progress::default());
     let other = lead.beats(2).await;
     assert!(other.is_empty(), "idle is not work: {other:?}");
-    session.status.set("collect", "0 reports");
+    session.status.set(
+        Phase::Collect,
+        Progress::counted(Count::tally(0, Unit::Reports)),
+    );
     assert_eq!(injected(run).await, exit);
     let (_, other) = lead.during(Duration::from_secs(5)).await;
     assert!(matches!(other[..], [Ok(None)]), "{other:?}");
@@ -205,7 +209,7 @@ async fn a_hang_stops_heartbeats_and_holds_the_report_until_the_lead_gives_up() 
     let (mut lead, session, run) = connect(&[hang], BEAT).await;
     let other = lead.beats(2).await;
     assert!(other.is_empty(), "heartbeating before the hang: {other:?}");
-    session.status.set("inspect", "");
+    session.status.set(Phase::Inspect, Progress::default());
     let owed = tokio::spawn(async move { session.send(LEAD, report()).await });
     lead.during(BEAT).await; // a heartbeat already on its way may still land
     let (beats, other) = lead.during(4 * BEAT).await;
@@ -234,7 +238,7 @@ async fn a_hang_in_its_own_process_blocks_the_runtime_and_its_heartbeats() {
         let _never = rt.block_on(run_actor(actor_end, &secret(), setup, |session| {
             tokio::spawn(async move {
                 tokio::time::sleep(10 * BEAT).await;
-                session.status.set("inspect", "");
+                session.status.set(Phase::Inspect, Progress::default());
             });
             |_env| {}
         }));

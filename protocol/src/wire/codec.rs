@@ -109,15 +109,19 @@ pub fn decode_cached<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::{Body, Envelope};
+    use crate::message::{Body, Count, Envelope, Phase, Progress, Unit};
 
     fn sample() -> Envelope {
         Envelope::new(
             "inspector-quality",
             "lead",
             Body::Heartbeat {
-                phase: "inspect".into(),
-                progress: "120/300 files".into(),
+                phase: Phase::Inspect,
+                progress: Progress::about("module:**").with_count(Some(Count::of(
+                    120,
+                    300,
+                    Unit::Steps,
+                ))),
                 busy_since_ms: Some(1_700_000_000_000),
             },
         )
@@ -177,7 +181,8 @@ mod tests {
 
     #[test]
     fn a_hostile_length_hits_the_limit_without_allocating() {
-        // version (1, 0), then `from` claiming 2^40 bytes (varint marker 253 = u64 follows).
+        // A version (1, 0: decoding leaves versions to the handshake), then `from` claiming
+        // 2^40 bytes (varint marker 253 = u64 follows).
         let mut bytes = vec![1u8, 0, 253];
         bytes.extend_from_slice(&(1u64 << 40).to_le_bytes());
         let err = decode(&bytes, 8 << 20).unwrap_err();

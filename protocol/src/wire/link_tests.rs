@@ -1,7 +1,7 @@
 //! The link's scenarios: order, replay, reordering, altered frames, limits, garbage.
 
 use super::*;
-use crate::message::Body;
+use crate::message::{Body, Count, Phase, Progress, Unit};
 use crate::wire::frame::split;
 use crate::wire::mac::Direction;
 use crate::wire::Secret;
@@ -38,13 +38,13 @@ async fn captured(envs: &[Envelope]) -> Vec<Vec<u8>> {
     out
 }
 
-fn heartbeat(n: u32) -> Envelope {
+fn heartbeat(n: u64) -> Envelope {
     Envelope::new(
         "inspector-test",
         "lead",
         Body::Heartbeat {
-            phase: "inspect".into(),
-            progress: format!("{n}/10"),
+            phase: Phase::Inspect,
+            progress: Progress::counted(Count::of(n, 10, Unit::Steps)),
             busy_since_ms: None,
         },
     )

@@ -90,16 +90,29 @@ async fn run(mut rx: mpsc::Receiver<Item>, mut writer: LinkWriter) -> Result<(),
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::Body;
+    use crate::message::{Body, Count, Phase, Progress, Unit};
     use crate::wire::{client_handshake, server_handshake, Secret, WireConfig};
 
-    fn progress(from: &str, n: u32) -> Envelope {
+    fn progress(from: &str, n: u64) -> Envelope {
         let body = Body::Heartbeat {
-            phase: "inspect".into(),
-            progress: format!("{n}"),
+            phase: Phase::Inspect,
+            progress: Progress::counted(Count::tally(n, Unit::Steps)),
             busy_since_ms: None,
         };
         Envelope::new(from, "lead", body)
+    }
+
+    /// The number a [`progress`] heartbeat counted.
+    fn counted(body: Body) -> u64 {
+        match body {
+            Body::Heartbeat {
+                progress: Progress {
+                    count: Some(count), ..
+                },
+                ..
+            } => count.done,
+            other => panic!("unexpected {}", other.name()),
+        }
     }
 
     #[tokio::test]
@@ -132,11 +145,9 @@ mod tests {
         let mut from_first = Vec::new();
         let mut from_second = 0;
         while let Some(env) = s_rx.recv().await.unwrap() {
-            let Body::Heartbeat { progress, .. } = env.body else {
-                panic!("unexpected {}", env.body.name());
-            };
+            let n = counted(env.body);
             match env.from.as_str() {
-                "first" => from_first.push(progress.parse::<u32>().unwrap()),
+                "first" => from_first.push(n),
                 _ => from_second += 1,
             }
         }
@@ -195,11 +206,8 @@ mod tests {
         ));
         let mut got = Vec::new();
         while let Some(env) = s_rx.recv().await.unwrap() {
-            let Body::Heartbeat { progress, .. } = env.body else {
-                panic!("unexpected {}", env.body.name());
-            };
-            got.push(progress);
+            got.push(counted(env.body));
         }
-        assert_eq!(got, ["1", "2"]);
+        assert_eq!(got, [1, 2]);
     }
 }

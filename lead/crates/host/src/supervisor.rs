@@ -9,6 +9,7 @@
 //! verdict; an Implementer's task goes back to the team's board (the hub's part). An Auditor
 //! past its deadline is first nudged (`OutputVerdictNow`). Each role has its own budget.
 
+use protocol::message::Progress;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -86,8 +87,8 @@ pub struct Slot {
     pub state: State,
     /// Last sign of life.
     pub last_seen: Instant,
-    /// The progress text of the instance's last heartbeat at work.
-    pub progress: String,
+    /// The progress of the instance's last heartbeat at work.
+    pub progress: Progress,
 }
 
 /// What the coordinator must do.
@@ -162,7 +163,7 @@ impl Supervisor {
                     State::Starting { since: now }
                 },
                 last_seen: now,
-                progress: String::new(),
+                progress: Progress::default(),
             })
             .collect();
         let actions = slots
@@ -239,14 +240,14 @@ impl Supervisor {
     /// report is owed no earlier than `extend_to`. A long review that keeps moving is not
     /// unresponsive; one whose progress stands still is held to its deadline (the supervision spec's
     /// "idle but no output").
-    pub fn progressed(&mut self, instance: &str, progress: &str, extend_to: Instant) {
+    pub fn progressed(&mut self, instance: &str, progress: &Progress, extend_to: Instant) {
         let Some(slot) = self.slot_mut(instance) else {
             return;
         };
-        if slot.role != Role::Inspector || slot.progress == progress {
+        if slot.role != Role::Inspector || slot.progress == *progress {
             return;
         }
-        slot.progress = progress.to_string();
+        slot.progress = progress.clone();
         if let State::Working { deadline } = &mut slot.state {
             *deadline = (*deadline).max(extend_to);
         }
@@ -406,7 +407,7 @@ impl Supervisor {
             slot.instance = format!("{}-r{}", slot.logical, slot.spawn_no - 1);
             slot.state = State::Starting { since: now };
             slot.last_seen = now;
-            slot.progress.clear();
+            slot.progress = Progress::default();
             tracing::info!(
                 failed = old,
                 replacement = slot.instance,

@@ -1,4 +1,10 @@
 use super::*;
+use protocol::message::{Count, Unit};
+
+/// An Inspector's progress: `done` of 1600 steps in `module:**`.
+fn steps(done: u64) -> Progress {
+    Progress::about("module:**").with_count(Some(Count::of(done, 1600, Unit::Steps)))
+}
 
 fn policy() -> Policy {
     Policy {
@@ -196,16 +202,16 @@ fn an_inspector_whose_progress_moves_keeps_working_past_its_first_deadline() {
     sup.connected("auditor", t0);
     sup.working("inspector-quality", t0 + ms(200));
     // Progress moved: the report is owed no earlier than 350 ms.
-    sup.progressed("inspector-quality", "module:** 10/1600", t0 + ms(350));
+    sup.progressed("inspector-quality", &steps(10), t0 + ms(350));
     // An extension never shortens the deadline.
-    sup.progressed("inspector-quality", "module:** 11/1600", t0 + ms(100));
+    sup.progressed("inspector-quality", &steps(11), t0 + ms(100));
     for t in [250, 300] {
         sup.seen("inspector-quality", t0 + ms(t));
         sup.seen("auditor", t0 + ms(t));
         assert_eq!(sup.tick(t0 + ms(t)), vec![], "at {t} ms");
     }
     // The same progress again does not extend it: standing still is "idle but no output".
-    sup.progressed("inspector-quality", "module:** 11/1600", t0 + ms(600));
+    sup.progressed("inspector-quality", &steps(11), t0 + ms(600));
     sup.seen("inspector-quality", t0 + ms(360));
     sup.seen("auditor", t0 + ms(360));
     let actions = sup.tick(t0 + ms(360));
@@ -218,7 +224,7 @@ fn an_inspector_whose_progress_moves_keeps_working_past_its_first_deadline() {
     // The replacement starts with no progress seen: its first heartbeat counts as moving.
     assert_eq!(
         sup.by_logical("inspector-quality").expect("slot").progress,
-        ""
+        Progress::default()
     );
 }
 
@@ -228,7 +234,8 @@ fn progress_moves_no_auditor_deadline() {
     let mut sup = two(t0);
     sup.connected("auditor", t0);
     sup.working("auditor", t0 + ms(200));
-    sup.progressed("auditor", "3/6", t0 + ms(900));
+    let reports = Progress::counted(Count::of(3, 6, Unit::Reports));
+    sup.progressed("auditor", &reports, t0 + ms(900));
     assert_eq!(
         sup.by_logical("auditor").expect("slot").state,
         State::Working {

@@ -7,6 +7,7 @@
 //! shell: a thread that owns the state, redraws a few times a second and erases its lines when the
 //! review ends. The hub hands heartbeats to a [`Reporter`], which never blocks it.
 
+use protocol::message::{Phase, Progress};
 use std::io::{IsTerminal, Write};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
@@ -15,19 +16,25 @@ use std::time::{Duration, Instant};
 /// How often the display is redrawn at most (and at least, for the clock).
 pub const REDRAW: Duration = Duration::from_millis(250);
 
-/// The phase the hub reports for an actor whose report or verdict just arrived: it shows as
-/// `done` even when no heartbeat ever caught it busy.
-pub const DELIVERED: &str = "delivered";
+/// Where the hub says an actor is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// In the phase its heartbeat names.
+    At(Phase),
+    /// Its report or verdict just arrived: it shows as `done` even when no heartbeat ever caught
+    /// it busy.
+    Delivered,
+}
 
 /// What one heartbeat says about one actor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Update {
     /// The actor's logical name, prefixed `p{K}/` in consensus mode.
     pub actor: String,
-    /// Its phase (`inspect`, `collect`, `audit`, `idle`, …).
-    pub phase: String,
-    /// Its free-form progress ("3 reports").
-    pub progress: String,
+    /// Where it is.
+    pub stage: Stage,
+    /// How far its work has got (`3 reports`).
+    pub progress: Progress,
     /// When its current work started, ms since the epoch.
     pub busy_since_ms: Option<u64>,
 }
@@ -35,8 +42,8 @@ pub struct Update {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Actor {
     name: String,
-    phase: String,
-    progress: String,
+    phase: Phase,
+    progress: Progress,
     busy_since_ms: Option<u64>,
     was_busy: bool,
 }
@@ -50,11 +57,10 @@ pub struct ProgressState {
 impl ProgressState {
     /// Takes in one heartbeat.
     pub fn apply(&mut self, u: Update) {
-        let busy = u.phase != "idle";
-        let phase = if u.phase == DELIVERED {
-            "idle".to_string()
-        } else {
-            u.phase
+        let (phase, busy) = match u.stage {
+            Stage::At(Phase::Idle) => (Phase::Idle, false),
+            Stage::At(phase) => (phase, true),
+            Stage::Delivered => (Phase::Idle, true),
         };
         match self.actors.binary_search_by(|a| a.name.cmp(&u.actor)) {
             Ok(i) => {
@@ -86,7 +92,7 @@ pub fn render(state: &ProgressState, started_ms: u64, now_ms: u64, width: usize)
     let done = state
         .actors
         .iter()
-        .filter(|a| a.was_busy && a.phase == "idle")
+        .filter(|a| a.was_busy && a.phase == Phase::Idle)
         .count();
     let mut lines = vec![format!(
         "retake review · {done}/{} done · {}s",
@@ -95,13 +101,13 @@ pub fn render(state: &ProgressState, started_ms: u64, now_ms: u64, width: usize)
     )];
     let name_width = state.actors.iter().map(|a| a.name.len()).max().unwrap_or(0);
     for a in &state.actors {
-        let what = match (a.phase.as_str(), a.was_busy) {
-            ("idle", false) => "waiting".to_string(),
-            ("idle", true) => "done".to_string(),
-            (phase, _) => phase.to_string(),
+        let what = match (a.phase, a.was_busy) {
+            (Phase::Idle, false) => "waiting",
+            (Phase::Idle, true) => "done",
+            (phase, _) => phase.as_str(),
         };
         let mut line = format!("  {:<name_width$}  {what:<8}", a.name);
-        if a.phase != "idle" {
+        if a.phase != Phase::Idle {
             if !a.progress.is_empty() {
                 line.push_str(&format!("  {}", a.progress));
             }
@@ -144,13 +150,19 @@ impl std::fmt::Debug for Msg {
 }
 
 impl Reporter {
-    /// One heartbeat of `actor` (its logical name).
-    pub fn heartbeat(&self, actor: &str, phase: &str, progress: &str, busy_since_ms: Option<u64>) {
+    /// One heartbeat of `actor` (its logical name), or its delivery ([`Stage::Delivered`]).
+    pub fn heartbeat(
+        &self,
+        actor: &str,
+        stage: Stage,
+        progress: Progress,
+        busy_since_ms: Option<u64>,
+    ) {
         // The display may have stopped already: a late heartbeat has nowhere to go.
         let _gone = self.tx.send(Msg::Update(Update {
             actor: format!("{}{actor}", self.prefix),
-            phase: phase.to_string(),
-            progress: progress.to_string(),
+            stage,
+            progress,
             busy_since_ms,
         }));
     }
@@ -243,14 +255,27 @@ fn draw_loop(rx: &Receiver<Msg>, width: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use protocol::message::{Count, Unit};
 
-    fn beat(actor: &str, phase: &str, progress: &str, since: Option<u64>) -> Update {
+    fn beat(actor: &str, phase: Phase, progress: Progress, since: Option<u64>) -> Update {
         Update {
             actor: actor.into(),
-            phase: phase.into(),
-            progress: progress.into(),
+            stage: Stage::At(phase),
+            progress,
             busy_since_ms: since,
         }
+    }
+
+    fn about(text: &str) -> Progress {
+        Progress::about(text)
+    }
+
+    fn counted(n: u64, unit: Unit) -> Progress {
+        Progress::counted(Count::tally(n, unit))
+    }
+
+    fn none() -> Progress {
+        Progress::default()
     }
 
     #[test]
@@ -258,12 +283,17 @@ mod tests {
         let mut state = ProgressState::default();
         state.apply(beat(
             "inspector-quality",
-            "inspect",
-            "repository",
+            Phase::Inspect,
+            about("repository"),
             Some(1_000),
         ));
-        state.apply(beat("auditor", "collect", "2 reports", Some(3_000)));
-        state.apply(beat("inspector-test", "idle", "", None));
+        state.apply(beat(
+            "auditor",
+            Phase::Collect,
+            counted(2, Unit::Reports),
+            Some(3_000),
+        ));
+        state.apply(beat("inspector-test", Phase::Idle, none(), None));
         assert_eq!(
             render(&state, 0, 12_500, 80),
             vec![
@@ -276,15 +306,42 @@ mod tests {
     }
 
     #[test]
+    fn counted_progress_shows_after_what_the_work_is_on() {
+        let mut state = ProgressState::default();
+        let steps = about("module:**").with_count(Some(Count::of(120, 300, Unit::Steps)));
+        state.apply(beat("inspector-quality", Phase::Inspect, steps, Some(0)));
+        assert_eq!(
+            render(&state, 0, 4_000, 80),
+            vec![
+                "retake review · 0/1 done · 4s",
+                "  inspector-quality  inspect   module:** 120/300  4s",
+            ]
+        );
+    }
+
+    #[test]
     fn idle_after_work_is_done_and_counts() {
         let mut state = ProgressState::default();
-        state.apply(beat("inspector-quality", "inspect", "repository", Some(0)));
-        state.apply(beat("inspector-quality", "report", "4 findings", Some(0)));
-        state.apply(beat("inspector-quality", "idle", "", None));
-        state.apply(beat("auditor", "idle", "", None));
+        state.apply(beat(
+            "inspector-quality",
+            Phase::Inspect,
+            about("repository"),
+            Some(0),
+        ));
+        state.apply(beat(
+            "inspector-quality",
+            Phase::Report,
+            counted(4, Unit::Findings),
+            Some(0),
+        ));
+        state.apply(beat("inspector-quality", Phase::Idle, none(), None));
+        state.apply(beat("auditor", Phase::Idle, none(), None));
         // A report that arrives before any heartbeat caught its Inspector busy is still done.
-        state.apply(beat("inspector-test", DELIVERED, "", None));
-        state.apply(beat("inspector-test", "idle", "", None));
+        state.apply(Update {
+            stage: Stage::Delivered,
+            ..beat("inspector-test", Phase::Idle, none(), None)
+        });
+        state.apply(beat("inspector-test", Phase::Idle, none(), None));
         assert_eq!(
             render(&state, 0, 2_000, 80),
             vec![
@@ -299,7 +356,7 @@ mod tests {
     #[test]
     fn lines_are_cut_to_the_width() {
         let mut state = ProgressState::default();
-        state.apply(beat("a", "inspect", &"x".repeat(100), None));
+        state.apply(beat("a", Phase::Inspect, about(&"x".repeat(100)), None));
         let lines = render(&state, 0, 0, 20);
         assert_eq!(lines, vec!["retake review · 0/1 ", "  a  inspect   xxxxx"]);
         assert!(
@@ -320,10 +377,16 @@ mod tests {
             tx,
             prefix: "p2/".into(),
         };
-        reporter.heartbeat("auditor-impl-2", "audit", "6 reports", Some(5));
+        let six = counted(6, Unit::Reports);
+        reporter.heartbeat(
+            "auditor-impl-2",
+            Stage::At(Phase::Audit),
+            six.clone(),
+            Some(5),
+        );
         match rx.try_recv() {
             Ok(Msg::Update(u)) => {
-                assert_eq!(u, beat("p2/auditor-impl-2", "audit", "6 reports", Some(5)))
+                assert_eq!(u, beat("p2/auditor-impl-2", Phase::Audit, six, Some(5)))
             }
             other => panic!("expected an update, got {other:?}"),
         }

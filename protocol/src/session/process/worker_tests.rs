@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::chaos::{ActorFaults, ProcessMode};
-use crate::message::{Body, LEAD};
+use crate::message::{Body, Phase, Progress, LEAD};
 use crate::session::ActorSetup;
 use crate::wire::{server_handshake, LinkReader, LinkWriter, PeerInfo, Secret, WireConfig};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -201,8 +201,8 @@ async fn a_refusal_is_final() {
 /// The Lead's heartbeat to an idle worker.
 fn lead_beat(to: &str) -> Envelope {
     let beat = Body::Heartbeat {
-        phase: "idle".into(),
-        progress: String::new(),
+        phase: Phase::Idle,
+        progress: Progress::default(),
         busy_since_ms: None,
     };
     Envelope::new(LEAD, to, beat)

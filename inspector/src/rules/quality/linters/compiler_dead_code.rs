@@ -226,11 +226,15 @@ mod tests {
         );
         let mut sink = Sink::default();
         CompilerDeadCode.check_project(&ctx, &mut sink);
-        // The build directory lives outside the repository; this one is not needed again —
-        // unless it is the user's own CARGO_TARGET_DIR, which the analyzer shares.
+        // The build directory lives outside the repository; the retake cache's is not needed
+        // again, but a user's own `CARGO_TARGET_DIR` (where this very test may have been built)
+        // is theirs and stays.
         let target = protocol::exec::sandbox::analyzer_target_dir(root);
         assert!(target.is_dir() && !target.starts_with(root));
-        if target.starts_with(protocol::exec::sandbox::user_cache_dir(root)) {
+        if target
+            .parent()
+            .is_some_and(|p| p.ends_with("retake/target"))
+        {
             std::fs::remove_dir_all(target).ok();
         }
         let found: Vec<(Option<u32>, String)> = sink

@@ -138,8 +138,8 @@ impl WorkerPool {
         }
         self.each_idle(|w| {
             let beat = Body::Heartbeat {
-                phase: "idle".into(),
-                progress: String::new(),
+                phase: protocol::message::Phase::Idle,
+                progress: protocol::message::Progress::default(),
                 busy_since_ms: None,
             };
             // A full queue or a closed connection: the silence check decides, not this send.

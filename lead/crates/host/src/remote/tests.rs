@@ -203,8 +203,8 @@ fn a_workers_report_is_named_after_the_instance_it_serves() {
 /// A worker's heartbeat, or the Lead's.
 fn beat(from: &str, to: &str) -> protocol::Envelope {
     let body = protocol::Body::Heartbeat {
-        phase: "idle".into(),
-        progress: String::new(),
+        phase: protocol::message::Phase::Idle,
+        progress: protocol::message::Progress::default(),
         busy_since_ms: None,
     };
     protocol::Envelope::new(from, to, body)
@@ -326,8 +326,8 @@ fn what_a_worker_says_while_it_waits_reaches_the_hub_that_claims_it_first() {
             .expect("sent");
         writer
             .send(&to_lead(protocol::Body::Heartbeat {
-                phase: "idle".into(),
-                progress: String::new(),
+                phase: protocol::message::Phase::Idle,
+                progress: protocol::message::Progress::default(),
                 busy_since_ms: None,
             }))
             .await

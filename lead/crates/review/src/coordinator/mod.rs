@@ -10,9 +10,8 @@ use host::journal::Journal;
 use host::supervisor::{Action, Role, State, Supervisor};
 use host::writer::Writer;
 use host::{ActorSpec, Spawner};
-use outputs::progress::DELIVERED;
-use protocol::chaos::Phase;
-use protocol::message::{AuditRequest, LEAD};
+use outputs::progress::Stage;
+use protocol::message::{AuditRequest, Phase, Progress, LEAD};
 use protocol::wire::Outbox;
 use protocol::{AuditOutcome, Body, Envelope, InspectorReport};
 use std::collections::{BTreeMap, HashMap};
@@ -88,9 +87,9 @@ impl Coordinator {
     }
 
     /// Tells the progress display, if any, what the actor `instance` is doing.
-    fn show(&self, instance: &str, phase: &str, progress: &str, busy_since_ms: Option<u64>) {
+    fn show(&self, instance: &str, stage: Stage, progress: Progress, busy_since_ms: Option<u64>) {
         if let (Some(reporter), Some(slot)) = (&self.progress, self.sup.slot(instance)) {
-            reporter.heartbeat(&slot.logical, phase, progress, busy_since_ms);
+            reporter.heartbeat(&slot.logical, stage, progress, busy_since_ms);
         }
     }
 
@@ -149,7 +148,7 @@ impl Coordinator {
     }
 
     /// An Inspector's heartbeat at work: its report deadline moves with its progress.
-    fn on_progress(&mut self, instance: &str, progress: &str) {
+    fn on_progress(&mut self, instance: &str, progress: &Progress) {
         if let Some(logical) = self.sup.slot(instance).map(|s| s.logical.clone()) {
             let extend_to = Instant::now() + self.plan.inspect_deadline(&logical);
             self.sup.progressed(instance, progress, extend_to);
@@ -304,18 +303,18 @@ impl Handler<Incoming> for Coordinator {
                 progress,
                 busy_since_ms,
             } => {
-                if phase == Phase::Inspect.as_str() {
+                if let Phase::Inspect = phase {
                     self.on_progress(&msg.from, &progress);
                 }
-                self.show(&msg.from, &phase, &progress, busy_since_ms)
+                self.show(&msg.from, Stage::At(phase), progress, busy_since_ms)
             }
             Body::ShutdownAck => {}
             Body::InspectorReport(report) => {
-                self.show(&msg.from, DELIVERED, "", None);
+                self.show(&msg.from, Stage::Delivered, Progress::default(), None);
                 self.on_report(&msg.from, report, ctx)
             }
             Body::AuditVerdict { review, outcome } => {
-                self.show(&msg.from, DELIVERED, "", None);
+                self.show(&msg.from, Stage::Delivered, Progress::default(), None);
                 self.on_verdict(&msg.from, &review, outcome, ctx)
             }
             Body::InspectorFailed { reason, .. } => {
