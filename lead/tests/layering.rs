@@ -273,3 +273,40 @@ fn the_checker_sees_crate_and_super_paths_and_finds_a_cycle() {
         .insert("a".into(), "y:2".into());
     assert_eq!(cycle(&edges), Some(at(&["a", "b", "a"])));
 }
+
+/// Every `src/` folder of the workspace's crates (the actors', then the Lead's).
+fn workspace_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut dirs: Vec<PathBuf> = ["protocol", "inspector", "auditor", "implementer"]
+        .iter()
+        .map(|c| root.join(c).join("src"))
+        .collect();
+    dirs.extend(crates());
+    dirs
+}
+
+/// The test layout (ARCHITECTURE.md): a module's unit tests are `mod tests` in its file or in its
+/// folder (`x.rs` → `x/tests.rs`), never a file elsewhere pulled in with `#[path]`.
+#[test]
+fn unit_tests_live_in_their_module_s_file_or_folder() {
+    fn walk(dir: &Path, bad: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).expect("readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, bad);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("source");
+                for (n, line) in text.lines().enumerate() {
+                    if line.trim_start().starts_with("#[path = ") {
+                        bad.push(format!("{}:{}", path.display(), n + 1));
+                    }
+                }
+            }
+        }
+    }
+    let mut bad = Vec::new();
+    for src in workspace_sources() {
+        walk(&src, &mut bad);
+    }
+    assert!(bad.is_empty(), "a #[path] module under src/: {bad:?}");
+}

@@ -308,5 +308,4 @@ fn short(commit: &str) -> &str {
 }
 
 #[cfg(test)]
-#[path = "status_tests.rs"]
 mod tests;

@@ -309,5 +309,4 @@ pub(crate) async fn recv_plain(rd: &mut FrameReader) -> Result<Envelope, WireErr
 }
 
 #[cfg(test)]
-#[path = "handshake_tests.rs"]
 mod tests;

@@ -211,5 +211,4 @@ impl fmt::Debug for LinkWriter {
 }
 
 #[cfg(test)]
-#[path = "link_tests.rs"]
 mod tests;

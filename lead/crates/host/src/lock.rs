@@ -271,5 +271,4 @@ fn start_time(pid: u32) -> Option<u64> {
 }
 
 #[cfg(test)]
-#[path = "lock_tests.rs"]
 mod tests;

@@ -444,5 +444,4 @@ impl Supervisor {
 }
 
 #[cfg(test)]
-#[path = "supervisor_tests.rs"]
 mod tests;

@@ -344,5 +344,4 @@ impl Owners {
 }
 
 #[cfg(test)]
-#[path = "granularity_tests.rs"]
 pub(crate) mod tests;

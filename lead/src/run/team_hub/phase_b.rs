@@ -403,5 +403,4 @@ impl Handler<ScopedReviewDone> for TeamHub {
 }
 
 #[cfg(test)]
-#[path = "phase_b_tests.rs"]
 mod tests;

@@ -134,5 +134,4 @@ fn is_final(e: &ActorError) -> bool {
 }
 
 #[cfg(test)]
-#[path = "worker_tests.rs"]
 mod tests;

@@ -361,5 +361,4 @@ fn dedup(items: &mut Vec<String>) {
 }
 
 #[cfg(test)]
-#[path = "plans_md_tests.rs"]
 mod tests;
