@@ -61,8 +61,37 @@ pub enum Completed {
     VerificationFailed(String),
 }
 
+/// Why Phase C could not finish (a failed verification is a [`Completed`], not an error).
+#[derive(Debug, thiserror::Error)]
+pub enum CompleteError {
+    /// A verification command could not be started.
+    #[error("cannot run {command}: {source}")]
+    Verify {
+        /// The command, as shown.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A plan file could not be read or written.
+    #[error("cannot {action} {file}: {source}")]
+    PlanFile {
+        /// `read` or `write`.
+        action: &'static str,
+        /// The plan file, relative to the repository.
+        file: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A plan file no longer holds the run's tasks as they were read.
+    #[error(transparent)]
+    Plan(#[from] team::plan::PlanError),
+    /// The run's commit failed.
+    #[error(transparent)]
+    Commit(#[from] work_tree::WorkTreeError),
+}
+
 /// Runs Phase C.
-pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
+pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, CompleteError> {
     let head = protocol::exec::git::head_commit(input.repo);
     let fast = approve_fast_path(input.state.review_result().as_ref(), head.as_deref());
     tracing::info!(fast_path = fast, "Phase C");
@@ -83,8 +112,12 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
     for argv in &steps {
         let shown = argv.join(" ");
         eprintln!("retake run: verifying: {shown}");
-        let ran = run(argv, input.repo, &[], input.verify_timeout)
-            .map_err(|e| format!("cannot run {shown}: {e}"))?;
+        let ran = run(argv, input.repo, &[], input.verify_timeout).map_err(|source| {
+            CompleteError::Verify {
+                command: shown.clone(),
+                source,
+            }
+        })?;
         if Some(argv.as_slice()) == input.test {
             tests = Some((
                 ran.ok(),
@@ -113,12 +146,10 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
         review: Some(input.review),
     });
     let mut header = message.lines().next().unwrap_or_default().to_string();
-    let mut hash = work_tree::commit_all(input.repo, &message).map_err(|e| e.to_string())?;
+    let mut hash = work_tree::commit_all(input.repo, &message)?;
     if hash.is_none() {
         // Nothing left to commit: a resumed run whose Lead stopped after its commit.
-        if let Some((made, subject)) =
-            work_tree::session_commit(input.repo, input.session_id).map_err(|e| e.to_string())?
-        {
+        if let Some((made, subject)) = work_tree::session_commit(input.repo, input.session_id)? {
             hash = Some(made);
             header = subject;
         }
@@ -151,7 +182,7 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, String> {
 }
 
 /// Marks the plan's tasks of this run done, in each plan file they come from.
-fn mark_plan_done(input: &CompleteInput<'_>) -> Result<(), String> {
+fn mark_plan_done(input: &CompleteInput<'_>) -> Result<(), CompleteError> {
     let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for plan_id in input.plans_mapping.values() {
         if let Some(task) = input.plan.task(plan_id) {
@@ -164,14 +195,19 @@ fn mark_plan_done(input: &CompleteInput<'_>) -> Result<(), String> {
     }
     for (file, ids) in by_file {
         let path = input.repo.join(file);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {file}: {e}"))?;
+        let plan_file = |action| {
+            move |source| CompleteError::PlanFile {
+                action,
+                file: file.to_string(),
+                source,
+            }
+        };
+        let text = std::fs::read_to_string(&path).map_err(plan_file("read"))?;
         let done = match input.plan.format {
             PlanFormat::PlansMd => mark_done_plans_md(&text, file, &ids),
             PlanFormat::TasksYaml => mark_done_tasks_yaml(&text, file, &ids),
-        }
-        .map_err(|e| e.to_string())?;
-        write_atomic(&path, done.as_bytes()).map_err(|e| format!("cannot write {file}: {e}"))?;
+        }?;
+        write_atomic(&path, done.as_bytes()).map_err(plan_file("write"))?;
     }
     Ok(())
 }

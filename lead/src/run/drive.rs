@@ -259,7 +259,7 @@ impl<'a> Loop<'a> {
             runtime: req.runtime,
             faults: &req.faults,
         };
-        let outcome = review_changes(&input).map_err(RunError::Refused)?;
+        let outcome = review_changes(&input)?;
         let round = r.history.len() as u32 + 1;
         r.history.push(RetakeRound::from_outcome(round, &outcome));
         let head = protocol::exec::git::head_commit(&req.repo).unwrap_or_default();
@@ -369,8 +369,7 @@ impl<'a> Loop<'a> {
             review,
             verify_timeout: Duration::from_secs(self.req.settings.test.timeout_secs),
             test: r.test.as_deref(),
-        })
-        .map_err(RunError::Refused)?;
+        })?;
         drop(r.lock.take());
         Ok(match done {
             Completed::Done(report) => RunEnd {

@@ -71,6 +71,12 @@ pub enum RunError {
     /// Refused or failed, with the reason.
     #[error("{0}")]
     Refused(String),
+    /// A review round had no outcome.
+    #[error(transparent)]
+    Review(#[from] review_round::RoundError),
+    /// Phase C could not finish.
+    #[error(transparent)]
+    Complete(#[from] complete::CompleteError),
 }
 
 /// Drives a new run to its end: Step 0 and Phase A, then the loop.

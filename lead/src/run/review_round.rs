@@ -32,9 +32,20 @@ pub struct ReviewInput<'a> {
     pub faults: &'a FaultPlan,
 }
 
+/// Why a review round of the run has no outcome.
+#[derive(Debug, thiserror::Error)]
+pub enum RoundError {
+    /// The review could not run or failed.
+    #[error("the review failed: {0}")]
+    Failed(#[from] review::ReviewError),
+    /// No pipeline of the review reached a verdict.
+    #[error("the review produced no verdict")]
+    NoVerdict,
+}
+
 /// Runs the review as part of the run: nested, so it keeps the run's lock and leaves the run's
 /// state file alone (a Lead killed mid-review leaves the run resumable, not a review).
-pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, String> {
+pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, RoundError> {
     let scope = Scope::Session {
         base: input.base.to_string(),
         filter: DiffFilter::default(),
@@ -49,7 +60,7 @@ pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, String> {
 pub fn review_files(
     input: &ReviewInput<'_>,
     files: &[String],
-) -> Result<(AuditOutcome, String), String> {
+) -> Result<(AuditOutcome, String), RoundError> {
     let scope = Scope::Module {
         globs: files.to_vec(),
     };
@@ -60,7 +71,7 @@ fn nested_review(
     input: &ReviewInput<'_>,
     scope: Scope,
     no_exec: bool,
-) -> Result<(AuditOutcome, String), String> {
+) -> Result<(AuditOutcome, String), RoundError> {
     let request = ReviewRequest {
         repo: input.repo.to_path_buf(),
         scope,
@@ -76,14 +87,14 @@ fn nested_review(
         repo_files_rev: Some(input.base.to_string()),
         notes: Vec::new(),
     };
-    let out = review::run(request).map_err(|e| format!("the review failed: {e}"))?;
+    let out = review::run(request)?;
     let run_id = out.run_id;
     out.pipelines
         .into_iter()
         .flatten()
         .next()
         .map(|f| (f.outcome, run_id))
-        .ok_or_else(|| "the review produced no verdict".to_string())
+        .ok_or(RoundError::NoVerdict)
 }
 
 /// Records a review decision: `review-result.json` and a `REVIEW_COMPLETED` timeline event.

@@ -23,7 +23,7 @@
 
 use super::TeamHub;
 use crate::config::Settings;
-use crate::run::review_round::{covers, review_files, scoped_fixes, ReviewInput};
+use crate::run::review_round::{covers, review_files, scoped_fixes, ReviewInput, RoundError};
 use crate::run::state::team_event;
 use actix::prelude::*;
 use host::Runtime;
@@ -119,7 +119,7 @@ pub struct ScopedReviewDone {
     /// The review.
     pub review: ScopedReview,
     /// Its outcome and run id, or why it failed.
-    pub result: Result<(AuditOutcome, String), String>,
+    pub result: Result<(AuditOutcome, String), RoundError>,
 }
 
 /// The hub's Phase B bookkeeping.
@@ -392,7 +392,7 @@ impl Handler<ScopedReviewDone> for TeamHub {
             }
             (Err(reason), _) => {
                 let mut content = base;
-                content["reason"] = json!(reason);
+                content["reason"] = json!(reason.to_string());
                 self.events(&[team_event("SCOPED_REVIEW_FAILED", content)]);
             }
             (Ok(_), None) => {}
