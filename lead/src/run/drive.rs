@@ -76,7 +76,10 @@ pub fn team_for(tasks: &[Task], parallel: Option<u32>, planner: Option<u32>, cap
 }
 
 fn state_error(what: &str) -> impl Fn(std::io::Error) -> RunError + '_ {
-    move |e| RunError::Refused(format!("cannot write {what}: {e}"))
+    move |source| RunError::State {
+        what: what.to_string(),
+        source,
+    }
 }
 
 /// The work tree's content id, the plan files left out (Phase C edits them); `None` when git
@@ -229,7 +232,7 @@ impl<'a> Loop<'a> {
                 // The team never started: an early abort leaves nothing to resume.
                 r.state.clear_active();
             }
-            RunError::Refused(format!("the team could not run: {e}"))
+            RunError::Team(e)
         })?;
         self.first_phase = false;
         self.board = result.board;

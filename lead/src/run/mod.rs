@@ -71,6 +71,20 @@ pub enum RunError {
     /// Refused or failed, with the reason.
     #[error("{0}")]
     Refused(String),
+    /// Another Lead holds the repository.
+    #[error(transparent)]
+    Locked(#[from] host::lock::LockError),
+    /// The run's state could not be written.
+    #[error("cannot write {what}: {source}")]
+    State {
+        /// What was being written.
+        what: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The team phase could not run (its actors or its state failed).
+    #[error("the team could not run: {0}")]
+    Team(std::io::Error),
     /// A review round had no outcome.
     #[error(transparent)]
     Review(#[from] review_round::RoundError),

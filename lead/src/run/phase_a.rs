@@ -29,13 +29,16 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
             state.active_path().display()
         )));
     }
-    let lock = RepoLock::acquire(&state_dir).map_err(|e| RunError::Refused(e.to_string()))?;
+    let lock = RepoLock::acquire(&state_dir)?;
     let head = protocol::exec::git::head_commit(&req.repo);
     let s = &req.settings;
     let mut active = new_run(req, head.as_deref());
     state
         .write_active(&active)
-        .map_err(|e| RunError::Refused(format!("cannot write the state file: {e}")))?;
+        .map_err(|source| RunError::State {
+            what: "the state file".into(),
+            source,
+        })?;
     let abort = |message: String| {
         state.clear_active();
         // Best effort: the state folder goes too when the aborted run was all it held.

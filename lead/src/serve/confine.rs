@@ -34,18 +34,35 @@ impl Refusal {
     }
 }
 
+/// Why `--repos-root` cannot be the repositories root.
+#[derive(Debug, thiserror::Error)]
+pub enum RootError {
+    /// It does not resolve (missing, unreadable).
+    #[error("--repos-root {}: {source}", dir.display())]
+    Unusable {
+        /// The folder as given.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It resolves to something other than a folder.
+    #[error("--repos-root {}: not a folder", .0.display())]
+    NotAFolder(PathBuf),
+}
+
 /// The service's repositories root, canonical.
 #[derive(Debug, Clone)]
 pub struct ReposRoot(PathBuf);
 
 impl ReposRoot {
     /// The root at `dir`, which must be a folder the service can read.
-    pub fn new(dir: &Path) -> Result<ReposRoot, String> {
-        let root = dir
-            .canonicalize()
-            .map_err(|e| format!("--repos-root {}: {e}", dir.display()))?;
+    pub fn new(dir: &Path) -> Result<ReposRoot, RootError> {
+        let root = dir.canonicalize().map_err(|source| RootError::Unusable {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
         if !root.is_dir() {
-            return Err(format!("--repos-root {}: not a folder", dir.display()));
+            return Err(RootError::NotAFolder(dir.to_path_buf()));
         }
         Ok(ReposRoot(root))
     }
@@ -196,6 +213,7 @@ mod tests {
         );
         assert!(ReposRoot::new(&top.path().join("nope"))
             .expect_err("no root")
+            .to_string()
             .starts_with("--repos-root "));
     }
 
