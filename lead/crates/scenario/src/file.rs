@@ -3,6 +3,7 @@
 //! configuration keys, the repository — so a typo is one error line naming the file and the key.
 
 use super::expect::Expect;
+use super::file_error::ScenarioFileError as E;
 use super::ScenarioError;
 use host::Runtime;
 use serde::Deserialize;
@@ -74,106 +75,105 @@ fn local() -> String {
 /// The check of one configuration key, given as a table `{ SECTION = { KEY = value } }`: the
 /// message when the configuration would refuse it (an unknown key, a value of the wrong type).
 /// The Lead supplies it, built on its configuration, which this crate does not know.
+///
+/// The error stays a `String`: it is the application's own configuration message, which this
+/// crate neither knows the kinds of nor acts on — it only shows it after the key, verbatim, as
+/// [`ScenarioFileError::ConfigRefused`](crate::ScenarioFileError::ConfigRefused). A typed error
+/// here would be the application's type, or a wrapper around the same text.
 pub type ConfigCheck = fn(&toml::Table) -> Result<(), String>;
 
 /// Reads and checks one scenario file; `config` checks each key of its `config` table.
 pub fn load(file: &Path, config: ConfigCheck) -> Result<Scenario, ScenarioError> {
-    let bad = |message: String| ScenarioError::Invalid {
+    let text = std::fs::read_to_string(file).map_err(|source| ScenarioError::Invalid {
         file: file.to_path_buf(),
-        message,
-    };
-    let text = std::fs::read_to_string(file).map_err(|e| bad(format!("cannot read it: {e}")))?;
+        error: Box::new(E::Unreadable { source }),
+    })?;
     parse(&text, file, config)
 }
 
 /// Checks a scenario's text; `file` names it in errors and anchors the relative repository path,
 /// `config` checks each key of its `config` table.
 pub fn parse(text: &str, file: &Path, config: ConfigCheck) -> Result<Scenario, ScenarioError> {
-    let bad = |message: String| ScenarioError::Invalid {
+    check(text, file, config).map_err(|error| ScenarioError::Invalid {
         file: file.to_path_buf(),
-        message,
-    };
-    let raw: Raw = toml::from_str(text).map_err(|e| bad(toml_message(text, &e)))?;
+        error: Box::new(error),
+    })
+}
+
+/// [`parse`], its refusal without the file's name.
+fn check(text: &str, file: &Path, config: ConfigCheck) -> Result<Scenario, E> {
+    let raw: Raw = toml::from_str(text).map_err(|source| syntax(text, source))?;
     if raw.name.trim().is_empty() {
-        return Err(bad("name: must not be empty".into()));
+        return Err(E::EmptyName);
     }
     let base = file.parent().unwrap_or_else(|| Path::new("."));
     // `compose`: the review is a job of `retake serve` in a Compose stack (the remote runtime).
     let (runtime, compose) = match (raw.runtime.as_str(), raw.compose) {
-        ("compose", Some(stack)) => (
-            Runtime::Remote,
-            Some(super::compose::stack(stack, base).map_err(bad)?),
-        ),
-        ("compose", None) => {
-            return Err(bad(
-                "runtime = 'compose' needs a [compose] table (files, scale, actions)".into(),
-            ))
-        }
-        ("local" | "inproc", None) => (raw.runtime.parse::<Runtime>().map_err(bad)?, None),
+        ("compose", Some(stack)) => (Runtime::Remote, Some(super::compose::stack(stack, base)?)),
+        ("compose", None) => return Err(E::ComposeWithoutStack),
+        ("local", None) => (Runtime::Local, None),
+        ("inproc", None) => (Runtime::Inproc, None),
         ("local" | "inproc", Some(_)) => {
-            return Err(bad(format!(
-                "[compose]: only a runtime = 'compose' scenario has a stack, not '{}'",
-                raw.runtime
-            )))
+            return Err(E::StackWithoutCompose {
+                runtime: raw.runtime,
+            })
         }
         (other, _) => {
-            return Err(bad(format!(
-                "runtime = '{other}': expected local, inproc or compose"
-            )))
+            return Err(E::UnknownRuntime {
+                runtime: other.to_string(),
+            })
         }
     };
     if compose.is_some() && !raw.faults.is_empty() {
-        return Err(bad(
-            "faults: the Lead of the remote runtime refuses fault plans; put `--fault` on a \
-             worker's command in a compose override file"
-                .into(),
-        ));
+        return Err(E::FaultsInCompose);
     }
     // `review = …`, or `run = …` for a `retake run` of the team loop (`run_kind`).
     let added = raw.review.as_ref().and_then(|r| r.added.clone());
     let review = raw.review.map(|r| (r.repo, r.args));
-    let target = super::run_kind::target(review, raw.run, raw.lead_crash).map_err(bad)?;
+    let target = super::run_kind::target(review, raw.run, raw.lead_crash)?;
     if compose.is_some() && target.run.is_some() {
-        return Err(bad("run: a container scenario runs a review".into()));
+        return Err(E::RunInCompose);
     }
     let key = target.key();
     let repo = base.join(&target.repo);
     let repo = std::fs::canonicalize(&repo)
         .ok()
         .filter(|p| p.is_dir())
-        .ok_or_else(|| {
-            bad(format!(
-                "{key}.repo = '{}': no such directory",
-                repo.display()
-            ))
+        .ok_or_else(|| E::NoRepo {
+            key,
+            path: repo.clone(),
         })?;
     if let Some(added) = &added {
         let inside = added
             .components()
             .all(|c| matches!(c, std::path::Component::Normal(_)));
         if !inside || !repo.join(added).is_file() {
-            return Err(bad(format!(
-                "review.added = '{}': not a file of the repository (a relative path inside it)",
-                added.display()
-            )));
+            return Err(E::AddedOutside {
+                added: added.clone(),
+            });
         }
     }
     for arg in &target.args {
         let flag = arg.split('=').next().unwrap_or(arg);
         if RESERVED_ARGS.contains(&flag) || target.reserved(flag) {
-            return Err(bad(format!(
-                "{key}.args: '{arg}' is set by the runner (runtime = …, faults = […])"
-            )));
+            return Err(E::ReservedArg {
+                key,
+                arg: arg.clone(),
+            });
         }
     }
     for (i, fault) in raw.faults.iter().enumerate() {
         fault
             .parse::<protocol::chaos::FaultSpec>()
-            .map_err(|e| bad(format!("faults[{i}] = '{fault}': {e}")))?;
+            .map_err(|source| E::Fault {
+                index: i,
+                fault: fault.clone(),
+                source,
+            })?;
     }
-    let env = config_env(&raw.config, config).map_err(bad)?;
-    check_expect(&raw.expect).map_err(bad)?;
-    super::run_kind::check_expect(&raw.expect, target.run.is_some()).map_err(bad)?;
+    let env = config_env(&raw.config, config)?;
+    check_expect(&raw.expect)?;
+    super::run_kind::check_expect(&raw.expect, target.run.is_some())?;
     Ok(Scenario {
         name: raw.name,
         file: file.to_path_buf(),
@@ -189,11 +189,10 @@ pub fn parse(text: &str, file: &Path, config: ConfigCheck) -> Result<Scenario, S
     })
 }
 
-fn check_expect(e: &Expect) -> Result<(), String> {
+fn check_expect(e: &Expect) -> Result<(), E> {
     if let Some(v) = &e.verdict {
-        v.parse::<protocol::Verdict>().map_err(|_| {
-            format!("expect.verdict = '{v}': expected GO, CONDITIONAL, NO-GO or SPEC-UPDATE-NEEDED")
-        })?;
+        v.parse::<protocol::Verdict>()
+            .map_err(|_| E::Verdict { verdict: v.clone() })?;
     }
     if let Some(d) = &e.decision {
         use protocol::Decision::*;
@@ -201,38 +200,38 @@ fn check_expect(e: &Expect) -> Result<(), String> {
             .iter()
             .any(|x| x.as_str() == d)
         {
-            return Err(format!(
-                "expect.decision = '{d}': expected APPROVE, REQUEST_CHANGES, REJECT or STOP"
-            ));
+            return Err(E::Decision {
+                decision: d.clone(),
+            });
         }
     }
     match e.max_seconds {
-        Some(s) if !(s > 0.0 && s.is_finite()) => Err(format!(
-            "expect.max_seconds = {s}: expected a positive number of seconds"
-        )),
+        Some(seconds) if !(seconds > 0.0 && seconds.is_finite()) => Err(E::MaxSeconds { seconds }),
         _ => Ok(()),
     }
 }
 
 /// `config` as environment variables, each key checked against the real configuration (`check`)
 /// so that a misspelt key fails here and not as an unexplained exit 2 of the review.
-fn config_env(config: &toml::Table, check: ConfigCheck) -> Result<Vec<(String, String)>, String> {
+fn config_env(config: &toml::Table, check: ConfigCheck) -> Result<Vec<(String, String)>, E> {
     let mut flat = Vec::new();
     flatten("", config, &mut flat);
     let mut env = Vec::new();
     for (key, value) in flat {
         let Some((section, name)) = key.split_once('.').filter(|(_, n)| !n.contains('.')) else {
-            return Err(format!(
-                "config.\"{key}\": expected SECTION.KEY, e.g. supervision.inspect_deadline_secs"
-            ));
+            return Err(E::ConfigKey { key });
         };
         let mut inner = toml::Table::new();
         inner.insert(name.to_string(), value.clone());
         let mut outer = toml::Table::new();
         outer.insert(section.to_string(), toml::Value::Table(inner));
-        check(&outer).map_err(|e| format!("config.\"{key}\": {e}"))?;
-        let text = env_text(&value)
-            .ok_or_else(|| format!("config.\"{key}\": a table cannot be passed as a variable"))?;
+        check(&outer).map_err(|message| E::ConfigRefused {
+            key: key.clone(),
+            message,
+        })?;
+        let Some(text) = env_text(&value) else {
+            return Err(E::ConfigTable { key });
+        };
         env.push((
             format!(
                 "RETAKE__{}__{}",
@@ -276,16 +275,13 @@ fn env_text(value: &toml::Value) -> Option<String> {
     })
 }
 
-/// One line: `line N: message` (toml's own rendering spans several lines with a caret).
-fn toml_message(text: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim().to_string();
-    match e.span() {
-        Some(span) => {
-            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-            format!("line {line}: {message}")
-        }
-        None => message,
-    }
+/// toml's refusal of `text`, with the line it points at: shown as one line, `line N: message`
+/// (toml's own rendering spans several lines with a caret).
+fn syntax(text: &str, source: toml::de::Error) -> E {
+    let line = source
+        .span()
+        .map(|span| text[..span.start.min(text.len())].matches('\n').count() + 1);
+    E::Syntax { line, source }
 }
 
 #[cfg(test)]

@@ -56,8 +56,9 @@ pub(super) fn commits_since(repo: &Path, base: &str) -> u32 {
 
 /// Runs git in `repo`; a failure is the environment's (git missing or refusing).
 fn git(repo: &Path, args: &[&str]) -> Result<String, ScenarioError> {
-    protocol::exec::git::git(repo, args).map_err(|e| ScenarioError::Environment {
-        message: format!("{e} (in {})", repo.display()),
+    protocol::exec::git::git(repo, args).map_err(|error| ScenarioError::Git {
+        repo: repo.to_path_buf(),
+        error,
     })
 }
 

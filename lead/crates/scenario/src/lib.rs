@@ -24,6 +24,7 @@ pub mod check;
 pub mod compose;
 pub mod expect;
 pub mod file;
+pub mod file_error;
 mod history;
 pub mod lead_crash;
 pub mod leftovers;
@@ -39,8 +40,10 @@ pub mod soak;
 mod testing;
 
 pub use check::check;
+pub use compose::{ComposeMissing, DockerError};
 pub use expect::Expect;
 pub use file::{load, ConfigCheck, Scenario};
+pub use file_error::{EventPatternError, ScenarioFileError};
 pub use observed::Observed;
 pub use runner::Execution;
 
@@ -60,21 +63,29 @@ pub fn execute(scenario: &Scenario, exe: &Path, keep: bool) -> Result<Execution,
 }
 
 /// Why a scenario could not be loaded or run (as opposed to running and failing its checks).
+///
+/// `Invalid` and `Git` show their inner error in their own message and do not also give it as
+/// their `source()`: an error chain (`retake: error: {e:#}`) prints it once.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
-    /// The file is not a valid scenario; the message names the key.
-    #[error("{}: {message}", file.display())]
+    /// The file is not a valid scenario; the message names the file, then the key.
+    #[error("{}: {error}", file.display())]
     Invalid {
         /// The scenario file.
         file: PathBuf,
-        /// What is wrong, naming the key.
-        message: String,
+        /// What is wrong, naming the key (boxed: a `Result` of this error stays small).
+        error: Box<ScenarioFileError>,
     },
-    /// What a scenario needs is not on this machine (Docker Compose for a container scenario).
-    #[error("{message}")]
-    Environment {
-        /// What is missing and how to provide it.
-        message: String,
+    /// A container scenario needs Docker Compose, which is not on this machine.
+    #[error(transparent)]
+    NoCompose(#[from] ComposeMissing),
+    /// git, which prepares the reviewed copy and counts a run's commits, is missing or refused.
+    #[error("{error} (in {})", repo.display())]
+    Git {
+        /// The repository git ran in.
+        repo: PathBuf,
+        /// What git said.
+        error: protocol::exec::git::GitError,
     },
     /// Local I/O failed while preparing or running a scenario.
     #[error("{context}: {source}")]

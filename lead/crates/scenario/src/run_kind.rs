@@ -5,6 +5,7 @@
 //! `run_exec` runs them, `run_check` checks what they left behind.
 
 use super::expect::Expect;
+use super::file_error::{EventPatternError, ScenarioFileError as E};
 use serde::Deserialize;
 use std::path::PathBuf;
 
@@ -84,25 +85,19 @@ pub fn target(
     review: Option<(PathBuf, Vec<String>)>,
     run: Option<RawRun>,
     lead_crash: Option<RawLeadCrash>,
-) -> Result<Target, String> {
+) -> Result<Target, E> {
     let (repo, args, run) = match (review, run) {
-        (Some(_), Some(_)) => {
-            return Err("review and run: a scenario does one of them, not both".into())
-        }
-        (None, None) => {
-            return Err(
-                "expected review = { repo = … } (a review) or run = { repo = … } (a run)".into(),
-            )
-        }
+        (Some(_), Some(_)) => return Err(E::ReviewAndRun),
+        (None, None) => return Err(E::NoTarget),
         (Some((repo, args)), None) => {
             if lead_crash.is_some() {
-                return Err("lead_crash: only a run scenario (run = …) kills its Lead".into());
+                return Err(E::CrashOfReview);
             }
             (repo, args, None)
         }
         (None, Some(raw)) => {
             if raw.range.trim().is_empty() {
-                return Err("run.range: must not be empty (all, a keyword, \"A to B\")".into());
+                return Err(E::EmptyRange);
             }
             let lead_crash = lead_crash.map(crash).transpose()?;
             let spec = RunSpec {
@@ -115,15 +110,15 @@ pub fn target(
     Ok(Target { repo, args, run })
 }
 
-fn crash(raw: RawLeadCrash) -> Result<LeadCrash, String> {
+fn crash(raw: RawLeadCrash) -> Result<LeadCrash, E> {
     if raw.after_event.is_none() && raw.after_ms.is_none() {
-        return Err(
-            "lead_crash: give after_event (a timeline event, TYPE[:TASK[:ACTOR]]) and/or after_ms"
-                .into(),
-        );
+        return Err(E::CrashWithoutTrigger);
     }
     if let Some(event) = &raw.after_event {
-        event_pattern(event).map_err(|e| format!("lead_crash.after_event = '{event}': {e}"))?;
+        event_pattern(event).map_err(|source| E::CrashEvent {
+            event: event.clone(),
+            source,
+        })?;
     }
     Ok(LeadCrash {
         after_event: raw.after_event,
@@ -132,15 +127,17 @@ fn crash(raw: RawLeadCrash) -> Result<LeadCrash, String> {
 }
 
 /// Checks `TYPE[:TASK[:ACTOR]]`: an upper-case event type, a task number or nothing, an actor.
-pub fn event_pattern(text: &str) -> Result<(), String> {
+pub fn event_pattern(text: &str) -> Result<(), EventPatternError> {
     let mut parts = text.splitn(3, ':');
     let kind = parts.next().unwrap_or_default();
     if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
-        return Err("expected an event type such as TASK_COMPLETED, then :TASK and :ACTOR".into());
+        return Err(EventPatternError::NoType);
     }
     match parts.next() {
         Some(task) if !task.is_empty() && task.parse::<u32>().is_err() => {
-            Err(format!("'{task}' is not a task number"))
+            Err(EventPatternError::NotATask {
+                task: task.to_string(),
+            })
         }
         _ => Ok(()),
     }
@@ -148,7 +145,7 @@ pub fn event_pattern(text: &str) -> Result<(), String> {
 
 /// The `[expect]` keys of the other kind are refused: a run has no JSON notes or
 /// qualifiers, a review no tasks, commits, timeline or state file.
-pub fn check_expect(e: &Expect, run: bool) -> Result<(), String> {
+pub fn check_expect(e: &Expect, run: bool) -> Result<(), E> {
     let review_only = [
         ("notes", !e.notes.is_empty()),
         ("absent_notes", !e.absent_notes.is_empty()),
@@ -167,16 +164,20 @@ pub fn check_expect(e: &Expect, run: bool) -> Result<(), String> {
         (&run_only[..], "a run's (run = …)")
     };
     if let Some((key, _)) = wrong.iter().find(|(_, given)| *given) {
-        return Err(format!("expect.{key}: an expectation of {kind}"));
+        return Err(E::OtherKindExpect { key, kind });
     }
     if run {
         if let Some(actor) = e.restarts.keys().find(|a| !a.starts_with("implementer-")) {
-            return Err(format!(
-                "expect.restarts.{actor}: a run counts its Implementers' re-spawns (implementer-N)"
-            ));
+            return Err(E::RunRestarts {
+                actor: actor.clone(),
+            });
         }
         for (i, event) in e.events.iter().enumerate() {
-            event_pattern(event).map_err(|m| format!("expect.events[{i}] = '{event}': {m}"))?;
+            event_pattern(event).map_err(|source| E::ExpectEvent {
+                index: i,
+                event: event.clone(),
+                source,
+            })?;
         }
     }
     Ok(())

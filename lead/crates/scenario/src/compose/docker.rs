@@ -17,8 +17,53 @@ const PROBE: Duration = Duration::from_secs(30);
 /// unset, `docker compose` when the plugin answers, else `docker-compose`.
 pub const COMPOSE_ENV: &str = "RETAKE_COMPOSE";
 
+/// No Compose command answers on this machine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "container scenarios need Docker Compose: neither `docker compose` nor `docker-compose` \
+     answers (or set {})",
+    COMPOSE_ENV
+)]
+pub struct ComposeMissing;
+
+/// Why a Compose or docker command did not do its work; each names the command as it is shown
+/// (the program and the arguments given, without a project's `-p` and `-f`).
+#[derive(Debug, thiserror::Error)]
+pub enum DockerError {
+    /// It could not be started (the program is not installed, not executable).
+    #[error("{command}: cannot run it: {source}")]
+    NotRun {
+        /// The command.
+        command: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// It ran past its time limit; its process group was killed.
+    #[error("{command}: still running after {} s", limit.as_secs())]
+    TimedOut {
+        /// The command.
+        command: String,
+        /// The limit.
+        limit: Duration,
+    },
+    /// It ended with an exit status other than 0, or by a signal.
+    #[error(
+        "{command}: {} ({})",
+        stderr.join(" / "),
+        code.map_or_else(|| "ended by a signal".to_string(), |c| format!("exit status: {c}"))
+    )]
+    Failed {
+        /// The command.
+        command: String,
+        /// The last (at most three) non-blank lines of its standard error.
+        stderr: Vec<String>,
+        /// Its exit code; none when a signal ended it.
+        code: Option<i32>,
+    },
+}
+
 /// The Compose command line to use, or why there is none.
-pub fn compose_program() -> Result<Vec<String>, String> {
+pub fn compose_program() -> Result<Vec<String>, ComposeMissing> {
     if let Some(text) = std::env::var(COMPOSE_ENV)
         .ok()
         .filter(|t| !t.trim().is_empty())
@@ -37,10 +82,7 @@ pub fn compose_program() -> Result<Vec<String>, String> {
             return Ok(candidate.iter().map(|s| s.to_string()).collect());
         }
     }
-    Err(format!(
-        "container scenarios need Docker Compose: neither `docker compose` nor `docker-compose` \
-         answers (or set {COMPOSE_ENV})"
-    ))
+    Err(ComposeMissing)
 }
 
 /// One Compose project: its command, name, files and the variables its files read.
@@ -61,7 +103,7 @@ const PROJECT_LABEL: &str = "com.docker.compose.project";
 
 impl Compose {
     /// Runs `compose -p P -f F… ARGS`; its standard output, or its standard error's last lines.
-    pub fn run(&self, args: &[&str]) -> Result<String, String> {
+    pub fn run(&self, args: &[&str]) -> Result<String, DockerError> {
         let mut argv: Vec<String> = self.program.clone();
         argv.extend(["-p".to_string(), self.project.clone()]);
         for file in &self.files {
@@ -78,7 +120,7 @@ impl Compose {
 
     /// `compose run --rm -T SERVICE` (a one-shot container beside the stack): its exit code
     /// and standard error, whatever the code.
-    pub fn run_once(&self, service: &str) -> Result<(Option<i32>, String), String> {
+    pub fn run_once(&self, service: &str) -> Result<(Option<i32>, String), DockerError> {
         let mut argv: Vec<String> = self.program.clone();
         argv.extend(["-p".to_string(), self.project.clone()]);
         for file in &self.files {
@@ -94,7 +136,7 @@ impl Compose {
     }
 
     /// `up -d` with the replicas of `scale`.
-    pub fn up(&self, scale: &[(String, u32)]) -> Result<(), String> {
+    pub fn up(&self, scale: &[(String, u32)]) -> Result<(), DockerError> {
         let mut args: Vec<String> = vec!["up".into(), "-d".into()];
         for (service, n) in scale {
             args.push("--scale".into());
@@ -105,7 +147,7 @@ impl Compose {
     }
 
     /// The running containers of `service` (full ids), or of every service when `None`.
-    pub fn containers(&self, service: Option<&str>) -> Result<Vec<String>, String> {
+    pub fn containers(&self, service: Option<&str>) -> Result<Vec<String>, DockerError> {
         let mut args = vec!["ps", "-q"];
         args.extend(service);
         Ok(self
@@ -116,7 +158,7 @@ impl Compose {
     }
 
     /// `down` with the project's volumes and orphans, containers given `grace_secs` to stop.
-    pub fn down(&self, grace_secs: u32) -> Result<(), String> {
+    pub fn down(&self, grace_secs: u32) -> Result<(), DockerError> {
         let grace = grace_secs.to_string();
         self.run(&["down", "-v", "--remove-orphans", "-t", &grace])
             .map(drop)
@@ -150,7 +192,7 @@ impl Compose {
 }
 
 /// Runs `docker ARGS`; its standard output, or its standard error's last lines.
-pub(super) fn docker(args: &[&str]) -> Result<String, String> {
+pub(super) fn docker(args: &[&str]) -> Result<String, DockerError> {
     let argv: Vec<String> = std::iter::once("docker")
         .chain(args.iter().copied())
         .map(str::to_string)
@@ -160,7 +202,7 @@ pub(super) fn docker(args: &[&str]) -> Result<String, String> {
 
 /// Everything a container wrote (`docker logs`: its standard output, then its standard error,
 /// where the Lead's tracing goes).
-pub(super) fn logs(container: &str) -> Result<String, String> {
+pub(super) fn logs(container: &str) -> Result<String, DockerError> {
     let argv = ["docker", "logs", container].map(str::to_string);
     let (stdout, stderr) = output(&argv, Vec::new(), &format!("docker logs {container}"))?;
     Ok(stdout + &stderr)
@@ -195,14 +237,18 @@ fn finished(
     argv: &[String],
     env: Vec<(String, String)>,
     what: &str,
-) -> Result<protocol::exec::Finished, String> {
+) -> Result<protocol::exec::Finished, DockerError> {
     let extra = Extra { stdin: None, env };
     match protocol::exec::run(argv, Path::new("."), LIMIT, &extra) {
         Ok(done) => Ok(done),
-        Err(RunError::TimedOut) => {
-            Err(format!("{what}: still running after {} s", LIMIT.as_secs()))
-        }
-        Err(RunError::Spawn(e)) => Err(format!("{what}: cannot run it: {e}")),
+        Err(RunError::TimedOut) => Err(DockerError::TimedOut {
+            command: what.to_string(),
+            limit: LIMIT,
+        }),
+        Err(RunError::Spawn(source)) => Err(DockerError::NotRun {
+            command: what.to_string(),
+            source,
+        }),
     }
 }
 
@@ -213,7 +259,7 @@ fn output(
     argv: &[String],
     env: Vec<(String, String)>,
     what: &str,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), DockerError> {
     let done = finished(argv, env, what)?;
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     if done.code == Some(0) {
@@ -226,10 +272,55 @@ fn output(
         .rev()
         .take(3)
         .collect();
-    let tail: Vec<&str> = tail.into_iter().rev().collect();
-    let status = done.code.map_or_else(
-        || "ended by a signal".to_string(),
-        |c| format!("exit status: {c}"),
-    );
-    Err(format!("{what}: {} ({status})", tail.join(" / ")))
+    Err(DockerError::Failed {
+        command: what.to_string(),
+        stderr: tail.into_iter().rev().map(str::to_string).collect(),
+        code: done.code,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Result<(String, String), DockerError> {
+        let argv = ["sh", "-c", script].map(str::to_string);
+        output(&argv, Vec::new(), "docker ps")
+    }
+
+    #[test]
+    fn a_failed_command_shows_its_last_error_lines_and_its_status() {
+        let e = sh("echo one >&2; echo >&2; echo two >&2; echo three >&2; echo four >&2; exit 3")
+            .expect_err("exit 3");
+        match &e {
+            DockerError::Failed {
+                command,
+                stderr,
+                code,
+            } => {
+                assert_eq!(command, "docker ps");
+                assert_eq!(stderr, &["two", "three", "four"]);
+                assert_eq!(*code, Some(3));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            e.to_string(),
+            "docker ps: two / three / four (exit status: 3)"
+        );
+        let e = sh("echo gone >&2; kill -9 $$").expect_err("killed");
+        assert_eq!(e.to_string(), "docker ps: gone (ended by a signal)");
+        assert_eq!(sh("echo out; echo err >&2").expect("ran").0, "out\n");
+    }
+
+    #[test]
+    fn a_command_that_cannot_start_says_so() {
+        let argv = ["/nonexistent/docker".to_string()];
+        let e = output(&argv, Vec::new(), "docker ps").expect_err("no such program");
+        assert!(matches!(e, DockerError::NotRun { .. }), "{e:?}");
+        assert!(
+            e.to_string().starts_with("docker ps: cannot run it: "),
+            "{e}"
+        );
+    }
 }

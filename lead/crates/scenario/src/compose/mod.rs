@@ -11,11 +11,13 @@ mod api;
 mod docker;
 mod logs;
 mod run;
+mod run_error;
 
-pub use docker::{compose_program, Compose, COMPOSE_ENV};
+pub use docker::{compose_program, Compose, ComposeMissing, DockerError, COMPOSE_ENV};
 pub use logs::{claims, registrations, worker_host, Claim};
 pub use run::{execute, PROJECT_ENV};
 
+use crate::file_error::ScenarioFileError as E;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -178,9 +180,9 @@ fn private_network() -> String {
 
 /// Checks the `[compose]` table; `base` anchors relative file paths (the scenario's folder).
 /// Errors name the key.
-pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
+pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, E> {
     if raw.files.is_empty() {
-        return Err("compose.files: name at least the base compose file".into());
+        return Err(E::NoComposeFiles);
     }
     let mut files = Vec::new();
     for (i, file) in raw.files.iter().enumerate() {
@@ -188,23 +190,22 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
         let path = std::fs::canonicalize(&path)
             .ok()
             .filter(|p| p.is_file())
-            .ok_or_else(|| format!("compose.files[{i}] = '{}': no such file", path.display()))?;
+            .ok_or_else(|| E::NoComposeFile {
+                index: i,
+                path: path.clone(),
+            })?;
         files.push(path);
     }
     if let Some((service, _)) = raw.scale.iter().find(|(_, n)| **n == 0) {
-        return Err(format!(
-            "compose.scale.{service} = 0: a scenario's service runs at least once"
-        ));
+        return Err(E::ZeroScale {
+            service: service.clone(),
+        });
     }
     let mut actions = Vec::new();
-    for (i, a) in raw.actions.into_iter().enumerate() {
-        let key = format!("compose.actions[{i}]");
-        let verb = Verb::parse(&a.verb).ok_or_else(|| {
-            format!(
-                "{key}.do = '{}': expected kill, crash, pause, unpause, disconnect, connect, \
-                 restart or run",
-                a.verb
-            )
+    for (index, a) in raw.actions.into_iter().enumerate() {
+        let verb = Verb::parse(&a.verb).ok_or_else(|| E::UnknownAction {
+            index,
+            verb: a.verb.clone(),
         })?;
         let when = match a.when.as_str() {
             "idle" => Trigger::Idle,
@@ -212,25 +213,21 @@ pub(super) fn stack(raw: RawStack, base: &Path) -> Result<Stack, String> {
             other => match other.strip_prefix("claimed:") {
                 Some(instance) if !instance.is_empty() => Trigger::Claimed(instance.to_string()),
                 _ => {
-                    return Err(format!(
-                        "{key}.when = '{other}': expected idle, submitted or claimed:INSTANCE \
-                         (claimed:inspector-quality)"
-                    ))
+                    return Err(E::UnknownTrigger {
+                        index,
+                        when: other.to_string(),
+                    })
                 }
             },
         };
         if a.service.trim().is_empty() {
-            return Err(format!("{key}.service: must name a compose service"));
+            return Err(E::NoService { index });
         }
         if when == Trigger::Idle && actions.iter().any(|a: &Action| a.when != Trigger::Idle) {
-            return Err(format!(
-                "{key}.when = 'idle': idle actions come first (they are done before the job)"
-            ));
+            return Err(E::LateIdle { index });
         }
         if verb != Verb::Run && (a.exit_code.is_some() || a.stderr.is_some()) {
-            return Err(format!(
-                "{key}: exit_code and stderr check a `run` action's one-shot container"
-            ));
+            return Err(E::RunChecksElsewhere { index });
         }
         actions.push(Action {
             when,

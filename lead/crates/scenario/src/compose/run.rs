@@ -5,6 +5,7 @@
 
 use super::api::{Api, JobState};
 use super::docker::{compose_program, docker, logs, remove, Compose};
+use super::run_error::{ActionError, JournalError, NotYet, WholeError};
 use super::{claims, registrations, worker_host, Action, Stack, Trigger, Verb, REPO_IN_STACK};
 use crate::observed::Observed;
 use crate::runner::{copy_for, Execution};
@@ -22,7 +23,7 @@ const POLL: Duration = Duration::from_millis(100);
 
 /// Runs `scenario` in its stack and observes the outcome.
 pub fn execute(scenario: &Scenario, stack: &Stack, keep: bool) -> Result<Execution, ScenarioError> {
-    let program = compose_program().map_err(|message| ScenarioError::Environment { message })?;
+    let program = compose_program()?;
     let tmp = tempfile::Builder::new()
         .prefix("retake-scenario-")
         .tempdir()
@@ -161,7 +162,7 @@ impl Run<'_> {
 
     /// Waits until the Lead answers and every worker container is idle in its pool; notes the
     /// Lead's container (a restart keeps it).
-    fn whole(&mut self, within: Duration) -> Result<(), String> {
+    fn whole(&mut self, within: Duration) -> Result<(), WholeError> {
         let deadline = Instant::now() + within;
         let lead = self.compose.containers(Some("lead"))?;
         self.lead = lead.first().cloned();
@@ -172,18 +173,18 @@ impl Run<'_> {
             .into_iter()
             .filter(|c| !lead.contains(c))
             .count();
-        let mut last = String::from("the Lead's API never answered");
+        let mut last = NotYet::NoAnswer;
         while Instant::now() < deadline {
             if self.api.healthy() {
                 match self.api.idle_workers() {
                     Ok(idle) if idle as usize >= workers => return Ok(()),
-                    Ok(idle) => last = format!("{idle} of {workers} workers registered"),
-                    Err(e) => last = e,
+                    Ok(idle) => last = NotYet::Registering { idle, workers },
+                    Err(e) => last = NotYet::Metrics(Box::new(e)),
                 }
             }
             std::thread::sleep(Duration::from_millis(250));
         }
-        Err(format!("not whole after {} s: {last}", within.as_secs()))
+        Err(WholeError::NotWhole { within, last })
     }
 
     /// Polls job `id` until it finishes or `limit` passes, doing `actions` at their triggers.
@@ -261,7 +262,7 @@ impl Run<'_> {
 
     /// Does `action` to its container: the one whose worker is `worker` when the service has
     /// it, else the service's only container.
-    fn act(&mut self, action: &Action, worker: Option<&str>, at: f64) -> Result<(), String> {
+    fn act(&mut self, action: &Action, worker: Option<&str>, at: f64) -> Result<(), ActionError> {
         if action.verb == Verb::Run {
             return self.run_once(action, at);
         }
@@ -273,11 +274,10 @@ impl Run<'_> {
             Some(c) => c.clone(),
             None if containers.len() == 1 => containers[0].clone(),
             None => {
-                return Err(format!(
-                    "{} running containers and none serves the claimed worker {}",
-                    containers.len(),
-                    worker.unwrap_or("(no claim trigger)")
-                ))
+                return Err(ActionError::NoTarget {
+                    running: containers.len(),
+                    worker: worker.map(str::to_string),
+                })
             }
         };
         let started = Instant::now();
@@ -290,38 +290,39 @@ impl Run<'_> {
         );
         let network = self.compose.network(&action.network);
         match action.verb {
-            Verb::Kill => docker(&["kill", &target]),
-            Verb::Crash => crash(&target),
-            Verb::Pause => docker(&["pause", &target]).inspect(|_| {
+            Verb::Kill => drop(docker(&["kill", &target])?),
+            Verb::Crash => crash(&target)?,
+            Verb::Pause => {
+                docker(&["pause", &target])?;
                 self.healing
                     .push((Verb::Unpause, String::new(), target.clone()));
-            }),
-            Verb::Unpause => docker(&["unpause", &target]).inspect(|_| {
+            }
+            Verb::Unpause => {
+                docker(&["unpause", &target])?;
                 self.healing
                     .retain(|(v, _, c)| !(*v == Verb::Unpause && *c == target));
-            }),
-            Verb::Disconnect => {
-                docker(&["network", "disconnect", &network, &target]).inspect(|_| {
-                    self.healing
-                        .push((Verb::Connect, network.clone(), target.clone()));
-                })
             }
-            Verb::Connect => docker(&["network", "connect", &network, &target]).inspect(|_| {
+            Verb::Disconnect => {
+                docker(&["network", "disconnect", &network, &target])?;
+                self.healing
+                    .push((Verb::Connect, network.clone(), target.clone()));
+            }
+            Verb::Connect => {
+                docker(&["network", "connect", &network, &target])?;
                 self.healing
                     .retain(|(v, _, c)| !(*v == Verb::Connect && *c == target));
-            }),
-            Verb::Restart => docker(&["restart", "-t", "5", &target]),
+            }
+            Verb::Restart => drop(docker(&["restart", "-t", "5", &target])?),
             // Handled above: a one-shot container is not one of the stack's.
-            Verb::Run => Err("a one-shot container has no running container to act on".into()),
+            Verb::Run => return Err(ActionError::OneShot),
         }
-        .map(drop)?;
         // A busy machine can make `docker` slow: when it acted shows whether the window held.
         eprintln!("  {:.1} s: done", at + started.elapsed().as_secs_f64());
         Ok(())
     }
 
     /// Runs the one-shot container of `action` and checks how it ended.
-    fn run_once(&mut self, action: &Action, at: f64) -> Result<(), String> {
+    fn run_once(&mut self, action: &Action, at: f64) -> Result<(), ActionError> {
         eprintln!("  {at:.1} s: run {}", action.service);
         let (code, stderr) = self.compose.run_once(&action.service)?;
         // retake's own error line, else the last line (Compose may add lines of its own).
@@ -336,13 +337,18 @@ impl Run<'_> {
         eprintln!("  one-shot {} ended: exit {code:?}: {last}", action.service);
         if let Some(wanted) = action.exit_code {
             if code != Some(wanted) {
-                return Err(format!("exit {code:?}, expected {wanted}: {last}"));
+                return Err(ActionError::ExitCode {
+                    code,
+                    wanted,
+                    last: last.to_string(),
+                });
             }
         }
         match &action.stderr {
-            Some(text) if !stderr.contains(text.as_str()) => {
-                Err(format!("its standard error lacks '{text}': {last}"))
-            }
+            Some(text) if !stderr.contains(text.as_str()) => Err(ActionError::Stderr {
+                text: text.clone(),
+                last: last.to_string(),
+            }),
             _ => Ok(()),
         }
     }
@@ -370,13 +376,13 @@ impl Run<'_> {
     /// The report names journaled for `run_id` on the state volume, copied out of the Lead.
     fn journal(&mut self, run_id: &str) -> Vec<String> {
         let lead = self.lead.clone().unwrap_or_default();
-        let listed = (|| -> Result<Vec<String>, String> {
-            let out = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let listed = (|| -> Result<Vec<String>, JournalError> {
+            let out = tempfile::tempdir().map_err(JournalError::Scratch)?;
             let dest = out.path().join("reports");
             let source = format!("{lead}:{REPO_IN_STACK}/.retake/runs/{run_id}/reports");
             docker(&["cp", &source, &dest.display().to_string()])?;
             let mut names: Vec<String> = std::fs::read_dir(&dest)
-                .map_err(|e| e.to_string())?
+                .map_err(JournalError::Listing)?
                 .flatten()
                 .filter_map(|e| {
                     e.file_name()
@@ -425,7 +431,11 @@ impl Run<'_> {
                 self.problem(format!("the stack did not heal: {e}"));
             }
         }
-        let healed = self.compose.up(scale).and_then(|()| self.whole(STACK_WAIT));
+        let healed = self
+            .compose
+            .up(scale)
+            .map_err(WholeError::from)
+            .and_then(|()| self.whole(STACK_WAIT));
         match healed {
             Ok(()) => eprintln!(
                 "  healed in {:.1} s: every worker registered again",
@@ -438,19 +448,25 @@ impl Run<'_> {
 
 /// Kills the first process of `container` (its init) from the host with SIGKILL: the container
 /// exits 137 without Docker having stopped it, so its restart policy applies.
-fn crash(container: &str) -> Result<String, String> {
-    let pid = docker(&["inspect", "-f", "{{.State.Pid}}", container])?;
-    let pid: i32 = pid
-        .trim()
-        .parse()
-        .ok()
-        .filter(|p| *p > 0)
-        .ok_or_else(|| format!("{container} has no running process (pid '{}')", pid.trim()))?;
+fn crash(container: &str) -> Result<(), ActionError> {
+    let reported = docker(&["inspect", "-f", "{{.State.Pid}}", container])?;
+    let reported = reported.trim();
+    let pid: i32 =
+        reported
+            .parse()
+            .ok()
+            .filter(|p| *p > 0)
+            .ok_or_else(|| ActionError::NoProcess {
+                container: container.to_string(),
+                pid: reported.to_string(),
+            })?;
     // The pid is the one Docker reports for the container's first process, so the signal
     // goes to that container alone.
-    protocol::exec::child::kill_process(pid)
-        .map_err(|e| format!("cannot signal pid {pid} of {container}: {e}"))?;
-    Ok(String::new())
+    protocol::exec::child::kill_process(pid).map_err(|source| ActionError::Signal {
+        pid,
+        container: container.to_string(),
+        source,
+    })
 }
 
 /// A Compose project name unique to this run: `PREFIX-XXXXXXXX` in the characters Compose keeps.
