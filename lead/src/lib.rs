@@ -1,5 +1,13 @@
-//! retake's Lead and command line: it resolves what to review, starts the actors in a runtime,
-//! routes and journals their messages, supervises them, and is the only writer of state files.
+//! retake's Lead as an application: the command line (`cli`, one module per command in
+//! `commands`), the settings (`config`: files, environment and flags read once into typed
+//! values), the service (`serve`), and the two loops that change a repository — `run` (the team
+//! loop's shell over the pure `team` crate) and `fix` (the fix pipeline's shell over
+//! `team::fix`) — with the Lead's git (`work_tree`).
+//!
+//! Everything else is a library it calls with typed values: `review` (one review, its state,
+//! verdicts.md, steering and review cycle), `host` (where actors run and how they are
+//! supervised), `outputs` (every format and the exit code), `scenario` (recovery scenarios).
+//! The binary's `main` calls [`main`] and exits with the code it returns.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
