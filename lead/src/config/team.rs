@@ -10,6 +10,34 @@ use super::choice::{key, Choice};
 
 key!(executor_kind, opt ExecutorMode, "executor.kind");
 key!(loop_gate, GateKind, "loop.gate");
+key!(loop_evaluator, opt Evaluator, "loop.evaluator");
+
+/// A template evaluator every task of a run is judged by besides Q1–Q9 (`[loop] evaluator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evaluator {
+    /// The goal-drift guard (GD1–GD5): deferral, reduced scope, simplification or placeholders
+    /// in the executor's own words, or no statement that every requirement is fulfilled.
+    GoalDrift,
+}
+
+impl Evaluator {
+    /// The template id the Implementers' evaluator registry knows it by.
+    pub fn template_id(self) -> String {
+        use implementer::TemplateEvaluator as _;
+        match self {
+            Evaluator::GoalDrift => implementer::GoalDriftGuard.template_id().to_string(),
+        }
+    }
+}
+
+impl Choice for Evaluator {
+    const ALL: &'static [Self] = &[Evaluator::GoalDrift];
+    fn name(self) -> &'static str {
+        match self {
+            Evaluator::GoalDrift => "goal-drift",
+        }
+    }
+}
 
 /// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell) or a
 /// `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent fails
@@ -139,6 +167,9 @@ pub struct LoopSettings {
     pub typecheck: Option<Vec<String>>,
     /// House rules added to every executor prompt.
     pub rules: Vec<String>,
+    /// A template evaluator every task is judged by as well (`goal-drift`); unset: none.
+    #[serde(with = "loop_evaluator")]
+    pub evaluator: Option<Evaluator>,
 }
 
 impl Default for LoopSettings {
@@ -157,6 +188,7 @@ impl Default for LoopSettings {
             lint: None,
             typecheck: None,
             rules: Vec::new(),
+            evaluator: None,
         }
     }
 }
@@ -213,6 +245,7 @@ mod tests {
         .expect("write");
         let s = load(dir.path()).expect("valid");
         assert_eq!(s.team_loop.gate, GateKind::Breezing);
+        assert_eq!(s.team_loop.evaluator, None);
         let spec = s.executor.spec().expect("configured");
         assert_eq!(spec.mode, protocol::message::ExecutorMode::Agent);
         assert_eq!((spec.command.len(), spec.timeout_secs), (2, 60));
@@ -227,6 +260,10 @@ mod tests {
             ("[executor]\nkind = \"llm\"\n", "executor.kind = 'llm'"),
             ("[executor]\nkind = \"agent\"\n", "needs executor.command"),
             ("[loop]\ngate = \"strict\"\n", "loop.gate = 'strict'"),
+            (
+                "[loop]\nevaluator = \"drift\"\n",
+                "loop.evaluator = 'drift' (expected goal-drift)",
+            ),
             ("[loop]\nmax_iterations = 0\n", "must be at least 1"),
         ] {
             std::fs::write(dir.path().join("retake.toml"), toml).expect("write");

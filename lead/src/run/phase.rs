@@ -77,6 +77,7 @@ impl Team {
                 executor: r.executor.clone(),
                 runner,
                 rules: settings.team_loop.rules.clone(),
+                template: settings.team_loop.evaluator.map(|e| e.template_id()),
             },
             policy: Policy {
                 heartbeat: setup.heartbeat,

@@ -18,6 +18,8 @@ pub struct AssignmentBase {
     pub runner: LoopSpec,
     /// House rules for the prompt.
     pub rules: Vec<String>,
+    /// The template evaluator every task is judged by as well (its template id).
+    pub template: Option<String>,
 }
 
 /// One team phase's settings.

@@ -315,7 +315,7 @@ impl TeamHub {
                     runner: base.runner.clone(),
                     rules: base.rules.clone(),
                     peer_notes,
-                    template: None,
+                    template: base.template.clone(),
                     findings,
                 };
                 self.events(&[team_event(
