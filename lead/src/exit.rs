@@ -1,4 +1,5 @@
-//! How a command ends when it cannot give its result: the exit code and the one-line error.
+//! How a command ends: the exit code and the verdict it reached ([`Reviewed`]), or, when it
+//! cannot give its result, the exit code and the one-line error ([`Failure`]).
 
 use outputs::ExitCode;
 
@@ -8,4 +9,14 @@ pub struct Failure {
     pub code: ExitCode,
     /// The one-line message.
     pub error: anyhow::Error,
+}
+
+/// What a review command ended with: its exit code and, when the review reached one, the
+/// verdict (a service job records both without reading its report back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reviewed {
+    /// The command's exit code.
+    pub code: ExitCode,
+    /// The review's verdict.
+    pub verdict: Option<protocol::Verdict>,
 }

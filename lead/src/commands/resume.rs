@@ -6,7 +6,7 @@
 //! in its options.
 
 use crate::cli::{Format, ResumeArgs};
-use crate::exit::Failure;
+use crate::exit::{Failure, Reviewed};
 use anyhow::Context as _;
 use host::Runtime;
 use outputs::ExitCode;
@@ -16,6 +16,11 @@ use std::path::PathBuf;
 
 /// Runs the command.
 pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
+    reviewed(args).map(|r| r.code)
+}
+
+/// Runs the command, returning what it ended with (a resumed run has no verdict of its own).
+pub fn reviewed(args: ResumeArgs) -> Result<Reviewed, Failure> {
     let fail2 = |error: anyhow::Error| Failure {
         code: ExitCode::Error,
         error,
@@ -27,7 +32,10 @@ pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
         .map_err(fail2)?;
     let kind = review::state::kind(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
     if kind == "run" {
-        return resume_run(repo, &args).map_err(fail2);
+        return resume_run(repo, &args).map_err(fail2).map(|code| Reviewed {
+            code,
+            verdict: None,
+        });
     }
     let active = ActiveReview::read(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;
     let base = match &active.scope {

@@ -1,7 +1,7 @@
 //! `retake review`: resolve the scope, run the review, append verdicts.md, print, exit.
 
 use crate::cli::ReviewArgs;
-use crate::exit::Failure;
+use crate::exit::{Failure, Reviewed};
 use anyhow::Context as _;
 use outputs::ExitCode;
 use outputs::Summary;
@@ -11,6 +11,11 @@ use review::{self, ReviewError, ReviewRequest};
 
 /// Runs the command.
 pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
+    reviewed(args).map(|r| r.code)
+}
+
+/// Runs the command, returning what it ended with.
+pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
     let fail2 = |error: anyhow::Error| Failure {
         code: ExitCode::Error,
         error,
@@ -85,14 +90,14 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
             &answers,
             cycle.as_ref(),
         )
-        .map(|(code, _)| code);
+        .map(|(reviewed, _)| reviewed);
     }
     if args.consensus > 1 {
         return Err(fail2(anyhow::anyhow!(
             "--fix works on a single review: drop --consensus (or run `retake fix` on one pipeline's folder)"
         )));
     }
-    let (_review_code, review_dir) = execute_reviewed(
+    let (review, review_dir) = execute_reviewed(
         request,
         &args.output,
         args.threshold,
@@ -100,7 +105,11 @@ pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
         cycle.as_ref(),
     )?;
     // The review's report is printed; the command's outcome is now the fix session's.
-    super::fix::after_review(&review_dir).map_err(fail2)
+    let code = super::fix::after_review(&review_dir).map_err(fail2)?;
+    Ok(Reviewed {
+        code,
+        verdict: review.verdict,
+    })
 }
 
 /// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
@@ -115,6 +124,7 @@ pub fn execute(
         threshold,
         &review::steering::Answers::default(),
     )
+    .map(|r| r.code)
 }
 
 /// As [`execute`], answering the Auditor's PROPOSE rows as `answers` says.
@@ -123,13 +133,13 @@ pub fn execute_with(
     output: &crate::cli::OutputArgs,
     threshold: Option<u32>,
     answers: &review::steering::Answers,
-) -> Result<ExitCode, Failure> {
+) -> Result<Reviewed, Failure> {
     let fail2 = |error: anyhow::Error| Failure {
         code: ExitCode::Error,
         error,
     };
     let cycle = cycle_of(&request.config.inspect.dimensions, None).map_err(fail2)?;
-    execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(code, _)| code)
+    execute_reviewed(request, output, threshold, answers, cycle.as_ref()).map(|(r, _)| r)
 }
 
 /// The review cycle of the review-cycle spec (`review::review_cycle`): it runs after a review with
@@ -167,7 +177,7 @@ fn execute_reviewed(
     threshold: Option<u32>,
     answers: &review::steering::Answers,
     cycle: Option<&CycleOptions>,
-) -> Result<(ExitCode, std::path::PathBuf), Failure> {
+) -> Result<(Reviewed, std::path::PathBuf), Failure> {
     let fail2 = |error: anyhow::Error| Failure {
         code: ExitCode::Error,
         error,
@@ -235,12 +245,16 @@ fn execute_reviewed(
         baseline: None,
     };
     let code = super::emit(&summary, output).map_err(fail2)?;
+    let reviewed = Reviewed {
+        code,
+        verdict: Some(outcome.verdict),
+    };
     match written {
         Some(w) => {
             eprintln!("retake: {}", w.summary());
-            Ok((code, w.dir))
+            Ok((reviewed, w.dir))
         }
-        None => Ok((code, out.journal_dir.clone())),
+        None => Ok((reviewed, out.journal_dir.clone())),
     }
 }
 

@@ -60,8 +60,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
         token,
         clone_schemes: settings.serve.clone_schemes.clone(),
         runners: Runners {
-            review: super::review::run,
-            resume: super::resume::run,
+            review: super::review::reviewed,
+            resume: super::resume::reviewed,
         },
     };
     let service = Service::new(pool, dir, options).map_err(anyhow::Error::msg)?;

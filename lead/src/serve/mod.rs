@@ -21,7 +21,7 @@ pub mod jobs;
 pub mod server;
 
 use crate::cli::{ResumeArgs, ReviewArgs};
-use crate::exit::Failure;
+use crate::exit::{Failure, Reviewed};
 use args::{clone_scheme, job_args, json_output, review_args};
 use auth::ApiToken;
 use confine::{Refusal, ReposRoot};
@@ -85,9 +85,9 @@ pub struct Options {
 #[derive(Debug, Clone, Copy)]
 pub struct Runners {
     /// Runs a review.
-    pub review: fn(ReviewArgs) -> Result<ExitCode, Failure>,
+    pub review: fn(ReviewArgs) -> Result<Reviewed, Failure>,
     /// Resumes a run a previous service left unfinished.
-    pub resume: fn(ResumeArgs) -> Result<ExitCode, Failure>,
+    pub resume: fn(ResumeArgs) -> Result<Reviewed, Failure>,
 }
 
 /// Why a job was not accepted: the HTTP status and the message.
@@ -437,11 +437,8 @@ impl Service {
                 }
             });
         match outcome {
-            Ok(code) => {
-                let verdict = std::fs::read_to_string(out_dir.join("retake.json"))
-                    .ok()
-                    .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-                    .and_then(|v| v["verdict"].as_str().map(str::to_string));
+            Ok(Reviewed { code, verdict }) => {
+                let verdict = verdict.map(|v| v.as_str().to_string());
                 tracing::info!(id, code = code.code(), verdict, "job done");
                 self.update(|jobs| jobs.finish(id, code.code(), verdict));
             }

@@ -17,8 +17,8 @@ fn service_with(dir: &std::path::Path, token: bool, max_queued: usize) -> Arc<Se
         token: token.then(|| ApiToken::parse(TOKEN, "test").expect("token")),
         clone_schemes: vec!["file".into()],
         runners: Runners {
-            review: crate::commands::review::run,
-            resume: crate::commands::resume::run,
+            review: crate::commands::review::reviewed,
+            resume: crate::commands::resume::reviewed,
         },
     };
     std::fs::create_dir_all(dir.join(".jobs")).expect("jobs folder");
