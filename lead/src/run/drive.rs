@@ -168,7 +168,7 @@ impl<'a> Loop<'a> {
                 // The team cannot start at all: an early abort leaves nothing to resume.
                 r.state.clear_active();
             }
-            RunError::Refused(e)
+            RunError::Hosting(e)
         })?;
         let session = r.active.session_id.clone();
         let team_size = r

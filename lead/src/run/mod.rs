@@ -82,6 +82,9 @@ pub enum RunError {
         /// Why.
         source: std::io::Error,
     },
+    /// The team's actors cannot be hosted as asked.
+    #[error(transparent)]
+    Hosting(#[from] host::remote::HostingError),
     /// The team phase could not run (its actors or its state failed).
     #[error("the team could not run: {0}")]
     Team(std::io::Error),

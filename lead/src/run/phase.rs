@@ -61,7 +61,7 @@ pub(super) struct Team {
 }
 
 impl Team {
-    pub(super) fn new(req: &RunRequest, r: &Ready) -> Result<Team, String> {
+    pub(super) fn new(req: &RunRequest, r: &Ready) -> Result<Team, host::remote::HostingError> {
         let settings = &req.settings;
         let sup = &settings.supervision;
         let setup = settings.hosting().open(req.runtime, &req.faults)?;

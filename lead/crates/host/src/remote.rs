@@ -27,6 +27,26 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 
+/// Why a hub's actors cannot be hosted as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum HostingError {
+    /// Faults were asked for where this Lead does not start the actors.
+    #[error("fault injection needs the local or inproc runtime; in the remote runtime kill, pause or disconnect the workers' containers instead")]
+    FaultsInRemote,
+    /// The remote runtime has no secret to authenticate workers with.
+    #[error("the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET")]
+    NoSecret,
+    /// The configured secret is not one.
+    #[error("wire.secret: {0}")]
+    BadSecret(protocol::wire::WireError),
+    /// The workers' listener could not be opened.
+    #[error("{0}")]
+    Listen(std::io::Error),
+    /// The running executable, which the local runtime starts, cannot be found.
+    #[error("cannot find the retake executable: {0}")]
+    NoExecutable(std::io::Error),
+}
+
 /// The process's worker pool for a review or a run in the remote runtime (see [`shared_pool`]),
 /// its address told on stderr. Faults cannot be injected into workers this Lead did not start.
 pub fn open_pool(
@@ -35,13 +55,9 @@ pub fn open_pool(
     wire: &WireConfig,
     heartbeat: Duration,
     faults: &FaultPlan,
-) -> Result<Arc<WorkerPool>, String> {
+) -> Result<Arc<WorkerPool>, HostingError> {
     if !faults.is_empty() {
-        return Err(
-            "fault injection needs the local or inproc runtime; in the remote runtime \
-                    kill, pause or disconnect the workers' containers instead"
-                .into(),
-        );
+        return Err(HostingError::FaultsInRemote);
     }
     let pool = shared_pool(listen, secret, wire, heartbeat)?;
     eprintln!(

@@ -5,7 +5,7 @@
 use crate::hub::{accept_loop, HubRef};
 use crate::inproc::InprocSpawner;
 use crate::local::LocalSpawner;
-use crate::remote::{RemoteSpawner, WorkerPool};
+use crate::remote::{HostingError, RemoteSpawner, WorkerPool};
 use crate::{ActorKind, Runtime, Spawner};
 use protocol::chaos::FaultPlan;
 use protocol::wire::{Secret, WireConfig};
@@ -35,7 +35,7 @@ pub struct Hosting {
 impl Hosting {
     /// How actors are started in `runtime` with `faults`: in the remote runtime the process's
     /// worker pool is opened (an error names why it cannot be).
-    pub fn open(&self, runtime: Runtime, faults: &FaultPlan) -> Result<Setup, String> {
+    pub fn open(&self, runtime: Runtime, faults: &FaultPlan) -> Result<Setup, HostingError> {
         // Workers of the remote runtime heartbeat at their own pace (`--heartbeat-ms`, 1 s by
         // default), over a network: they are judged by the slower interval.
         let heartbeat = match runtime {
@@ -52,8 +52,7 @@ impl Hosting {
             )?),
             Runtime::Local | Runtime::Inproc => None,
         };
-        let exe = std::env::current_exe()
-            .map_err(|e| format!("cannot find the retake executable: {e}"))?;
+        let exe = std::env::current_exe().map_err(HostingError::NoExecutable)?;
         Ok(Setup {
             runtime,
             exe,

@@ -99,9 +99,10 @@ pub enum ReviewError {
     /// Another Lead holds the repository.
     #[error(transparent)]
     Locked(#[from] host::lock::LockError),
-    /// The remote runtime cannot accept workers (no secret, address in use).
-    #[error("{0}")]
-    Remote(String),
+    /// The actors cannot be hosted as asked (the remote runtime without a secret or with its
+    /// address in use, faults where workers are not this Lead's).
+    #[error(transparent)]
+    Remote(#[from] host::remote::HostingError),
     /// The whole review ran past its deadline.
     #[error("the review did not finish within {0} s")]
     TimedOut(u64),

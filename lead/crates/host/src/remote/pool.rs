@@ -4,6 +4,7 @@
 //! coordinator, a run's team hub).
 
 use super::liveness::{tend_forever, Census, Heard};
+use super::HostingError;
 use crate::hub::{Ended, HubRef, DISCONNECTED};
 use protocol::wire::{server_handshake, Outbox, Secret, WireConfig};
 use protocol::{Body, Envelope};
@@ -83,18 +84,16 @@ pub fn shared_pool(
     secret: Option<&str>,
     wire: &WireConfig,
     heartbeat: Duration,
-) -> Result<Arc<WorkerPool>, String> {
-    let hex = secret.ok_or(
-        "the remote runtime needs a shared secret: set [wire] secret or RETAKE__WIRE__SECRET",
-    )?;
-    let secret = Secret::from_hex(hex).map_err(|e| format!("wire.secret: {e}"))?;
+) -> Result<Arc<WorkerPool>, HostingError> {
+    let hex = secret.ok_or(HostingError::NoSecret)?;
+    let secret = Secret::from_hex(hex).map_err(HostingError::BadSecret)?;
     if let Some(pool) = SHARED.get() {
         if let Some(other) = pool.differs(listen, &secret) {
             tracing::info!(pool = %pool.listen, "the review runs on this process's worker pool: {other}");
         }
         return Ok(Arc::clone(pool));
     }
-    let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(|e| e.to_string())?;
+    let pool = WorkerPool::start(listen, secret, wire.clone()).map_err(HostingError::Listen)?;
     pool.set_heartbeat(heartbeat);
     Ok(Arc::clone(SHARED.get_or_init(|| pool)))
 }
