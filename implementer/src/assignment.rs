@@ -38,10 +38,15 @@ pub fn executor_config(spec: &ExecutorSpec) -> ExecutorConfig {
             ExecutorMode::Agent => ExecutorKind::Agent,
             ExecutorMode::Script => ExecutorKind::Script,
             ExecutorMode::Builtin => ExecutorKind::Builtin,
+            ExecutorMode::Chat => ExecutorKind::Chat,
         },
         command: spec.command.clone(),
         timeout_secs: spec.timeout_secs,
         fallback: spec.fallback.clone(),
+        url: spec.url.clone(),
+        model: spec.model.clone(),
+        api_key_env: spec.api_key_env.clone(),
+        max_tokens: spec.max_tokens,
     }
 }
 
@@ -209,6 +214,10 @@ mod tests {
                 command,
                 timeout_secs: 30,
                 fallback: Vec::new(),
+                url: String::new(),
+                model: String::new(),
+                api_key_env: None,
+                max_tokens: 4096,
             },
             runner: LoopSpec {
                 max_iterations: 2,

@@ -60,6 +60,10 @@ fn builtin_fixes_an_unused_import_and_formatting_in_the_owned_file() {
         command: Vec::new(),
         timeout_secs: 300,
         fallback: Vec::new(),
+        url: String::new(),
+        model: String::new(),
+        api_key_env: None,
+        max_tokens: 4096,
     }
     .build()
     .expect("builtin");

@@ -75,6 +75,10 @@ impl Fixture {
             command: vec![agent.display().to_string()],
             timeout_secs,
             fallback: Vec::new(),
+            url: String::new(),
+            model: String::new(),
+            api_key_env: None,
+            max_tokens: 4096,
         };
         let mut executor = executor.build().expect("executor");
         let registry = EvaluatorRegistry::with_builtins();

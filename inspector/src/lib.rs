@@ -6,6 +6,7 @@
 
 pub mod actor;
 pub mod backend;
+pub mod chat;
 pub mod engine;
 pub(crate) mod lexical;
 pub mod project;

@@ -147,3 +147,120 @@ fn a_consensus_of_three_pipelines_with_agents_on_a_real_model_counts_three() {
         assert!(verdict.starts_with("VERDICT:"), "pipeline {k}: {verdict}");
     }
 }
+
+/// An executor that keeps each outcome of the one it wraps.
+struct Recording {
+    inner: Box<dyn implementer::Executor>,
+    outcomes: Vec<implementer::ExecOutcome>,
+}
+
+impl implementer::Executor for Recording {
+    fn kind(&self) -> &str {
+        self.inner.kind()
+    }
+    fn execute(
+        &mut self,
+        request: &implementer::executor::ExecRequest<'_>,
+    ) -> implementer::ExecOutcome {
+        let outcome = self.inner.execute(request);
+        self.outcomes.push(outcome.clone());
+        outcome
+    }
+}
+
+#[test]
+#[ignore = "needs a model server: bench/models/real-model-tests"]
+fn a_chat_executor_task_on_a_real_model_passes_with_its_change_or_is_rejected_with_the_tree_unchanged(
+) {
+    use implementer::{
+        EvaluatorRegistry, ExecOutcome, ExecutorConfig, ExecutorKind, LoopConfig, TaskJob,
+        TaskRunner, VecSink,
+    };
+    use protocol::domain::{Task, TaskOrigin, TaskStatus};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path();
+    let add = "//! Addition.\n\n/// The sum of two numbers.\npub fn add(a: i64, b: i64) -> i64 {\n    a - b\n}\n";
+    support::write(repo, "src/add.rs", add);
+    support::write(repo, "README.md", "A tiny calculator.\n");
+    let task = Task {
+        id: 1,
+        subject: "Fix add".into(),
+        description: "`add` in src/add.rs subtracts: make it return the sum a + b.".into(),
+        owns: vec!["src/add.rs".into()],
+        blocked_by: Vec::new(),
+        status: TaskStatus::Pending,
+        attempts: 0,
+        origin: TaskOrigin::Plan,
+        active_form: "Fixing add".into(),
+    };
+    let executor = ExecutorConfig {
+        kind: ExecutorKind::Chat,
+        command: Vec::new(),
+        timeout_secs: 300,
+        fallback: Vec::new(),
+        url: model_url(),
+        model: "smollm2".into(),
+        api_key_env: None,
+        max_tokens: 1024,
+    };
+    let mut recording = Recording {
+        inner: executor.build().expect("a chat executor"),
+        outcomes: Vec::new(),
+    };
+    let config = LoopConfig {
+        max_iterations: 1,
+        max_retries: 0,
+        retry_delay_ms: 0,
+        escalate_on_max: false,
+        ..LoopConfig::default()
+    };
+    let registry = EvaluatorRegistry::with_builtins();
+    let result = TaskRunner::new(&config, &registry)
+        .run(
+            &TaskJob::new(task, repo),
+            &mut recording,
+            &mut VecSink::default(),
+        )
+        .expect("the runner ran");
+    let [record] = &result.iteration_history[..] else {
+        panic!("one iteration: {:?}", result.iteration_history);
+    };
+    let [outcome] = &recording.outcomes[..] else {
+        panic!("one executor run");
+    };
+    let now = std::fs::read_to_string(repo.join("src/add.rs")).expect("add.rs");
+    let readme = std::fs::read_to_string(repo.join("README.md")).expect("README");
+    assert_eq!(
+        readme, "A tiny calculator.\n",
+        "a file not owned is never written"
+    );
+    match (record.judgment.as_str(), outcome) {
+        ("PASS", ExecOutcome::Finished { code: Some(0), .. }) => {
+            assert_ne!(now, add, "a PASS has its change applied");
+        }
+        ("REJECT", ExecOutcome::Refused { reason, .. }) => {
+            assert!(!reason.is_empty());
+            assert_eq!(
+                now, add,
+                "a refused answer leaves the owned files byte-identical"
+            );
+            let prompt = &record
+                .rejection_details
+                .as_ref()
+                .expect("rejected")
+                .modification_prompt;
+            assert!(
+                prompt.contains(reason.as_str()),
+                "the reason is fed back: {prompt}"
+            );
+        }
+        ("REJECT", ExecOutcome::Failed(_) | ExecOutcome::TimedOut { .. }) => {
+            assert_eq!(now, add, "a failed request writes nothing");
+        }
+        ("REJECT", ExecOutcome::Finished { code: Some(0), .. }) => {
+            // Applied but not good enough: the judge names what failed.
+            assert!(!record.criteria_failed().is_empty(), "{record:?}");
+        }
+        other => panic!("not a fail-closed ending: {other:?}"),
+    }
+}

@@ -1,10 +1,12 @@
 //! Executors: what carries a task out. `agent` runs a coding agent with the prompt on stdin,
 //! `script` runs a configured script with the task in environment variables, `builtin` makes
-//! the mechanical fixes the compiler, clippy and rustfmt know. None of them decides whether the
-//! task is done; the judge does.
+//! the mechanical fixes the compiler, clippy and rustfmt know, `chat` asks an OpenAI-compatible
+//! endpoint for new contents of the owned files and writes them itself. None of them decides
+//! whether the task is done; the judge does.
 
 mod agent;
 pub mod builtin;
+pub mod chat;
 pub mod presets;
 // One process runner for every crate: `protocol::exec`.
 pub(crate) use protocol::exec as process;
@@ -12,6 +14,7 @@ mod script;
 
 pub use agent::AgentExecutor;
 pub use builtin::BuiltinExecutor;
+pub use chat::{ChatEndpoint, ChatExecutor};
 pub use script::ScriptExecutor;
 
 use protocol::domain::Task;
@@ -51,8 +54,18 @@ pub enum ExecOutcome {
         /// The limit in seconds.
         secs: u64,
     },
-    /// It could not run (not found, not executable, no Cargo.toml for `builtin`).
+    /// It could not run (not found, not executable, no Cargo.toml for `builtin`, an endpoint
+    /// that cannot be reached for `chat`).
     Failed(String),
+    /// It answered, but the answer could not be carried out and nothing was written (`chat`:
+    /// a path outside the owned files, a diff that does not apply, no answer in a known form).
+    /// Not a tool failure to retry as is: the judge REJECTs it with the reason.
+    Refused {
+        /// The answer, what the judge reads.
+        answer: Vec<u8>,
+        /// Why it was not carried out.
+        reason: String,
+    },
 }
 
 impl ExecOutcome {
@@ -65,18 +78,27 @@ impl ExecOutcome {
         }
     }
 
-    /// The standard output (empty when there is none).
+    /// The standard output (empty when there is none); a refused answer's text.
     pub fn stdout(&self) -> &[u8] {
         match self {
             ExecOutcome::Finished { stdout, .. } => stdout,
+            ExecOutcome::Refused { answer, .. } => answer,
             _ => &[],
+        }
+    }
+
+    /// Why the executor's answer was not carried out, when it was refused.
+    pub fn refusal(&self) -> Option<&str> {
+        match self {
+            ExecOutcome::Refused { reason, .. } => Some(reason),
+            _ => None,
         }
     }
 
     /// Why this run counts as a timeout or executor error (RETRY material), if it does.
     pub fn transient_problem(&self) -> Option<String> {
         match self {
-            ExecOutcome::Finished { code: Some(0), .. } => None,
+            ExecOutcome::Finished { code: Some(0), .. } | ExecOutcome::Refused { .. } => None,
             ExecOutcome::Finished { code, stderr, .. } => {
                 let how = code.map_or("a signal".to_string(), |c| format!("exit {c}"));
                 let last = stderr.lines().rev().find(|l| !l.trim().is_empty());
@@ -93,7 +115,7 @@ impl ExecOutcome {
 
 /// Something that carries a task out.
 pub trait Executor: Send {
-    /// `agent`, `script` or `builtin` (or a test's own name).
+    /// `agent`, `script`, `builtin` or `chat` (or a test's own name).
     fn kind(&self) -> &str;
     /// Runs once for `request`.
     fn execute(&mut self, request: &ExecRequest<'_>) -> ExecOutcome;
@@ -109,9 +131,12 @@ pub enum ExecutorKind {
     Script,
     /// Built-in mechanical fixes.
     Builtin,
+    /// An OpenAI-compatible chat endpoint's whole-file replacements or diff, applied here.
+    Chat,
 }
 
-/// The `[executor]` table: `kind`, `command` (an argv list), `timeout_secs`.
+/// The `[executor]` table: `kind`, `command` (an argv list), `timeout_secs`; for `chat`, `url`,
+/// `model`, `api_key_env` and `max_tokens`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExecutorConfig {
@@ -127,10 +152,26 @@ pub struct ExecutorConfig {
     /// (cannot start, times out, exits non-zero) — never because the judge rejected its work.
     #[serde(default)]
     pub fallback: Vec<Vec<String>>,
+    /// `chat`: the OpenAI-compatible endpoint (a base URL or the full chat completions URL).
+    #[serde(default)]
+    pub url: String,
+    /// `chat`: the model name sent to the endpoint.
+    #[serde(default)]
+    pub model: String,
+    /// `chat`: the environment variable holding the API key, if the endpoint needs one.
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// `chat`: the most tokens an answer may have.
+    #[serde(default = "default_max_tokens")]
+    pub max_tokens: u32,
 }
 
 fn default_timeout() -> u64 {
     600
+}
+
+fn default_max_tokens() -> u32 {
+    4096
 }
 
 /// The `[executor]` table cannot make an executor.
@@ -142,6 +183,9 @@ pub enum ExecutorConfigError {
     /// A zero time limit.
     #[error("[executor] timeout_secs must be at least 1")]
     ZeroTimeout,
+    /// `chat` without an endpoint or a model.
+    #[error("[executor] kind = \"chat\" needs `{0}`")]
+    MissingEndpoint(&'static str),
 }
 
 impl ExecutorConfig {
@@ -164,6 +208,23 @@ impl ExecutorConfig {
             ),
             ExecutorKind::Script => Box::new(ScriptExecutor::new(command()?, timeout)),
             ExecutorKind::Builtin => Box::new(BuiltinExecutor::new(timeout)),
+            ExecutorKind::Chat => {
+                if self.url.trim().is_empty() {
+                    return Err(ExecutorConfigError::MissingEndpoint("url"));
+                }
+                if self.model.trim().is_empty() {
+                    return Err(ExecutorConfigError::MissingEndpoint("model"));
+                }
+                Box::new(ChatExecutor::new(
+                    ChatEndpoint {
+                        url: self.url.clone(),
+                        model: self.model.clone(),
+                        api_key_env: self.api_key_env.clone(),
+                        max_tokens: self.max_tokens.max(1),
+                    },
+                    timeout,
+                ))
+            }
         })
     }
 }
@@ -211,6 +272,17 @@ mod tests {
             Some(ExecutorConfigError::ZeroTimeout)
         );
         assert!(toml::from_str::<ExecutorConfig>("kind = \"llm\"").is_err());
+        assert_eq!(
+            parse("kind = \"chat\"\nurl = \"http://127.0.0.1:1\"\nmodel = \"m\"")
+                .build()
+                .expect("chat")
+                .kind(),
+            "chat"
+        );
+        assert_eq!(
+            parse("kind = \"chat\"\nmodel = \"m\"").build().err(),
+            Some(ExecutorConfigError::MissingEndpoint("url"))
+        );
     }
 
     #[test]

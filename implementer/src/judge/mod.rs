@@ -228,7 +228,7 @@ pub fn judge(input: &JudgeInput<'_>) -> Judgement {
         quality::q4_syntax(input.change),
         quality::q5_evidence(
             &output,
-            problem.as_deref(),
+            (problem.as_deref(), input.outcome.refusal()),
             input.change,
             input.expectations,
             input.recheck,

@@ -153,11 +153,11 @@ pub(crate) fn q4_syntax(change: &ChangeSet) -> Checked {
     )
 }
 
-/// Q5: there is evidence of completion — usable output, a finished executor and, when the task
-/// requires one, a change to the repository.
+/// Q5: there is evidence of completion — usable output, a finished executor whose answer was
+/// carried out (not refused) and, when the task requires one, a change to the repository.
 pub(crate) fn q5_evidence(
     output: &Output,
-    executor_problem: Option<&str>,
+    (executor_problem, refused): (Option<&str>, Option<&str>),
     change: &ChangeSet,
     expect: &Expectations,
     recheck: Option<&Recheck>,
@@ -175,6 +175,12 @@ pub(crate) fn q5_evidence(
         add(
             format!("the executor did not finish: {problem}"),
             "Finish the task within the time limit and exit successfully",
+        );
+    }
+    if let Some(reason) = refused {
+        add(
+            format!("the answer could not be applied, so nothing was written: {reason}"),
+            "Answer in the form asked for, changing only the files this task owns",
         );
     }
     match output {

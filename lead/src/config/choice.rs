@@ -146,12 +146,14 @@ impl Choice for ExecutorMode {
         ExecutorMode::Agent,
         ExecutorMode::Script,
         ExecutorMode::Builtin,
+        ExecutorMode::Chat,
     ];
     fn name(self) -> &'static str {
         match self {
             ExecutorMode::Agent => "agent",
             ExecutorMode::Script => "script",
             ExecutorMode::Builtin => "builtin",
+            ExecutorMode::Chat => "chat",
         }
     }
 }

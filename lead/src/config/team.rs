@@ -39,14 +39,16 @@ impl Choice for Evaluator {
     }
 }
 
-/// `[executor]`: `kind` (`agent`, `script`, `builtin`), `command` (an argv, no shell) or a
-/// `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent fails
-/// as a tool), `timeout_secs`. Unset `kind` and `preset` mean no executor is configured:
+/// `[executor]`: `kind` (`agent`, `script`, `builtin`, `chat`), `command` (an argv, no shell)
+/// or a `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent
+/// fails as a tool), `timeout_secs`; for `chat`, `url`, `model`, `api_key_env` and `max_tokens`
+/// meaning what they mean under `[agent]` (an OpenAI-compatible endpoint; `timeout_secs` is the
+/// deadline of one request). Unset `kind` and `preset` mean no executor is configured:
 /// `retake run` says so.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExecutorSettings {
-    /// `agent`, `script` or `builtin`; a preset implies `agent`.
+    /// `agent`, `script`, `builtin` or `chat`; a preset implies `agent`.
     #[serde(with = "executor_kind")]
     pub kind: Option<ExecutorMode>,
     /// The argv of `agent` and `script`.
@@ -57,6 +59,14 @@ pub struct ExecutorSettings {
     pub fallback: Vec<String>,
     /// Time limit of one executor run, seconds.
     pub timeout_secs: u64,
+    /// `chat`: the OpenAI-compatible endpoint, a base URL or the full chat completions URL.
+    pub url: String,
+    /// `chat`: the model name sent to the endpoint.
+    pub model: String,
+    /// `chat`: the environment variable holding the endpoint's API key, if it needs one.
+    pub api_key_env: Option<String>,
+    /// `chat`: the most tokens an answer may have.
+    pub max_tokens: u32,
 }
 
 impl Default for ExecutorSettings {
@@ -67,6 +77,10 @@ impl Default for ExecutorSettings {
             preset: None,
             fallback: Vec::new(),
             timeout_secs: 600,
+            url: String::new(),
+            model: String::new(),
+            api_key_env: None,
+            max_tokens: 4096,
         }
     }
 }
@@ -93,6 +107,10 @@ impl ExecutorSettings {
                 .iter()
                 .filter_map(|name| presets::preset(name))
                 .collect(),
+            url: self.url.clone(),
+            model: self.model.clone(),
+            api_key_env: self.api_key_env.clone().filter(|v| !v.is_empty()),
+            max_tokens: self.max_tokens,
         })
     }
 
@@ -123,8 +141,27 @@ impl ExecutorSettings {
                     "executor.preset and executor.fallback name coding agents: they need kind = \"agent\", not '{kind}'"
                 ));
             }
+            let chat = mode == ExecutorMode::Chat;
+            let endpoint_set = !e.url.is_empty() || !e.model.is_empty() || e.api_key_env.is_some();
+            if chat && !e.command.is_empty() {
+                return Err("executor.kind = 'chat' asks an endpoint, not a command: set executor.url and executor.model instead of executor.command".into());
+            }
+            if !chat && endpoint_set {
+                return Err(format!(
+                    "executor.url, executor.model and executor.api_key_env are for kind = \"chat\", not '{kind}'"
+                ));
+            }
+            if chat && e.url.trim().is_empty() {
+                return Err("executor.kind = 'chat' needs executor.url, an OpenAI-compatible endpoint such as \"http://127.0.0.1:8080\"".into());
+            }
+            if chat && e.model.trim().is_empty() {
+                return Err("executor.kind = 'chat' needs executor.model, the model name sent to the endpoint".into());
+            }
             let no_command = e.command.first().is_none_or(String::is_empty);
-            if mode != ExecutorMode::Builtin && no_command && e.preset.is_none() {
+            if !matches!(mode, ExecutorMode::Builtin | ExecutorMode::Chat)
+                && no_command
+                && e.preset.is_none()
+            {
                 return Err(format!(
                     "executor.kind = '{kind}' needs executor.command, an argv list such as [\"my-agent\", \"--print\"], or executor.preset"
                 ));
@@ -132,6 +169,9 @@ impl ExecutorSettings {
         }
         if e.timeout_secs == 0 {
             return Err("executor.timeout_secs must be at least 1".into());
+        }
+        if e.max_tokens == 0 {
+            return Err("executor.max_tokens must be at least 1".into());
         }
         Ok(())
     }
@@ -259,6 +299,18 @@ mod tests {
         for (toml, message) in [
             ("[executor]\nkind = \"llm\"\n", "executor.kind = 'llm'"),
             ("[executor]\nkind = \"agent\"\n", "needs executor.command"),
+            (
+                "[executor]\nkind = \"chat\"\nmodel = \"m\"\n",
+                "executor.kind = 'chat' needs executor.url",
+            ),
+            (
+                "[executor]\nkind = \"chat\"\nurl = \"http://127.0.0.1:1\"\n",
+                "executor.kind = 'chat' needs executor.model",
+            ),
+            (
+                "[executor]\nkind = \"agent\"\ncommand = [\"a\"]\nurl = \"http://h\"\n",
+                "are for kind = \"chat\", not 'agent'",
+            ),
             ("[loop]\ngate = \"strict\"\n", "loop.gate = 'strict'"),
             (
                 "[loop]\nevaluator = \"drift\"\n",
@@ -270,6 +322,33 @@ mod tests {
             let err = load(dir.path()).expect_err(toml).to_string();
             assert!(err.contains(message), "{err}");
         }
+    }
+
+    #[test]
+    fn a_chat_executor_is_an_endpoint_and_a_model() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join("retake.toml"),
+            "[executor]\nkind = \"chat\"\nurl = \"http://127.0.0.1:8080\"\nmodel = \"smollm2\"\n\
+             api_key_env = \"MY_KEY\"\nmax_tokens = 512\ntimeout_secs = 30\n",
+        )
+        .expect("write");
+        let spec = load(dir.path())
+            .expect("valid")
+            .executor
+            .spec()
+            .expect("an executor");
+        assert_eq!(spec.mode, protocol::message::ExecutorMode::Chat);
+        assert!(spec.command.is_empty());
+        assert_eq!(
+            (
+                spec.url.as_str(),
+                spec.model.as_str(),
+                spec.api_key_env.as_deref()
+            ),
+            ("http://127.0.0.1:8080", "smollm2", Some("MY_KEY"))
+        );
+        assert_eq!((spec.max_tokens, spec.timeout_secs), (512, 30));
     }
 
     #[test]

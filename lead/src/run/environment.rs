@@ -1,4 +1,5 @@
-//! Phase A's environment check: an executor is configured and its command can be found, the
+//! Phase A's environment check: an executor is configured and its command can be found (a
+//! `chat` executor's API key variable set), the
 //! repository is a git work tree with a commit, the work tree is clean (the run's one commit
 //! must hold only the run's work), and a test command is known (every task is tested). Each
 //! problem is one line that says what to change.
@@ -52,6 +53,14 @@ pub fn check(
             "no executor is configured: set [executor] kind = \"agent\" and command = [\"my-agent\", …] in retake.toml (or kind = \"builtin\")".to_string(),
         ),
         Some(spec) => {
+            // A chat executor runs no program, but its API key must be there to be sent.
+            if let Some(var) = spec.api_key_env.as_deref() {
+                if std::env::var_os(var).is_none() {
+                    problems.push(format!(
+                        "the chat executor's API key variable {var} is not set: export it, or fix [executor] api_key_env in retake.toml"
+                    ));
+                }
+            }
             // One CLI of the command and its fallbacks that can be found is enough.
             let programs: Vec<&String> = std::iter::once(&spec.command)
                 .chain(&spec.fallback)
@@ -125,6 +134,13 @@ mod tests {
         assert_eq!(
             check(root, &settings, Some("abc"), &[]),
             Vec::<String>::new()
+        );
+        settings.executor.kind = Some(protocol::message::ExecutorMode::Chat);
+        settings.executor.command = Vec::new();
+        settings.executor.api_key_env = Some("RETAKE_ENV_TEST_NO_SUCH_KEY".into());
+        assert_eq!(
+            check(root, &settings, Some("abc"), &[]),
+            vec!["the chat executor's API key variable RETAKE_ENV_TEST_NO_SUCH_KEY is not set: export it, or fix [executor] api_key_env in retake.toml"]
         );
         assert_eq!(
             test_command(root, &settings),

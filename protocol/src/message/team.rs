@@ -16,15 +16,19 @@ pub enum ExecutorMode {
     Script,
     /// The built-in mechanical fixes (compiler and clippy suggestions, formatting).
     Builtin,
+    /// An OpenAI-compatible chat endpoint asked for whole-file replacements or a unified diff
+    /// of the owned files, applied by the Implementer itself: no agent CLI.
+    Chat,
 }
 
 impl ExecutorMode {
-    /// The text form (`agent`, `script`, `builtin`), as `[executor] kind` spells it.
+    /// The text form (`agent`, `script`, `builtin`, `chat`), as `[executor] kind` spells it.
     pub fn as_str(self) -> &'static str {
         match self {
             ExecutorMode::Agent => "agent",
             ExecutorMode::Script => "script",
             ExecutorMode::Builtin => "builtin",
+            ExecutorMode::Chat => "chat",
         }
     }
 }
@@ -40,6 +44,15 @@ pub struct ExecutorSpec {
     pub timeout_secs: u64,
     /// `agent`: the commands tried in turn after `command` when a run fails as a tool.
     pub fallback: Vec<Vec<String>>,
+    /// `chat`: the OpenAI-compatible endpoint, a base URL or the full chat completions URL.
+    pub url: String,
+    /// `chat`: the model name sent to the endpoint.
+    pub model: String,
+    /// `chat`: the environment variable holding the endpoint's API key (the key itself never
+    /// travels in a message).
+    pub api_key_env: Option<String>,
+    /// `chat`: the most tokens an answer may have.
+    pub max_tokens: u32,
 }
 
 /// How the task runner iterates and judges (the task-runner spec), with the commands behind Q7–Q9.
@@ -168,6 +181,10 @@ mod tests {
                 command: vec!["my-agent".into(), "-p".into()],
                 timeout_secs: 600,
                 fallback: vec![vec!["codex".into(), "exec".into(), "-".into()]],
+                url: String::new(),
+                model: String::new(),
+                api_key_env: None,
+                max_tokens: 4096,
             },
             runner: LoopSpec {
                 max_iterations: 3,
@@ -243,6 +260,7 @@ mod tests {
             assert_eq!(decode(&bytes, 1 << 20).expect("decode"), env);
         }
         assert_eq!(ExecutorMode::Builtin.as_str(), "builtin");
+        assert_eq!(ExecutorMode::Chat.as_str(), "chat");
         let note = PeerNote {
             task: 1,
             kind: PeerNoteKind::ApiChanged,
