@@ -54,6 +54,11 @@ impl ImplementerActor {
                 Phase::Execute,
                 Progress::about(assignment.task.subject.clone()),
             );
+            if session.status.stopped() {
+                // An in-process crash struck on entering the phase: a crashed process would
+                // write nothing, so neither does this one (its replacement takes the task).
+                return;
+            }
             let name = session.name.clone();
             // One channel for the events and the final message keeps them in order on the wire.
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Body>();

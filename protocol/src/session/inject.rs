@@ -138,6 +138,12 @@ impl Injector {
     }
 
     /// Watches for an early stop; the value is set once and never cleared.
+    /// Whether an injected crash, exit or hang has struck (in-process: the actor is to do
+    /// nothing more).
+    pub(super) fn struck(&self) -> bool {
+        self.stop.borrow().is_some()
+    }
+
     pub(super) fn subscribe(&self) -> watch::Receiver<Option<Stop>> {
         self.stop.subscribe()
     }
@@ -255,6 +261,18 @@ mod tests {
             spawn_no,
             faults: faults.to_vec(),
         }
+    }
+
+    #[test]
+    fn an_in_process_crash_leaves_the_actor_stopped_for_the_work_that_follows() {
+        let injector = Injector::new(faults(1, &[Fault::CrashAt(Phase::Execute)]));
+        injector.on_phase(Phase::Claim);
+        assert!(!injector.struck(), "nothing struck on claiming");
+        injector.on_phase(Phase::Execute);
+        assert!(
+            injector.struck(),
+            "the crash at execute stops the work after it"
+        );
     }
 
     #[test]

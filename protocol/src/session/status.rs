@@ -51,6 +51,14 @@ impl Status {
         s.progress = progress;
     }
 
+    /// Whether an injected fault has stopped this actor. In its own process a struck actor never
+    /// gets here; in-process its session is closed or silent but its code runs on, so work with
+    /// effects beyond the session (an Implementer's executor writing files) checks this after
+    /// entering its phase and does nothing — as a crashed process would not.
+    pub fn stopped(&self) -> bool {
+        self.injector.struck()
+    }
+
     /// Updates the progress within the current phase (no phase is entered, so no injected
     /// fault strikes).
     pub fn progress(&self, progress: Progress) {
