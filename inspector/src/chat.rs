@@ -5,6 +5,9 @@
 //! when it was cut off at the token limit or repeats itself. What to ask and how to read the
 //! content is the caller's.
 
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
+
 use std::time::Duration;
 
 /// Largest response body read, in bytes.
