@@ -5,8 +5,8 @@
 
 mod run_fixture;
 
+use inspector::chat::testing::{read_request, respond};
 use run_fixture::*;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 
@@ -38,20 +38,8 @@ fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
     let log = Arc::clone(&seen);
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let mut reader = BufReader::new(stream);
-            let mut length = 0usize;
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap_or(0);
-                }
-            }
-            let mut body = vec![0u8; length];
-            reader.read_exact(&mut body).ok();
-            let request: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            let (_, body, stream) = read_request(stream);
+            let request: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
             let prompt = request["messages"][1]["content"]
                 .as_str()
                 .unwrap_or_default()
@@ -65,12 +53,7 @@ fn serve() -> (String, Arc<Mutex<Vec<String>>>) {
                 "choices": [{"message": {"role": "assistant", "content": answer(n, &prompt)}, "finish_reason": "stop"}],
             })
             .to_string();
-            let mut stream = reader.into_inner();
-            let response = format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
-                reply.len()
-            );
-            stream.write_all(response.as_bytes()).ok();
+            respond(stream, 200, &reply);
         }
     });
     (url, seen)

@@ -91,10 +91,7 @@ pub enum FixError {
     Internal(String),
 }
 
-/// Now, RFC 3339 to the second.
-pub fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
+pub use review::state::now;
 
 /// Runs a fix session; `log` gets one line per step.
 pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, FixError> {

@@ -185,7 +185,7 @@ pub fn run(req: ReviewRequest) -> Result<ReviewOutput, ReviewError> {
         runtime: ActiveReview::runtime_name(req.runtime).into(),
         no_exec: req.no_exec,
         pipelines: req.pipelines,
-        started_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        started_at: state::now(),
         profile: Some(req.config.profile().to_string()),
     };
     if req.nested {

@@ -100,6 +100,11 @@ impl FieldError {
     }
 }
 
+/// Now, as retake dates its state and documents: RFC 3339 to the second, UTC.
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
 /// The consensus pipelines `retake review --consensus N` accepts.
 pub const PIPELINES: std::ops::RangeInclusive<u64> = 1..=9;
 

@@ -119,7 +119,7 @@ pub fn run(input: &Input<'_>) -> Result<Written, ReviewCycleError> {
             source,
         })?;
     }
-    let created_at = now();
+    let created_at = crate::state::now();
     let findings: Vec<Finding> = input
         .findings
         .iter()
@@ -144,7 +144,7 @@ pub fn run(input: &Input<'_>) -> Result<Written, ReviewCycleError> {
         let name = format!("iterations/{}.json", it.iteration);
         write_json(&dir.join(&name), it)?;
         files.push(name);
-        let now = now();
+        let now = crate::state::now();
         write_json(
             &progress,
             &output::progress_json(&cycle, input.run_id, Stage::DeepDive, &now),
@@ -169,7 +169,7 @@ pub fn run(input: &Input<'_>) -> Result<Written, ReviewCycleError> {
     files.push(name);
     files.push("review-progress.json".into());
     files.sort();
-    let now = now();
+    let now = crate::state::now();
     let info = output::StateInfo {
         header,
         files: &files,
@@ -239,8 +239,3 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), ReviewCycleError> {
 
 #[cfg(test)]
 mod tests;
-
-/// Now, as the review cycle's documents date themselves (RFC 3339, seconds, UTC).
-fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
