@@ -11,6 +11,7 @@ mod linters;
 mod load;
 pub mod origin;
 mod review;
+mod run;
 mod source;
 mod team;
 

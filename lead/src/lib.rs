@@ -1,12 +1,12 @@
 //! retake's Lead as an application: the command line (`cli`, one module per command in
 //! `commands`), the settings (`config`: files, environment and flags read once into typed
-//! values), the service (`serve`), and the two loops that change a repository — `run` (the team
-//! loop's shell over the pure `team` crate) and `fix` (the fix pipeline's shell over
-//! `team::fix`) — with the Lead's git (`work_tree`).
+//! values) and the service (`serve`).
 //!
 //! Everything else is a library it calls with typed values: `review` (one review, its state,
-//! verdicts.md, steering and review cycle), `host` (where actors run and how they are
-//! supervised), `outputs` (every format and the exit code), `scenario` (recovery scenarios).
+//! verdicts.md, steering and review cycle), `run` (the team loop's shell over the pure `team`
+//! crate), `fix` (the fix pipeline's shell over `team::fix`), `host` (where actors run and how
+//! they are supervised), `outputs` (every format and the exit code), `scenario` (recovery
+//! scenarios).
 //! The binary's `main` calls [`main`] and exits with the code it returns.
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
@@ -16,10 +16,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod exit;
-pub mod fix;
-pub mod run;
 pub mod serve;
-pub mod work_tree;
 
 use clap::Parser;
 use cli::{Cli, Command};

@@ -1,9 +1,10 @@
-//! `retake fix REVIEW-DIR`: the fix pipeline over a review's findings (`crate::fix`); prints
+//! `retake fix REVIEW-DIR`: the fix pipeline over a review's findings (the `fix` crate); prints
 //! each step, and exits 0 when every group is fixed, 5 when some group failed every attempt
 //! (naming them), 2 on bad input.
 
 use crate::cli::FixArgs;
-use crate::fix::{self, FixOptions};
+use fix::config::FixConfig;
+use fix::FixOptions;
 use outputs::ExitCode;
 use std::io::Write;
 use std::path::Path;
@@ -33,6 +34,15 @@ pub fn after_review(review_dir: &Path) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The fixed repository's configuration: its file as committed at `HEAD` (the fixer and the
+/// test gate run commands).
+fn configure(repo: &Path) -> Result<FixConfig, String> {
+    let trust = crate::config::Trust::default();
+    crate::config::load_repo(repo, None, trust)
+        .map(|loaded| loaded.settings.fix_config())
+        .map_err(|e| e.to_string())
+}
+
 fn execute(opts: &FixOptions) -> anyhow::Result<ExitCode> {
     let mut log = |line: String| {
         let mut out = std::io::stdout().lock();
@@ -40,7 +50,7 @@ fn execute(opts: &FixOptions) -> anyhow::Result<ExitCode> {
         // halfway: the summary files still record everything.
         let _shown = writeln!(out, "{line}").and_then(|()| out.flush());
     };
-    let report = fix::run(opts, &mut log)?;
+    let report = fix::run(opts, &configure, &mut log)?;
     if !report.code.is_success() {
         eprintln!(
             "retake fix: {} group{} not fixed after every attempt (rolled back): {}",

@@ -1,6 +1,6 @@
 //! `retake resume [PATH]`: continue what `.retake/state/active.json` records as interrupted — a
 //! review (the Inspectors whose reports were journaled are not run again; the rest run, then
-//! the Auditor) or a run of the team loop (`crate::run::resume`: finished tasks are not run
+//! the Auditor) or a run of the team loop (`run::resume`: finished tasks are not run
 //! again; output and exit codes as `retake run`). `--yes` and `--no-discuss` are `retake run`'s
 //! flags for an unattended run: a review's proposals are then recorded pending, a run keeps them
 //! in its options.
@@ -97,18 +97,18 @@ fn resume_run(repo: PathBuf, args: &ResumeArgs) -> anyhow::Result<ExitCode> {
     // The run's configuration is the one committed where it started (its base commit), so
     // nothing its Implementers committed since configures its gate; without a readable state
     // file `run::resume` refuses with its own message, and HEAD stands in until then.
-    let state = crate::run::state::RunState::new(&repo.join(".retake"));
+    let state = run::state::RunState::new(&repo.join(".retake"));
     let base = state.read_active().ok().map(|a| a.base_commit);
     let trust = crate::config::Trust {
         work_tree: args.trust_repo_config,
         commands: true,
     };
     let settings = crate::config::load_repo(&repo, base.as_deref(), trust)?.settings;
-    let unattended = crate::run::resume::Unattended {
+    let unattended = run::resume::Unattended {
         yes: args.yes,
         no_discuss: args.no_discuss,
     };
-    let end = crate::run::resume(repo, settings, unattended)?;
+    let end = run::resume(repo, settings.run_config(), unattended)?;
     super::print_stdout(&end.report)?;
     Ok(end.code)
 }

@@ -2,7 +2,7 @@
 //! `--no-discuss`), then Phase A: the plan read from the repository, the range selected,
 //! granularity validated (V5 repaired), tasks registered, Implementers counted — and prints
 //! that plan without starting anything or writing any state.
-//! Without it, `crate::run` drives the plan end to end: exit 0 when the result is committed,
+//! Without it, the `run` crate drives the plan end to end: exit 0 when the result is committed,
 //! 5 when the run escalates to a human, 2 when it cannot start.
 
 use crate::cli::{RunArgs, RunFormat};
@@ -38,7 +38,7 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let discussion = if args.no_discuss {
         None
     } else {
-        Some(crate::run::phase_a::discuss(&root, &plan, &range)?)
+        Some(run::phase_a::discuss(&root, &plan, &range)?)
     };
     let reference = discussion
         .as_ref()
@@ -74,14 +74,14 @@ fn drive(
     } else {
         args.range.join(" ")
     };
-    let end = crate::run::execute(crate::run::RunRequest {
+    let end = run::execute(run::RunRequest {
         repo: root,
         range,
         parallel: args.parallel,
         no_discuss: args.no_discuss,
         yes: args.yes,
         runtime,
-        settings,
+        config: settings.run_config(),
         faults,
     })?;
     super::print_stdout(&end.report)?;
@@ -104,13 +104,7 @@ fn environment_warnings(root: &Path, configured_test: Option<&[String]>) -> Vec<
             root.display()
         ));
     }
-    let steering = std::fs::read_to_string(root.join("steering/tech.md"))
-        .ok()
-        .and_then(|t| inspector::spec::test_command_in(&t));
-    let detected =
-        !verification::verification_steps(&verification::project_facts(root, Vec::new()))
-            .is_empty();
-    if configured_test.is_none_or(<[String]>::is_empty) && steering.is_none() && !detected {
+    if verification::test_command(root, configured_test).is_none() {
         warnings.push(
             "no test command is known: set [test] command in retake.toml (a run tests every task)"
                 .to_string(),

@@ -5,12 +5,12 @@
 //! file, so a damaged state is never shown as "nothing in progress".
 
 use crate::cli::{ConfigFormat, StatusArgs};
-use crate::run::{ActiveRun, RunState};
 use anyhow::Context as _;
 use host::journal::Journal;
 use outputs::ExitCode;
 use protocol::{Task, TaskStatus};
 use review::state::{ActiveReview, StateError};
+use run::{ActiveRun, RunState};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};

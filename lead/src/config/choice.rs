@@ -161,10 +161,7 @@ impl Choice for ExecutorMode {
 impl Choice for GateKind {
     const ALL: &'static [Self] = &[GateKind::Sdd, GateKind::Breezing];
     fn name(self) -> &'static str {
-        match self {
-            GateKind::Sdd => "sdd",
-            GateKind::Breezing => "breezing",
-        }
+        GateKind::name(self)
     }
 }
 

@@ -17,6 +17,8 @@
 //! enumeration and the call (by a command running concurrently) would not be neutralised — no
 //! retake command runs git concurrently with the repository's own commands.
 
+pub mod work_tree;
+
 use super::{run, Extra, RunError};
 use std::path::Path;
 use std::time::Duration;

@@ -178,6 +178,21 @@ impl Running {
     }
 }
 
+/// Whether `program` can be started from `root` (checked before a run, to name the setting to
+/// fix): a path (relative to the repository) that exists, or a name found on `PATH`.
+pub fn program_found(program: &str, root: &Path) -> bool {
+    if program.contains('/') {
+        let path = Path::new(program);
+        return if path.is_absolute() {
+            path.is_file()
+        } else {
+            root.join(path).is_file()
+        };
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+}
+
 /// Whether an environment variable carries one of retake's secrets (`RETAKE_SECRET`, the
 /// layered `RETAKE__WIRE__SECRET`, …): what a remote worker got from its environment.
 pub fn is_secret_variable(name: &str) -> bool {

@@ -183,6 +183,65 @@ impl LockGuard {
     }
 }
 
+/// A command run in the sandbox that ran to completion, its output as (lossy) UTF-8 text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ran {
+    /// Its exit code; `None` when a signal ended it.
+    pub code: Option<i32>,
+    /// Its standard output (capped).
+    pub stdout: String,
+    /// Its standard error (capped).
+    pub stderr: String,
+}
+
+impl Ran {
+    /// Exit 0.
+    pub fn ok(&self) -> bool {
+        self.code == Some(0)
+    }
+
+    /// The last non-empty line of its error output (or its output), for a one-line message.
+    pub fn last_line(&self) -> String {
+        let pick = |t: &str| {
+            t.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(|l| l.trim().to_string())
+        };
+        pick(&self.stderr)
+            .or_else(|| pick(&self.stdout))
+            .unwrap_or_default()
+    }
+}
+
+/// Runs a build or test command `argv` in the work tree `cwd` through the one process runner
+/// ([`super::run`]) in this sandbox: its build output out of the tree ([`build_env`]; the
+/// variables of `extra`, added after, win), a lock file it creates removed after
+/// ([`LockGuard`]), its process group killed after `timeout`.
+pub fn run(
+    argv: &[String],
+    cwd: &Path,
+    timeout: std::time::Duration,
+    extra: &super::Extra,
+) -> Result<Ran, super::RunError> {
+    let mut env = build_env(cwd);
+    env.extend(extra.env.iter().cloned());
+    let sandboxed = super::Extra {
+        stdin: extra.stdin.clone(),
+        env,
+    };
+    let locks = LockGuard::before(cwd);
+    let ran = super::run(argv, cwd, timeout, &sandboxed);
+    locks.restore();
+    let done = ran?;
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    Ok(Ran {
+        code: done.code,
+        stdout: text(done.stdout),
+        stderr: text(done.stderr),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +313,40 @@ mod tests {
         assert_eq!(
             std::fs::read_to_string(dir.path().join("Cargo.lock")).expect("read"),
             "# updated\n"
+        );
+    }
+    #[test]
+    fn a_command_runs_as_text_and_a_slow_or_missing_one_does_not() {
+        use std::time::Duration;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let argv = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let done = run(
+            &argv(&["sh", "-c", "printf 'out\\377'; echo err >&2; exit 3"]),
+            dir.path(),
+            Duration::from_secs(10),
+            &super::super::Extra::default(),
+        )
+        .expect("ran");
+        assert_eq!(
+            (done.code, done.stdout.as_str(), done.stderr.as_str()),
+            (Some(3), "out\u{FFFD}", "err\n")
+        );
+        assert_eq!((done.ok(), done.last_line().as_str()), (false, "err"));
+        let slow = run(
+            &argv(&["sleep", "5"]),
+            dir.path(),
+            Duration::from_millis(100),
+            &super::super::Extra::default(),
+        );
+        assert!(matches!(slow, Err(super::super::RunError::TimedOut)));
+        let missing = run(
+            &argv(&["retake-no-such-tool"]),
+            dir.path(),
+            Duration::from_secs(1),
+            &super::super::Extra::default(),
+        );
+        assert!(
+            matches!(missing, Err(super::super::RunError::Spawn(e)) if e.kind() == std::io::ErrorKind::NotFound)
         );
     }
 }

@@ -63,6 +63,23 @@ pub fn project_facts(root: &Path, validation_scripts: Vec<Vec<String>>) -> Proje
     }
 }
 
+/// The test command of a repository: the configured one (`[test] command`), else
+/// steering/tech.md's, else the first detected one (`cargo test`, `pytest`, the package.json test script, `go test ./...`).
+pub fn test_command(root: &Path, configured: Option<&[String]>) -> Option<Vec<String>> {
+    if let Some(cmd) = configured.filter(|c| !c.is_empty()) {
+        return Some(cmd.to_vec());
+    }
+    let steering = std::fs::read_to_string(root.join("steering/tech.md"))
+        .ok()
+        .and_then(|t| inspector::spec::test_command_in(&t));
+    if let Some(cmd) = steering.filter(|c| !c.is_empty()) {
+        return Some(cmd);
+    }
+    verification_steps(&project_facts(root, Vec::new()))
+        .into_iter()
+        .next()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

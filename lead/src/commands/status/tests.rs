@@ -1,7 +1,7 @@
 use super::*;
-use crate::run::state::ReviewCounters;
 use protocol::cpf::{format_verdict, VerdictCpf};
 use protocol::{Decision, Grade, Scope, TaskOrigin, Verdict};
+use run::state::ReviewCounters;
 use std::collections::BTreeMap;
 
 fn review(run_id: &str) -> ActiveReview {

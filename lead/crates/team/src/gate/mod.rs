@@ -21,6 +21,16 @@ pub enum GateKind {
     Breezing,
 }
 
+impl GateKind {
+    /// The name `[loop] gate` and the state file spell it with.
+    pub fn name(self) -> &'static str {
+        match self {
+            GateKind::Sdd => "sdd",
+            GateKind::Breezing => "breezing",
+        }
+    }
+}
+
 impl FromStr for GateKind {
     type Err = protocol::UnknownValue;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

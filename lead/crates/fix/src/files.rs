@@ -9,8 +9,8 @@
 //! checked out — so nothing an attempt leaves outside its group survives it.
 
 use super::FixError;
-use crate::work_tree;
 use implementer::change::{ChangeKind, ChangeSet, Snapshot};
+use protocol::exec::git::work_tree;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -159,7 +159,7 @@ impl Footprint {
         let mut binaries = Vec::new();
         for file in &change.files {
             let path = file.path.as_str();
-            if owned_by(owned, path) || excluded.is_some_and(|x| super::execute::within(path, x)) {
+            if owned_by(owned, path) || excluded.is_some_and(|x| within(path, x)) {
                 continue;
             }
             let full = repo.join(path);
@@ -199,9 +199,24 @@ fn snapshot(repo: &Path) -> Result<Snapshot, FixError> {
     Snapshot::take(repo).map_err(|e| FixError::BadInput(e.to_string()))
 }
 
+/// Whether `path` is `dir` or inside it.
+pub fn within(path: &str, dir: &str) -> bool {
+    path == dir
+        || path
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn within_matches_the_folder_and_its_contents_only() {
+        assert!(within("reviews/r1", "reviews/r1"));
+        assert!(within("reviews/r1/plan.json", "reviews/r1"));
+        assert!(!within("reviews/r10/plan.json", "reviews/r1"));
+    }
 
     #[test]
     fn owned_folders_cover_their_files_only() {

@@ -22,13 +22,13 @@
 //!   dropped.
 
 use super::TeamHub;
-use crate::config::Settings;
-use crate::run::review_round::{covers, review_files, scoped_fixes, ReviewInput, RoundError};
-use crate::run::state::team_event;
+use crate::review_round::{covers, review_files, scoped_fixes, ReviewInput, RoundError};
+use crate::state::team_event;
 use actix::prelude::*;
 use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, Task, TaskStatus};
+use review::config::ReviewConfig;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::PathBuf;
@@ -41,8 +41,8 @@ use team::signals::{on_completion, worth_acting, Signal, SignalKind};
 pub struct ReviewContext {
     /// The repository root.
     pub repo: PathBuf,
-    /// Effective configuration.
-    pub settings: Settings,
+    /// The reviews' configuration.
+    pub config: ReviewConfig,
     /// Where the review's actors run.
     pub runtime: Runtime,
     /// Faults to inject.
@@ -287,7 +287,7 @@ impl TeamHub {
                 let input = ReviewInput {
                     repo: &context.repo,
                     base: &context.base,
-                    settings: &context.settings,
+                    config: &context.config,
                     runtime: context.runtime,
                     faults: &context.faults,
                 };
@@ -363,7 +363,7 @@ impl Handler<ScopedReviewDone> for TeamHub {
                     .as_ref()
                     .map_or(GateKind::default(), |c| c.gate);
                 let fixes = scoped_fixes(gate, &outcome, &board.tasks);
-                if let Err(e) = crate::run::fix_findings::record(
+                if let Err(e) = crate::fix_findings::record(
                     self.state.dir(),
                     &self.config.session_id,
                     &fixes,

@@ -4,51 +4,24 @@
 //! must hold only the run's work), and a test command is known (every task is tested). Each
 //! problem is one line that says what to change.
 
-use crate::config::Settings;
+use protocol::exec::program_found;
+use protocol::message::ExecutorSpec;
 use std::path::Path;
-use team::verification;
-
-/// The test command of a repository: `[test] command`, else steering/tech.md's, else the first
-/// detected one (`cargo test`, `pytest`, the package.json test script, `go test ./...`).
-pub fn test_command(root: &Path, settings: &Settings) -> Option<Vec<String>> {
-    if let Some(cmd) = settings.test.command.as_ref().filter(|c| !c.is_empty()) {
-        return Some(cmd.clone());
-    }
-    let steering = std::fs::read_to_string(root.join("steering/tech.md"))
-        .ok()
-        .and_then(|t| inspector::spec::test_command_in(&t));
-    if let Some(cmd) = steering.filter(|c| !c.is_empty()) {
-        return Some(cmd);
-    }
-    verification::verification_steps(&verification::project_facts(root, Vec::new()))
-        .into_iter()
-        .next()
-}
-
-/// Whether `program` can be started from `root`: a path (relative to the repository) that
-/// exists, or a name found on `PATH`.
-pub fn program_found(program: &str, root: &Path) -> bool {
-    if program.contains('/') {
-        let path = Path::new(program);
-        return if path.is_absolute() {
-            path.is_file()
-        } else {
-            root.join(path).is_file()
-        };
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
-}
+use team::verification::test_command;
 
 /// Every problem that stops a run, one line each; empty when the environment is ready.
+/// `executor_key` is the setting that names the executor's programs, `test` the configured
+/// test command ([`crate::config::RunConfig`]).
 pub fn check(
     root: &Path,
-    settings: &Settings,
+    executor: Option<&ExecutorSpec>,
+    executor_key: &str,
+    test: Option<&[String]>,
     head: Option<&str>,
     dirty: &[String],
 ) -> Vec<String> {
     let mut problems = Vec::new();
-    match settings.executor.spec() {
+    match executor {
         None => problems.push(
             "no executor is configured: set [executor] kind = \"agent\" and command = [\"my-agent\", …] in retake.toml (or kind = \"builtin\")".to_string(),
         ),
@@ -68,13 +41,8 @@ pub fn check(
                 .collect();
             if !programs.is_empty() && !programs.iter().any(|p| program_found(p, root)) {
                 let names: Vec<String> = programs.iter().map(|p| format!("'{p}'")).collect();
-                let key = if settings.executor.preset.is_some() {
-                    "[executor] preset (or fallback)"
-                } else {
-                    "[executor] command"
-                };
                 problems.push(format!(
-                    "the executor command {} is not found: fix {key} in retake.toml",
+                    "the executor command {} is not found: fix {executor_key} in retake.toml",
                     names.join(", ")
                 ));
             }
@@ -98,7 +66,7 @@ pub fn check(
             shown.join(", ")
         ));
     }
-    if test_command(root, settings).is_none() {
+    if test_command(root, test).is_none() {
         problems.push(
             "no test command is known: set [test] command in retake.toml (a run tests every task)"
                 .to_string(),
@@ -110,41 +78,55 @@ pub fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use protocol::message::ExecutorMode;
 
     #[test]
     fn every_problem_is_named_and_a_ready_repository_has_none() {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path();
-        let mut settings = Settings::default();
-        let problems = check(root, &settings, None, &["src/a.rs".into()]);
+        let key = "[executor] command";
+        let problems = check(root, None, key, None, None, &["src/a.rs".into()]);
         assert_eq!(problems.len(), 4, "{problems:?}");
         assert!(problems[0].starts_with("no executor is configured"));
         assert!(problems[1].contains("is not a git work tree"));
         assert!(problems[2].contains("uncommitted changes (src/a.rs)"));
         assert!(problems[3].starts_with("no test command is known"));
-        settings.executor.kind = Some(protocol::message::ExecutorMode::Agent);
-        settings.executor.command = vec!["./no-such-agent".into()];
+        let mut spec = ExecutorSpec {
+            mode: ExecutorMode::Agent,
+            command: vec!["./no-such-agent".into()],
+            timeout_secs: 60,
+            fallback: Vec::new(),
+            url: String::new(),
+            model: String::new(),
+            api_key_env: None,
+            max_tokens: 4096,
+        };
         std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
-        let problems = check(root, &settings, Some("abc"), &[]);
+        let problems = check(root, Some(&spec), key, None, Some("abc"), &[]);
         assert_eq!(
             problems,
             vec!["the executor command './no-such-agent' is not found: fix [executor] command in retake.toml"]
         );
-        settings.executor.command = vec!["sh".into(), "agent.sh".into()];
+        spec.command = vec!["sh".into(), "agent.sh".into()];
         assert_eq!(
-            check(root, &settings, Some("abc"), &[]),
+            check(root, Some(&spec), key, None, Some("abc"), &[]),
             Vec::<String>::new()
         );
-        settings.executor.kind = Some(protocol::message::ExecutorMode::Chat);
-        settings.executor.command = Vec::new();
-        settings.executor.api_key_env = Some("RETAKE_ENV_TEST_NO_SUCH_KEY".into());
+        spec.mode = ExecutorMode::Chat;
+        spec.command = Vec::new();
+        spec.api_key_env = Some("RETAKE_ENV_TEST_NO_SUCH_KEY".into());
         assert_eq!(
-            check(root, &settings, Some("abc"), &[]),
+            check(root, Some(&spec), key, None, Some("abc"), &[]),
             vec!["the chat executor's API key variable RETAKE_ENV_TEST_NO_SUCH_KEY is not set: export it, or fix [executor] api_key_env in retake.toml"]
         );
         assert_eq!(
-            test_command(root, &settings),
+            test_command(root, None),
             Some(vec!["cargo".to_string(), "test".into()])
+        );
+        let configured = ["make".to_string(), "check".into()];
+        assert_eq!(
+            test_command(root, Some(&configured)),
+            Some(configured.to_vec())
         );
     }
 }

@@ -23,10 +23,10 @@
 use super::files::{owned_by, Footprint, GroupFiles};
 use super::session::ActiveSession;
 use super::{now, FixError};
-use crate::work_tree;
 use implementer::executor::{BuiltinExecutor, ExecRequest, Executor, ExecutorConfig};
 use implementer::judge::{change_issues, Expectations};
 use implementer::prompt::{task_prompt, PromptParts};
+use protocol::exec::git::work_tree;
 use protocol::{Task, TaskOrigin, TaskStatus};
 use std::path::Path;
 use std::time::Duration;
@@ -354,25 +354,5 @@ impl<'a> GroupRun<'a> {
             .differ(&GroupFiles::take(repo, &self.group.files)?);
         self.before.restore(repo, &differ)?;
         Ok(differ)
-    }
-}
-
-/// Whether `path` is `dir` or inside it.
-pub fn within(path: &str, dir: &str) -> bool {
-    path == dir
-        || path
-            .strip_prefix(dir)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn within_matches_the_folder_and_its_contents_only() {
-        assert!(within("reviews/r1", "reviews/r1"));
-        assert!(within("reviews/r1/plan.json", "reviews/r1"));
-        assert!(!within("reviews/r10/plan.json", "reviews/r1"));
     }
 }

@@ -2,7 +2,7 @@
 //! status` uses them: ids become folder and file names, counts size the team, paths are
 //! written. A file that breaks one is refused with the field named (exit 2) and left in place.
 
-use super::state::ActiveRun;
+use super::ActiveRun;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
 use review::state::{check_count, check_name, FieldError, PIPELINES};
@@ -92,8 +92,8 @@ fn inside(path: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::state::{RunOptions, RunState, TeamInfo};
     use super::*;
+    use crate::state::{RunOptions, RunState, TeamInfo};
     use team::gate::GateState;
 
     fn run() -> ActiveRun {

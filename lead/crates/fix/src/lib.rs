@@ -10,6 +10,7 @@
 //! rollback must not take a user's edit with it): each failure is one line and exit 2.
 
 pub mod artifacts;
+pub mod config;
 pub mod execute;
 pub mod files;
 pub mod planner;
@@ -19,9 +20,8 @@ pub mod review_dir;
 pub mod session;
 pub mod test_gate;
 
-use crate::config::{ConfigError, Settings};
+use config::{Configure, FixConfig};
 use host::lock::{LockError, RepoLock};
-use implementer::executor::ExecutorConfig;
 use outputs::ExitCode;
 use planner::Planner;
 use protocol::message::ExecutorMode;
@@ -70,14 +70,14 @@ pub enum FixError {
     #[error("{0}")]
     BadInput(String),
     /// The configuration could not be read.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
+    #[error("{0}")]
+    Config(String),
     /// Another retake holds the repository.
     #[error(transparent)]
     Locked(#[from] LockError),
     /// A git command failed.
     #[error("{0}")]
-    Git(crate::work_tree::WorkTreeError),
+    Git(protocol::exec::git::work_tree::WorkTreeError),
     /// Local I/O failed.
     #[error("{context}: {source}")]
     Io {
@@ -93,11 +93,16 @@ pub enum FixError {
 
 pub use review::state::now;
 
-/// Runs a fix session; `log` gets one line per step.
-pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, FixError> {
+/// Runs a fix session with the configuration `configure` reads for its repository; `log` gets
+/// one line per step.
+pub fn run(
+    opts: &FixOptions,
+    configure: Configure<'_>,
+    log: &mut dyn FnMut(String),
+) -> Result<FixReport, FixError> {
     let (dir, repo) = locate(opts)?;
     // The fixer and the test gate run commands: the repository's file as committed at HEAD.
-    let settings = crate::config::load_repo(&repo, None, crate::config::Trust::default())?.settings;
+    let config = configure(&repo).map_err(FixError::Config)?;
     let review = review_dir::load(&dir)?;
     for note in &review.notes {
         log(format!("left out: {note}"));
@@ -129,7 +134,7 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         dir: &dir,
         all: &all,
         entries: &entries,
-        planner: planner_of(&settings),
+        planner: planner_of(&config),
         summary: format!(
             "{} findings from {} in {}",
             entries.len(),
@@ -146,7 +151,7 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
     if opts.dry_run {
         return dry_run(&work, log);
     }
-    let test = preflight::preflight(&repo, &settings, active.as_ref(), work.excluded.as_deref())?;
+    let test = preflight::preflight(&repo, &config, active.as_ref(), work.excluded.as_deref())?;
     let _lock = RepoLock::acquire(&repo.join(".retake"))?;
     let mut session = match active {
         Some(mut s) => {
@@ -173,10 +178,13 @@ pub fn run(opts: &FixOptions, log: &mut dyn FnMut(String)) -> Result<FixReport, 
         dir: &dir,
         entries: &entries,
         test_command: &test,
-        test_timeout: Duration::from_secs(settings.test.timeout_secs.max(1)),
-        executor: executor_config(&settings),
-        builtin_timeout: Duration::from_secs(settings.executor.timeout_secs.max(1)),
-        rules: &settings.team_loop.rules,
+        test_timeout: config.test_timeout,
+        executor: config
+            .executor
+            .as_ref()
+            .map(implementer::assignment::executor_config),
+        builtin_timeout: config.executor_timeout,
+        rules: &config.rules,
         excluded: work.excluded.clone(),
     };
     execute::run_stages(&ctx, &mut session, log)?;
@@ -389,21 +397,14 @@ fn session_id() -> String {
     chrono::Utc::now().format("fix-%Y%m%d-%H%M%S").to_string()
 }
 
-fn planner_of(settings: &Settings) -> Planner {
-    match settings.executor.spec() {
+fn planner_of(config: &FixConfig) -> Planner {
+    match &config.executor {
         Some(spec) if spec.mode == ExecutorMode::Agent && !spec.command.is_empty() => {
             Planner::Agent {
-                command: spec.command,
+                command: spec.command.clone(),
                 timeout: Duration::from_secs(spec.timeout_secs.max(1)),
             }
         }
         _ => Planner::Builtin,
     }
-}
-
-fn executor_config(settings: &Settings) -> Option<ExecutorConfig> {
-    settings
-        .executor
-        .spec()
-        .map(|spec| implementer::assignment::executor_config(&spec))
 }

@@ -1,5 +1,5 @@
 //! The Lead's git, as typed operations over the workspace's one hardened runner
-//! ([`protocol::exec::git`]): the work tree's uncommitted paths (Phase A wants a clean tree, so
+//! ([`super`]): the work tree's uncommitted paths (Phase A wants a clean tree, so
 //! that the run's one commit holds only the run's work), the repository's files (Phase 0's
 //! Planner resolves the paths a task mentions against them), the work tree's content id (a
 //! resumed run knows whether its accepted review still covers the tree), Phase C's commit of
@@ -8,7 +8,7 @@
 //! which paths `HEAD` tracks, the identity check before any work, and finding a group's commit
 //! by its trailer.
 
-use protocol::exec::git::GitError;
+use super::GitError;
 use std::path::{Path, PathBuf};
 
 /// What went wrong with the work tree's git.
@@ -28,14 +28,14 @@ pub enum WorkTreeError {
 }
 
 /// Runs `git ARGS` in `repo` through the workspace's one hardened git runner
-/// ([`protocol::exec::git`]: no hook, fsmonitor, filter or diff driver of the repository runs);
+/// ([`super`]: no hook, fsmonitor, filter or diff driver of the repository runs);
 /// its standard output, or a one-line error naming the command and git's error line.
 pub(crate) fn git(repo: &Path, args: &[&str]) -> Result<String, WorkTreeError> {
     git_with(repo, args, &[])
 }
 
 fn git_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> Result<String, WorkTreeError> {
-    Ok(protocol::exec::git::git_with(repo, args, env)?)
+    Ok(super::git_with(repo, args, env)?)
 }
 
 /// Stages every change of the work tree except retake's own state (`.retake/` stays as `HEAD`

@@ -8,8 +8,8 @@
 
 use super::drive::{team_for, Ready};
 use super::state::{team_event, ActiveRun, RunOptions, RunState};
-use super::{environment, RunError, RunRequest};
-use crate::config::Settings;
+use super::{RunError, RunRequest};
+use crate::config::RunConfig;
 use host::lock::RepoLock;
 use host::Runtime;
 use protocol::{Task, TaskStatus};
@@ -133,7 +133,7 @@ fn tasks_of(state: &RunState, active: &ActiveRun) -> Result<(String, Vec<Task>),
 /// The timeline's lines for the tasks the interruption released (each interrupted attempt's
 /// files restored to what it found) and for the run resuming.
 fn released(state: &RunState, repo: &Path, restored: &Restored) -> Vec<String> {
-    let store = state.dir().join(super::team_hub::ATTEMPTS);
+    let store = state.dir().join(crate::state::ATTEMPTS);
     let mut lines: Vec<String> = Vec::new();
     for (task, actor) in &restored.released {
         lines.push(team_event(
@@ -165,7 +165,7 @@ fn released(state: &RunState, repo: &Path, restored: &Restored) -> Vec<String> {
 /// for its loop.
 pub fn restore(
     repo: PathBuf,
-    mut settings: Settings,
+    mut config: RunConfig,
     unattended: Unattended,
 ) -> Result<(RunRequest, Ready), RunError> {
     let state_dir = repo.join(".retake");
@@ -188,7 +188,7 @@ pub fn restore(
     };
     let (session, mut tasks) = tasks_of(&state, &active)?;
     let runtime: Runtime = team.runtime.parse().map_err(refused)?;
-    let executor = settings.executor.spec().ok_or_else(|| {
+    let executor = config.executor.clone().ok_or_else(|| {
         refused("no executor is configured: set [executor] kind and command in retake.toml".into())
     })?;
     let plan = source::load(&repo).map_err(|e| refused(e.to_string()))?;
@@ -203,7 +203,7 @@ pub fn restore(
         .map_err(|e| refused(format!("cannot write the run's state: {e}")))?;
     let rounds = history(&parse_timeline(&state.timeline()));
     // The run keeps the gate it started with, whatever the configuration says now.
-    settings.team_loop.gate = options.gate.parse().unwrap_or_default();
+    config.gate = options.gate.parse().unwrap_or_default();
     eprintln!(
         "retake: resuming run {} ({}): {} task(s) done, {} to go{}",
         active.session_id,
@@ -225,9 +225,9 @@ pub fn restore(
         yes: true,
         runtime,
         faults: Default::default(),
-        settings,
+        config,
     };
-    let test = environment::test_command(&repo, &req.settings);
+    let test = team::verification::test_command(&repo, req.config.test_command.as_deref());
     Ok((
         req,
         Ready {

@@ -38,9 +38,6 @@ const RETRY_CLAIM_MS: u64 = 250;
 /// An idle Implementer owes nothing: its output deadline is pushed this far out.
 const IDLE_HORIZON: Duration = Duration::from_secs(30 * 24 * 3600);
 
-/// Where the claims' files are persisted, in the run's state folder.
-pub const ATTEMPTS: &str = "attempts";
-
 /// The team hub actor.
 pub struct TeamHub {
     config: HubConfig,
@@ -80,7 +77,7 @@ impl TeamHub {
         let (supervisor, spawns) =
             Supervisor::new(&actors, &[], config.policy.clone(), Instant::now());
         let phase_b = phase_b::PhaseB::new(config.phase_b.clone(), state.signals());
-        let attempts = attempts::Attempts::persisted(state.dir().join(ATTEMPTS));
+        let attempts = attempts::Attempts::persisted(state.dir().join(crate::state::ATTEMPTS));
         TeamHub {
             config,
             board: Some(board),

@@ -11,12 +11,11 @@ use super::review_round::{fix_round, record, review_changes, ReviewInput};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::team_hub::{PhaseBConfig, ReviewContext};
 use super::{report, Board, RunEnd, RunError, RunRequest};
-use crate::work_tree;
 use host::lock::RepoLock;
 use outputs::ExitCode;
+use protocol::exec::git::work_tree;
 use protocol::message::ExecutorSpec;
 use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
-use std::time::Duration;
 use team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
 };
@@ -162,8 +161,8 @@ struct Loop<'a> {
 
 impl<'a> Loop<'a> {
     fn new(req: &'a RunRequest, mut r: Ready) -> Result<Loop<'a>, RunError> {
-        let settings = &req.settings;
-        let team = Team::new(req, &r).map_err(|e| {
+        let config = &req.config;
+        let team = Team::new(req, &r.executor, r.test.clone()).map_err(|e| {
             if r.fresh && r.history.is_empty() {
                 // The team cannot start at all: an early abort leaves nothing to resume.
                 r.state.clear_active();
@@ -176,14 +175,11 @@ impl<'a> Loop<'a> {
             .team
             .as_ref()
             .map_or(r.implementers, |t| t.implementer_count);
-        let board = Board::new(
-            std::mem::take(&mut r.tasks),
-            settings.team_loop.max_attempts,
-        );
-        let gate_kind = gate_kind(&r.active, settings.team_loop.gate);
+        let board = Board::new(std::mem::take(&mut r.tasks), config.max_attempts);
+        let gate_kind = gate_kind(&r.active, config.gate);
         let reviews = ReviewContext {
             repo: req.repo.clone(),
-            settings: settings.clone(),
+            config: config.review.clone(),
             runtime: req.runtime,
             faults: req.faults.clone(),
             gate: gate_kind,
@@ -258,7 +254,7 @@ impl<'a> Loop<'a> {
         let input = ReviewInput {
             repo: &req.repo,
             base: &r.active.base_commit,
-            settings: &req.settings,
+            config: &req.config.review,
             runtime: req.runtime,
             faults: &req.faults,
         };
@@ -370,7 +366,7 @@ impl<'a> Loop<'a> {
             plans_mapping: &r.active.plans_mapping,
             plan: &r.plan,
             review,
-            verify_timeout: Duration::from_secs(self.req.settings.test.timeout_secs),
+            verify_timeout: self.req.config.review.test_timeout,
             test: r.test.as_deref(),
         })?;
         drop(r.lock.take());

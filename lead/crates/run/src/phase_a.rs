@@ -8,8 +8,8 @@
 use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, RunError, RunRequest};
-use crate::work_tree;
 use host::lock::RepoLock;
+use protocol::exec::git::work_tree;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use team::discussion::{self, Discussion};
@@ -31,7 +31,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     }
     let lock = RepoLock::acquire(&state_dir)?;
     let head = protocol::exec::git::head_commit(&req.repo);
-    let s = &req.settings;
+    let c = &req.config;
     let mut active = new_run(req, head.as_deref());
     state
         .write_active(&active)
@@ -46,16 +46,23 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         RunError::Refused(message)
     };
     let dirty = work_tree::uncommitted(&req.repo).unwrap_or_default();
-    let problems = environment::check(&req.repo, s, head.as_deref(), &dirty);
+    let problems = environment::check(
+        &req.repo,
+        c.executor.as_ref(),
+        c.executor_key,
+        c.test_command.as_deref(),
+        head.as_deref(),
+        &dirty,
+    );
     if !problems.is_empty() {
         return Err(abort(format!(
             "the environment is not ready for a run:\n  - {}",
             problems.join("\n  - ")
         )));
     }
-    let executor = s
+    let executor = c
         .executor
-        .spec()
+        .clone()
         .ok_or_else(|| abort("no executor is configured".into()))?;
     let plan = source::load(&req.repo).map_err(|e| abort(e.to_string()))?;
     let range = parse_range(Some(&req.range));
@@ -86,7 +93,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         parallel: req.parallel,
         no_discuss: req.no_discuss,
         yes: req.yes,
-        gate: crate::config::choice::Choice::name(s.team_loop.gate).into(),
+        gate: c.gate.name().into(),
     });
     state
         .write_active(&active)
@@ -99,7 +106,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         lock: Some(lock),
         plan,
         executor,
-        test: environment::test_command(&req.repo, s),
+        test: team::verification::test_command(&req.repo, c.test_command.as_deref()),
         tasks: prepared.registration.tasks,
         implementers: prepared.implementers,
         history: Vec::new(),
@@ -110,19 +117,23 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
 /// The state of a run that starts now from `head`, before Phase A.
 fn new_run(req: &RunRequest, head: Option<&str>) -> ActiveRun {
     let now = chrono::Utc::now();
-    let s = &req.settings;
+    let c = &req.config;
     ActiveRun {
         kind: "run".into(),
         session_id: session_id(now),
         started_at: now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        impl_mode: s.executor.spec().map_or("none", |e| e.mode.as_str()).into(),
+        impl_mode: c
+            .executor
+            .as_ref()
+            .map_or("none", |e| e.mode.as_str())
+            .into(),
         task_range: req.range.clone(),
         base_commit: head.unwrap_or_default().to_string(),
         team: None,
         plans_mapping: Default::default(),
         options: None,
         review: ReviewCounters::from(GateState {
-            max_retakes: s.team_loop.max_retakes,
+            max_retakes: c.max_retakes,
             ..GateState::default()
         }),
         accepted: None,

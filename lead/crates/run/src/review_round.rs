@@ -6,10 +6,10 @@
 //! become fix tasks by the same path when the gate would ask for changes.
 
 use super::state::{team_event, RunState};
-use crate::config::Settings;
 use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
+use review::config::ReviewConfig;
 use review::{self, ReviewRequest};
 use std::path::Path;
 use team::fix_tasks::{fix_tasks, to_tasks};
@@ -24,8 +24,8 @@ pub struct ReviewInput<'a> {
     /// The run's base commit: a round reviews every change since, and every review (scoped
     /// ones too) reads the repository-level files as committed there.
     pub base: &'a str,
-    /// Effective configuration.
-    pub settings: &'a Settings,
+    /// The review's configuration (the run's snapshot, read when it started).
+    pub config: &'a ReviewConfig,
     /// Where the review's actors run.
     pub runtime: Runtime,
     /// Faults to inject.
@@ -77,7 +77,7 @@ fn nested_review(
         scope,
         runtime: input.runtime,
         no_exec,
-        config: input.settings.review_config(),
+        config: input.config.clone(),
         pipelines: 1,
         faults: input.faults.clone(),
         resume: None,

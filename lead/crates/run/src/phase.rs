@@ -6,7 +6,6 @@
 //! the supervision policy, the budgets and how the Implementers are started.
 
 use super::board::Board;
-use super::drive::Ready;
 use super::state::RunState;
 use super::team_hub::{AssignmentBase, HubConfig, PhaseBConfig, PhaseResult, StopHub, TeamHub};
 use super::RunRequest;
@@ -14,6 +13,7 @@ use actix::Actor;
 use host::setup::Setup;
 use host::supervisor::Policy;
 use host::ActorKind;
+use protocol::message::ExecutorSpec;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -61,35 +61,41 @@ pub(super) struct Team {
 }
 
 impl Team {
-    pub(super) fn new(req: &RunRequest, r: &Ready) -> Result<Team, host::remote::HostingError> {
-        let settings = &req.settings;
-        let sup = &settings.supervision;
-        let setup = settings.hosting().open(req.runtime, &req.faults)?;
-        let runner = settings
-            .team_loop
-            .spec(r.test.clone(), settings.test.timeout_secs);
+    /// The team of `req`, its tasks carried out by `executor` and tested with `test`.
+    pub(super) fn new(
+        req: &RunRequest,
+        executor: &ExecutorSpec,
+        test: Option<Vec<String>>,
+    ) -> Result<Team, host::remote::HostingError> {
+        let config = &req.config;
+        let sup = &config.review.supervision;
+        let setup = config.review.hosting.open(req.runtime, &req.faults)?;
+        let runner = protocol::message::LoopSpec {
+            test,
+            ..config.runner.clone()
+        };
         // An attempt may use every iteration and retry, each an executor run and the checks.
-        let per_iteration = r.executor.timeout_secs + 3 * settings.test.timeout_secs;
+        let per_iteration = executor.timeout_secs + 3 * runner.check_timeout_secs;
         let iterations = u64::from(runner.max_iterations + runner.max_retries);
         Ok(Team {
             base: AssignmentBase {
                 root: req.repo.display().to_string(),
-                executor: r.executor.clone(),
+                executor: executor.clone(),
                 runner,
-                rules: settings.team_loop.rules.clone(),
-                template: settings.team_loop.evaluator.map(|e| e.template_id()),
+                rules: config.rules.clone(),
+                template: config.template.clone(),
             },
             policy: Policy {
                 heartbeat: setup.heartbeat,
                 suspect_after: sup.suspect_after,
-                connect_timeout: Duration::from_millis(sup.connect_timeout_ms),
-                nudge_timeout: Duration::from_millis(sup.nudge_timeout_ms),
+                connect_timeout: sup.connect_timeout,
+                nudge_timeout: sup.nudge_timeout,
                 max_restarts: sup.max_restarts,
-                restart_window: Duration::from_secs(sup.restart_window_secs),
+                restart_window: sup.restart_window,
                 respawns_per_slot: 1,
             },
             task_budget: Duration::from_secs(per_iteration * iterations + 60),
-            grace: Duration::from_millis(sup.shutdown_grace_ms),
+            grace: sup.shutdown_grace,
             setup,
         })
     }

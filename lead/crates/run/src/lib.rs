@@ -12,8 +12,8 @@
 //! coordinates only: executors run inside the Implementers.
 
 pub mod board;
-pub mod command;
 pub mod complete;
+pub mod config;
 pub mod drive;
 pub mod environment;
 pub mod fix_findings;
@@ -23,13 +23,12 @@ pub mod report;
 pub mod resume;
 pub mod review_round;
 pub mod state;
-mod state_check;
 pub mod team_hub;
 
 pub use board::{Board, Escalated, Returned};
 pub use state::{ActiveRun, RunState};
 
-use crate::config::Settings;
+use config::RunConfig;
 use host::Runtime;
 use outputs::ExitCode;
 use protocol::chaos::FaultPlan;
@@ -50,8 +49,8 @@ pub struct RunRequest {
     pub yes: bool,
     /// Where the actors run.
     pub runtime: Runtime,
-    /// Effective configuration.
-    pub settings: Settings,
+    /// The run's configuration.
+    pub config: RunConfig,
     /// Faults to inject (empty unless chaos is enabled).
     pub faults: FaultPlan,
 }
@@ -109,9 +108,9 @@ pub fn execute(req: RunRequest) -> Result<RunEnd, RunError> {
 /// with `retake resume`'s `--yes` / `--no-discuss` added to the options it was started with.
 pub fn resume(
     repo: PathBuf,
-    settings: Settings,
+    config: RunConfig,
     unattended: resume::Unattended,
 ) -> Result<RunEnd, RunError> {
-    let (req, ready) = resume::restore(repo, settings, unattended)?;
+    let (req, ready) = resume::restore(repo, config, unattended)?;
     drive::drive(&req, ready)
 }

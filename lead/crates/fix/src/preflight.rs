@@ -5,16 +5,17 @@
 //! and, on a resume, the interrupted group's files are the exceptions.
 
 use super::session::ActiveSession;
-use super::{execute, FixError};
-use crate::config::Settings;
-use crate::run::environment::{program_found, test_command};
-use crate::work_tree;
+use super::{files, FixError};
+use crate::config::FixConfig;
+use protocol::exec::git::work_tree;
+use protocol::exec::program_found;
 use std::path::Path;
+use team::verification::test_command;
 
 /// The checks before any change; the test command on success.
 pub fn preflight(
     repo: &Path,
-    settings: &Settings,
+    config: &FixConfig,
     active: Option<&ActiveSession>,
     excluded: Option<&str>,
 ) -> Result<Vec<String>, FixError> {
@@ -29,7 +30,7 @@ pub fn preflight(
             "git does not know who commits ({e}): set user.name and user.email"
         ))
     })?;
-    let test = test_command(repo, settings).ok_or_else(|| {
+    let test = test_command(repo, config.test_command.as_deref()).ok_or_else(|| {
         FixError::BadInput(
             "no test command is known: set [test] command in retake.toml (every fix group is tested before it is committed)"
                 .to_string(),
@@ -71,7 +72,7 @@ pub fn dirty_paths(
     Ok(work_tree::uncommitted(repo)
         .map_err(FixError::Git)?
         .into_iter()
-        .filter(|p| excluded.is_none_or(|x| !execute::within(p, x)))
+        .filter(|p| excluded.is_none_or(|x| !files::within(p, x)))
         .filter(|p| !allowed.contains(p))
         .collect())
 }

@@ -3,16 +3,17 @@
 //! process group with a time limit, and a one-line reason when it fails that names the failing
 //! tests when the output says which.
 
-use crate::run::command::run;
+use protocol::exec::sandbox::run;
+use protocol::exec::{Extra, RunError};
 use std::path::Path;
 use std::time::Duration;
 use team::fix::FixEvent;
 
 /// Runs the tests: `TestsPassed`, or `TestsFailed` with the reason.
 pub fn run_tests(command: &[String], repo: &Path, timeout: Duration) -> FixEvent {
-    match run(command, repo, &[], timeout) {
+    match run(command, repo, timeout, &Extra::default()) {
         Ok(ran) if ran.ok() => FixEvent::TestsPassed,
-        Ok(ran) if ran.timed_out => FixEvent::TestsFailed(match timeout.as_secs() {
+        Err(RunError::TimedOut) => FixEvent::TestsFailed(match timeout.as_secs() {
             0 => format!("the tests timed out after {} ms", timeout.as_millis()),
             secs => format!("the tests timed out after {secs} s"),
         }),
@@ -30,7 +31,9 @@ pub fn run_tests(command: &[String], repo: &Path, timeout: Duration) -> FixEvent
                 .map_or_else(|| "a signal".to_string(), |c| format!("exit {c}"));
             FixEvent::TestsFailed(format!("the tests failed ({how}): {what}"))
         }
-        Err(e) => FixEvent::TestsFailed(format!("the test command could not run: {e}")),
+        Err(RunError::Spawn(e)) => {
+            FixEvent::TestsFailed(format!("the test command could not run: {e}"))
+        }
     }
 }
 

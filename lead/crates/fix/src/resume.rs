@@ -5,7 +5,7 @@
 
 use super::session::{ActiveSession, ACTIVE_FILE};
 use super::FixError;
-use crate::work_tree;
+use protocol::exec::git::work_tree;
 use std::collections::BTreeMap;
 use std::path::Path;
 use team::fix::summary::committed_fixes;
@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn an_interrupted_group_is_found_committed_or_rolled_back() {
-        use crate::work_tree::git;
+        use protocol::exec::git::git;
         use team::fix::{FixGroup, FixPlan, Stage};
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path();

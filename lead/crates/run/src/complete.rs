@@ -2,10 +2,11 @@
 //! verification (stopping at the first failure), the plan's tasks marked done, one Conventional
 //! Commit of the run's changes, the state cleaned up, and the completion report.
 
-use super::command::{cargo_test_counts, run};
 use super::state::RunState;
-use crate::work_tree;
 use host::journal::write_atomic;
+use protocol::exec::git::work_tree;
+use protocol::exec::sandbox::{self, Ran};
+use protocol::exec::{Extra, RunError};
 use protocol::{Decision, Grade, Task, TaskStatus};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -112,24 +113,37 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, CompleteError> {
     for argv in &steps {
         let shown = argv.join(" ");
         eprintln!("retake run: verifying: {shown}");
-        let ran = run(argv, input.repo, &[], input.verify_timeout).map_err(|source| {
-            CompleteError::Verify {
-                command: shown.clone(),
-                source,
+        let ran = match sandbox::run(argv, input.repo, input.verify_timeout, &Extra::default()) {
+            Ok(ran) => Some(ran),
+            Err(RunError::TimedOut) => None,
+            Err(RunError::Spawn(source)) => {
+                return Err(CompleteError::Verify {
+                    command: shown,
+                    source,
+                })
             }
-        })?;
+        };
         if Some(argv.as_slice()) == input.test {
             tests = Some((
-                ran.ok(),
-                cargo_test_counts(&format!("{}\n{}", ran.stdout, ran.stderr)),
+                ran.as_ref().is_some_and(Ran::ok),
+                ran.as_ref()
+                    .and_then(|r| cargo_test_counts(&format!("{}\n{}", r.stdout, r.stderr))),
             ));
         }
-        if !ran.ok() {
-            return Ok(Completed::VerificationFailed(verification_failed(
-                &shown,
-                &ran.last_line(),
-                ran.timed_out,
-            )));
+        match ran {
+            Some(ran) if ran.ok() => {}
+            Some(ran) => {
+                return Ok(Completed::VerificationFailed(verification_failed(
+                    &shown,
+                    &ran.last_line(),
+                    false,
+                )))
+            }
+            None => {
+                return Ok(Completed::VerificationFailed(verification_failed(
+                    &shown, "", true,
+                )))
+            }
         }
     }
     mark_plan_done(input)?;
@@ -212,6 +226,16 @@ fn mark_plan_done(input: &CompleteInput<'_>) -> Result<(), CompleteError> {
     Ok(())
 }
 
+/// Total (passed, run) of a test command's output, when it says (the `test result:` lines of
+/// `cargo test`, or any other runner's summary the test Inspector reads): the workspace's one
+/// reading of test output, [`inspector::rules::summarise`].
+fn cargo_test_counts(output: &str) -> Option<(u32, u32)> {
+    let summary = inspector::rules::summarise(output);
+    summary
+        .summarised
+        .then_some((summary.passed, summary.passed + summary.failed))
+}
+
 fn verification_failed(command: &str, last_line: &str, timed_out: bool) -> String {
     let kind = if command.contains("lint") {
         "lint_failure"
@@ -228,4 +252,17 @@ fn verification_failed(command: &str, last_line: &str, timed_out: bool) -> Strin
          **Failed Command**: {command}\n\n**Required Fixes**:\n1. {why}\n\n\
          The run has stopped before its commit. Fix the problem, then continue with `retake resume`.\n"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cargo_counts_add_up_over_test_binaries() {
+        let out = "running 2 tests\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
+                   test result: FAILED. 3 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out\n";
+        assert_eq!(cargo_test_counts(out), Some((5, 6)));
+        assert_eq!(cargo_test_counts("no tests here"), None);
+    }
 }

@@ -6,6 +6,8 @@
 //! writer; whole files are written atomically, the timeline is appended a line at a time with
 //! a sync (a torn last line is skipped by its readers).
 
+mod check;
+
 use host::journal::write_atomic;
 use protocol::{Decision, Grade, Task};
 use serde::{Deserialize, Serialize};
@@ -188,12 +190,12 @@ impl RunState {
         write_json(&self.active_path(), run)
     }
 
-    /// Reads `active.json` of a run, checked (`super::state_check`).
+    /// Reads `active.json` of a run, checked (`check`).
     pub fn read_active(&self) -> std::io::Result<ActiveRun> {
         let text = std::fs::read_to_string(self.active_path())?;
         let run: ActiveRun = serde_json::from_str(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-        super::state_check::active(&run).map_err(invalid)?;
+        check::active(&run).map_err(invalid)?;
         Ok(run)
     }
 
@@ -208,7 +210,7 @@ impl RunState {
         let doc: Doc = serde_json::from_str(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
         review::state::check_name("session_id", &doc.session_id).map_err(invalid)?;
-        super::state_check::tasks(&doc.tasks).map_err(invalid)?;
+        check::tasks(&doc.tasks).map_err(invalid)?;
         Ok((doc.session_id, doc.tasks))
     }
 
@@ -258,9 +260,12 @@ impl RunState {
         for name in ["active.json", "review-result.json", "signals.jsonl"] {
             let _removed = std::fs::remove_file(self.dir.join(name));
         }
-        let _removed = std::fs::remove_dir_all(self.dir.join(super::team_hub::ATTEMPTS));
+        let _removed = std::fs::remove_dir_all(self.dir.join(ATTEMPTS));
     }
 }
+
+/// The folder of the attempt records, in the state folder (`team_hub::attempts`).
+pub const ATTEMPTS: &str = "attempts";
 
 /// Appends lines (without newlines) to a JSON-lines file, creating its folder, and syncs.
 fn append_lines(path: &Path, lines: &[String]) -> std::io::Result<()> {

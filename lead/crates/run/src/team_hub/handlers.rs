@@ -2,8 +2,8 @@
 //! connections, envelopes, losses and the final stop.
 
 use super::{attempts, Connected, Incoming, Lost, StopHub, TeamHub, IDLE_HORIZON};
-use crate::run::board::Escalated;
-use crate::run::state::team_event;
+use crate::board::Escalated;
+use crate::state::team_event;
 use actix::prelude::*;
 use host::hub::Ended;
 use host::writer::Written;
