@@ -96,56 +96,11 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, CompleteError> {
     let head = protocol::exec::git::head_commit(input.repo);
     let fast = approve_fast_path(input.state.review_result().as_ref(), head.as_deref());
     tracing::info!(fast_path = fast, "Phase C");
-    let mut tests = None;
-    // The test command first, then the detected steps it does not repeat.
-    let detected = verification_steps(&project_facts(input.repo, Vec::new()));
-    let steps: Vec<Vec<String>> = input
-        .test
-        .map(<[String]>::to_vec)
-        .into_iter()
-        .chain(
-            detected
-                .into_iter()
-                .filter(|s| Some(s.as_slice()) != input.test),
-        )
-        .collect();
+    let tests = match verify(input)? {
+        Ok(tests) => tests,
+        Err(report) => return Ok(Completed::VerificationFailed(report)),
+    };
     let shown_test = input.test.map(|t| t.join(" "));
-    for argv in &steps {
-        let shown = argv.join(" ");
-        eprintln!("retake run: verifying: {shown}");
-        let ran = match sandbox::run(argv, input.repo, input.verify_timeout, &Extra::default()) {
-            Ok(ran) => Some(ran),
-            Err(RunError::TimedOut) => None,
-            Err(RunError::Spawn(source)) => {
-                return Err(CompleteError::Verify {
-                    command: shown,
-                    source,
-                })
-            }
-        };
-        if Some(argv.as_slice()) == input.test {
-            tests = Some((
-                ran.as_ref().is_some_and(Ran::ok),
-                ran.as_ref()
-                    .and_then(|r| cargo_test_counts(&format!("{}\n{}", r.stdout, r.stderr))),
-            ));
-        }
-        match ran {
-            Some(ran) if ran.ok() => {}
-            Some(ran) => {
-                return Ok(Completed::VerificationFailed(verification_failed(
-                    &shown,
-                    &ran.last_line(),
-                    false,
-                )))
-            }
-            None => {
-                return Ok(Completed::VerificationFailed(verification_failed(
-                    &shown, "", true,
-                )))
-            }
-        }
-    }
     mark_plan_done(input)?;
     let completed: Vec<Task> = input
         .tasks
@@ -193,6 +148,53 @@ pub fn complete(input: &CompleteInput<'_>) -> Result<Completed, CompleteError> {
         repository_wide: input.repository_wide,
     });
     Ok(Completed::Done(report))
+}
+
+/// Whether the test run passed and the counts its output gives.
+type TestOutcome = (bool, Option<(u32, u32)>);
+
+/// Runs the verification steps — the test command first, then the detected steps it does not
+/// repeat — up to the first failure: the test command's outcome, or the failure's report.
+fn verify(input: &CompleteInput<'_>) -> Result<Result<Option<TestOutcome>, String>, CompleteError> {
+    let mut tests = None;
+    let detected = verification_steps(&project_facts(input.repo, Vec::new()));
+    let steps: Vec<Vec<String>> = input
+        .test
+        .map(<[String]>::to_vec)
+        .into_iter()
+        .chain(
+            detected
+                .into_iter()
+                .filter(|s| Some(s.as_slice()) != input.test),
+        )
+        .collect();
+    for argv in &steps {
+        let shown = argv.join(" ");
+        eprintln!("retake run: verifying: {shown}");
+        let ran = match sandbox::run(argv, input.repo, input.verify_timeout, &Extra::default()) {
+            Ok(ran) => Some(ran),
+            Err(RunError::TimedOut) => None,
+            Err(RunError::Spawn(source)) => {
+                return Err(CompleteError::Verify {
+                    command: shown,
+                    source,
+                })
+            }
+        };
+        if Some(argv.as_slice()) == input.test {
+            tests = Some((
+                ran.as_ref().is_some_and(Ran::ok),
+                ran.as_ref()
+                    .and_then(|r| cargo_test_counts(&format!("{}\n{}", r.stdout, r.stderr))),
+            ));
+        }
+        match ran {
+            Some(ran) if ran.ok() => {}
+            Some(ran) => return Ok(Err(verification_failed(&shown, &ran.last_line(), false))),
+            None => return Ok(Err(verification_failed(&shown, "", true))),
+        }
+    }
+    Ok(Ok(tests))
 }
 
 /// Marks the plan's tasks of this run done, in each plan file they come from.
