@@ -47,6 +47,7 @@ pub fn executor_config(spec: &ExecutorSpec) -> ExecutorConfig {
         model: spec.model.clone(),
         api_key_env: spec.api_key_env.clone(),
         max_tokens: spec.max_tokens,
+        idle_timeout_secs: spec.idle_timeout_secs,
     }
 }
 
@@ -218,6 +219,7 @@ mod tests {
                 model: String::new(),
                 api_key_env: None,
                 max_tokens: 4096,
+                idle_timeout_secs: 0,
             },
             runner: LoopSpec {
                 max_iterations: 2,

@@ -64,6 +64,7 @@ fn builtin_fixes_an_unused_import_and_formatting_in_the_owned_file() {
         model: String::new(),
         api_key_env: None,
         max_tokens: 4096,
+        idle_timeout_secs: 0,
     }
     .build()
     .expect("builtin");

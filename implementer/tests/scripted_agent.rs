@@ -79,6 +79,7 @@ impl Fixture {
             model: String::new(),
             api_key_env: None,
             max_tokens: 4096,
+            idle_timeout_secs: 0,
         };
         let mut executor = executor.build().expect("executor");
         let registry = EvaluatorRegistry::with_builtins();

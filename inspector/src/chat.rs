@@ -1,14 +1,16 @@
 //! The one client of an OpenAI-compatible chat endpoint (`POST …/v1/chat/completions`), shared
 //! by the Inspectors' HTTP agent backend and the Implementers' `chat` executor: the URL, the API
 //! key from its environment variable (never logged), one POST with a global timeout (no proxy
-//! for a loopback server), and the reading of a reply — the first choice's content, refused
-//! when it was cut off at the token limit or repeats itself. What to ask and how to read the
-//! content is the caller's.
+//! for a loopback server), the answer streamed when an idle timeout is set (`stream`: each part
+//! due within it, a looping answer stopped as it loops), and the reading of a reply — the first
+//! choice's content, refused when it was cut off at the token limit or repeats itself. What to
+//! ask and how to read the content is the caller's.
 
+mod stream;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Largest response body read, in bytes.
 const MAX_BODY: u64 = 16 * 1024 * 1024;
@@ -55,14 +57,36 @@ pub fn api_key(var: Option<&str>, key: &str) -> Result<Option<String>, ChatError
     }
 }
 
-/// One POST of the JSON `body` to the chat `url` (see [`endpoint`]), the key as a bearer
-/// token; the status and the response text. The whole exchange must end within `timeout`.
+/// What one request may take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The whole exchange's deadline.
+    pub timeout: Duration,
+    /// With a value, the answer is asked for as a stream and each part must arrive within it
+    /// (a model that stalls is given up on long before `timeout`); `None` waits for the whole
+    /// answer.
+    pub idle: Option<Duration>,
+}
+
+/// One POST of the chat completion request `body` to the chat `url` (see [`endpoint`]), the key
+/// as a bearer token; the status and the response text — a streamed answer put together into
+/// the chat completion it amounts to.
 pub fn post(
     url: &str,
     key: Option<&str>,
-    body: &str,
-    timeout: Duration,
+    body: &serde_json::Value,
+    limits: Limits,
 ) -> Result<(u16, String), ChatError> {
+    let started = Instant::now();
+    let mut body = body.clone();
+    if let (Some(_), Some(fields)) = (limits.idle, body.as_object_mut()) {
+        fields.insert("stream".into(), true.into());
+        fields.insert(
+            "stream_options".into(),
+            serde_json::json!({"include_usage": true}),
+        );
+    }
+    let timeout = limits.timeout;
     let loopback = ["://127.", "://localhost", "://[::1]"]
         .iter()
         .any(|h| url.contains(h));
@@ -78,8 +102,24 @@ pub fn post(
     if let Some(key) = key {
         request = request.header("Authorization", format!("Bearer {key}"));
     }
-    let mut response = request.send(body).map_err(|e| transport_error(url, e))?;
+    let mut response = request
+        .send(body.to_string())
+        .map_err(|e| transport_error(url, e))?;
     let status = response.status().as_u16();
+    let streamed = response
+        .headers()
+        .get("content-type")
+        .and_then(|t| t.to_str().ok())
+        .is_some_and(|t| t.starts_with("text/event-stream"));
+    if let (Some(idle), true, true) = (limits.idle, streamed, (200..300).contains(&status)) {
+        let reader = response
+            .into_body()
+            .into_with_config()
+            .limit(MAX_BODY)
+            .reader();
+        let text = stream::read(url, reader, idle, started + timeout)?;
+        return Ok((status, text));
+    }
     let text = response
         .body_mut()
         .with_config()

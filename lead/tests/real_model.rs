@@ -202,6 +202,7 @@ fn a_chat_executor_task_on_a_real_model_passes_with_its_change_or_is_rejected_wi
         model: "smollm2".into(),
         api_key_env: None,
         max_tokens: 1024,
+        idle_timeout_secs: 120,
     };
     let mut recording = Recording {
         inner: executor.build().expect("a chat executor"),

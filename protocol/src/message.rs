@@ -22,7 +22,7 @@ pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, Tas
 ///
 /// 2: a heartbeat's phase and progress are typed ([`Phase`], [`Progress`]) rather than text, so
 /// a version-1 peer would misread its frames.
-pub const PROTOCOL_MAJOR: u16 = 2;
+pub const PROTOCOL_MAJOR: u16 = 3;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;
 /// The magic bytes that open a `Hello`.
@@ -232,6 +232,10 @@ pub struct AgentSpec {
     /// An endpoint's answer may be this many tokens at most: a model that loops stops here
     /// (`finish_reason: length`, an unusable answer) instead of at the deadline.
     pub max_tokens: u32,
+    /// An endpoint's answer is streamed and each part must arrive within this many
+    /// milliseconds (a model that stalls is given up on before the deadline); 0 waits for the
+    /// whole answer.
+    pub idle_timeout_ms: u64,
 }
 
 /// Lead → Inspector: review this scope and report to the named Auditor.

@@ -164,6 +164,10 @@ pub struct ExecutorConfig {
     /// `chat`: the most tokens an answer may have.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
+    /// `chat`: each part of the streamed answer must arrive within this many seconds; 0 waits
+    /// for the whole answer.
+    #[serde(default)]
+    pub idle_timeout_secs: u64,
 }
 
 fn default_timeout() -> u64 {
@@ -221,6 +225,8 @@ impl ExecutorConfig {
                         model: self.model.clone(),
                         api_key_env: self.api_key_env.clone(),
                         max_tokens: self.max_tokens.max(1),
+                        idle_timeout: (self.idle_timeout_secs > 0)
+                            .then(|| Duration::from_secs(self.idle_timeout_secs)),
                     },
                     timeout,
                 ))

@@ -7,8 +7,7 @@
 
 use super::AttemptError;
 use crate::chat::{self, ChatError};
-use crate::chat::{content_of, endpoint, post, usage_of};
-use std::time::Duration;
+use crate::chat::{content_of, endpoint, post, usage_of, Limits};
 
 /// The temperature of a seeded (consensus) request.
 const SAMPLED_TEMPERATURE: f64 = 0.3;
@@ -21,7 +20,7 @@ pub(super) fn ask(
     api_key_env: Option<&str>,
     prompt: &str,
     (seed, max_tokens): (Option<u64>, u32),
-    timeout: Duration,
+    limits: Limits,
     tokens: &mut (u64, u64),
 ) -> Result<String, AttemptError> {
     let url = endpoint(url);
@@ -38,7 +37,7 @@ pub(super) fn ask(
         fields.insert("seed".into(), seed.into());
         fields.insert("temperature".into(), SAMPLED_TEMPERATURE.into());
     }
-    let (status, text) = post(&url, key.as_deref(), &body.to_string(), timeout).map_err(attempt)?;
+    let (status, text) = post(&url, key.as_deref(), &body, limits).map_err(attempt)?;
     let (status, text) = if matches!(status, 400 | 422) {
         tracing::info!(
             url,
@@ -48,7 +47,7 @@ pub(super) fn ask(
         if let Some(fields) = body.as_object_mut() {
             fields.remove("response_format");
         }
-        post(&url, key.as_deref(), &body.to_string(), timeout).map_err(attempt)?
+        post(&url, key.as_deref(), &body, limits).map_err(attempt)?
     } else {
         (status, text)
     };

@@ -155,6 +155,11 @@ fn add_agent_findings(
         })?;
     let prompt = render_prompt(kind, ctx, spec);
     let timeout = std::time::Duration::from_millis(spec.timeout_ms);
+    let limits = crate::chat::Limits {
+        timeout,
+        idle: (spec.idle_timeout_ms > 0)
+            .then(|| std::time::Duration::from_millis(spec.idle_timeout_ms)),
+    };
     let (mut calls, mut tokens) = (0u32, (0u64, 0u64));
     let started = std::time::Instant::now();
     let ask = || {
@@ -171,7 +176,7 @@ fn add_agent_findings(
                 api_key_env.as_deref(),
                 &prompt,
                 (spec.seed, spec.max_tokens),
-                timeout,
+                limits,
                 &mut tokens,
             ),
         }

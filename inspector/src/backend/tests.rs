@@ -26,6 +26,7 @@ fn command_agent(path: &Path, backend: Backend, timeout_ms: u64) -> InspectOptio
             prompt_template: None,
             seed: None,
             max_tokens: 4096,
+            idle_timeout_ms: 0,
         }),
         ..InspectOptions::default()
     }

@@ -30,8 +30,14 @@ pub fn read_request(stream: TcpStream) -> (String, String, TcpStream) {
 
 /// Answers with `status` and the JSON `body`, then closes.
 pub fn respond(mut stream: TcpStream, status: u16, body: &str) {
+    // A body of server-sent events is a streamed answer.
+    let kind = if body.starts_with("data:") {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
     let response = format!(
-        "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status} X\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(response.as_bytes()).ok();

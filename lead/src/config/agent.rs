@@ -71,6 +71,11 @@ pub(super) mod kinds {
 
 key!(agent_kind, AgentKind, "agent.kind");
 
+/// The default wait for the next part of a streamed answer (`[agent]` and `[executor]`
+/// `idle_timeout_secs`): long enough for a small model on a CPU to read a long prompt before its
+/// first token, far shorter than a request's deadline.
+pub(super) const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 120;
+
 /// How the agent backend is reached (`[agent] kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum AgentKind {
@@ -110,6 +115,9 @@ pub struct AgentSettings {
     pub timeout_secs: u64,
     /// `kind = "http"`: the most tokens an answer may have.
     pub max_tokens: u32,
+    /// `kind = "http"`: each part of the streamed answer is due within this many seconds; 0
+    /// waits for the whole answer.
+    pub idle_timeout_secs: u64,
     /// A folder of `<kind>.md` templates overriding the built-in prompts (relative paths are
     /// relative to the repository root).
     pub prompt_dir: Option<String>,
@@ -128,6 +136,7 @@ impl Default for AgentSettings {
             api_key_env: None,
             timeout_secs: 600,
             max_tokens: 4096,
+            idle_timeout_secs: DEFAULT_IDLE_TIMEOUT_SECS,
             prompt_dir: None,
             templates: BTreeMap::new(),
         }
@@ -214,6 +223,7 @@ impl Settings {
             prompt_template: a.templates.get(&kind).cloned(),
             seed: None,
             max_tokens: a.max_tokens,
+            idle_timeout_ms: a.idle_timeout_secs * 1000,
         }
     }
 
@@ -298,6 +308,7 @@ mod tests {
                 prompt_template: Some("Q {{files}}".into()),
                 seed: None,
                 max_tokens: 4096,
+                idle_timeout_ms: 120_000,
             })
         );
         let holistic = c.options_for(InspectorKind::Holistic, c.inspect.clone());

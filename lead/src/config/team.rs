@@ -41,9 +41,9 @@ impl Choice for Evaluator {
 
 /// `[executor]`: `kind` (`agent`, `script`, `builtin`, `chat`), `command` (an argv, no shell)
 /// or a `preset` (a seed CLI's command line), `fallback` (presets tried in turn when the agent
-/// fails as a tool), `timeout_secs`; for `chat`, `url`, `model`, `api_key_env` and `max_tokens`
-/// meaning what they mean under `[agent]` (an OpenAI-compatible endpoint; `timeout_secs` is the
-/// deadline of one request). Unset `kind` and `preset` mean no executor is configured:
+/// fails as a tool), `timeout_secs`; for `chat`, `url`, `model`, `api_key_env`, `max_tokens` and
+/// `idle_timeout_secs` meaning what they mean under `[agent]` (an OpenAI-compatible endpoint;
+/// `timeout_secs` is the deadline of one request). Unset `kind` and `preset` mean no executor is configured:
 /// `retake run` says so.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -67,6 +67,9 @@ pub struct ExecutorSettings {
     pub api_key_env: Option<String>,
     /// `chat`: the most tokens an answer may have.
     pub max_tokens: u32,
+    /// `chat`: each part of the streamed answer is due within this many seconds; 0 waits for
+    /// the whole answer.
+    pub idle_timeout_secs: u64,
 }
 
 impl Default for ExecutorSettings {
@@ -81,6 +84,7 @@ impl Default for ExecutorSettings {
             model: String::new(),
             api_key_env: None,
             max_tokens: 4096,
+            idle_timeout_secs: super::agent::DEFAULT_IDLE_TIMEOUT_SECS,
         }
     }
 }
@@ -111,6 +115,7 @@ impl ExecutorSettings {
             model: self.model.clone(),
             api_key_env: self.api_key_env.clone().filter(|v| !v.is_empty()),
             max_tokens: self.max_tokens,
+            idle_timeout_secs: self.idle_timeout_secs,
         })
     }
 

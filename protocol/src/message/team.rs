@@ -53,6 +53,9 @@ pub struct ExecutorSpec {
     pub api_key_env: Option<String>,
     /// `chat`: the most tokens an answer may have.
     pub max_tokens: u32,
+    /// `chat`: each part of the streamed answer must arrive within this many seconds; 0 waits
+    /// for the whole answer.
+    pub idle_timeout_secs: u64,
 }
 
 /// How the task runner iterates and judges (the task-runner spec), with the commands behind Q7–Q9.
@@ -185,6 +188,7 @@ mod tests {
                 model: String::new(),
                 api_key_env: None,
                 max_tokens: 4096,
+                idle_timeout_secs: 0,
             },
             runner: LoopSpec {
                 max_iterations: 3,

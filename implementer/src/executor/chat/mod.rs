@@ -39,6 +39,9 @@ pub struct ChatEndpoint {
     pub api_key_env: Option<String>,
     /// The most tokens an answer may have.
     pub max_tokens: u32,
+    /// Each part of the streamed answer must arrive within this; `None` waits for the whole
+    /// answer.
+    pub idle_timeout: Option<Duration>,
 }
 
 /// Asks a chat endpoint for the owned files' new contents and writes them, all or nothing.
@@ -69,7 +72,11 @@ impl ChatExecutor {
             "temperature": 0,
             "max_tokens": self.endpoint.max_tokens,
         });
-        let (status, text) = chat::post(&url, key.as_deref(), &body.to_string(), self.timeout)
+        let limits = chat::Limits {
+            timeout: self.timeout,
+            idle: self.endpoint.idle_timeout,
+        };
+        let (status, text) = chat::post(&url, key.as_deref(), &body, limits)
             .map_err(|e| ExecOutcome::Failed(e.reason().to_string()))?;
         chat::check_status(&url, status, &text)
             .map_err(|e| ExecOutcome::Failed(e.reason().to_string()))?;

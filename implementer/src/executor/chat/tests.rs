@@ -41,6 +41,7 @@ fn executor(url: &str, key_env: Option<&str>) -> ChatExecutor {
             model: "local-model".into(),
             api_key_env: key_env.map(str::to_string),
             max_tokens: 512,
+            idle_timeout: None,
         },
         Duration::from_secs(2),
     )

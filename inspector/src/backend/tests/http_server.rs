@@ -26,6 +26,7 @@ fn http_options(url: &str, key_env: Option<&str>) -> InspectOptions {
             prompt_template: None,
             seed: None,
             max_tokens: 4096,
+            idle_timeout_ms: 0,
         }),
         ..InspectOptions::default()
     }
@@ -226,5 +227,35 @@ fn a_consensus_pipeline_samples_with_its_seed_and_a_single_review_asks_for_the_o
     assert_eq!(
         (pipeline["temperature"].as_f64(), pipeline["seed"].as_u64()),
         (Some(0.3), Some(2))
+    );
+}
+
+#[test]
+fn with_an_idle_timeout_the_answer_is_streamed_and_read_as_it_arrives() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(repo.path(), "src/lib.rs", "pub fn a() {}\n");
+    // An event stream recorded from a real model server (`bench/models/record-replies`).
+    let recorded = include_str!("../../chat/stream/recorded/whole.sse");
+    let (url, requests) = serve(vec![(200, recorded.to_string())]);
+    let mut options = http_options(&url, None);
+    if let Some(agent) = options.agent.as_mut() {
+        agent.idle_timeout_ms = 5_000;
+    }
+    let mut ctx = holistic_ctx(repo.path(), &options);
+    let report = review(
+        InspectorKind::Holistic,
+        &mut ctx,
+        "inspector-holistic",
+        "r1",
+    )
+    .expect("report");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_eq!(ctx.agent_usage.calls, 1);
+    assert!(ctx.agent_usage.prompt_tokens > 0 && ctx.agent_usage.completion_tokens > 0);
+    let (_head, body) = requests.recv().expect("the request");
+    let json: serde_json::Value = serde_json::from_str(&body).expect("json body");
+    assert_eq!(
+        (&json["stream"], &json["stream_options"]["include_usage"]),
+        (&serde_json::json!(true), &serde_json::json!(true))
     );
 }

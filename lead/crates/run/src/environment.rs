@@ -100,6 +100,7 @@ mod tests {
             model: String::new(),
             api_key_env: None,
             max_tokens: 4096,
+            idle_timeout_secs: 0,
         };
         std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
         let problems = check(root, Some(&spec), key, None, Some("abc"), &[]);
