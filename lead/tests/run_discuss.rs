@@ -125,3 +125,93 @@ fn the_terminal_dry_run_shows_the_discussion() {
         "{stdout}"
     );
 }
+
+/// `repo()` as a git work tree whose committed retake.toml makes `agent.sh` (the script given)
+/// the executor and Phase 0's agent.
+fn agent_repo(script: &str) -> tempfile::TempDir {
+    let dir = repo();
+    std::fs::write(dir.path().join("agent.sh"), script).expect("write");
+    std::fs::write(
+        dir.path().join("retake.toml"),
+        "[executor]\nkind = \"agent\"\ncommand = [\"sh\", \"agent.sh\"]\ntimeout_secs = 30\n\n\
+         [loop]\ndiscussion = \"agent\"\n",
+    )
+    .expect("write");
+    for args in [
+        &["init", "-q"][..],
+        &["-c", "user.name=t", "-c", "user.email=t@e", "add", "."],
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@e",
+            "commit",
+            "-qm",
+            "plan",
+        ],
+    ] {
+        let ok = Command::new("git")
+            .current_dir(dir.path())
+            .args(args)
+            .status()
+            .expect("git");
+        assert!(ok.success(), "git {args:?}");
+    }
+    dir
+}
+
+#[test]
+fn with_discussion_agent_the_executors_agent_plans_and_red_teams_beside_the_built_in_pair() {
+    // The Planner's prompt starts "# Planning", the Critic's "# Red team".
+    let dir = agent_repo(
+        "read first\ncase \"$first\" in\n\
+         '# Planning'*) echo '{\"tasks\": [{\"id\": \"5\", \"after\": [\"4\"]}, {\"id\": \"6\", \"owns\": [\"/etc/passwd\"]}], \"max_parallel\": 2}' ;;\n\
+         *) echo '{\"points\": [{\"task\": \"3\", \"problem\": \"logout also clears src/auth/session.rs\"}]}' ;;\n\
+         esac\n",
+    );
+    let (stdout, _) = dry(dir.path(), &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let d = &v["discussion"];
+    assert_eq!(d["backend"], "agent");
+    assert_eq!(
+        (&d["planner_max_parallel"], &d["planner_reason"]),
+        (
+            &serde_json::json!(2),
+            &serde_json::json!("the planner agent's recommendation")
+        )
+    );
+    assert_eq!(
+        (&v["planner_max_parallel"], &v["implementers"]),
+        (&serde_json::json!(2), &serde_json::json!(2)),
+        "the agent's recommendation bounds the team"
+    );
+    assert_eq!(
+        v["tasks"][4]["blocked_by"],
+        serde_json::json!([4]),
+        "5 waits for 4, as the agent said"
+    );
+    assert_eq!(
+        d["rounds"][0]["critic"][1],
+        serde_json::json!({"kind": "agent", "task": "3", "problem": "logout also clears src/auth/session.rs"})
+    );
+    assert_eq!(
+        d["rounds"][0]["notes"],
+        serde_json::json!(["the Planner agent's suggestion left out: owns for 6, which already owns src/tracing.rs"])
+    );
+}
+
+#[test]
+fn a_planning_agent_that_changes_files_stops_the_run_before_it_starts() {
+    let dir = agent_repo("cat >/dev/null\necho '// planned' >> src/auth/mod.rs\necho '{}'\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .current_dir(dir.path())
+        .args(["run", "all", "--dry-run"])
+        .output()
+        .expect("run retake");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(
+        stderr.contains("the planning agent changed the work tree (src/auth/mod.rs): a planning answer must change no file"),
+        "{stderr}"
+    );
+}

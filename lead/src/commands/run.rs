@@ -38,7 +38,11 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let discussion = if args.no_discuss {
         None
     } else {
-        Some(run::phase_a::discuss(&root, &plan, &range)?)
+        let config = settings.run_config();
+        let agent = (config.discussion == team::discussion::DiscussionMode::Agent)
+            .then_some(config.executor.as_ref())
+            .flatten();
+        Some(run::phase_a::discuss(&root, &plan, &range, agent)?)
     };
     let reference = discussion
         .as_ref()

@@ -21,6 +21,7 @@ impl Settings {
                 "[executor] command"
             },
             test_command: self.test.command.clone(),
+            discussion: l.discussion,
             gate: l.gate,
             max_attempts: l.max_attempts,
             max_retakes: l.max_retakes,

@@ -4,6 +4,7 @@
 use implementer::executor::presets;
 use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
 use serde::{Deserialize, Serialize};
+use team::discussion::DiscussionMode;
 use team::gate::GateKind;
 
 use super::choice::{key, Choice};
@@ -11,6 +12,17 @@ use super::choice::{key, Choice};
 key!(executor_kind, opt ExecutorMode, "executor.kind");
 key!(loop_gate, GateKind, "loop.gate");
 key!(loop_evaluator, opt Evaluator, "loop.evaluator");
+key!(loop_discussion, DiscussionMode, "loop.discussion");
+
+impl Choice for DiscussionMode {
+    const ALL: &'static [Self] = &[DiscussionMode::Builtin, DiscussionMode::Agent];
+    fn name(self) -> &'static str {
+        match self {
+            DiscussionMode::Builtin => "builtin",
+            DiscussionMode::Agent => "agent",
+        }
+    }
+}
 
 /// A template evaluator every task of a run is judged by besides Q1–Q9 (`[loop] evaluator`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +202,10 @@ pub struct LoopSettings {
     /// `sdd` (by the Auditor's verdict, the default) or `breezing` (by the decision).
     #[serde(with = "loop_gate")]
     pub gate: GateKind,
+    /// Phase 0: `builtin` (the built-in Planner and Critic alone, the default) or `agent` (the
+    /// executor's agent as well).
+    #[serde(with = "loop_discussion")]
+    pub discussion: DiscussionMode,
     /// Task runner iterations per attempt.
     pub max_iterations: u32,
     /// Pause before a RETRY, milliseconds.
@@ -222,6 +238,7 @@ impl Default for LoopSettings {
         let runner = implementer::LoopConfig::default();
         LoopSettings {
             gate: GateKind::Sdd,
+            discussion: DiscussionMode::Builtin,
             max_iterations: runner.max_iterations,
             retry_delay_ms: runner.retry_delay_ms,
             escalate_on_max: runner.escalate_on_max,
@@ -264,6 +281,12 @@ impl super::Settings {
         if l.max_iterations == 0 || l.max_attempts == 0 {
             return Err("loop.max_iterations and loop.max_attempts must be at least 1".into());
         }
+        let agent = self.executor.spec().is_some_and(|e| {
+            e.mode == ExecutorMode::Chat || (e.mode == ExecutorMode::Agent && !e.command.is_empty())
+        });
+        if l.discussion == DiscussionMode::Agent && !agent {
+            return Err("loop.discussion = 'agent' asks the executor's agent: set [executor] kind = \"agent\" with a command or preset, or kind = \"chat\"".into());
+        }
         Ok(())
     }
 }
@@ -285,11 +308,15 @@ mod tests {
         std::fs::write(
             dir.path().join("retake.toml"),
             "[executor]\nkind = \"agent\"\ncommand = [\"sh\", \"agent.sh\"]\ntimeout_secs = 60\n\n\
-             [loop]\ngate = \"breezing\"\nmax_iterations = 2\n",
+             [loop]\ngate = \"breezing\"\nmax_iterations = 2\ndiscussion = \"agent\"\n",
         )
         .expect("write");
         let s = load(dir.path()).expect("valid");
         assert_eq!(s.team_loop.gate, GateKind::Breezing);
+        assert_eq!(
+            s.run_config().discussion,
+            team::discussion::DiscussionMode::Agent
+        );
         assert_eq!(s.team_loop.evaluator, None);
         let spec = s.executor.spec().expect("configured");
         assert_eq!(spec.mode, protocol::message::ExecutorMode::Agent);
@@ -322,6 +349,14 @@ mod tests {
                 "loop.evaluator = 'drift' (expected goal-drift)",
             ),
             ("[loop]\nmax_iterations = 0\n", "must be at least 1"),
+            (
+                "[loop]\ndiscussion = \"panel\"\n",
+                "loop.discussion = 'panel' (expected builtin or agent)",
+            ),
+            (
+                "[executor]\nkind = \"builtin\"\n[loop]\ndiscussion = \"agent\"\n",
+                "loop.discussion = 'agent' asks the executor's agent",
+            ),
         ] {
             std::fs::write(dir.path().join("retake.toml"), toml).expect("write");
             let err = load(dir.path()).expect_err(toml).to_string();

@@ -5,6 +5,7 @@
 
 use protocol::message::{ExecutorSpec, LoopSpec};
 use review::config::ReviewConfig;
+use team::discussion::DiscussionMode;
 use team::gate::GateKind;
 
 /// A run's configuration.
@@ -17,6 +18,8 @@ pub struct RunConfig {
     pub executor_key: &'static str,
     /// The configured test command (`[test] command`), before steering and detection.
     pub test_command: Option<Vec<String>>,
+    /// Who holds Phase 0's discussion besides the built-in pair.
+    pub discussion: DiscussionMode,
     /// The review gate.
     pub gate: GateKind,
     /// Claims of one task (attempts) before it is escalated to the user.

@@ -11,6 +11,7 @@
 //! interrupted run from its state files (`resume`) and enters the same loop. The Lead
 //! coordinates only: executors run inside the Implementers.
 
+pub mod advisor;
 pub mod board;
 pub mod complete;
 pub mod config;

@@ -2,17 +2,18 @@
 //! plan and its range, the planning discussion (unless `--no-discuss`; its refined plan and
 //! recommended parallelism are Phase A's reference), granularity validation (V5 repaired), the
 //! scope confirmation (`--yes`, or a question on a terminal; without either the run stops), and
-//! the team's registration in the state file. Any stop before the team starts removes the state file, so that `resume` never
-//! restores a half-made run.
+//! the team's registration in the state file. Any stop before the team starts removes the
+//! state file, so that `resume` never restores a half-made run.
 
 use super::drive::Ready;
 use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, RunError, RunRequest};
 use host::lock::RepoLock;
 use protocol::exec::git::work_tree;
+use protocol::message::ExecutorSpec;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
-use team::discussion::{self, Discussion};
+use team::discussion::{self, Discussion, DiscussionMode};
 use team::gate::GateState;
 use team::granularity::Limits;
 use team::plan::{parse_range, select, source, Plan, Range, RangeError};
@@ -69,7 +70,9 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     let (reference, planner_max_parallel) = if req.no_discuss {
         (plan.clone(), None)
     } else {
-        let discussion = discuss(&req.repo, &plan, &range).map_err(|e| abort(e.to_string()))?;
+        let agent = (c.discussion == DiscussionMode::Agent).then_some(&executor);
+        let discussion =
+            discuss(&req.repo, &plan, &range, agent).map_err(|e| abort(e.to_string()))?;
         eprint!("{}", discussion.render());
         (discussion.reference(&plan), discussion.bound())
     };
@@ -167,12 +170,46 @@ fn confirm_scope(req: &RunRequest, prepared: &Prepared) -> Result<(), String> {
     Ok(())
 }
 
-/// Phase 0 over the tasks of `range`: the built-in Planner and Critic, with the repository's
-/// files (git's list, or a walk outside a work tree) to resolve the paths the tasks mention.
-pub fn discuss(repo: &Path, plan: &Plan, range: &Range) -> Result<Discussion, RangeError> {
+/// Why Phase 0 could not be held.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscussError {
+    /// The range selects nothing or names what the plan does not have.
+    #[error(transparent)]
+    Range(#[from] RangeError),
+    /// The agent changed files while it was only asked to plan.
+    #[error("the planning agent changed the work tree ({0}): a planning answer must change no file; undo its changes (git stash) and start the run again")]
+    Changed(String),
+}
+
+/// Phase 0 over the tasks of `range`: the built-in Planner and Critic — and `agent`, the
+/// executor's agent, when the discussion is the agent's too — with the repository's files
+/// (git's list, or a walk outside a work tree) to resolve the paths the tasks mention.
+pub fn discuss(
+    repo: &Path,
+    plan: &Plan,
+    range: &Range,
+    agent: Option<&ExecutorSpec>,
+) -> Result<Discussion, DiscussError> {
     let selection = select(plan, range)?;
     let known = work_tree::files(repo).unwrap_or_else(|_| walk(repo));
-    Ok(discussion::discuss(&selection, &known, &Limits::default()))
+    let Some(spec) = agent else {
+        return Ok(discussion::discuss(
+            &selection,
+            &known,
+            &Limits::default(),
+            None,
+        ));
+    };
+    let before = work_tree::uncommitted(repo).unwrap_or_default();
+    let mut advisor = crate::advisor::ExecutorAdvisor::new(spec, repo);
+    let held = discussion::discuss(&selection, &known, &Limits::default(), Some(&mut advisor));
+    let after = work_tree::uncommitted(repo).unwrap_or_default();
+    let changed: Vec<&String> = after.iter().filter(|p| !before.contains(p)).collect();
+    if !changed.is_empty() {
+        let shown: Vec<&str> = changed.iter().take(5).map(|p| p.as_str()).collect();
+        return Err(DiscussError::Changed(shown.join(", ")));
+    }
+    Ok(held)
 }
 
 /// Most files a walk outside a work tree lists (the Planner only resolves mentions with them).

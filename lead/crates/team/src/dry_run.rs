@@ -173,7 +173,7 @@ mod tests {
     #[test]
     fn the_discussion_shows_the_planners_recommendation() {
         let plan = parse_plans_md(PLAN, "Plans.md").unwrap();
-        let d = crate::discussion::discuss(&plan.tasks, &[], &Limits::default());
+        let d = crate::discussion::discuss(&plan.tasks, &[], &Limits::default(), None);
         let p = prepare(
             &d.reference(&plan),
             &Range::All,

@@ -37,6 +37,13 @@ pub enum Flag {
         /// The ids around the cycle, the first repeated at the end.
         tasks: Vec<String>,
     },
+    /// A point the Critic agent made about a task, in its words (one line).
+    Agent {
+        /// The task.
+        task: String,
+        /// The problem it sees.
+        problem: String,
+    },
 }
 
 impl Flag {
@@ -56,6 +63,7 @@ impl Flag {
                 "dependency cycle {}: none of these tasks can ever start",
                 tasks.join(" → ")
             ),
+            Flag::Agent { task, problem } => format!("{task}: {problem} (agent)"),
         }
     }
 }

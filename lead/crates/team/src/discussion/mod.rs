@@ -1,6 +1,7 @@
 //! Phase 0 — the planning discussion (the team-loop spec; `--no-discuss` skips it). A Planner and a
-//! Critic, built in (no planner agent can be configured yet), discuss the selected tasks for at
-//! most [`MAX_ROUNDS`] rounds:
+//! Critic, built in — and, with `[loop] discussion = "agent"`, the configured agent as well
+//! (`agent`: its answers checked before they count) — discuss the selected tasks for at most
+//! [`MAX_ROUNDS`] rounds:
 //!
 //! - the Planner estimates each task's `owns` (paths its text mentions, resolved against the
 //!   repository's files), its dependencies (a task that mentions a file another task creates
@@ -8,19 +9,24 @@
 //! - the Critic red-teams the proposal: tasks without owns, overlapping owns without a
 //!   dependency, oversized tasks, dependency cycles;
 //! - the Planner revises what it can (it takes the dependency the Critic asks for); what it
-//!   cannot (no owns, oversized, a declared cycle) stays open for the user.
+//!   cannot (no owns, oversized, a declared cycle) stays open for the user — or goes to the
+//!   Planner agent, with the Critic agent's own points, which may estimate owns and add
+//!   dependencies.
 //!
 //! The refined plan is shown and handed to Phase A as reference ([`Discussion::reference`]):
 //! estimated owns and the Planner's dependencies go in, and Phase A's validation still runs on
 //! the result (its V5 repair re-derives the overlap dependencies the Critic asked for).
-//! Everything here is a pure function of the tasks and the repository's file list.
+//! Everything here is a pure function of the tasks, the repository's file list and what the
+//! [`Advisor`] answers.
 
+pub mod agent;
 mod critic;
 mod planner;
 mod render;
 #[cfg(test)]
 mod tests;
 
+pub use agent::Advisor;
 pub use critic::{critique, Critique, Flag};
 pub use planner::{max_parallel, mentioned_paths, parallel_reason, propose, resolve};
 
@@ -28,6 +34,16 @@ use super::granularity::Limits;
 use super::plan::{Plan, PlanTask};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// Who discusses besides the built-in Planner and Critic (`[loop] discussion`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DiscussionMode {
+    /// The built-in pair alone (the default).
+    #[default]
+    Builtin,
+    /// The configured executor's agent as well.
+    Agent,
+}
 
 /// Most rounds of one discussion.
 pub const MAX_ROUNDS: u32 = 3;
@@ -40,6 +56,8 @@ pub enum Why {
     Mentions,
     /// Both own a path (the Critic's point, taken).
     Overlap,
+    /// The Planner agent said so (checked: both tasks selected, no cycle).
+    Agent,
 }
 
 /// A dependency the Planner added.
@@ -75,6 +93,9 @@ pub struct Round {
     pub planner: Vec<String>,
     /// The Critic's flags on the proposal after those moves.
     pub critic: Vec<Flag>,
+    /// What an agent said that was not used, and why.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// How the discussion ended.
@@ -91,36 +112,119 @@ pub struct Discussion {
     pub planner_reason: Option<String>,
     /// The Critic's points the Planner could not settle.
     pub open: Vec<Flag>,
+    /// Whether an agent took part.
+    pub agent: bool,
 }
 
-/// Holds the discussion over the selected tasks; `known` are the repository's files.
-pub fn discuss(selection: &[PlanTask], known: &[String], limits: &Limits) -> Discussion {
+/// Holds the discussion over the selected tasks; `known` are the repository's files. With an
+/// `advisor`, the agent plans and red-teams beside the built-in pair.
+pub fn discuss(
+    selection: &[PlanTask],
+    known: &[String],
+    limits: &Limits,
+    mut advisor: Option<&mut dyn Advisor>,
+) -> Discussion {
+    let agent = advisor.is_some();
     let (mut proposal, mut moves) = propose(selection, known);
+    let mut notes = Vec::new();
+    let mut agent_parallel = None;
+    if let Some(a) = advisor.as_deref_mut() {
+        ask_planner(
+            a,
+            &mut proposal,
+            known,
+            &[],
+            (&mut moves, &mut notes),
+            &mut agent_parallel,
+        );
+    }
     let mut rounds = Vec::new();
     let mut open = Vec::new();
     for round in 1..=MAX_ROUNDS {
         let critique = critique(&proposal.tasks, limits);
+        let mut flags = critique.flags.clone();
+        if let Some(a) = advisor.as_deref_mut() {
+            match a
+                .ask(&agent::critic_prompt(&proposal))
+                .and_then(|answer| agent::critic_points(&proposal.tasks, &answer))
+            {
+                Ok(points) => flags.extend(points),
+                Err(why) => notes.push(format!("the Critic agent's answer was not used: {why}")),
+            }
+        }
         rounds.push(Round {
             round,
             planner: std::mem::take(&mut moves),
-            critic: critique.flags.clone(),
+            critic: flags.clone(),
+            notes: std::mem::take(&mut notes),
         });
         if round < MAX_ROUNDS {
             moves = planner::revise(&mut proposal, &critique);
+            if let Some(a) = advisor.as_deref_mut() {
+                // What the built-in Planner cannot settle goes to the agent.
+                let points: Vec<String> = flags
+                    .iter()
+                    .filter(|f| !matches!(f, Flag::Overlap { .. }))
+                    .map(Flag::message)
+                    .collect();
+                if !points.is_empty() {
+                    let lines = (&mut moves, &mut notes);
+                    ask_planner(a, &mut proposal, known, &points, lines, &mut agent_parallel);
+                }
+            }
         }
         if moves.is_empty() {
-            open = critique.flags;
+            open = flags;
             break;
         }
     }
-    let planner_max_parallel = max_parallel(&proposal.tasks);
-    let planner_reason = parallel_reason(&proposal.tasks);
+    if let Some(last) = rounds.last_mut() {
+        // What the Planner agent said after the last round's points.
+        last.notes.append(&mut notes);
+    }
+    let width = max_parallel(&proposal.tasks);
+    let (planner_max_parallel, planner_reason) = match agent_parallel {
+        Some(n) if n < width => (n, Some("the planner agent's recommendation".to_string())),
+        _ => (width, parallel_reason(&proposal.tasks)),
+    };
     Discussion {
         rounds,
         proposal,
         planner_max_parallel,
         planner_reason,
         open,
+        agent,
+    }
+}
+
+/// One question to the Planner agent: its checked changes join `moves`, what was left out or
+/// why the answer was not used joins `notes`.
+fn ask_planner(
+    advisor: &mut dyn Advisor,
+    proposal: &mut Proposal,
+    known: &[String],
+    points: &[String],
+    (moves, notes): (&mut Vec<String>, &mut Vec<String>),
+    parallel: &mut Option<u32>,
+) {
+    let prompt = agent::planner_prompt(proposal, known, points);
+    match advisor
+        .ask(&prompt)
+        .and_then(|answer| agent::apply_planner(proposal, known, &answer))
+    {
+        Ok(applied) => {
+            moves.extend(applied.moves.into_iter().map(|m| format!("{m} (agent)")));
+            notes.extend(
+                applied
+                    .left_out
+                    .into_iter()
+                    .map(|l| format!("the Planner agent's suggestion left out: {l}")),
+            );
+            if applied.max_parallel.is_some() {
+                *parallel = applied.max_parallel;
+            }
+        }
+        Err(why) => notes.push(format!("the Planner agent's answer was not used: {why}")),
     }
 }
 
@@ -147,7 +251,7 @@ impl Discussion {
                 }
             }
             for added in &self.proposal.added {
-                if added.why == Why::Mentions
+                if matches!(added.why, Why::Mentions | Why::Agent)
                     && added.task == task.id
                     && !task.depends.contains(&added.on)
                 {

@@ -167,7 +167,11 @@ pub(super) fn revise(proposal: &mut Proposal, critique: &Critique) -> Vec<String
             }
             // Beyond a built-in Planner: splitting a task, naming files its text does not,
             // or choosing which declared dependency of a cycle is wrong.
-            Flag::NoOwns { .. } | Flag::Oversized { .. } | Flag::Cycle { .. } => {}
+            // An agent's point goes to the Planner agent, when there is one.
+            Flag::NoOwns { .. }
+            | Flag::Oversized { .. }
+            | Flag::Cycle { .. }
+            | Flag::Agent { .. } => {}
         }
     }
     if !moves.is_empty() {

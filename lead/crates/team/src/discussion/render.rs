@@ -4,12 +4,13 @@
 use super::Discussion;
 use serde_json::{json, Value};
 
-/// Who discussed: the built-in pair (no planner agent can be configured yet).
-const BACKEND: &str = "builtin";
-
 /// The discussion as text, one block.
 pub(super) fn terminal(d: &Discussion) -> String {
-    let mut out = String::from("Phase 0 — planning discussion (built-in Planner and Critic)\n");
+    let mut out = String::from(if d.agent {
+        "Phase 0 — planning discussion (built-in Planner and Critic, and the configured agent)\n"
+    } else {
+        "Phase 0 — planning discussion (built-in Planner and Critic)\n"
+    });
     for r in &d.rounds {
         out.push_str(&format!("  Round {}\n", r.round));
         for m in &r.planner {
@@ -20,6 +21,9 @@ pub(super) fn terminal(d: &Discussion) -> String {
         }
         for f in &r.critic {
             out.push_str(&format!("    Critic: {}\n", f.message()));
+        }
+        for n in &r.notes {
+            out.push_str(&format!("    Note: {n}\n"));
         }
     }
     out.push_str("  Refined plan (Phase A validates it again):\n");
@@ -61,7 +65,7 @@ pub(super) fn terminal(d: &Discussion) -> String {
 /// The discussion as one JSON object.
 pub(super) fn json(d: &Discussion) -> Value {
     json!({
-        "backend": BACKEND,
+        "backend": if d.agent { "agent" } else { "builtin" },
         "rounds": d.rounds,
         "planner_max_parallel": d.planner_max_parallel,
         "planner_reason": d.planner_reason,

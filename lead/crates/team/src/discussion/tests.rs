@@ -57,7 +57,7 @@ fn mentions_are_paths_and_nothing_else() {
 
 #[test]
 fn the_planner_estimates_owns_and_dependencies_and_the_critic_settles_overlaps() {
-    let d = discuss(&auth_plan(), &known(), &Limits::default());
+    let d = discuss(&auth_plan(), &known(), &Limits::default(), None);
     assert_eq!(d.rounds.len(), 2, "{:#?}", d.rounds);
     assert_eq!(
         d.rounds[0].planner,
@@ -121,7 +121,7 @@ fn a_declared_cycle_and_an_oversized_task_stay_open_after_one_round() {
         task("2", "Add b", &["src/b.rs"], &["1"]),
         task("3", "Add modules", &many, &[]),
     ];
-    let d = discuss(&tasks, &known(), &Limits::default());
+    let d = discuss(&tasks, &known(), &Limits::default(), None);
     assert_eq!(d.rounds.len(), 1, "the Planner has nothing to change");
     assert_eq!(
         d.open,
@@ -160,7 +160,7 @@ fn independent_owned_tasks_are_recommended_side_by_side() {
             task(&i.to_string(), "Add a module", &[path.as_str()], &[])
         })
         .collect();
-    let d = discuss(&tasks, &[], &Limits::default());
+    let d = discuss(&tasks, &[], &Limits::default(), None);
     assert_eq!((d.rounds.len(), d.planner_max_parallel), (1, 6));
     assert_eq!(
         d.bound(),
@@ -178,7 +178,7 @@ fn phase_a_takes_the_reference_and_still_validates_it() {
                 - 3 Add logout cc:TODO owns: `src/auth/login.rs`\n\
                 - 4 Add audit log cc:TODO owns: `src/audit.rs`\n";
     let plan = parse_plans_md(text, "Plans.md").expect("plan");
-    let d = discuss(&plan.tasks, &known(), &Limits::default());
+    let d = discuss(&plan.tasks, &known(), &Limits::default(), None);
     let reference = d.reference(&plan);
     assert_eq!(reference.tasks[0].owns, vec!["src/auth/token.rs"]);
     assert_eq!(reference.tasks[1].depends, vec!["1"]);
@@ -249,7 +249,7 @@ fn tasks_without_owns_give_the_planner_a_reason_that_bounds_the_team() {
         task("4", "Add d", &["src/d.rs"], &[]),
         task("5", "Add e", &["src/e.rs"], &[]),
     ];
-    let d = discuss(&tasks, &[], &Limits::default());
+    let d = discuss(&tasks, &[], &Limits::default(), None);
     assert_eq!(d.planner_max_parallel, 4, "1 and 2 count once");
     assert_eq!(
         d.planner_reason.as_deref(),
@@ -265,7 +265,7 @@ fn tasks_without_owns_give_the_planner_a_reason_that_bounds_the_team() {
             task(&i.to_string(), "Add a module", &[path.as_str()], &[])
         })
         .collect();
-    let d = discuss(&owned, &[], &Limits::default());
+    let d = discuss(&owned, &[], &Limits::default(), None);
     assert_eq!((d.planner_max_parallel, d.bound()), (5, None));
     assert_eq!(crate::team_size::implementer_count(5, None, d.bound()), 3);
 }
