@@ -23,6 +23,7 @@ impl Settings {
             test_command: self.test.command.clone(),
             discussion: l.discussion,
             gate: l.gate,
+            spec_update: l.spec_update,
             max_attempts: l.max_attempts,
             max_retakes: l.max_retakes,
             runner: l.spec(None, self.test.timeout_secs),

@@ -4,6 +4,7 @@
 use implementer::executor::presets;
 use protocol::message::{ExecutorMode, ExecutorSpec, LoopSpec};
 use serde::{Deserialize, Serialize};
+use team::cascade::SpecUpdate;
 use team::discussion::DiscussionMode;
 use team::gate::GateKind;
 
@@ -13,6 +14,17 @@ key!(executor_kind, opt ExecutorMode, "executor.kind");
 key!(loop_gate, GateKind, "loop.gate");
 key!(loop_evaluator, opt Evaluator, "loop.evaluator");
 key!(loop_discussion, DiscussionMode, "loop.discussion");
+key!(loop_spec_update, SpecUpdate, "loop.spec_update");
+
+impl Choice for SpecUpdate {
+    const ALL: &'static [Self] = &[SpecUpdate::Escalate, SpecUpdate::Agent];
+    fn name(self) -> &'static str {
+        match self {
+            SpecUpdate::Escalate => "escalate",
+            SpecUpdate::Agent => "agent",
+        }
+    }
+}
 
 impl Choice for DiscussionMode {
     const ALL: &'static [Self] = &[DiscussionMode::Builtin, DiscussionMode::Agent];
@@ -206,6 +218,10 @@ pub struct LoopSettings {
     /// executor's agent as well).
     #[serde(with = "loop_discussion")]
     pub discussion: DiscussionMode,
+    /// The sdd gate's SPEC-UPDATE-NEEDED: `escalate` (the default) or `agent` (the
+    /// Architect → TaskGenerator → Builder cascade, carried out by the team).
+    #[serde(with = "loop_spec_update")]
+    pub spec_update: SpecUpdate,
     /// Task runner iterations per attempt.
     pub max_iterations: u32,
     /// Pause before a RETRY, milliseconds.
@@ -239,6 +255,7 @@ impl Default for LoopSettings {
         LoopSettings {
             gate: GateKind::Sdd,
             discussion: DiscussionMode::Builtin,
+            spec_update: SpecUpdate::Escalate,
             max_iterations: runner.max_iterations,
             retry_delay_ms: runner.retry_delay_ms,
             escalate_on_max: runner.escalate_on_max,
@@ -286,6 +303,9 @@ impl super::Settings {
         });
         if l.discussion == DiscussionMode::Agent && !agent {
             return Err("loop.discussion = 'agent' asks the executor's agent: set [executor] kind = \"agent\" with a command or preset, or kind = \"chat\"".into());
+        }
+        if l.spec_update == SpecUpdate::Agent && self.executor.spec().is_none() {
+            return Err("loop.spec_update = 'agent' has the team update the spec: set [executor] kind (or a preset)".into());
         }
         Ok(())
     }
@@ -349,6 +369,14 @@ mod tests {
                 "loop.evaluator = 'drift' (expected goal-drift)",
             ),
             ("[loop]\nmax_iterations = 0\n", "must be at least 1"),
+            (
+                "[loop]\nspec_update = \"always\"\n",
+                "loop.spec_update = 'always' (expected escalate or agent)",
+            ),
+            (
+                "[loop]\nspec_update = \"agent\"\n",
+                "loop.spec_update = 'agent' has the team update the spec",
+            ),
             (
                 "[loop]\ndiscussion = \"panel\"\n",
                 "loop.discussion = 'panel' (expected builtin or agent)",

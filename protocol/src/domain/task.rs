@@ -17,6 +17,8 @@ pub enum TaskOrigin {
     Plan,
     /// From review findings.
     Fix,
+    /// From the spec-update cascade: updating the feature's design or its task list.
+    Spec,
 }
 
 /// A task's status; `InProgress` names its claimer.

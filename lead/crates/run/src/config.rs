@@ -5,6 +5,7 @@
 
 use protocol::message::{ExecutorSpec, LoopSpec};
 use review::config::ReviewConfig;
+use team::cascade::SpecUpdate;
 use team::discussion::DiscussionMode;
 use team::gate::GateKind;
 
@@ -22,6 +23,8 @@ pub struct RunConfig {
     pub discussion: DiscussionMode,
     /// The review gate.
     pub gate: GateKind,
+    /// What the sdd gate's SPEC-UPDATE-NEEDED does.
+    pub spec_update: SpecUpdate,
     /// Claims of one task (attempts) before it is escalated to the user.
     pub max_attempts: u32,
     /// breezing: REQUEST_CHANGES rounds before escalation.

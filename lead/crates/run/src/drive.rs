@@ -8,6 +8,7 @@
 use super::complete::{complete, CompleteInput, Completed};
 use super::phase::{run_phase, Team};
 use super::review_round::{fix_round, record, review_changes, ReviewInput};
+use super::spec_cascade::{self, Imported};
 use super::state::{Accepted, ActiveRun, RunState};
 use super::team_hub::{PhaseBConfig, ReviewContext};
 use super::{report, Board, RunEnd, RunError, RunRequest};
@@ -16,6 +17,7 @@ use outputs::ExitCode;
 use protocol::exec::git::work_tree;
 use protocol::message::ExecutorSpec;
 use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
+use team::cascade::{spec_files, SpecFiles, SpecUpdate};
 use team::escalation::{
     escalation_report, manual_intervention_report, verification_failed_report, RetakeRound,
 };
@@ -123,6 +125,28 @@ pub fn drive(req: &RunRequest, r: Ready) -> Result<RunEnd, RunError> {
             if let Some(end) = run.team_phase()? {
                 return Ok(end);
             }
+            if run.cascade_due {
+                run.cascade_due = false;
+                let r = &mut run.r;
+                let tasks = &mut run.board.tasks;
+                match spec_cascade::import(
+                    &req.repo,
+                    tasks,
+                    &mut r.active.plans_mapping,
+                    &mut r.plan,
+                ) {
+                    Imported::Tasks(n) => {
+                        eprintln!("retake run: the updated task list adds {n} task(s)");
+                        r.state
+                            .write_active(&r.active)
+                            .and_then(|()| r.state.write_tasks(&r.active.session_id, tasks))
+                            .map_err(state_error("the run's state"))?;
+                        continue;
+                    }
+                    Imported::Nothing => {}
+                    Imported::End(end) => return Ok(end),
+                }
+            }
             match run.review_round()? {
                 Round::Accepted(decision, grade) => break (decision, grade),
                 Round::Again => {}
@@ -157,6 +181,10 @@ struct Loop<'a> {
     first_phase: bool,
     /// Findings with no file are no fix task (no judge could pass one): the report names them.
     repository_wide: Vec<String>,
+    /// The spec the cascade updates, when SPEC-UPDATE-NEEDED may cascade.
+    spec: Option<SpecFiles>,
+    /// The cascade's tasks ran: the updated task list is read before the next review.
+    cascade_due: bool,
 }
 
 impl<'a> Loop<'a> {
@@ -186,6 +214,9 @@ impl<'a> Loop<'a> {
             base: r.active.base_commit.clone(),
         };
         let phase_b = PhaseBConfig::for_run(Some(reviews), &r.plan, &r.active.plans_mapping);
+        let spec = (config.spec_update == SpecUpdate::Agent)
+            .then(|| spec_files(&r.plan, |p| req.repo.join(p).is_file()))
+            .flatten();
         Ok(Loop {
             req,
             gate_state: GateState::from(r.active.review),
@@ -198,6 +229,8 @@ impl<'a> Loop<'a> {
             phase_b,
             first_phase: true,
             repository_wide: Vec::new(),
+            spec,
+            cascade_due: false,
         })
     }
 
@@ -267,7 +300,7 @@ impl<'a> Loop<'a> {
             self.gate_state,
             outcome.verdict,
             outcome.decision,
-            false,
+            self.spec.is_some(),
         );
         self.gate_state = next;
         r.active.review = next.into();
@@ -304,11 +337,28 @@ impl<'a> Loop<'a> {
             GateAction::Escalate(reason) => {
                 ended(escalation_report(reason, &outcome.findings, &r.history))
             }
-            GateAction::SpecCascade => ended(escalation_report(
-                gate::EscalationReason::NoSpecCascade,
-                &outcome.findings,
-                &r.history,
-            )),
+            GateAction::SpecCascade => match &self.spec {
+                Some(spec) => {
+                    let tasks = spec_cascade::start(&outcome, spec, &self.board.tasks);
+                    eprintln!(
+                        "retake run: the spec needs an update: {} and then {}",
+                        tasks[0].subject, tasks[1].subject
+                    );
+                    self.board.tasks.extend(tasks);
+                    self.r.implementers = 1;
+                    self.cascade_due = true;
+                    self.r
+                        .state
+                        .write_tasks(&self.session, &self.board.tasks)
+                        .map_err(state_error("tasks.json"))?;
+                    Ok(Round::Again)
+                }
+                None => ended(escalation_report(
+                    gate::EscalationReason::NoSpecCascade,
+                    &outcome.findings,
+                    &r.history,
+                )),
+            },
             GateAction::Stop(StopKind::ManualIntervention) => {
                 ended(manual_intervention_report(&outcome.findings))
             }

@@ -23,6 +23,7 @@ pub mod phase_a;
 pub mod report;
 pub mod resume;
 pub mod review_round;
+pub mod spec_cascade;
 pub mod state;
 pub mod team_hub;
 

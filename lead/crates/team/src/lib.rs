@@ -8,6 +8,7 @@
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
 pub mod active_form;
+pub mod cascade;
 pub mod claim;
 pub mod commit_message;
 pub mod completion;

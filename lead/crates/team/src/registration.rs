@@ -20,10 +20,24 @@ pub struct Registration {
 /// Registers validated plan tasks (their `depends` must name tasks of the same slice; others
 /// are dropped, as [`super::plan::select`] already removed met ones).
 pub fn register(tasks: &[PlanTask]) -> Registration {
+    register_more(tasks, &BTreeMap::new(), 1)
+}
+
+/// Registers plan tasks that join a run whose tasks `registered` maps to plan ids: ids from
+/// `next` on, a dependency on a task of the same slice or on a registered one kept (others
+/// dropped).
+pub fn register_more(
+    tasks: &[PlanTask],
+    registered: &BTreeMap<u32, String>,
+    next: u32,
+) -> Registration {
     // An index, not a scan per dependency: a plan of any size registers in linear time.
-    let mut numbers: HashMap<&str, u32> = HashMap::with_capacity(tasks.len());
+    let mut numbers: HashMap<&str, u32> = HashMap::with_capacity(tasks.len() + registered.len());
+    for (id, plan_id) in registered {
+        numbers.entry(plan_id.as_str()).or_insert(*id);
+    }
     for (i, t) in tasks.iter().enumerate() {
-        numbers.entry(t.id.as_str()).or_insert(i as u32 + 1);
+        numbers.entry(t.id.as_str()).or_insert(next + i as u32);
     }
     let number_of = |plan_id: &str| numbers.get(plan_id).copied();
     let registered = tasks
@@ -34,7 +48,7 @@ pub fn register(tasks: &[PlanTask]) -> Registration {
             blocked_by.sort_unstable();
             blocked_by.dedup();
             Task {
-                id: i as u32 + 1,
+                id: next + i as u32,
                 subject: t.subject(),
                 description: description(t),
                 owns: t.owns.clone(),
@@ -49,7 +63,7 @@ pub fn register(tasks: &[PlanTask]) -> Registration {
     let plans_mapping = tasks
         .iter()
         .enumerate()
-        .map(|(i, t)| (i as u32 + 1, t.id.clone()))
+        .map(|(i, t)| (next + i as u32, t.id.clone()))
         .collect();
     Registration {
         tasks: registered,
