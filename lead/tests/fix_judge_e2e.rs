@@ -212,3 +212,84 @@ fn a_real_fix_commits_and_is_the_only_one_called_fixed() {
     // The scratch file it left outside its group is removed, and is no reason to fail.
     assert!(!repo.join("notes.tmp").exists());
 }
+
+/// A chat completion whose answer is `content`.
+fn completion(content: &str) -> String {
+    serde_json::json!({
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 200, "completion_tokens": 40}
+    })
+    .to_string()
+}
+
+/// The fixture with `[executor] kind = "chat"` asking a loopback endpoint that gives `replies`;
+/// (exit code, stderr, fix-summary.md, the requests' bodies).
+fn run_chat(
+    replies: Vec<(u16, String)>,
+) -> (
+    tempfile::TempDir,
+    PathBuf,
+    Option<i32>,
+    String,
+    String,
+    Vec<String>,
+) {
+    let (url, requests) = inspector::chat::testing::serve(replies);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (repo, review) = fixture(tmp.path(), "exit 64");
+    std::fs::write(
+        repo.join("retake.toml"),
+        format!(
+            "[executor]\nkind = \"chat\"\nurl = \"{url}\"\nmodel = \"local\"\ntimeout_secs = 20\n\n[test]\ncommand = [\"true\"]"
+        ),
+    )
+    .expect("write");
+    git(&repo, &["commit", "-q", "-am", "the chat executor"]);
+    let ran = fix(&repo, &review);
+    let stderr = String::from_utf8_lossy(&ran.stderr).into_owned();
+    let summary = std::fs::read_to_string(review.join("fix-summary.md")).unwrap_or_default();
+    let bodies = requests.try_iter().map(|(_, body)| body).collect();
+    (tmp, repo, ran.status.code(), stderr, summary, bodies)
+}
+
+#[test]
+fn a_chat_executor_fixes_a_group_from_the_endpoints_whole_file() {
+    let fixed = "import math\n\n\ndef area(r):\n    return math.pi * r * r\n";
+    let answer = format!("FILE: app/calc.py\n```python\n{fixed}```\nUsed math.pi instead of 3.");
+    let (_tmp, repo, code, stderr, summary, bodies) = run_chat(vec![(200, completion(&answer))]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        summary.contains("- Findings: 1 — fixed 1, failed 0, skipped 0\n"),
+        "{summary}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join("app/calc.py")).expect("calc"),
+        fixed
+    );
+    assert_eq!(
+        git(&repo, &["show", "--name-only", "--format=", "HEAD"]),
+        "app/calc.py\n"
+    );
+    // The endpoint was sent the finding and the owned file's content.
+    assert_eq!(bodies.len(), 1);
+    assert!(bodies[0].contains("TODO: use math.pi"), "{}", bodies[0]);
+}
+
+#[test]
+fn a_chat_answer_for_a_file_the_group_does_not_own_is_rejected_and_nothing_is_written() {
+    let answer = "FILE: app/other.py\n```python\nprint('hi')\n```\nDone.";
+    let replies = (0..3).map(|_| (200, completion(answer))).collect();
+    let (_tmp, repo, code, stderr, summary, _) = run_chat(replies);
+    assert_eq!(code, Some(5), "{stderr}");
+    assert!(
+        summary.contains("- Findings: 1 — fixed 0, failed 1, skipped 0\n"),
+        "{summary}"
+    );
+    assert!(
+        stderr.contains("after 3 attempts: the fixer's answer was not applied: ")
+            && stderr.contains("app/other.py"),
+        "{stderr}"
+    );
+    assert_clean(&repo);
+}

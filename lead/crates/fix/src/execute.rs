@@ -242,6 +242,14 @@ impl<'a> GroupRun<'a> {
         if let Some(problem) = outcome.transient_problem() {
             return Ok(FixEvent::FixFailed(problem));
         }
+        // An answer the executor would not carry out (a chat answer for a file the group does
+        // not own, a diff that does not apply): nothing was written, and the reason is the
+        // failure's, not "changed nothing".
+        if let Some(reason) = outcome.refusal() {
+            return Ok(FixEvent::FixFailed(format!(
+                "the fixer's answer was not applied: {reason}"
+            )));
+        }
         if !strays.is_empty() {
             return Ok(FixEvent::FixFailed(format!(
                 "the fixer changed files outside its group ({}); they were restored",
