@@ -202,20 +202,22 @@ fn add_agent_findings(
     report.findings.extend(found);
     report.notes.extend(retries);
     report.notes.extend(nowhere_note(&agent, &nowhere));
-    report.notes.extend(usage_note(&agent, calls, tokens));
+    report
+        .notes
+        .extend(usage_note(&agent, calls, tokens, seconds));
     report
         .notes
         .extend(cpf.notes.iter().map(|n| format!("{agent}: {n}")));
     Ok(())
 }
 
-/// What the agent cost, for the report (and so the journal), when an endpoint reported its
-/// tokens: calls and tokens — the same review on a deterministic model gives the same note; the
-/// seconds go to the log.
-fn usage_note(agent: &str, calls: u32, tokens: (u64, u64)) -> Option<String> {
+/// What the agent cost, for the report (and so the journal; `/metrics` counts the same), when
+/// an endpoint reported its tokens: calls, tokens and the seconds spent waiting for them — the
+/// one part of the note a deterministic model does not repeat exactly.
+fn usage_note(agent: &str, calls: u32, tokens: (u64, u64), seconds: f64) -> Option<String> {
     (tokens != (0, 0)).then(|| {
         format!(
-            "{agent}: {calls} call(s), {} prompt + {} completion tokens",
+            "{agent}: {calls} call(s), {} prompt + {} completion tokens, {seconds:.1} s",
             tokens.0, tokens.1
         )
     })
