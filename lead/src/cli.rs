@@ -143,6 +143,9 @@ pub enum Command {
     /// Show what is in progress in a repository (a review or a run of the team loop, whether its
     /// Lead is alive, its tasks and journaled reports) and the last review's outcome.
     Status(StatusArgs),
+    /// Serve a repository's review history as a web page, read-only (`verdicts.md`: every
+    /// batch's verdict, findings by severity, regressions), until stopped.
+    Dashboard(DashboardArgs),
     /// Serve the Lead as a long-lived service: remote-runtime workers register with it and
     /// review jobs are submitted over HTTP (POST /reviews, GET /reviews/ID/result).
     Serve(ServeArgs),
@@ -329,6 +332,16 @@ pub struct OutputArgs {
     /// service's jobs: one JSON log, no report per job on the service's standard output).
     #[arg(skip)]
     pub report_to_log: bool,
+}
+
+/// `retake dashboard`
+#[derive(Debug, Args)]
+pub struct DashboardArgs {
+    /// The repository (default: the current directory).
+    pub path: Option<PathBuf>,
+    /// Where the page is served; beyond loopback it needs `RETAKE_API_TOKEN`.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: String,
 }
 
 /// `retake serve`

@@ -57,6 +57,9 @@ pub fn main() -> u8 {
         Command::Init(args) => commands::init::run(args).map_err(|e| (ExitCode::Error, e)),
         Command::Run(args) => commands::run::run(args).map_err(|e| (ExitCode::Error, e)),
         Command::Fix(args) => commands::fix::run(args).map_err(|e| (ExitCode::Error, e)),
+        Command::Dashboard(args) => {
+            commands::dashboard::run(args).map_err(|e| (ExitCode::Error, e))
+        }
         Command::Serve(args) => commands::serve::run(args).map_err(|e| (ExitCode::Error, e)),
         Command::Status(args) => commands::status::run(args).map_err(|e| (ExitCode::Error, e)),
     };

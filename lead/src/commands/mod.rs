@@ -4,6 +4,7 @@ pub mod actor;
 pub mod audit;
 pub mod config_show;
 pub mod consensus;
+pub mod dashboard;
 pub mod fix;
 pub mod init;
 pub mod resume;

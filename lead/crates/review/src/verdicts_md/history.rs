@@ -174,12 +174,16 @@ pub fn regressions(previous_text: &str, current: &[Issue]) -> Vec<String> {
 }
 
 /// A batch as read back: its number and its `###` sections with their lines outside fences.
-struct BatchText {
-    seq: u32,
-    sections: Vec<(String, Vec<String>)>,
+/// One batch's text outside its fenced blocks: its number, the rest of its heading, the lines
+/// before its first section, and each `### ` section's lines.
+pub(super) struct BatchText {
+    pub(super) seq: u32,
+    pub(super) heading: String,
+    pub(super) preamble: Vec<String>,
+    pub(super) sections: Vec<(String, Vec<String>)>,
 }
 
-fn batches(text: &str) -> Vec<BatchText> {
+pub(super) fn batches(text: &str) -> Vec<BatchText> {
     let mut out: Vec<BatchText> = Vec::new();
     let mut fence: Option<usize> = None;
     for line in text.lines() {
@@ -198,9 +202,14 @@ fn batches(text: &str) -> Vec<BatchText> {
             None => {}
         }
         if let Some(rest) = line.strip_prefix("## [B") {
-            if let Some(seq) = rest.split(']').next().and_then(|n| n.parse().ok()) {
+            if let Some((seq, heading)) = rest
+                .split_once(']')
+                .and_then(|(n, h)| Some((n.parse().ok()?, h)))
+            {
                 out.push(BatchText {
                     seq,
+                    heading: heading.trim().to_string(),
+                    preamble: Vec::new(),
                     sections: Vec::new(),
                 });
             }
@@ -210,8 +219,11 @@ fn batches(text: &str) -> Vec<BatchText> {
                     .sections
                     .push((heading.trim().to_string(), Vec::new()));
             }
-        } else if let Some((_, lines)) = out.last_mut().and_then(|b| b.sections.last_mut()) {
-            lines.push(line.to_string());
+        } else if let Some(batch) = out.last_mut() {
+            match batch.sections.last_mut() {
+                Some((_, lines)) => lines.push(line.to_string()),
+                None => batch.preamble.push(line.to_string()),
+            }
         }
     }
     out

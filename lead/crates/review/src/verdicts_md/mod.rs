@@ -17,8 +17,10 @@
 
 mod history;
 mod render;
+mod summary;
 
 pub use history::{last_seq, previous_tracked, regressions, Issue};
+pub use summary::{summaries, BatchSummary, ConsensusLine};
 
 use auditor::consensus::{consensus_key, Consensus, ConsensusRow};
 use history::Problems;
