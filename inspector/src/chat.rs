@@ -62,8 +62,9 @@ pub fn api_key(var: Option<&str>, key: &str) -> Result<Option<String>, ChatError
 pub struct Limits {
     /// The whole exchange's deadline.
     pub timeout: Duration,
-    /// With a value, the answer is asked for as a stream and each part must arrive within it
-    /// (a model that stalls is given up on long before `timeout`); `None` waits for the whole
+    /// With a value, the answer is asked for as a stream and each part after the first must
+    /// arrive within it (a model that stalls is given up on long before `timeout`; the first
+    /// part, which comes once the prompt is read, has `timeout`); `None` waits for the whole
     /// answer.
     pub idle: Option<Duration>,
 }

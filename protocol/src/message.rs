@@ -232,9 +232,9 @@ pub struct AgentSpec {
     /// An endpoint's answer may be this many tokens at most: a model that loops stops here
     /// (`finish_reason: length`, an unusable answer) instead of at the deadline.
     pub max_tokens: u32,
-    /// An endpoint's answer is streamed and each part must arrive within this many
-    /// milliseconds (a model that stalls is given up on before the deadline); 0 waits for the
-    /// whole answer.
+    /// An endpoint's answer is streamed and each part after the first must arrive within this
+    /// many milliseconds (a model that stalls is given up on before the deadline); 0 waits for
+    /// the whole answer.
     pub idle_timeout_ms: u64,
 }
 

@@ -164,8 +164,8 @@ pub struct ExecutorConfig {
     /// `chat`: the most tokens an answer may have.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
-    /// `chat`: each part of the streamed answer must arrive within this many seconds; 0 waits
-    /// for the whole answer.
+    /// `chat`: each part of the streamed answer after the first must arrive within this many
+    /// seconds; 0 waits for the whole answer.
     #[serde(default)]
     pub idle_timeout_secs: u64,
 }

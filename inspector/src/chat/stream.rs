@@ -1,5 +1,7 @@
 //! A streamed answer (`"stream": true`: server-sent events, one `data: {chunk}` per token or
-//! few) read as it arrives: each part must come within the idle timeout, a looping answer is
+//! few) read as it arrives: after the first part each must come within the idle timeout (the
+//! first waits for the model to read the prompt — over a minute for a 1.5B model on two CPU
+//! cores — and has only the request's deadline), a looping answer is
 //! stopped as soon as it shows, and what arrived is put together into the chat completion the
 //! whole-answer reading takes ([`super::content_of`], [`super::usage_of`]) — the content, the
 //! last finish reason, the usage of the final chunk. A stream that ends without a finish reason
@@ -104,8 +106,8 @@ impl Assembly {
     }
 }
 
-/// Reads the event stream `body` to its end: every line within `idle` of the one before (the
-/// first within `idle` of the request) and all by `deadline`. A reader thread hands the lines
+/// Reads the event stream `body` to its end: every line after the first within `idle` of the
+/// one before, and all by `deadline`. A reader thread hands the lines
 /// over; when this returns early it stops at its next line, and the request's own global
 /// timeout ends it at the latest.
 pub(super) fn read(
@@ -135,13 +137,16 @@ pub(super) fn read(
         })
         .map_err(|e| ChatError::Retry(format!("cannot read {url}'s answer: {e}")))?;
     let mut assembly = Assembly::default();
+    let mut started = false;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(ChatError::Fatal(format!("{url} timed out")));
         }
-        match arrived.recv_timeout(idle.min(left)) {
+        let wait = if started { idle.min(left) } else { left };
+        match arrived.recv_timeout(wait) {
             Ok(Ok(line)) => {
+                started = true;
                 if assembly.feed(line.trim_end_matches(['\r', '\n']))? == Step::Done {
                     break;
                 }

@@ -72,8 +72,8 @@ pub(super) mod kinds {
 key!(agent_kind, AgentKind, "agent.kind");
 
 /// The default wait for the next part of a streamed answer (`[agent]` and `[executor]`
-/// `idle_timeout_secs`): long enough for a small model on a CPU to read a long prompt before its
-/// first token, far shorter than a request's deadline.
+/// `idle_timeout_secs`; the first part, after the prompt is read, has the request's deadline):
+/// far longer than a model on a CPU takes per token, far shorter than a request's deadline.
 pub(super) const DEFAULT_IDLE_TIMEOUT_SECS: u64 = 120;
 
 /// How the agent backend is reached (`[agent] kind`).
@@ -115,8 +115,8 @@ pub struct AgentSettings {
     pub timeout_secs: u64,
     /// `kind = "http"`: the most tokens an answer may have.
     pub max_tokens: u32,
-    /// `kind = "http"`: each part of the streamed answer is due within this many seconds; 0
-    /// waits for the whole answer.
+    /// `kind = "http"`: each part of the streamed answer after the first is due within this
+    /// many seconds; 0 waits for the whole answer.
     pub idle_timeout_secs: u64,
     /// A folder of `<kind>.md` templates overriding the built-in prompts (relative paths are
     /// relative to the repository root).

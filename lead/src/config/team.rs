@@ -91,8 +91,8 @@ pub struct ExecutorSettings {
     pub api_key_env: Option<String>,
     /// `chat`: the most tokens an answer may have.
     pub max_tokens: u32,
-    /// `chat`: each part of the streamed answer is due within this many seconds; 0 waits for
-    /// the whole answer.
+    /// `chat`: each part of the streamed answer after the first is due within this many
+    /// seconds; 0 waits for the whole answer.
     pub idle_timeout_secs: u64,
 }
 

@@ -53,8 +53,8 @@ pub struct ExecutorSpec {
     pub api_key_env: Option<String>,
     /// `chat`: the most tokens an answer may have.
     pub max_tokens: u32,
-    /// `chat`: each part of the streamed answer must arrive within this many seconds; 0 waits
-    /// for the whole answer.
+    /// `chat`: each part of the streamed answer after the first must arrive within this many
+    /// seconds; 0 waits for the whole answer.
     pub idle_timeout_secs: u64,
 }
 

@@ -94,7 +94,8 @@ impl Read for Stalling {
 }
 
 #[test]
-fn a_stream_that_stalls_past_the_idle_timeout_fails_and_one_that_keeps_coming_does_not() {
+fn a_stream_that_stalls_between_parts_past_the_idle_timeout_fails_and_one_that_keeps_coming_does_not(
+) {
     let whole = recorded("whole");
     let split = whole.find("\n\n").expect("an event") + 2;
     let body = |stall| Stalling {
@@ -125,6 +126,18 @@ fn a_stream_that_stalls_past_the_idle_timeout_fails_and_one_that_keeps_coming_do
     )
     .expect("on time");
     assert!(super::super::content_of(&read_whole)
+        .expect("usable")
+        .starts_with("VERDICT:GO"));
+    // Before the first part only the deadline counts: the model is reading the prompt.
+    let first_late = Stalling {
+        first: Cursor::new(Vec::new()),
+        stall: Duration::from_millis(600),
+        rest: Cursor::new(whole.as_bytes().to_vec()),
+        stalled: false,
+    };
+    let read_late = read("http://m", first_late, Duration::from_millis(200), far)
+        .expect("the first part may take longer than the idle timeout");
+    assert!(super::super::content_of(&read_late)
         .expect("usable")
         .starts_with("VERDICT:GO"));
     let late = read(
