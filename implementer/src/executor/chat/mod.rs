@@ -39,8 +39,8 @@ pub struct ChatEndpoint {
     pub api_key_env: Option<String>,
     /// The most tokens an answer may have.
     pub max_tokens: u32,
-    /// Each part of the streamed answer must arrive within this; `None` waits for the whole
-    /// answer.
+    /// Each part of the streamed answer after the first must arrive within this; `None` waits
+    /// for the whole answer.
     pub idle_timeout: Option<Duration>,
 }
 
