@@ -38,11 +38,10 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
     let discussion = if args.no_discuss {
         None
     } else {
-        let config = settings.run_config();
-        let agent = (config.discussion == team::discussion::DiscussionMode::Agent)
-            .then_some(config.executor.as_ref())
+        let agent = (settings.team_loop.discussion == team::discussion::DiscussionMode::Agent)
+            .then(|| settings.executor.spec())
             .flatten();
-        Some(run::phase_a::discuss(&root, &plan, &range, agent)?)
+        Some(run::phase_a::discuss(&root, &plan, &range, agent.as_ref())?)
     };
     let reference = discussion
         .as_ref()

@@ -14,6 +14,7 @@ use review::{self, ReviewRequest};
 use std::path::Path;
 use team::fix_tasks::{fix_tasks, to_tasks};
 use team::gate::{self, GateAction, GateKind, GateState};
+use team::registration::next_id;
 use team::review_result::ReviewResult;
 
 /// What a review round needs.
@@ -130,8 +131,7 @@ pub fn record(
 /// The fix tasks for a review's findings, numbered after `tasks` (pattern B: fix instructions
 /// come from the Lead as tasks).
 pub fn fix_round(outcome: &AuditOutcome, tasks: &[Task]) -> Vec<Task> {
-    let next = tasks.iter().map(|t| t.id).max().unwrap_or(0) + 1;
-    to_tasks(&fix_tasks(&outcome.findings), next)
+    to_tasks(&fix_tasks(&outcome.findings), next_id(tasks))
 }
 
 /// The fix tasks of a scoped review, when the gate would ask for changes (`gate` judges the

@@ -12,12 +12,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use team::cascade::{cascade_tasks, new_tasks, SpecFiles};
 use team::plan::{source, Plan};
-use team::registration::register_more;
+use team::registration::{next_id, register_more};
 
 /// The cascade's two tasks for `outcome`, numbered after `tasks`.
 pub fn start(outcome: &AuditOutcome, spec: &SpecFiles, tasks: &[Task]) -> Vec<Task> {
-    let next = tasks.iter().map(|t| t.id).max().unwrap_or(0) + 1;
-    cascade_tasks(&outcome.spec_feedback, spec, next)
+    cascade_tasks(&outcome.spec_feedback, spec, next_id(tasks))
 }
 
 /// What reading the updated plan gave.
@@ -54,8 +53,7 @@ pub fn import(
     if added.is_empty() {
         return Imported::Nothing;
     }
-    let next = board.iter().map(|t| t.id).max().unwrap_or(0) + 1;
-    let joined = register_more(&added, mapping, next);
+    let joined = register_more(&added, mapping, next_id(board));
     let count = joined.tasks.len();
     board.extend(joined.tasks);
     mapping.extend(joined.plans_mapping);

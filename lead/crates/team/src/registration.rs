@@ -17,6 +17,11 @@ pub struct Registration {
     pub plans_mapping: BTreeMap<u32, String>,
 }
 
+/// The id the next task joining `tasks` gets: one past the highest.
+pub fn next_id(tasks: &[Task]) -> u32 {
+    tasks.iter().map(|t| t.id).max().unwrap_or(0) + 1
+}
+
 /// Registers validated plan tasks (their `depends` must name tasks of the same slice; others
 /// are dropped, as [`super::plan::select`] already removed met ones).
 pub fn register(tasks: &[PlanTask]) -> Registration {
