@@ -279,6 +279,10 @@ pub struct RunArgs {
     /// Fault injection.
     #[command(flatten)]
     pub chaos: ChaosArgs,
+    /// Serve the live dashboard while the run runs, on ADDR (default 127.0.0.1:0; the URL is
+    /// printed on stderr; beyond loopback it needs RETAKE_API_TOKEN).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub dashboard: Option<String>,
 }
 
 /// `retake status`

@@ -11,10 +11,12 @@
 
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
+pub mod auth;
 pub mod chaos;
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod dashboard;
 pub mod exit;
 pub mod serve;
 

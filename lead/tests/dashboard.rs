@@ -3,62 +3,25 @@
 //! served read-only at the URL the command prints; the page shows all three batches, the
 //! regression in words, and nothing else is served. Beyond loopback it needs the API's token.
 
-use std::io::{BufRead, BufReader};
+#[path = "dashboard_support/mod.rs"]
+mod dashboard_support;
+
+use dashboard_support::{serve, three_batches as history, Serving};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-
-/// A dashboard process, stopped when dropped.
-struct Dashboard(Child);
-
-impl Drop for Dashboard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use std::process::Command;
 
 /// Starts `retake dashboard` on `repo` with `args`; the process and the URL it printed.
-fn start(repo: &Path, args: &[&str], token: Option<&str>) -> (Dashboard, String) {
+fn start(repo: &Path, args: &[&str], token: Option<&str>) -> (Serving, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_retake"));
     command
         .arg("dashboard")
         .arg(repo)
         .args(args)
-        .env_remove("RETAKE_API_TOKEN")
-        .stderr(Stdio::piped());
+        .env_remove("RETAKE_API_TOKEN");
     if let Some(token) = token {
         command.env("RETAKE_API_TOKEN", token);
     }
-    let mut child = command.spawn().expect("start retake dashboard");
-    let stderr = child.stderr.take().expect("stderr");
-    let mut line = String::new();
-    BufReader::new(stderr).read_line(&mut line).expect("a line");
-    let url = line
-        .strip_prefix("retake dashboard: ")
-        .and_then(|rest| rest.split_whitespace().next())
-        .unwrap_or_else(|| panic!("the URL line: {line}"))
-        .to_string();
-    (Dashboard(child), url)
-}
-
-/// Three batches in `repo/.retake/verdicts.md`, through `retake consensus`.
-fn history(repo: &Path) {
-    let md = repo.join(".retake/verdicts.md");
-    std::fs::create_dir_all(md.parent().expect("parent")).expect("mkdir");
-    let with = "VERDICT:CONDITIONAL\nVERIFIED:\ninspector-quality|M|incomplete|src/a.rs:3|TODO <marker> left\n";
-    let without = "VERDICT:CONDITIONAL\nVERIFIED:\ninspector-quality|L|naming-violation|src/b.rs:5|camelCase\n";
-    for body in [with, without, with] {
-        let file = repo.join("v.cpf");
-        std::fs::write(&file, body).expect("write");
-        let out = Command::new(env!("CARGO_BIN_EXE_retake"))
-            .arg("consensus")
-            .args([&file, &file, &file])
-            .arg("--verdicts")
-            .arg(&md)
-            .output()
-            .expect("run retake consensus");
-        assert!(matches!(out.status.code(), Some(0 | 1)), "{out:?}");
-    }
+    serve(command)
 }
 
 fn get(url: &str, token: Option<&str>) -> (u16, String) {
@@ -134,4 +97,66 @@ fn beyond_loopback_the_dashboard_needs_the_token_and_asks_for_it() {
     let (status, page) = get(&local, Some(token));
     assert_eq!(status, 200);
     assert!(page.contains("No review has written a batch yet"), "{page}");
+    // A browser signs in with the form: the right token sets a cookie that opens the pages.
+    let (status, page) = get(&local, None);
+    assert_eq!(status, 401);
+    assert!(
+        page.contains("<form method=\"post\" action=\"/login\">"),
+        "{page}"
+    );
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .proxy(None)
+        .build()
+        .into();
+    let login = |given: &str| {
+        agent
+            .post(&format!("{local}login"))
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .send(format!("token={given}"))
+            .expect("an answer")
+    };
+    assert_eq!(
+        login("0123456789abcdef0123456789abcdeX").status().as_u16(),
+        401
+    );
+    let signed = login(token);
+    assert_eq!(signed.status().as_u16(), 303);
+    let cookie = signed
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .expect("a cookie")
+        .to_string();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let pair = cookie.split(';').next().expect("name=value");
+    let page = agent
+        .get(&local)
+        .header("Cookie", pair)
+        .call()
+        .expect("an answer");
+    assert_eq!(page.status().as_u16(), 200);
+}
+
+#[test]
+fn a_finding_s_file_is_shown_only_from_inside_the_repository() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let repo = dir.path().join("shop");
+    std::fs::create_dir_all(repo.join("src")).expect("mkdir");
+    std::fs::write(repo.join("src/a.rs"), "fn a() {}\n// <b>\n").expect("write");
+    std::fs::write(dir.path().join("outside"), "secret\n").expect("write");
+    let (_dashboard, url) = start(&repo, &[], None);
+    let (status, page) = get(&format!("{url}source/src/a.rs"), None);
+    assert_eq!(status, 200);
+    assert!(page.contains("<tr id=\"L2\">"), "{page}");
+    assert!(page.contains("// &lt;b&gt;"), "{page}");
+    for bad in ["source/../outside", "source/%2E%2E/outside", "source/src"] {
+        let (status, body) = get(&format!("{url}{bad}"), None);
+        assert_eq!(status, 404, "{bad}: {body}");
+        assert!(!body.contains("secret"));
+    }
 }

@@ -42,6 +42,7 @@ fn plan(root: &std::path::Path) -> ReviewPlan {
         nested: false,
         repo_files_rev: None,
         notes: Vec::new(),
+        live: None,
     };
     let mut plan = ReviewPlan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections

@@ -127,6 +127,7 @@ fn review(moving: bool) -> (Finished, bool) {
         nested: false,
         repo_files_rev: None,
         notes: Vec::new(),
+        live: None,
     };
     let mut plan = ReviewPlan::build(&req, "r1", HEARTBEAT);
     plan.inspections.retain(|(name, _, _)| name == FAKE);

@@ -233,6 +233,34 @@ fn serve_runs_two_jobs_at_once_and_returns_both_reports() {
         .map(|j| j["exit_code"].as_u64())
         .collect();
     assert_eq!(codes, vec![Some(1), Some(0)]);
+    // The pages: the job list, and each job's own view with its actors and verdict.
+    let text = |path: &str| {
+        let mut r = ureq::get(&format!("{}{path}", service.api))
+            .call()
+            .expect("a page");
+        r.body_mut().read_to_string().expect("body")
+    };
+    let list = text("/");
+    assert!(
+        list.contains("0 queued, 0 running, 2 done, 0 failed."),
+        "{list}"
+    );
+    assert!(list.contains("<a href=\"/jobs/job-1\">job-1</a>"), "{list}");
+    assert!(list.contains("<td>NO-GO</td>"), "{list}");
+    let view = text("/jobs/job-1");
+    assert!(
+        view.contains("<strong id=\"verdict\">NO-GO</strong>"),
+        "{view}"
+    );
+    assert!(view.contains("Ended: <strong>exit 1</strong>"), "{view}");
+    assert!(
+        view.contains("data-actor=\"inspector-quality\" data-state=\"reported\""),
+        "{view}"
+    );
+    // The event stream of a finished job: every part, then its end.
+    let events = text("/jobs/job-2/events");
+    assert_eq!(events.matches("event: part").count(), 5, "{events}");
+    assert!(events.ends_with("event: ended\ndata: \n\n"), "{events}");
 }
 
 /// Polls job `id` until it is done or failed (or `secs` pass) and returns it.

@@ -4,7 +4,9 @@
 //! given deadline or the connection is closed. What to answer is the caller's.
 
 use bytes::Bytes;
-use http_body_util::Full;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, Full, StreamBody};
+use hyper::body::Frame;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -14,8 +16,8 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::time::Duration;
 
-/// A response with a complete body.
-pub type Answer = Response<Full<Bytes>>;
+/// A response: a complete body, or a stream of parts ([`stream`]).
+pub type Answer = Response<BoxBody<Bytes, Infallible>>;
 
 /// Serves connections of `listener` with `respond` until the task is dropped; an accept error
 /// (out of descriptors, say) is logged and waited out rather than ending the loop.
@@ -52,12 +54,47 @@ where
 
 /// A response: status, content type, body.
 pub fn answer(status: u16, content_type: &'static str, body: String) -> Answer {
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
     *response.status_mut() =
         hyper::StatusCode::from_u16(status).unwrap_or(hyper::StatusCode::INTERNAL_SERVER_ERROR);
     response.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
         hyper::header::HeaderValue::from_static(content_type),
+    );
+    response
+}
+
+/// A response whose body is every part `parts` yields, sent as it comes, until the sender is
+/// dropped (a server-sent event stream); `written` is told once the last part was handed to
+/// the connection. Nothing caches it.
+pub fn stream(
+    content_type: &'static str,
+    parts: tokio::sync::mpsc::Receiver<Bytes>,
+    written: tokio::sync::oneshot::Sender<()>,
+) -> Answer {
+    let frames = futures::stream::unfold(
+        (parts, Some(written)),
+        |(mut parts, mut written)| async move {
+            match parts.recv().await {
+                Some(part) => Some((Ok::<_, Infallible>(Frame::data(part)), (parts, written))),
+                None => {
+                    if let Some(written) = written.take() {
+                        let _no_one_waits = written.send(());
+                    }
+                    None
+                }
+            }
+        },
+    );
+    let mut response = Response::new(StreamBody::new(frames).boxed());
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static(content_type),
+    );
+    headers.insert(
+        hyper::header::CACHE_CONTROL,
+        hyper::header::HeaderValue::from_static("no-store"),
     );
     response
 }

@@ -12,6 +12,7 @@ pub mod cpf;
 pub mod domain;
 pub mod exec;
 pub mod http;
+pub mod live;
 pub mod message;
 pub mod project;
 pub mod session;

@@ -62,6 +62,13 @@ pub struct ReviewArgs {
     /// Fault injection.
     #[command(flatten)]
     pub chaos: ChaosArgs,
+    /// Serve the live dashboard while the review runs, on ADDR (default 127.0.0.1:0; the URL
+    /// is printed on stderr; beyond loopback it needs RETAKE_API_TOKEN).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0")]
+    pub dashboard: Option<String>,
+    /// The feed a caller watches the review on (`retake serve`'s job views); not a flag.
+    #[arg(skip)]
+    pub live: Option<host::live::Feed>,
     /// Run N pipelines side by side (each with its own Inspectors and an Auditor
     /// `auditor-impl-K`) and aggregate their verdicts into the consensus verdict.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=9))]

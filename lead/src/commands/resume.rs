@@ -74,6 +74,7 @@ pub fn reviewed(args: ResumeArgs) -> Result<Reviewed, Failure> {
         nested: false,
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
+        live: None,
     };
     let answers = review::steering::Answers {
         yes: args.yes,

@@ -20,6 +20,11 @@ pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
         code: ExitCode::Error,
         error,
     };
+    if args.fix && args.consensus > 1 {
+        return Err(fail2(anyhow::anyhow!(
+            "--fix works on a single review: drop --consensus (or run `retake fix` on one pipeline's folder)"
+        )));
+    }
     // --no-exec promises that no command of the repository runs; the fix pipeline runs its
     // executor, test gate and checks, so the two cannot be combined.
     if args.no_exec && args.fix {
@@ -65,6 +70,15 @@ pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
     }
     let runtime = args.runtime.unwrap_or(settings.review.runtime);
     let cycle = cycle_of(&settings.review.dimensions, args.max_iterations).map_err(fail2)?;
+    // The feed the review is watched on: its own dashboard's, or the caller's.
+    let (live, served) = match (&args.dashboard, &args.live) {
+        (Some(listen), _) => {
+            let (feed, served) =
+                crate::dashboard::live(&repo, listen, "retake review").map_err(fail2)?;
+            (Some(feed), Some(served))
+        }
+        (None, feed) => (feed.clone(), None),
+    };
     let request = ReviewRequest {
         repo: repo.clone(),
         scope: scope.clone(),
@@ -77,33 +91,29 @@ pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
         nested: false,
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
+        live,
     };
     let answers = review::steering::Answers {
         yes: args.yes,
         given: args.answer.clone(),
     };
-    if !args.fix {
-        return execute_reviewed(
-            request,
-            &args.output,
-            args.threshold,
-            &answers,
-            cycle.as_ref(),
-        )
-        .map(|(reviewed, _)| reviewed);
-    }
-    if args.consensus > 1 {
-        return Err(fail2(anyhow::anyhow!(
-            "--fix works on a single review: drop --consensus (or run `retake fix` on one pipeline's folder)"
-        )));
-    }
-    let (review, review_dir) = execute_reviewed(
+    let reviewed = execute_reviewed(
         request,
         &args.output,
         args.threshold,
         &answers,
         cycle.as_ref(),
-    )?;
+    );
+    if let Some(served) = served {
+        served.end(match &reviewed {
+            Ok((r, _)) => format!("exit {}", r.code.code()),
+            Err(f) => format!("exit {}: {:#}", f.code.code(), f.error),
+        });
+    }
+    let (review, review_dir) = reviewed?;
+    if !args.fix {
+        return Ok(review);
+    }
     // The review's report is printed; the command's outcome is now the fix session's.
     let code = super::fix::after_review(&review_dir).map_err(fail2)?;
     Ok(Reviewed {
@@ -184,6 +194,7 @@ fn execute_reviewed(
     };
     let repo = request.repo.clone();
     let scope = request.scope.clone();
+    let live = request.live.clone();
     let mut header = request.notes.clone();
     let out = review::run(request).map_err(|e| match e {
         ReviewError::TimedOut(_) => Failure {
@@ -245,6 +256,12 @@ fn execute_reviewed(
         baseline: None,
     };
     let code = super::emit(&summary, output).map_err(fail2)?;
+    if let Some(feed) = &live {
+        let mut view = protocol::live::ReviewView::of_outcome(outcome);
+        view.verdict = summary.verdict_line();
+        view.explanation = format!("exit {}, {}", code.code(), view.explanation);
+        feed.publish(protocol::live::LiveEvent::Review(view));
+    }
     let reviewed = Reviewed {
         code,
         verdict: Some(outcome.verdict),

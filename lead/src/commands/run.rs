@@ -77,7 +77,11 @@ fn drive(
     } else {
         args.range.join(" ")
     };
-    let end = run::execute(run::RunRequest {
+    let live = match &args.dashboard {
+        Some(listen) => Some(crate::dashboard::live(&root, listen, "retake run")?),
+        None => None,
+    };
+    let ended = run::execute(run::RunRequest {
         repo: root,
         range,
         parallel: args.parallel,
@@ -86,7 +90,15 @@ fn drive(
         runtime,
         config: settings.run_config(),
         faults,
-    })?;
+        live: live.as_ref().map(|(feed, _)| feed.clone()),
+    });
+    if let Some((_, served)) = live {
+        served.end(match &ended {
+            Ok(end) => format!("exit {}", end.code.code()),
+            Err(e) => format!("exit 2: {e}"),
+        });
+    }
+    let end = ended?;
     super::print_stdout(&end.report)?;
     Ok(end.code)
 }

@@ -1,7 +1,7 @@
 //! `retake serve`: start the worker pool and the HTTP API, then serve until stopped.
 
+use crate::auth::{self, ApiToken};
 use crate::cli::ServeArgs;
-use crate::serve::auth::{self, ApiToken};
 use crate::serve::confine::ReposRoot;
 use crate::serve::{server, Options, Runners, Service};
 use anyhow::Context as _;

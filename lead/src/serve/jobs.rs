@@ -20,6 +20,32 @@ pub struct JobRequest {
     pub clone: Option<String>,
 }
 
+impl Job {
+    /// The job as the jobs page lists it.
+    pub fn line(&self) -> protocol::live::JobLine {
+        protocol::live::JobLine {
+            id: self.id.clone(),
+            repo: self.repo.display().to_string(),
+            status: self.status.name().into(),
+            verdict: self.verdict.clone(),
+            exit_code: self.exit_code,
+            error: self.error.clone(),
+        }
+    }
+}
+
+impl Status {
+    /// `queued`, `running`, `done`, `failed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Queued => "queued",
+            Status::Running => "running",
+            Status::Done => "done",
+            Status::Failed => "failed",
+        }
+    }
+}
+
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

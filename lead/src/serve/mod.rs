@@ -14,16 +14,15 @@
 //! starts the queued ones.
 
 mod args;
-pub mod auth;
 pub mod confine;
 pub mod http;
 pub mod jobs;
 pub mod server;
 
+use crate::auth::ApiToken;
 use crate::cli::{ResumeArgs, ReviewArgs};
 use crate::exit::{Failure, Reviewed};
 use args::{clone_scheme, job_args, json_output, review_args};
-use auth::ApiToken;
 use confine::{Refusal, ReposRoot};
 use host::remote::{WorkerCount, WorkerPool};
 use jobs::{JobRequest, Jobs, Status};
@@ -126,6 +125,8 @@ pub struct Service {
     dir: PathBuf,
     pool: Arc<WorkerPool>,
     options: Options,
+    /// The jobs page and each job's live view.
+    pages: crate::dashboard::jobs::Pages,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -161,14 +162,17 @@ impl Service {
                 queue.push_back((job.id.clone(), resume));
             }
         }
-        Ok(Arc::new(Service {
+        let service = Service {
             jobs: Mutex::new(Jobs::restore(saved)),
             queue: Mutex::new(queue),
             queued: Condvar::new(),
             dir,
             pool,
             options,
-        }))
+            pages: Default::default(),
+        };
+        service.pages.jobs_changed(lines(&lock(&service.jobs)));
+        Ok(Arc::new(service))
     }
 
     /// Starts the `max_jobs` runner threads that take queued jobs; until then jobs only queue.
@@ -199,11 +203,17 @@ impl Service {
         }
     }
 
-    /// Applies `change` to the jobs and saves them.
+    /// The jobs page and each job's live view.
+    pub fn pages(&self) -> &crate::dashboard::jobs::Pages {
+        &self.pages
+    }
+
+    /// Applies `change` to the jobs, saves them and shows them on the jobs page.
     fn update(&self, change: impl FnOnce(&mut Jobs)) {
         let mut jobs = lock(&self.jobs);
         change(&mut jobs);
         self.save(&jobs);
+        self.pages.jobs_changed(lines(&jobs));
     }
 
     /// Checks a request and queues it; the rejection says what is wrong with a bad one.
@@ -285,14 +295,15 @@ impl Service {
         let mut out = String::from("# TYPE retake_serve_jobs gauge\n");
         {
             let jobs = lock(&self.jobs);
-            for (status, name) in [
-                (Status::Queued, "queued"),
-                (Status::Running, "running"),
-                (Status::Done, "done"),
-                (Status::Failed, "failed"),
+            for status in [
+                Status::Queued,
+                Status::Running,
+                Status::Done,
+                Status::Failed,
             ] {
                 out.push_str(&format!(
-                    "retake_serve_jobs{{status=\"{name}\"}} {}\n",
+                    "retake_serve_jobs{{status=\"{}\"}} {}\n",
+                    status.name(),
                     jobs.count(status)
                 ));
             }
@@ -433,9 +444,18 @@ impl Service {
                     })
                 } else {
                     args.untrusted_repo = untrusted_repo;
+                    let title = format!("{id} — {}", request.repo.display());
+                    args.live = Some(self.pages.job_feed(id, title));
                     (self.options.runners.review)(args)
                 }
             });
+        self.pages.job_ended(
+            id,
+            match &outcome {
+                Ok(r) => format!("exit {}", r.code.code()),
+                Err(f) => format!("exit {}: {:#}", f.code.code(), f.error),
+            },
+        );
         match outcome {
             Ok(Reviewed { code, verdict }) => {
                 let verdict = verdict.map(|v| v.as_str().to_string());
@@ -449,6 +469,11 @@ impl Service {
             }
         }
     }
+}
+
+/// The jobs as the jobs page lists them.
+fn lines(jobs: &Jobs) -> Vec<protocol::live::JobLine> {
+    jobs.list().into_iter().map(jobs::Job::line).collect()
 }
 
 /// Where the service keeps its jobs, in the jobs folder.

@@ -48,6 +48,11 @@ pub async fn serve(listener: tokio::net::TcpListener, service: Arc<Service>, lim
 
 /// One request's answer.
 async fn respond(service: Arc<Service>, request: Request<Incoming>, limits: Limits) -> Answer {
+    // The pages (the jobs list, each job's live view) first; the rest is the API.
+    let request = match service.pages().answer(service.token(), request).await {
+        Ok(page) => return page,
+        Err(api) => api,
+    };
     let method = request.method().as_str().to_uppercase();
     let path = request.uri().path().to_string();
     let authorization = request

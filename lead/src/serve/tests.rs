@@ -1,6 +1,6 @@
-use super::auth::ApiToken;
 use super::http::{self, route};
 use super::*;
+use crate::auth::ApiToken;
 use protocol::wire::{Secret, WireConfig};
 
 const TOKEN: &str = "0123456789abcdef0123456789abcdef";

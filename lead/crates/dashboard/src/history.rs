@@ -16,6 +16,8 @@ pub struct HistoryView<'a> {
     pub source: &'a str,
     /// The batches, in file order.
     pub batches: &'a [BatchSummary],
+    /// Links to the other views (`(href, text)`).
+    pub links: &'a [(&'a str, &'a str)],
 }
 
 /// The severities a chart and a table count, worst first.
@@ -56,7 +58,7 @@ pub fn page(view: &HistoryView<'_>) -> String {
             }
         }
     };
-    layout::page(&title, body).into_string()
+    layout::page_with(&title, view.links, body, None).into_string()
 }
 
 fn overview(view: &HistoryView<'_>) -> Markup {

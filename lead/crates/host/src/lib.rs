@@ -12,6 +12,7 @@
 pub mod hub;
 pub mod inproc;
 pub mod journal;
+pub mod live;
 pub mod local;
 pub mod lock;
 pub mod remote;

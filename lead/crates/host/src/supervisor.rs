@@ -89,6 +89,8 @@ pub struct Slot {
     pub last_seen: Instant,
     /// The progress of the instance's last heartbeat at work.
     pub progress: Progress,
+    /// Why the slot's instance was last replaced.
+    pub last_restart: Option<String>,
 }
 
 /// What the coordinator must do.
@@ -164,6 +166,7 @@ impl Supervisor {
                 },
                 last_seen: now,
                 progress: Progress::default(),
+                last_restart: None,
             })
             .collect();
         let actions = slots
@@ -408,6 +411,7 @@ impl Supervisor {
             slot.state = State::Starting { since: now };
             slot.last_seen = now;
             slot.progress = Progress::default();
+            slot.last_restart = Some(why.clone());
             tracing::info!(
                 failed = old,
                 replacement = slot.instance,
@@ -444,4 +448,4 @@ impl Supervisor {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

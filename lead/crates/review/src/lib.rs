@@ -71,6 +71,8 @@ pub struct ReviewRequest {
     pub repo_files_rev: Option<String>,
     /// Notes the report carries from before the review (where its configuration came from).
     pub notes: Vec<String>,
+    /// The dashboard's feed, when one watches: every pipeline's actors are published to it.
+    pub live: Option<host::live::Feed>,
 }
 
 /// A finished review with where it was journaled.
@@ -255,37 +257,49 @@ fn run_pipelines(
                 .map_err(io("cannot create the run journal"))?
         };
         let progress = display.as_ref().map(|d| d.reporter((n > 1).then_some(k)));
-        pipelines.push((plan, journal, progress));
+        let hub = if n > 1 {
+            format!("review p{k}")
+        } else {
+            "review".into()
+        };
+        let watch = req
+            .live
+            .as_ref()
+            .map(|feed| host::live::ActorWatch::new(feed.clone(), hub));
+        pipelines.push((plan, journal, progress, watch));
     }
     let timeout = c.timeout;
     let grace = c.supervision.shutdown_grace;
     let results = actix::System::new().block_on(async move {
-        let runs = pipelines.into_iter().map(|(plan, journal, progress)| {
-            let setup = setup.clone();
-            async move {
-                let (done_tx, done_rx) = tokio::sync::oneshot::channel();
-                // The actors this pipeline still needs: a resumed review's reported Inspectors
-                // are not started again.
-                let kinds: Vec<_> = plan
-                    .inspections
-                    .iter()
-                    .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
-                    .map(|(_, kind, _)| ActorKind::Inspector(*kind))
-                    .chain([ActorKind::Auditor])
-                    .collect();
-                let (spawner, accepting) = setup
-                    .spawner(&kinds)
-                    .await
-                    .map_err(io("cannot start the review's actors"))?;
-                let addr = Coordinator::new(plan, journal, spawner, done_tx)
-                    .with_progress(progress)
-                    .start();
-                if let Some(accepting) = accepting {
-                    accepting.serve(std::sync::Arc::new(addr.clone()));
+        let runs = pipelines
+            .into_iter()
+            .map(|(plan, journal, progress, watch)| {
+                let setup = setup.clone();
+                async move {
+                    let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+                    // The actors this pipeline still needs: a resumed review's reported Inspectors
+                    // are not started again.
+                    let kinds: Vec<_> = plan
+                        .inspections
+                        .iter()
+                        .filter(|(logical, _, _)| !plan.preloaded.contains_key(logical))
+                        .map(|(_, kind, _)| ActorKind::Inspector(*kind))
+                        .chain([ActorKind::Auditor])
+                        .collect();
+                    let (spawner, accepting) = setup
+                        .spawner(&kinds)
+                        .await
+                        .map_err(io("cannot start the review's actors"))?;
+                    let addr = Coordinator::new(plan, journal, spawner, done_tx)
+                        .with_progress(progress)
+                        .with_watch(watch)
+                        .start();
+                    if let Some(accepting) = accepting {
+                        accepting.serve(std::sync::Arc::new(addr.clone()));
+                    }
+                    finish(addr, done_rx, timeout, grace).await
                 }
-                finish(addr, done_rx, timeout, grace).await
-            }
-        });
+            });
         futures::future::join_all(runs).await
     });
     drop(display);

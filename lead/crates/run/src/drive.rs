@@ -15,6 +15,7 @@ use super::{report, Board, RunEnd, RunError, RunRequest};
 use host::lock::RepoLock;
 use outputs::ExitCode;
 use protocol::exec::git::work_tree;
+use protocol::live::RunPhase;
 use protocol::message::ExecutorSpec;
 use protocol::{AuditOutcome, Decision, Grade, Task, TaskStatus};
 use team::cascade::{spec_files, SpecFiles, SpecUpdate};
@@ -247,10 +248,9 @@ impl<'a> Loop<'a> {
             return Ok(None);
         }
         let r = &mut self.r;
-        eprintln!(
-            "retake run: {pending} task(s) open, {} Implementer(s)",
-            r.implementers
-        );
+        let (count, req) = (r.implementers, self.req);
+        eprintln!("retake run: {pending} task(s) open, {count} Implementer(s)");
+        req.show_phase(RunPhase::Implement, r.history.len());
         let input = self
             .team
             .phase(&self.session, r.implementers, &self.phase_b);
@@ -290,6 +290,7 @@ impl<'a> Loop<'a> {
             config: &req.config.review,
             runtime: req.runtime,
             faults: &req.faults,
+            live: req.live.as_ref(),
         };
         let outcome = review_changes(&input)?;
         let round = r.history.len() as u32 + 1;
@@ -318,10 +319,12 @@ impl<'a> Loop<'a> {
             .write_active(&r.active)
             .and_then(|()| record(&r.state, &outcome, &head, &self.session, round))
             .map_err(state_error("the run's state"))?;
-        eprintln!(
-            "retake run: review round {round}: {} ({}, grade {})",
+        let said = format!(
+            "review round {round}: {} ({}, grade {})",
             outcome.verdict, outcome.decision, outcome.grade
         );
+        eprintln!("retake run: {said}");
+        req.tell(said);
         let ended = |report| {
             Ok(Round::Ended(RunEnd {
                 code: ExitCode::Escalated,
@@ -403,6 +406,7 @@ impl<'a> Loop<'a> {
     /// Phase C after an accepted review: verification, the plan marked done, one commit.
     fn complete(mut self, review: (Decision, Grade)) -> Result<RunEnd, RunError> {
         let r = &mut self.r;
+        self.req.show_phase(RunPhase::Complete, r.history.len());
         let done = complete(&CompleteInput {
             repo: &self.req.repo,
             state: &r.state,
@@ -441,57 +445,4 @@ fn elapsed_secs(started_at: &str) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use team::registration::register;
-    use team::testing::task;
-
-    fn tasks() -> Vec<Task> {
-        register(&[
-            task("1", "Add a", &["a"], &[]),
-            task("2", "Add b", &["b"], &["1"]),
-            task("3", "Add c", &["c"], &[]),
-            task("4", "Add d", &["d"], &[]),
-        ])
-        .tasks
-    }
-
-    #[test]
-    fn a_phase_gets_one_implementer_per_startable_task_within_the_team() {
-        let mut t = tasks();
-        assert_eq!(team_for(&t, None, None, 3), 3, "1, 3 and 4 can start");
-        assert_eq!(
-            team_for(&t, None, None, 2),
-            2,
-            "never more than Phase A's team"
-        );
-        assert_eq!(team_for(&t, Some(1), None, 3), 1);
-        t[0].status = TaskStatus::Completed;
-        t[2].status = TaskStatus::Completed;
-        t[3].status = TaskStatus::Completed;
-        assert_eq!(team_for(&t, None, None, 3), 1, "only 2 is left");
-        t[1].status = TaskStatus::Completed;
-        assert_eq!(team_for(&t, None, None, 3), 1, "never none");
-    }
-
-    #[test]
-    fn a_run_keeps_the_gate_it_started_with() {
-        let mut active: ActiveRun = serde_json::from_value(serde_json::json!({
-            "kind": "run", "session_id": "s", "started_at": "2026-02-22T14:30:00Z",
-            "impl_mode": "agent", "task_range": "all", "base_commit": "abc",
-            "team": null, "plans_mapping": {}, "options": null,
-            "review": {"retake_count": 0, "max_retakes": 3, "retry_count": 0, "spec_update_count": 0}
-        }))
-        .expect("active.json");
-        assert_eq!(gate_kind(&active, GateKind::Breezing), GateKind::Breezing);
-        active.options = Some(super::super::state::RunOptions {
-            parallel: None,
-            no_discuss: true,
-            yes: true,
-            gate: "sdd".into(),
-        });
-        assert_eq!(gate_kind(&active, GateKind::Breezing), GateKind::Sdd);
-        assert!(elapsed_secs(&active.started_at) > 0);
-        assert_eq!(elapsed_secs("not a time"), 0);
-    }
-}
+mod tests;

@@ -18,6 +18,7 @@ pub mod config;
 pub mod drive;
 pub mod environment;
 pub mod fix_findings;
+pub mod live;
 pub mod phase;
 pub mod phase_a;
 pub mod report;
@@ -55,6 +56,8 @@ pub struct RunRequest {
     pub config: RunConfig,
     /// Faults to inject (empty unless chaos is enabled).
     pub faults: FaultPlan,
+    /// The dashboard's feed, when one watches the run.
+    pub live: Option<host::live::Feed>,
 }
 
 /// How a run ended: its exit code (0 committed, 5 escalated to a human) and its report.

@@ -58,6 +58,7 @@ pub(super) struct Team {
     task_budget: Duration,
     grace: Duration,
     setup: Setup,
+    live: Option<host::live::Feed>,
 }
 
 impl Team {
@@ -97,6 +98,7 @@ impl Team {
             task_budget: Duration::from_secs(per_iteration * iterations + 60),
             grace: sup.shutdown_grace,
             setup,
+            live: req.live.clone(),
         })
     }
 
@@ -115,6 +117,7 @@ impl Team {
                 task_budget: self.task_budget,
                 grace: self.grace,
                 phase_b: phase_b.clone(),
+                live: self.live.clone(),
             },
             setup: self.setup.clone(),
         }

@@ -10,6 +10,7 @@ use super::state::{ActiveRun, ReviewCounters, RunOptions, RunState, TeamInfo};
 use super::{environment, RunError, RunRequest};
 use host::lock::RepoLock;
 use protocol::exec::git::work_tree;
+use protocol::live::RunPhase;
 use protocol::message::ExecutorSpec;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
@@ -31,6 +32,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         )));
     }
     let lock = RepoLock::acquire(&state_dir)?;
+    req.show_phase(RunPhase::Prepare, 0);
     let head = protocol::exec::git::head_commit(&req.repo);
     let c = &req.config;
     let mut active = new_run(req, head.as_deref());
@@ -71,6 +73,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         (plan.clone(), None)
     } else {
         let agent = (c.discussion == DiscussionMode::Agent).then_some(&executor);
+        req.show_phase(RunPhase::Discussion, 0);
         let discussion =
             discuss(&req.repo, &plan, &range, agent).map_err(|e| abort(e.to_string()))?;
         eprint!("{}", discussion.render());
@@ -82,6 +85,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     };
     let prepared = prepare(&reference, &range, parallelism, &Limits::default())
         .map_err(|e| abort(e.to_string()))?;
+    req.show_phase(RunPhase::Prepare, 0);
     for p in &prepared.problems {
         eprintln!("retake run: {:?} {:?}: {}", p.check, p.level, p.message);
     }
@@ -103,6 +107,7 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
         .and_then(|()| state.write_tasks(&active.session_id, &prepared.registration.tasks))
         .and_then(|()| state.reset_timeline())
         .map_err(|e| abort(format!("cannot write the run's state: {e}")))?;
+    req.show_board(&prepared.registration.tasks);
     Ok(Ready {
         active,
         state,

@@ -226,6 +226,7 @@ pub fn restore(
         runtime,
         faults: Default::default(),
         config,
+        live: None,
     };
     let test = team::verification::test_command(&repo, req.config.test_command.as_deref());
     Ok((

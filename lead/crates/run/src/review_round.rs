@@ -31,6 +31,8 @@ pub struct ReviewInput<'a> {
     pub runtime: Runtime,
     /// Faults to inject.
     pub faults: &'a FaultPlan,
+    /// The dashboard's feed, when one watches the run.
+    pub live: Option<&'a host::live::Feed>,
 }
 
 /// Why a review round of the run has no outcome.
@@ -87,13 +89,17 @@ fn nested_review(
         // (the settings are likewise the run's snapshot, read when it started).
         repo_files_rev: Some(input.base.to_string()),
         notes: Vec::new(),
+        live: input.live.cloned(),
     };
     let out = review::run(request)?;
     let run_id = out.run_id;
-    out.pipelines
-        .into_iter()
-        .flatten()
-        .next()
+    let outcome = out.pipelines.into_iter().flatten().next();
+    if let (Some(feed), Some(f)) = (input.live, &outcome) {
+        feed.publish(protocol::live::LiveEvent::Review(
+            protocol::live::ReviewView::of_outcome(&f.outcome),
+        ));
+    }
+    outcome
         .map(|f| (f.outcome, run_id))
         .ok_or(RoundError::NoVerdict)
 }

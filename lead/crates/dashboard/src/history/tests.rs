@@ -22,6 +22,7 @@ fn the_page_lists_every_batch_marks_the_regression_in_words_and_escapes_what_the
         repository: "shop",
         source: ".retake/verdicts.md",
         batches: &batches,
+        links: &[],
     });
     assert!(html.starts_with("<!DOCTYPE html><html lang=\"en\">"));
     assert!(html.contains("<title>retake — review history of shop</title>"));
@@ -57,6 +58,7 @@ fn a_repository_without_batches_says_so() {
         repository: "new",
         source: ".retake/verdicts.md",
         batches: &[],
+        links: &[],
     });
     assert!(html.contains(
         "No review has written a batch yet (looked in <code>.retake/verdicts.md</code>)."

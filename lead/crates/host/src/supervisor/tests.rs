@@ -6,7 +6,7 @@ fn steps(done: u64) -> Progress {
     Progress::about("module:**").with_count(Some(Count::of(done, 1600, Unit::Steps)))
 }
 
-fn policy() -> Policy {
+pub(crate) fn policy() -> Policy {
     Policy {
         heartbeat: Duration::from_millis(100),
         suspect_after: 3,

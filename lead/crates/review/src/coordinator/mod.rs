@@ -45,6 +45,8 @@ pub struct Coordinator {
     initial: Vec<Action>,
     done: Option<oneshot::Sender<Result<Finished, ReviewFailure>>>,
     progress: Option<outputs::progress::Reporter>,
+    /// The dashboard's view of the actors, when one watches.
+    watch: Option<host::live::ActorWatch>,
 }
 
 impl Coordinator {
@@ -77,6 +79,20 @@ impl Coordinator {
             initial,
             done: Some(done),
             progress: None,
+            watch: None,
+        }
+    }
+
+    /// Publishes the actors as the supervisor sees them on `watch` (the dashboard's feed).
+    pub fn with_watch(mut self, watch: Option<host::live::ActorWatch>) -> Self {
+        self.watch = watch;
+        self
+    }
+
+    /// Hands the actors' states to the dashboard's feed, if any (only what changed goes out).
+    fn observed(&mut self) {
+        if let Some(watch) = &mut self.watch {
+            watch.update(self.sup.slots());
         }
     }
 
@@ -224,6 +240,7 @@ impl Coordinator {
     }
 
     fn conclude(&mut self, mut outcome: AuditOutcome, ctx: &mut Context<Self>) {
+        self.observed();
         for role in self.sup.degraded() {
             let role = match role {
                 Role::Inspector => "inspector",
@@ -256,12 +273,14 @@ impl Actor for Coordinator {
     fn started(&mut self, ctx: &mut Self::Context) {
         let initial = std::mem::take(&mut self.initial);
         self.execute(initial, ctx);
+        self.observed();
         // A resumed review may have every report already: the Auditor then starts in recovery mode.
         self.check_all_in(ctx);
         ctx.run_interval(self.plan.policy.heartbeat / 2, |this, ctx| {
             if this.done.is_some() {
                 let actions = this.sup.tick(Instant::now());
                 this.execute(actions, ctx);
+                this.observed();
             }
         });
     }
@@ -349,10 +368,12 @@ impl Handler<Lost> for Coordinator {
             ctx.run_later(EXIT_STATUS_WAIT, move |this, ctx| {
                 let actions = this.sup.lost(&msg.name, &msg.reason, Instant::now());
                 this.execute(actions, ctx);
+                this.observed();
             });
         } else {
             let actions = self.sup.lost(&msg.name, &msg.reason, Instant::now());
             self.execute(actions, ctx);
+            self.observed();
         }
     }
 }

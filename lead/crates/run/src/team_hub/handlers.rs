@@ -28,6 +28,7 @@ impl Actor for TeamHub {
             if !actions.is_empty() {
                 act.execute(actions, ctx);
             }
+            act.observed();
         });
     }
 }
@@ -92,6 +93,7 @@ impl Handler<Incoming> for TeamHub {
             }
             Body::TaskProgress { event, .. } => {
                 if serde_json::from_str::<serde_json::Value>(&event).is_ok() {
+                    self.judged(&event);
                     self.events(&[event]);
                 } else {
                     tracing::warn!(from, "a timeline event that is not JSON: dropped");
@@ -157,6 +159,7 @@ impl Handler<Lost> for TeamHub {
         self.stop_instance(&msg.name);
         let actions = self.supervisor.lost(&msg.name, &msg.reason, Instant::now());
         self.execute(actions, ctx);
+        self.observed();
     }
 }
 

@@ -39,6 +39,8 @@ pub struct HubConfig {
     pub grace: Duration,
     /// Signals, scoped reviews and high-priority tasks.
     pub phase_b: super::PhaseBConfig,
+    /// The dashboard's feed, when one watches the run.
+    pub live: Option<host::live::Feed>,
 }
 
 /// How a team phase ended.

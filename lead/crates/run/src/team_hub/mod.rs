@@ -60,6 +60,8 @@ pub struct TeamHub {
     /// What the hub said while a state write was under way: sent, in order, once every write
     /// before it is on disk (an Implementer never acts on a claim the state does not hold).
     held: Vec<(String, Body)>,
+    /// The dashboard's view of the Implementers, when one watches.
+    watch: Option<host::live::ActorWatch>,
 }
 
 impl TeamHub {
@@ -78,6 +80,10 @@ impl TeamHub {
             Supervisor::new(&actors, &[], config.policy.clone(), Instant::now());
         let phase_b = phase_b::PhaseB::new(config.phase_b.clone(), state.signals());
         let attempts = attempts::Attempts::persisted(state.dir().join(crate::state::ATTEMPTS));
+        let watch = config
+            .live
+            .as_ref()
+            .map(|feed| host::live::ActorWatch::new(feed.clone(), "team"));
         TeamHub {
             config,
             board: Some(board),
@@ -93,6 +99,7 @@ impl TeamHub {
             me: None,
             unwritten: 0,
             held: Vec::new(),
+            watch,
         }
     }
 
@@ -126,7 +133,24 @@ impl TeamHub {
         }
     }
 
+    /// Hands the Implementers' states to the dashboard's feed, if any.
+    fn observed(&mut self) {
+        if let Some(watch) = &mut self.watch {
+            watch.update(self.supervisor.slots());
+        }
+    }
+
+    /// A task runner's timeline line that is a judgment, to the dashboard's feed, if any.
+    fn judged(&self, line: &str) {
+        if let (Some(feed), Some(event)) = (&self.config.live, protocol::live::of_timeline(line)) {
+            feed.publish(event);
+        }
+    }
+
     fn persist(&mut self) {
+        if let (Some(board), Some(feed)) = (&self.board, &self.config.live) {
+            feed.publish(crate::live::board(&board.tasks));
+        }
         if let Some(board) = &self.board {
             let (state, session, tasks) = (
                 self.state.clone(),
@@ -398,6 +422,7 @@ impl TeamHub {
         for instance in &live {
             self.supervisor.delivered(instance);
         }
+        self.observed();
         // What waited for a write is not said; a Shutdown is not about the state.
         self.held.clear();
         let grace_ms = self.config.grace.as_millis() as u64;

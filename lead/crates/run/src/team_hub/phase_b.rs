@@ -290,6 +290,8 @@ impl TeamHub {
                     config: &context.config,
                     runtime: context.runtime,
                     faults: &context.faults,
+                    // A scoped review's actors are not the run's: the page shows its result.
+                    live: None,
                 };
                 let result = review_files(&input, &review.files);
                 hub.do_send(ScopedReviewDone { review, result });

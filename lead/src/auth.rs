@@ -1,6 +1,7 @@
-//! Who may use `retake serve`'s job API: a bearer token (`RETAKE_API_TOKEN`, or the file
-//! `[serve] api_token_file` names), compared in time independent of where it differs. The
-//! probes (`/healthz`, `/readyz`, `/metrics`) stay open: they reveal no repository data.
+//! Who may use `retake serve`'s job API and the dashboard's pages: a bearer token
+//! (`RETAKE_API_TOKEN`, or the file `[serve] api_token_file` names), compared in time
+//! independent of where it differs. The probes (`/healthz`, `/readyz`, `/metrics`) stay open:
+//! they reveal no repository data.
 //!
 //! Without a token the API is open, so the service refuses to start unless it listens on
 //! loopback only ([`require_for`]).
