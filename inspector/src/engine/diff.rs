@@ -117,7 +117,11 @@ impl Changes {
 /// A test run's result, or a finding in the spec layout: kept under every filter.
 fn always_kept(f: &Finding) -> bool {
     let path = f.location.path.as_str();
-    SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir)) || f.category_in(&RUN_CATEGORIES)
+    // A break of a public API is what the change did even where no line was added (an item
+    // removed); the rule reads only what the change touched.
+    SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir))
+        || f.category_in(&RUN_CATEGORIES)
+        || protocol::Category::BreakingChange.is(&f.category)
 }
 
 /// Whether the finding is about a source file (not repository-wide, not a document).

@@ -42,6 +42,9 @@ use protocol::Severity;
 /// raise nothing at Medium or above.
 #[rustfmt::skip]
 const PEDANTIC: &[(&str, &str)] = &[
+    // Session-only: 0 findings left on 7 semver-compatible release ranges after 6 classes were
+    // fixed, but no true positive either (PRECISION.md); default once 5 findings are judged.
+    ("interface/breaking-change",       "not measured yet: no judged finding of it (PRECISION.md, session-only rule)"),
     // A planted defect of lead/tests/catalog_e2e (recall there is 14 of 16 without it and
     // quality/todo-marker).
     ("quality/swallowed-error",         "measured 0 % (0/36): deliberate best-effort calls, probes, try-parse"),

@@ -48,7 +48,7 @@ pub struct ReviewArgs {
     pub filter: Option<FilterArg>,
     /// Run only the rules of these dimensions, grouping findings by them (comma separated:
     /// security, architecture, quality, action-items, performance, maintainability,
-    /// best-practices).
+    /// best-practices, compatibility).
     #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(protocol::Dimension))]
     pub dimensions: Vec<protocol::Dimension>,
     /// Which rules run: `default` (the rules precise enough to be on by default) or

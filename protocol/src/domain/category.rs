@@ -117,11 +117,14 @@ pub enum Category {
     ImplicitCoupling,
     /// `resource-leak`: channels, detached tasks or collections that grow or live unbounded.
     ResourceLeak,
+    /// `breaking-change`: a public API the base revision had is removed or changed in a way
+    /// that breaks the code depending on it.
+    BreakingChange,
 }
 
 impl Category {
     /// Every category, in declaration order.
-    pub const ALL: [Category; 52] = [
+    pub const ALL: [Category; 53] = [
         Category::SpecDefect,
         Category::SignatureMismatch,
         Category::CallSiteError,
@@ -174,6 +177,7 @@ impl Category {
         Category::RaceCondition,
         Category::ImplicitCoupling,
         Category::ResourceLeak,
+        Category::BreakingChange,
     ];
 
     /// The exact text a finding carries (`operational-risk`).
@@ -231,6 +235,7 @@ impl Category {
             Category::RaceCondition => "race-condition",
             Category::ImplicitCoupling => "implicit-coupling",
             Category::ResourceLeak => "resource-leak",
+            Category::BreakingChange => "breaking-change",
         }
     }
 

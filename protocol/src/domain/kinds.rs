@@ -134,11 +134,15 @@ pub enum Dimension {
     /// `best-practices`
     #[serde(rename = "best-practices")]
     BestPractices,
+    /// `compatibility`: what a change does to the code that depends on it (a public API
+    /// removed or changed without a major version bump). Appended: wire enums only grow.
+    #[serde(rename = "compatibility")]
+    Compatibility,
 }
 
 impl Dimension {
-    /// All seven dimensions.
-    pub const ALL: [Dimension; 7] = [
+    /// All eight dimensions.
+    pub const ALL: [Dimension; 8] = [
         Dimension::Security,
         Dimension::Architecture,
         Dimension::Quality,
@@ -146,6 +150,7 @@ impl Dimension {
         Dimension::Performance,
         Dimension::Maintainability,
         Dimension::BestPractices,
+        Dimension::Compatibility,
     ];
 
     /// The text form (`best-practices`).
@@ -158,6 +163,7 @@ impl Dimension {
             Dimension::Performance => "performance",
             Dimension::Maintainability => "maintainability",
             Dimension::BestPractices => "best-practices",
+            Dimension::Compatibility => "compatibility",
         }
     }
 }
@@ -177,7 +183,7 @@ impl FromStr for Dimension {
             .ok_or_else(|| UnknownValue {
                 kind: "dimension",
                 value: s.trim().to_string(),
-                expected: "security, architecture, quality, action-items, performance, maintainability, best-practices",
+                expected: "security, architecture, quality, action-items, performance, maintainability, best-practices, compatibility",
             })
     }
 }

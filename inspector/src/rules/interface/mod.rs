@@ -1,15 +1,19 @@
 //! The interface Inspector's rules: the design contract (design.md's code blocks) against the
-//! real code, signature by signature, call by call and import by import.
+//! real code, signature by signature, call by call and import by import; and the contract with
+//! dependents (`breaking_change`): a published library's public API against the base revision.
 //!
 //! Trust code, not mocks: the code side is always the real definitions — test files, test items
 //! and test doubles (`MockX`, `FakeX`, `mocks/` folders, `#[cfg(feature = "mocks")]` items; see
 //! `test_doubles`) never stand in for them.
 
+mod breaking_change;
 mod call_site_error;
 mod code_fns;
 mod dependency_wrong;
 mod design_fns;
 mod design_imports;
+mod public_api;
+mod public_script;
 mod python_modules;
 mod rust_modules;
 mod signature;
@@ -27,6 +31,7 @@ pub(crate) fn rules() -> Vec<Box<dyn Rule>> {
         Box::new(signature_mismatch::SignatureMismatch),
         Box::new(call_site_error::CallSiteError),
         Box::new(dependency_wrong::DependencyWrong),
+        Box::new(breaking_change::BreakingChange),
     ]
 }
 

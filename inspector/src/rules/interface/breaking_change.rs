@@ -1,0 +1,415 @@
+//! `interface/breaking-change` (the compatibility dimension): in a session (`--base`), every
+//! changed module of a published library (Rust, Python, TypeScript) whose public surface the
+//! base revision had, compared item by item with the change (`public_api`, `public_script`). A break in a crate whose version did
+//! not get a major bump is High, at the item (or at the module's first line when the item is
+//! gone); with a major bump it is a note — breaking is then what the version says.
+//!
+//! Only what a dependent can reach is compared, in packages that may be published (`publish =
+//! false` crates and `"private": true` packages have no dependents outside their workspace):
+//! Rust modules the library root declares `pub mod` all the way down (or re-exports with `pub
+//! use m::*`); Python modules with no `_private` segment in their path; TypeScript modules of
+//! the package. A module this cannot follow is left out, never guessed at.
+
+use super::public_api::{breaks, surface, Break};
+use crate::engine::git::files_at_revision;
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::project::{FileRole, Package, TargetKind};
+use protocol::{Category, Dimension, Location, Severity};
+
+static META: RuleMeta = RuleMeta {
+    id: "interface/breaking-change",
+    category: Category::BreakingChange,
+    severity: Severity::High,
+    languages: &[Language::Rust, Language::Python, Language::TypeScript],
+    dimensions: &[Dimension::Compatibility],
+    explanation: "A public item of a published library (Rust, Python, TypeScript) is gone or changed incompatibly since the base revision, and the package's version did not get a major bump.",
+};
+
+/// Breaking changes of public Rust APIs against a session's base.
+pub(crate) struct BreakingChange;
+
+/// A changed module of a published library: its path, language and package, and (Rust) the
+/// files that declare it public, each with the module name it declares.
+struct Module<'a> {
+    path: String,
+    language: Language,
+    package: &'a Package,
+    declared_by: Vec<(String, String)>,
+}
+
+impl Module<'_> {
+    fn surface(&self, text: &str) -> Option<super::public_api::Surface> {
+        match self.language {
+            Language::Python => Some(super::public_script::python(text)),
+            Language::TypeScript => Some(super::public_script::typescript(text)),
+            _ => surface(text),
+        }
+    }
+}
+
+impl Rule for BreakingChange {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn wants(&self, _file: &SourceFile) -> bool {
+        false
+    }
+
+    fn check_project(&self, ctx: &Context, out: &mut Sink) {
+        let Some(changes) = &ctx.changes else {
+            return;
+        };
+        let modules: Vec<Module<'_>> = changes
+            .files
+            .keys()
+            .filter(|p| ctx.project.role(p) == Some(FileRole::Library))
+            .filter_map(|p| match Language::of(p) {
+                Some(Language::Rust) => public_module(ctx, p),
+                Some(lang @ (Language::Python | Language::TypeScript)) => {
+                    script_module(ctx, p, lang)
+                }
+                _ => None,
+            })
+            .collect();
+        if modules.is_empty() {
+            return;
+        }
+        let mut paths: Vec<&str> = modules.iter().map(|m| m.path.as_str()).collect();
+        paths.extend(modules.iter().map(|m| m.package.manifest.as_str()));
+        paths.extend(
+            modules
+                .iter()
+                .flat_map(|m| m.declared_by.iter().map(|(p, _)| p.as_str())),
+        );
+        // A Cargo workspace's root manifest holds inherited versions.
+        paths.push("Cargo.toml");
+        paths.sort_unstable();
+        paths.dedup();
+        let base = match files_at_revision(&ctx.root, &changes.merge_base, &paths) {
+            Ok(files) => files,
+            Err(e) => {
+                out.not_run(format!(
+                    "compatibility: the base revision cannot be read ({e})"
+                ));
+                return;
+            }
+        };
+        let at_base = |path: &str| {
+            base.files
+                .iter()
+                .find(|f| f.path == path)
+                .and_then(|f| f.text.clone())
+        };
+        for m in &modules {
+            // A module the base did not have adds API; it breaks nothing.
+            let (Some(before), Some(after)) = (at_base(&m.path), now(ctx, &m.path)) else {
+                continue;
+            };
+            // What the base did not publish (a private module, one behind an unstable
+            // feature) promised dependents nothing.
+            let promised = m.declared_by.iter().all(|(parent, name)| {
+                at_base(parent).is_some_and(|text| declares_public(&text, name))
+            });
+            if !promised {
+                continue;
+            }
+            let (Some(was), Some(is)) = (m.surface(&before), m.surface(&after)) else {
+                continue;
+            };
+            let found = breaks(&was, &is);
+            if found.is_empty() {
+                continue;
+            }
+            let eco = m.package.ecosystem;
+            let versions = (
+                version(eco, at_base(&m.package.manifest), at_base("Cargo.toml")),
+                version(eco, now(ctx, &m.package.manifest), now(ctx, "Cargo.toml")),
+            );
+            if let (Some(from), Some(to)) = &versions {
+                if major_bump(from, to) {
+                    out.note(format!(
+                        "{} breaking change(s) in {} of `{}` come with its major version bump {from} → {to}",
+                        found.len(),
+                        m.path,
+                        m.package.name
+                    ));
+                    continue;
+                }
+            }
+            let noun = match eco {
+                protocol::project::Ecosystem::Cargo => "crate",
+                _ => "package",
+            };
+            let version = match &versions {
+                (Some(from), Some(to)) if from == to => format!("its version stays {to}"),
+                (Some(from), Some(to)) => {
+                    format!("its version went {from} → {to}, not a major bump")
+                }
+                _ => "its version could not be read".to_string(),
+            };
+            // A package whose manifest names none (a setup.py one) is named by its manifest.
+            let name = if m.package.name.is_empty() {
+                &m.package.manifest
+            } else {
+                &m.package.name
+            };
+            let tail = format!("({noun} `{name}`: {version})");
+            report(out, &m.path, name, &found, &tail);
+        }
+    }
+}
+
+/// The breaks of one module as findings: one per changed item at its line (its breaks joined),
+/// and one for the module naming every item that is gone (they have no line left).
+fn report(out: &mut Sink, path: &str, package: &str, found: &[Break], tail: &str) {
+    let suggestion = "keep the old item beside the new one (deprecated), or bump the major version";
+    let gone: Vec<&Break> = found.iter().filter(|b| b.gone).collect();
+    if !gone.is_empty() {
+        let whats: Vec<&str> = gone.iter().map(|b| b.what.as_str()).collect();
+        let items: Vec<&str> = gone.iter().map(|b| b.item.as_str()).collect();
+        out.hit(
+            Hit::new(
+                Location::file(path),
+                format!("{} {tail}", whats.join("; ")),
+                format!("{package}:gone:{}", items.join(",")),
+            )
+            .suggest(suggestion),
+        );
+    }
+    let mut changed: Vec<&Break> = found.iter().filter(|b| !b.gone).collect();
+    changed.sort_by(|a, b| a.item.cmp(&b.item));
+    for group in changed.chunk_by(|a, b| a.item == b.item) {
+        let whats: Vec<&str> = group.iter().map(|b| b.what.as_str()).collect();
+        out.hit(
+            Hit::new(
+                Location::at(path, group[0].line),
+                format!("{} {tail}", whats.join("; ")),
+                format!("{package}:{}", group[0].item),
+            )
+            .suggest(suggestion),
+        );
+    }
+}
+
+/// The file's text in the change (read when the review did not read it).
+fn now(ctx: &Context, path: &str) -> Option<String> {
+    match ctx.file(path) {
+        Some(f) => Some(f.text.clone()),
+        None => std::fs::read_to_string(ctx.root.join(path)).ok(),
+    }
+}
+
+/// The innermost package holding `path`, when it may be published.
+fn publishable<'a>(ctx: &'a Context, path: &str) -> Option<&'a Package> {
+    ctx.project
+        .packages
+        .iter()
+        .filter(|p| path.starts_with(&p.root))
+        .max_by_key(|p| p.root.len())
+        .filter(|p| p.publish)
+}
+
+/// `path` as a module a dependent can reach: in a publishable package with a library target,
+/// under the library root's folder, declared public all the way from the root.
+fn public_module<'a>(ctx: &'a Context, path: &str) -> Option<Module<'a>> {
+    let package = publishable(ctx, path)?;
+    let lib = package.targets.iter().find(|t| t.kind == TargetKind::Lib)?;
+    let dir = lib
+        .path
+        .rsplit_once('/')
+        .map_or(String::new(), |(d, _)| format!("{d}/"));
+    let rel = path.strip_prefix(&dir)?;
+    let chain = module_chain(rel, lib.path == path)?;
+    let mut parent = lib.path.clone();
+    let mut declared_by = Vec::new();
+    for (i, name) in chain.iter().enumerate() {
+        let text = now(ctx, &parent)?;
+        if !declares_public(&text, name) {
+            return None;
+        }
+        declared_by.push((parent.clone(), name.clone()));
+        let folder = format!("{dir}{}", chain[..=i].join("/"));
+        parent = [format!("{folder}.rs"), format!("{folder}/mod.rs")]
+            .into_iter()
+            .find(|p| ctx.root.join(p).is_file())?;
+    }
+    // A package needs a manifest to be published (the model's package of a bare `src/` has
+    // none).
+    ctx.root.join(&package.manifest).is_file().then(|| Module {
+        path: path.to_string(),
+        language: Language::Rust,
+        package,
+        declared_by,
+    })
+}
+
+/// `path` as a public module of a publishable Python or Node package: no path segment below
+/// the package's folder is private (`_name`, other than `__init__.py`).
+fn script_module<'a>(ctx: &'a Context, path: &str, language: Language) -> Option<Module<'a>> {
+    let package = publishable(ctx, path)?;
+    let wanted = match language {
+        Language::Python => protocol::project::Ecosystem::Python,
+        _ => protocol::project::Ecosystem::Node,
+    };
+    if package.ecosystem != wanted || path.ends_with(".d.ts") {
+        return None;
+    }
+    let rel = path.strip_prefix(&package.root)?;
+    let private = rel
+        .split('/')
+        .any(|seg| seg.starts_with('_') && seg != "__init__.py");
+    (!private && ctx.root.join(&package.manifest).is_file()).then(|| Module {
+        path: path.to_string(),
+        language,
+        package,
+        declared_by: Vec::new(),
+    })
+}
+
+/// The module names from the library root to the file `rel` (relative to the root's folder):
+/// `a/b.rs` and `a/b/mod.rs` are `[a, b]`; the root itself is `[]`; `None` for `bin/`
+/// programs and other files that are no module of the library.
+fn module_chain(rel: &str, is_root: bool) -> Option<Vec<String>> {
+    if is_root {
+        return Some(Vec::new());
+    }
+    let stem = rel.strip_suffix(".rs")?;
+    let stem = stem.strip_suffix("/mod").unwrap_or(stem);
+    if stem.starts_with("bin/") || stem == "main" || stem == "lib" {
+        return None;
+    }
+    Some(stem.split('/').map(str::to_string).collect())
+}
+
+/// Whether `text` declares the module `name` public (`pub mod name;`) or re-exports all of it
+/// (`pub use name::*;`, `pub use self::name::*;`) — and not only behind an unstable feature
+/// (`#[cfg(feature = "kv_unstable")]`: an API its crate promises nothing about).
+fn declares_public(text: &str, name: &str) -> bool {
+    let Ok(file) = syn::parse_file(text) else {
+        return false;
+    };
+    let unstable = |attrs: &[syn::Attribute]| {
+        attrs.iter().any(|a| {
+            a.path().is_ident("cfg")
+                && quote::ToTokens::to_token_stream(a)
+                    .to_string()
+                    .contains("unstable")
+        })
+    };
+    file.items.iter().any(|item| match item {
+        syn::Item::Mod(m) => {
+            m.ident == name && matches!(m.vis, syn::Visibility::Public(_)) && !unstable(&m.attrs)
+        }
+        syn::Item::Use(u) => {
+            let glob =
+                super::signature::normalise(&quote::ToTokens::to_token_stream(&u.tree).to_string());
+            matches!(u.vis, syn::Visibility::Public(_))
+                && (glob == format!("{name}::*") || glob == format!("self::{name}::*"))
+        }
+        _ => false,
+    })
+}
+
+/// The version a package's manifest declares: `[package] version` (through `version.workspace
+/// = true` to the workspace root's `[workspace.package] version`), pyproject's `[project]` or
+/// `[tool.poetry]` version, package.json's `"version"`.
+fn version(
+    ecosystem: protocol::project::Ecosystem,
+    manifest: Option<String>,
+    workspace: Option<String>,
+) -> Option<String> {
+    use protocol::project::Ecosystem;
+    match ecosystem {
+        Ecosystem::Cargo => {}
+        Ecosystem::Python => {
+            let doc: toml::Table = manifest?.parse().ok()?;
+            let declared = doc.get("project").and_then(|p| p.get("version"));
+            let poetry = || doc.get("tool")?.get("poetry")?.get("version");
+            return declared.or_else(poetry)?.as_str().map(str::to_string);
+        }
+        Ecosystem::Node => {
+            let doc: serde_json::Value = serde_json::from_str(&manifest?).ok()?;
+            return doc.get("version")?.as_str().map(str::to_string);
+        }
+        Ecosystem::Go => return None,
+    }
+    let doc: toml::Table = manifest?.parse().ok()?;
+    let v = doc.get("package")?.get("version")?;
+    if let Some(text) = v.as_str() {
+        return Some(text.to_string());
+    }
+    let inherited = v.get("workspace").and_then(toml::Value::as_bool) == Some(true);
+    if !inherited {
+        return None;
+    }
+    let root: toml::Table = workspace?.parse().ok()?;
+    root.get("workspace")?
+        .get("package")?
+        .get("version")?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// Whether `to` is a major bump over `from` as Cargo reads versions: the first non-zero of
+/// major, minor, patch went up (0.3.1 → 0.4.0 is major; 1.2.0 → 1.3.0 is not).
+fn major_bump(from: &str, to: &str) -> bool {
+    let parts = |v: &str| -> Vec<u64> {
+        v.split(['.', '-', '+'])
+            .take(3)
+            .map(|p| p.parse().unwrap_or(0))
+            .collect()
+    };
+    let (a, b) = (parts(from), parts(to));
+    let lead = a.iter().position(|n| *n != 0).unwrap_or(2);
+    (0..=lead).any(|i| b.get(i).copied().unwrap_or(0) > a.get(i).copied().unwrap_or(0))
+        && (0..lead).all(|i| b.get(i).copied().unwrap_or(0) >= a.get(i).copied().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn major_bumps_as_cargo_reads_them() {
+        assert!(major_bump("1.2.3", "2.0.0"));
+        assert!(!major_bump("1.2.3", "1.3.0"));
+        assert!(major_bump("0.3.1", "0.4.0"));
+        assert!(!major_bump("0.3.1", "0.3.2"));
+        assert!(major_bump("0.0.3", "0.0.4"));
+        assert!(major_bump("0.9.0", "1.0.0"));
+        assert!(!major_bump("1.0.0", "1.0.0"));
+    }
+
+    #[test]
+    fn modules_of_the_library_and_what_is_not_one() {
+        assert_eq!(
+            module_chain("a/b.rs", false),
+            Some(vec!["a".into(), "b".into()])
+        );
+        assert_eq!(module_chain("a/mod.rs", false), Some(vec!["a".into()]));
+        assert_eq!(module_chain("lib.rs", true), Some(vec![]));
+        assert_eq!(module_chain("bin/tool.rs", false), None);
+        assert_eq!(module_chain("main.rs", false), None);
+        assert!(declares_public("pub mod a;\nmod b;\n", "a"));
+        assert!(!declares_public("pub mod a;\nmod b;\n", "b"));
+        assert!(!declares_public("pub(crate) mod c;\n", "c"));
+        assert!(declares_public("mod d;\npub use self::d::*;\n", "d"));
+        assert!(!declares_public(
+            "#[cfg(feature = \"kv_unstable\")]\npub mod kv;\n",
+            "kv"
+        ));
+        assert!(declares_public(
+            "#[cfg(feature = \"kv\")]\npub mod kv;\n",
+            "kv"
+        ));
+        assert_eq!(
+            version(
+                protocol::project::Ecosystem::Cargo,
+                Some("[package]\nname = \"x\"\nversion.workspace = true\n".into()),
+                Some("[workspace.package]\nversion = \"2.1.0\"\n".into())
+            ),
+            Some("2.1.0".into())
+        );
+    }
+}

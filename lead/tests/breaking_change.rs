@@ -1,0 +1,240 @@
+//! The compatibility dimension through the real binary: a published library crate whose change
+//! removes a public function, adds a parameter to another and a variant to an exhaustive public
+//! enum is reviewed against its base (`--base main`): three `interface/breaking-change` findings
+//! at High while the version stays; after a major bump the same change is a note and no finding;
+//! a change that only adds public items, or changes a `publish = false` crate, has none. The
+//! rule runs under `--profile pedantic` until the precision corpus has judged it.
+
+mod support;
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use support::{git, write};
+
+const BASE_LIB: &str = "//! Calculator.\n\npub mod ops;\n\n/// Adds.\npub fn add(a: i64) -> i64 {\n    a\n}\n\n/// Gone later.\npub fn legacy() {}\n";
+const BASE_OPS: &str =
+    "//! Operations.\n\n/// An operation.\npub enum Op {\n    Add,\n    Sub,\n}\n";
+
+/// A crate `calc` at `version` (publishable unless `private`), committed on `main`; then
+/// branch `change` with `lib` and `ops` as the change, committed too.
+fn repo(root: &Path, version: (&str, &str), private: bool, lib: &str, ops: &str) {
+    let manifest = |v: &str| {
+        format!(
+            "[package]\nname = \"calc\"\nversion = \"{v}\"\nedition = \"2021\"\n{}\n[workspace]\n",
+            if private { "publish = false\n" } else { "" }
+        )
+    };
+    git(root, &["init", "-q", "-b", "main"]);
+    write(root, "Cargo.toml", &manifest(version.0));
+    write(root, "src/lib.rs", BASE_LIB);
+    write(root, "src/ops.rs", BASE_OPS);
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["checkout", "-q", "-b", "change"]);
+    write(root, "Cargo.toml", &manifest(version.1));
+    write(root, "src/lib.rs", lib);
+    write(root, "src/ops.rs", ops);
+    git(root, &["commit", "-q", "-am", "change"]);
+}
+
+/// The breaking change: `legacy` removed, `add` takes a second parameter, `Op` gains `Mul`.
+fn breaking(root: &Path, version: (&str, &str), private: bool) {
+    let lib = "//! Calculator.\n\npub mod ops;\n\n/// Adds.\npub fn add(a: i64, b: i64) -> i64 {\n    a + b\n}\n";
+    let ops =
+        "//! Operations.\n\n/// An operation.\npub enum Op {\n    Add,\n    Sub,\n    Mul,\n}\n";
+    repo(root, version, private, lib, ops);
+}
+
+/// `retake review --base main --no-exec --profile pedantic` of `repo` with `format`.
+fn run(repo: &Path, format: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_retake"))
+        .arg("review")
+        .arg(repo)
+        .args(["--base", "main", "--no-exec", "--format", format])
+        // Off by default until the precision corpus has judged it (rules/profile.rs).
+        .args(["--profile", "pedantic"])
+        .output()
+        .expect("run retake")
+}
+
+/// The review's exit code and JSON report.
+fn review(repo: &Path) -> (i32, Value) {
+    let out = run(repo, "json");
+    let json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("not JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().expect("exit code"), json)
+}
+
+/// `(severity, path, line, description)` of every breaking-change finding.
+fn breaks(json: &Value) -> Vec<(String, String, u64, String)> {
+    let mut out: Vec<_> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "interface/breaking-change")
+        .map(|f| {
+            (
+                f["severity"].as_str().unwrap_or_default().to_string(),
+                f["path"].as_str().unwrap_or_default().to_string(),
+                f["line"].as_u64().unwrap_or(0),
+                f["description"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn three_breaks_without_a_major_bump_are_high_findings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    breaking(dir.path(), ("1.4.0", "1.5.0"), false);
+    let (_, json) = review(dir.path());
+    let found = breaks(&json);
+    let summary: Vec<(&str, &str, u64)> = found
+        .iter()
+        .map(|(s, p, l, _)| (s.as_str(), p.as_str(), *l))
+        .collect();
+    // The file-level finding (line 0: what is gone has no line) sorts first.
+    assert_eq!(
+        summary,
+        [
+            ("H", "src/lib.rs", 0),
+            ("H", "src/lib.rs", 6),
+            ("H", "src/ops.rs", 4)
+        ],
+        "{found:#?}"
+    );
+    assert!(
+        found[0].3.starts_with("`pub fn legacy` is gone"),
+        "{}",
+        found[0].3
+    );
+    assert!(
+        found[1]
+            .3
+            .contains("parameter types went from (`i64`) to (`i64`, `i64`)"),
+        "{}",
+        found[1].3
+    );
+    assert!(found[2]
+        .3
+        .contains("variant `Mul` added to an exhaustive enum"));
+    assert!(found[2]
+        .3
+        .ends_with("(crate `calc`: its version went 1.4.0 → 1.5.0, not a major bump)"));
+}
+
+#[test]
+fn after_a_major_bump_the_breaks_are_a_note() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    breaking(dir.path(), ("1.4.0", "2.0.0"), false);
+    let (_, json) = review(dir.path());
+    assert_eq!(breaks(&json), []);
+    // The Inspectors' notes are in the human reports.
+    let text = String::from_utf8_lossy(&run(dir.path(), "terminal").stdout).into_owned();
+    for note in [
+        "2 breaking change(s) in src/lib.rs of `calc` come with its major version bump 1.4.0 → 2.0.0",
+        "1 breaking change(s) in src/ops.rs of `calc` come with its major version bump 1.4.0 → 2.0.0",
+    ] {
+        assert!(text.contains(note), "{note}\n{text}");
+    }
+}
+
+#[test]
+fn new_public_items_and_private_crates_break_nothing() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lib =
+        format!("{BASE_LIB}\n/// New.\npub fn sub(a: i64, b: i64) -> i64 {{\n    a - b\n}}\n");
+    repo(dir.path(), ("1.4.0", "1.4.0"), false, &lib, BASE_OPS);
+    let (_, json) = review(dir.path());
+    assert_eq!(breaks(&json), []);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    breaking(dir.path(), ("1.4.0", "1.4.0"), true);
+    let (_, json) = review(dir.path());
+    assert_eq!(breaks(&json), [], "publish = false: no dependents to break");
+}
+
+/// A repository with `base` files committed on `main` and `change` files committed on top, on
+/// branch `change`.
+fn commits(root: &Path, base: &[(&str, &str)], change: &[(&str, &str)]) {
+    git(root, &["init", "-q", "-b", "main"]);
+    for (path, text) in base {
+        write(root, path, text);
+    }
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "base"]);
+    git(root, &["checkout", "-q", "-b", "change"]);
+    for (path, text) in change {
+        write(root, path, text);
+    }
+    git(root, &["commit", "-q", "-am", "change"]);
+}
+
+/// The breaking-change findings of a review of `repo` as `SEV path:line description`.
+fn lines(repo: &Path) -> Vec<String> {
+    let (_, json) = review(repo);
+    breaks(&json)
+        .into_iter()
+        .map(|(s, p, l, d)| format!("{s} {p}:{l} {d}"))
+        .collect()
+}
+
+#[test]
+fn python_and_typescript_modules_break_the_same_way() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pyproject = |v: &str| format!("[project]\nname = \"calc\"\nversion = \"{v}\"\n");
+    commits(
+        dir.path(),
+        &[
+            ("pyproject.toml", &pyproject("1.4.0")),
+            (
+                "calc/__init__.py",
+                "def add(a, b=0):\n    return a + b\n\n\ndef legacy():\n    return None\n",
+            ),
+        ],
+        &[
+            ("pyproject.toml", &pyproject("1.5.0")),
+            (
+                "calc/__init__.py",
+                "def add(a, b, c):\n    return a + b + c\n",
+            ),
+        ],
+    );
+    let found = lines(dir.path());
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("H calc/__init__.py:0 `def legacy` is gone"),
+        "{found:#?}"
+    );
+    assert!(found[1].starts_with("H calc/__init__.py:1 `def add`: its parameter `b` lost its default; `def add`: it takes a new required parameter `c`"), "{found:#?}");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let package = |v: &str| {
+        format!("{{\"name\": \"calc\", \"version\": \"{v}\", \"main\": \"dist/index.js\"}}\n")
+    };
+    commits(
+        dir.path(),
+        &[
+            ("package.json", &package("0.4.1")),
+            ("src/index.ts", "export function add(a: number): number {\n  return a;\n}\n\nexport const VERSION = 1;\n"),
+        ],
+        &[
+            ("package.json", &package("0.4.2")),
+            ("src/index.ts", "export function add(a: number, b: number): number {\n  return a + b;\n}\n"),
+        ],
+    );
+    let found = lines(dir.path());
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("H src/index.ts:0 `export const VERSION` is gone"),
+        "{found:#?}"
+    );
+    assert!(found[1].starts_with(
+        "H src/index.ts:1 `export function add`: it requires 2 argument(s) where it required 1"
+    ));
+    assert!(
+        found[1].ends_with("(package `calc`: its version went 0.4.1 → 0.4.2, not a major bump)")
+    );
+}
