@@ -15,6 +15,7 @@ pub mod http;
 pub mod live;
 pub mod message;
 pub mod project;
+pub mod prompt;
 pub mod session;
 pub mod wire;
 

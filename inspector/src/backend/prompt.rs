@@ -71,26 +71,15 @@ pub fn render_prompt(kind: InspectorKind, ctx: &Context, spec: &AgentSpec) -> St
         "{{sources}}" => sources(ctx, reads_files),
         _ => format.to_string(),
     };
-    // One pass over the template, so text filled in (a source file that happens to contain
-    // `{{format}}`) is never expanded again.
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(at) = rest.find("{{") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        match PLACEHOLDERS.iter().find(|p| tail.starts_with(**p)) {
-            Some(p) => {
-                out.push_str(&fill(p));
-                rest = &tail[p.len()..];
-            }
-            None => {
-                out.push_str("{{");
-                rest = &tail[2..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    // Only what the template asks for is computed (a diff is not read for a template without
+    // `{{diff}}`); one pass, so text filled in is never expanded again.
+    let values: Vec<(&str, String)> = PLACEHOLDERS
+        .iter()
+        .filter(|p| template.contains(**p))
+        .map(|p| (*p, fill(p)))
+        .collect();
+    let values: Vec<(&str, &str)> = values.iter().map(|(p, v)| (*p, v.as_str())).collect();
+    protocol::prompt::fill(template, &values)
 }
 
 fn dimensions(ctx: &Context) -> String {

@@ -15,12 +15,8 @@ pub fn run(args: DashboardArgs) -> anyhow::Result<ExitCode> {
     let repo = repo
         .canonicalize()
         .with_context(|| format!("cannot read the repository {}", repo.display()))?;
-    let _served = crate::dashboard::start(
-        repo,
-        &args.listen,
-        None,
-        "the history, read-only; Ctrl-C stops it",
-    )?;
+    let _served = crate::dashboard::start(repo, &args.listen, None, "the history and last run")?;
+    eprintln!("retake dashboard: read-only, nothing runs; Ctrl-C stops it");
     loop {
         std::thread::park();
     }

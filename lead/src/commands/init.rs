@@ -57,6 +57,12 @@ fn files_to_write() -> Vec<(PathBuf, String)> {
             inspector::backend::default_template(kind).to_string(),
         ));
     }
+    for role in protocol::prompt::Role::ALL {
+        files.push((
+            Path::new(PROMPT_DIR).join(role.file()),
+            role.builtin().to_string(),
+        ));
+    }
     files
 }
 
@@ -81,7 +87,7 @@ mod tests {
     fn the_written_files_load_as_a_valid_config_with_the_templates() {
         let dir = tempfile::tempdir().expect("tempdir");
         let files = files_to_write();
-        assert_eq!(files.len(), 7);
+        assert_eq!(files.len(), 10);
         assert_eq!(files[1].0, Path::new(".retake/prompts/rulebase.md"));
         for (rel, content) in &files {
             host::journal::write_atomic(&dir.path().join(rel), content.as_bytes()).expect("write");
@@ -98,5 +104,9 @@ mod tests {
             ))
         );
         assert_eq!(s.agent.templates.len(), 6);
+        assert_eq!(
+            s.agent.roles.get(protocol::prompt::Role::Planner),
+            protocol::prompt::Role::Planner.builtin()
+        );
     }
 }

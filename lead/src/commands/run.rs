@@ -41,7 +41,13 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         let agent = (settings.team_loop.discussion == team::discussion::DiscussionMode::Agent)
             .then(|| settings.executor.spec())
             .flatten();
-        Some(run::phase_a::discuss(&root, &plan, &range, agent.as_ref())?)
+        Some(run::phase_a::discuss(
+            &root,
+            &plan,
+            &range,
+            agent.as_ref(),
+            &settings.agent.roles,
+        )?)
     };
     let reference = discussion
         .as_ref()

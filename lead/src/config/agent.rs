@@ -4,6 +4,7 @@
 use super::choice::{self, key, Choice};
 use super::Settings;
 use protocol::message::{AgentSpec, AgentTransport, Backend};
+use protocol::prompt::Role;
 use protocol::InspectorKind;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -124,6 +125,10 @@ pub struct AgentSettings {
     /// The templates read from `prompt_dir`, by kind; filled by [`super::load`].
     #[serde(skip)]
     pub templates: BTreeMap<InspectorKind, String>,
+    /// The Lead's own agent roles' templates (Planner, Critic, fix planner): those
+    /// `prompt_dir` holds, the built-in ones for the rest; filled by [`super::load`].
+    #[serde(skip)]
+    pub roles: protocol::prompt::Templates,
 }
 
 impl Default for AgentSettings {
@@ -139,13 +144,15 @@ impl Default for AgentSettings {
             idle_timeout_secs: DEFAULT_IDLE_TIMEOUT_SECS,
             prompt_dir: None,
             templates: BTreeMap::new(),
+            roles: Default::default(),
         }
     }
 }
 
 impl AgentSettings {
-    /// Reads `prompt_dir/<kind>.md` for every kind that has one; a kind without a file keeps
-    /// the built-in template. With `rev` (the review's trusted revision) the templates are read
+    /// Reads `prompt_dir/<kind>.md` for every kind, and `prompt_dir/<role>.md` for the Lead's
+    /// own agent roles (`planner.md`, `critic.md`, `fix-planner.md`), that has one; one without
+    /// a file keeps the built-in template. With `rev` (the review's trusted revision) the templates are read
     /// as committed there: a prompt steers the agent, so the change under review does not
     /// write its own.
     pub(super) fn load_templates(&mut self, repo: &Path, rev: Option<&str>) -> Result<(), String> {
@@ -154,12 +161,20 @@ impl AgentSettings {
         };
         // An absolute folder is outside the repository: the user's, read from disk.
         if let Some(rev) = rev.filter(|_| Path::new(dir).is_relative()) {
+            let read = |file: &str| {
+                let rel = format!("{}/{file}", dir.trim_end_matches('/'));
+                inspector::engine::file_at_revision(repo, rev, &rel)
+                    .map(|(_, text)| text)
+                    .map_err(|e| format!("agent.prompt_dir: cannot read {rel} at {rev}: {e}"))
+            };
             for kind in InspectorKind::ALL {
-                let rel = format!("{}/{kind}.md", dir.trim_end_matches('/'));
-                let (_, text) = inspector::engine::file_at_revision(repo, rev, &rel)
-                    .map_err(|e| format!("agent.prompt_dir: cannot read {rel} at {rev}: {e}"))?;
-                if let Some(text) = text {
+                if let Some(text) = read(&format!("{kind}.md"))? {
                     self.templates.insert(kind, text);
+                }
+            }
+            for role in Role::ALL {
+                if let Some(text) = read(role.file())? {
+                    self.roles.set(role, text);
                 }
             }
             return Ok(());
@@ -171,13 +186,23 @@ impl AgentSettings {
                 folder.display()
             ));
         }
+        let read = |name: &str| -> Result<Option<String>, String> {
+            let file = folder.join(name);
+            if !file.is_file() {
+                return Ok(None);
+            }
+            std::fs::read_to_string(&file)
+                .map(Some)
+                .map_err(|e| format!("agent.prompt_dir: cannot read {}: {e}", file.display()))
+        };
         for kind in InspectorKind::ALL {
-            let file = folder.join(format!("{kind}.md"));
-            if file.is_file() {
-                let text = std::fs::read_to_string(&file).map_err(|e| {
-                    format!("agent.prompt_dir: cannot read {}: {e}", file.display())
-                })?;
+            if let Some(text) = read(&format!("{kind}.md"))? {
                 self.templates.insert(kind, text);
+            }
+        }
+        for role in Role::ALL {
+            if let Some(text) = read(role.file())? {
+                self.roles.set(role, text);
             }
         }
         Ok(())
@@ -314,6 +339,27 @@ mod tests {
         let holistic = c.options_for(InspectorKind::Holistic, c.inspect.clone());
         assert_eq!((holistic.backend, holistic.agent), (Backend::Builtin, None));
         assert_eq!(s.agent_budget(), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_lead_s_own_roles_read_their_templates_from_the_prompt_dir_too() {
+        use protocol::prompt::Role;
+        let dir = repo_with("[agent]\nprompt_dir = \"prompts\"\n");
+        std::fs::create_dir_all(dir.path().join("prompts")).expect("mkdir");
+        std::fs::write(
+            dir.path().join("prompts/fix-planner.md"),
+            "Fix {{findings}}",
+        )
+        .expect("write");
+        let s = load(dir.path()).expect("valid");
+        for prompts in [&s.run_config().prompts, &s.fix_config().prompts] {
+            assert_eq!(prompts.get(Role::FixPlanner), "Fix {{findings}}");
+            assert_eq!(
+                prompts.get(Role::Critic),
+                Role::Critic.builtin(),
+                "no file: built in"
+            );
+        }
     }
 
     #[test]

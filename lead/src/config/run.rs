@@ -29,6 +29,7 @@ impl Settings {
             runner: l.spec(None, self.test.timeout_secs),
             rules: l.rules.clone(),
             template: l.evaluator.map(|e| e.template_id()),
+            prompts: self.agent.roles.clone(),
             review: self.review_config(),
         }
     }
@@ -40,6 +41,7 @@ impl Settings {
             test_command: self.test.command.clone(),
             test_timeout: Duration::from_secs(self.test.timeout_secs.max(1)),
             rules: self.team_loop.rules.clone(),
+            prompts: self.agent.roles.clone(),
         }
     }
 }

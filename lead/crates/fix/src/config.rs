@@ -19,6 +19,8 @@ pub struct FixConfig {
     pub test_timeout: Duration,
     /// House rules added to every fixer prompt.
     pub rules: Vec<String>,
+    /// The agent's prompt templates (`[agent] prompt_dir`, else built in): the fix planner's.
+    pub prompts: protocol::prompt::Templates,
 }
 
 /// Reads the configuration of the repository a session fixes (known only once the review

@@ -403,6 +403,7 @@ fn planner_of(config: &FixConfig) -> Planner {
             Planner::Agent {
                 command: spec.command.clone(),
                 timeout: Duration::from_secs(spec.timeout_secs.max(1)),
+                templates: config.prompts.clone(),
             }
         }
         _ => Planner::Builtin,

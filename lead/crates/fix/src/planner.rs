@@ -29,6 +29,8 @@ pub enum Planner {
         command: Vec<String>,
         /// Its time limit per batch.
         timeout: Duration,
+        /// The prompt templates (`fix-planner.md`).
+        templates: protocol::prompt::Templates,
     },
 }
 
@@ -43,10 +45,15 @@ impl Planner {
 
     /// One batch's partial plan and which planner made it.
     fn plan(&self, repo: &Path, batch: &Batch) -> (PartialPlan, String) {
-        let Planner::Agent { command, timeout } = self else {
+        let Planner::Agent {
+            command,
+            timeout,
+            templates,
+        } = self
+        else {
             return (builtin_partial_plan(batch), "builtin".to_string());
         };
-        let prompt = planner_prompt(batch);
+        let prompt = planner_prompt(templates, batch);
         let task = Task {
             id: batch.id,
             subject: format!("Plan the fixes of batch {}", batch.id),
@@ -224,6 +231,7 @@ mod tests {
         let planner = Planner::Agent {
             command: vec!["sh".into(), "-c".into(), script.into()],
             timeout: Duration::from_secs(30),
+            templates: Default::default(),
         };
         assert_eq!(planner.mode(), "agent-based");
         let plan = plan_all(

@@ -17,16 +17,27 @@ pub struct ExecutorAdvisor<'a> {
     spec: &'a ExecutorSpec,
     repo: &'a Path,
     agent: Option<AgentExecutor>,
+    templates: &'a protocol::prompt::Templates,
 }
 
 impl<'a> ExecutorAdvisor<'a> {
-    /// Asks `spec`'s agent (an `agent` or `chat` executor) in `repo`.
-    pub fn new(spec: &'a ExecutorSpec, repo: &'a Path) -> ExecutorAdvisor<'a> {
+    /// Asks `spec`'s agent (an `agent` or `chat` executor) in `repo`, prompted from
+    /// `templates`.
+    pub fn new(
+        spec: &'a ExecutorSpec,
+        repo: &'a Path,
+        templates: &'a protocol::prompt::Templates,
+    ) -> ExecutorAdvisor<'a> {
         let timeout = Duration::from_secs(spec.timeout_secs.max(1));
         let agent = (spec.mode == ExecutorMode::Agent).then(|| {
             AgentExecutor::new(spec.command.clone(), timeout).with_fallback(spec.fallback.clone())
         });
-        ExecutorAdvisor { spec, repo, agent }
+        ExecutorAdvisor {
+            spec,
+            repo,
+            agent,
+            templates,
+        }
     }
 
     fn ask_chat(&self, prompt: &str) -> Result<String, String> {
@@ -52,6 +63,10 @@ impl<'a> ExecutorAdvisor<'a> {
 }
 
 impl Advisor for ExecutorAdvisor<'_> {
+    fn templates(&self) -> protocol::prompt::Templates {
+        self.templates.clone()
+    }
+
     fn ask(&mut self, prompt: &str) -> Result<String, String> {
         let Some(agent) = self.agent.as_mut() else {
             return match self.spec.mode {

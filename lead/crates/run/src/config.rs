@@ -35,6 +35,9 @@ pub struct RunConfig {
     pub rules: Vec<String>,
     /// The template evaluator every task is judged by as well (its template id), if any.
     pub template: Option<String>,
+    /// The agent's prompt templates (`[agent] prompt_dir`, else built in): Phase 0's Planner
+    /// and Critic.
+    pub prompts: protocol::prompt::Templates,
     /// Every review round's configuration; its hosting and supervision host the team too, and
     /// its test timeout is every test and check command's.
     pub review: ReviewConfig,

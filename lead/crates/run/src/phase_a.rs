@@ -74,8 +74,8 @@ pub fn start(req: &RunRequest) -> Result<Ready, RunError> {
     } else {
         let agent = (c.discussion == DiscussionMode::Agent).then_some(&executor);
         req.show_phase(RunPhase::Discussion, 0);
-        let discussion =
-            discuss(&req.repo, &plan, &range, agent).map_err(|e| abort(e.to_string()))?;
+        let discussion = discuss(&req.repo, &plan, &range, agent, &c.prompts)
+            .map_err(|e| abort(e.to_string()))?;
         eprint!("{}", discussion.render());
         (discussion.reference(&plan), discussion.bound())
     };
@@ -194,6 +194,7 @@ pub fn discuss(
     plan: &Plan,
     range: &Range,
     agent: Option<&ExecutorSpec>,
+    templates: &protocol::prompt::Templates,
 ) -> Result<Discussion, DiscussError> {
     let selection = select(plan, range)?;
     let known = work_tree::files(repo).unwrap_or_else(|_| walk(repo));
@@ -206,7 +207,7 @@ pub fn discuss(
         ));
     };
     let before = work_tree::uncommitted(repo).unwrap_or_default();
-    let mut advisor = crate::advisor::ExecutorAdvisor::new(spec, repo);
+    let mut advisor = crate::advisor::ExecutorAdvisor::new(spec, repo, templates);
     let held = discussion::discuss(&selection, &known, &Limits::default(), Some(&mut advisor));
     let after = work_tree::uncommitted(repo).unwrap_or_default();
     let changed: Vec<&String> = after.iter().filter(|p| !before.contains(p)).collect();

@@ -13,6 +13,7 @@ use super::planner::{max_parallel, resolve};
 use super::{Added, Flag, Proposal, Why};
 use crate::granularity::reaches;
 use crate::plan::PlanTask;
+use protocol::prompt::{Role, Templates};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -28,7 +29,24 @@ const MAX_POINT_CHARS: usize = 300;
 pub trait Advisor {
     /// Asks `prompt`.
     fn ask(&mut self, prompt: &str) -> Result<String, String>;
+
+    /// The templates its prompts are written from (`[agent] prompt_dir`, else built in).
+    fn templates(&self) -> Templates {
+        Templates::default()
+    }
 }
+
+/// The format of the Planner's answer (retake parses it).
+const PLANNER_ANSWER: &str = "Answer with one JSON object and nothing else:\n\
+    {\"tasks\": [{\"id\": \"2\", \"owns\": [\"src/auth/login.rs\"], \"after\": [\"1\"]}], \
+    \"max_parallel\": 2}\n\
+    List only tasks you change; paths are repository-relative. Change no file now: this is \
+    planning only.\n";
+
+/// The format of the Critic's answer.
+const CRITIC_ANSWER: &str = "Answer with one JSON object and nothing else:\n\
+    {\"points\": [{\"task\": \"2\", \"problem\": \"also changes src/session.rs\"}]}\n\
+    An empty list when nothing is wrong. Change no file now.\n";
 
 #[derive(Debug, Deserialize)]
 struct PlannerAnswer {
@@ -83,55 +101,48 @@ fn tasks_block(tasks: &[PlanTask]) -> String {
     out
 }
 
-/// The Planner's prompt: the proposal so far, the repository's files, the Critic's points.
-pub fn planner_prompt(proposal: &Proposal, known: &[String], points: &[String]) -> String {
-    let mut out = String::from(
-        "# Planning: which files each task owns, and what it must wait for\n\n\
-         Several coding agents will carry these tasks out in parallel, each on the files its \
-         task owns. For every task that owns nothing yet, name the repository files (or the new \
-         files) it will change; add a dependency (`after`) where a task needs another's result; \
-         say how many tasks can usefully run at once.\n\n## Tasks\n",
-    );
-    out.push_str(&tasks_block(&proposal.tasks));
+/// The Planner's prompt from `templates`: the proposal so far, the repository's files, the
+/// Critic's points.
+pub fn planner_prompt(
+    templates: &Templates,
+    proposal: &Proposal,
+    known: &[String],
+    points: &[String],
+) -> String {
+    let mut critic = String::new();
     if !points.is_empty() {
-        out.push_str("\n## The Critic's points on this plan\n");
+        critic.push_str("\n## The Critic's points on this plan\n");
         for p in points {
-            out.push_str(&format!("- {p}\n"));
+            critic.push_str(&format!("- {p}\n"));
         }
     }
-    out.push_str("\n## Repository files\n");
+    let mut files = String::new();
     for f in known.iter().take(MAX_LISTED_FILES) {
-        out.push_str(&format!("{f}\n"));
+        files.push_str(&format!("{f}\n"));
     }
     if known.len() > MAX_LISTED_FILES {
-        out.push_str(&format!("… and {} more\n", known.len() - MAX_LISTED_FILES));
+        files.push_str(&format!("… and {} more\n", known.len() - MAX_LISTED_FILES));
     }
-    out.push_str(
-        "\nAnswer with one JSON object and nothing else:\n\
-         {\"tasks\": [{\"id\": \"2\", \"owns\": [\"src/auth/login.rs\"], \"after\": [\"1\"]}], \
-         \"max_parallel\": 2}\n\
-         List only tasks you change; paths are repository-relative. Change no file now: this \
-         is planning only.\n",
-    );
-    out
+    let tasks = tasks_block(&proposal.tasks);
+    templates.render(
+        Role::Planner,
+        &[
+            ("{{tasks}}", tasks.trim_end()),
+            ("{{points}}", &critic),
+            ("{{files}}", files.trim_end()),
+        ],
+        PLANNER_ANSWER,
+    )
 }
 
-/// The Critic's prompt: the proposal to red-team.
-pub fn critic_prompt(proposal: &Proposal) -> String {
-    let mut out = String::from(
-        "# Red team this plan\n\n\
-         Several coding agents will carry these tasks out in parallel, each on the files its \
-         task owns. Name what would go wrong: a task too big for one agent, a task whose owns \
-         miss a file it must change, two tasks that will collide, a dependency that is missing \
-         or wrong.\n\n## Tasks\n",
-    );
-    out.push_str(&tasks_block(&proposal.tasks));
-    out.push_str(
-        "\nAnswer with one JSON object and nothing else:\n\
-         {\"points\": [{\"task\": \"2\", \"problem\": \"also changes src/session.rs\"}]}\n\
-         An empty list when nothing is wrong. Change no file now.\n",
-    );
-    out
+/// The Critic's prompt from `templates`: the proposal to red-team.
+pub fn critic_prompt(templates: &Templates, proposal: &Proposal) -> String {
+    let tasks = tasks_block(&proposal.tasks);
+    templates.render(
+        Role::Critic,
+        &[("{{tasks}}", tasks.trim_end())],
+        CRITIC_ANSWER,
+    )
 }
 
 /// The first `{` to the last `}` of an agent's output.

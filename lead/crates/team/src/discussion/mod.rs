@@ -145,7 +145,7 @@ pub fn discuss(
         let mut flags = critique.flags.clone();
         if let Some(a) = advisor.as_deref_mut() {
             match a
-                .ask(&agent::critic_prompt(&proposal))
+                .ask(&agent::critic_prompt(&a.templates(), &proposal))
                 .and_then(|answer| agent::critic_points(&proposal.tasks, &answer))
             {
                 Ok(points) => flags.extend(points),
@@ -207,7 +207,7 @@ fn ask_planner(
     (moves, notes): (&mut Vec<String>, &mut Vec<String>),
     parallel: &mut Option<u32>,
 ) {
-    let prompt = agent::planner_prompt(proposal, known, points);
+    let prompt = agent::planner_prompt(&advisor.templates(), proposal, known, points);
     match advisor
         .ask(&prompt)
         .and_then(|answer| agent::apply_planner(proposal, known, &answer))

@@ -7,6 +7,7 @@
 
 use super::batching::Batch;
 use super::planning::{stages, FixGroup, PartialPlan};
+use protocol::prompt::{Role, Templates};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -48,20 +49,19 @@ struct AnswerGroup {
     findings: Vec<String>,
 }
 
-/// The prompt for one batch.
-pub fn planner_prompt(batch: &Batch) -> String {
-    let mut out = format!(
-        "# Fix planning, batch {}\n\n\
-         Group these review findings into fix groups. Each group is fixed, tested and committed \
-         on its own, and rolled back on its own when its tests fail: put findings together when \
-         their fixes depend on each other or touch the same code, and keep unrelated changes \
-         apart.\n\n## Findings\n",
-        batch.id
-    );
+/// The format of a fix planner's answer (retake parses it).
+const FIX_PLAN_ANSWER: &str = "Answer with one JSON object and nothing else:\n\
+    {\"groups\": [{\"files\": [\"src/a.rs\"], \"findings\": [\"FIX-001\", \"FIX-002\"]}]}\n\
+    Name every finding id above exactly once; `files` lists every repository-relative file the \
+    group's fix changes. Change no file now: this is planning only.\n";
+
+/// The prompt for one batch, from `templates`.
+pub fn planner_prompt(templates: &Templates, batch: &Batch) -> String {
+    let mut findings = String::new();
     for e in &batch.findings {
         let f = &e.finding;
         let auto = if f.auto_fixable { ", auto-fixable" } else { "" };
-        out.push_str(&format!(
+        findings.push_str(&format!(
             "- {} {} [{}, {}{auto}] {}",
             e.id,
             f.location,
@@ -70,17 +70,18 @@ pub fn planner_prompt(batch: &Batch) -> String {
             f.description
         ));
         if let Some(s) = &f.suggestion {
-            out.push_str(&format!(" → {s}"));
+            findings.push_str(&format!(" → {s}"));
         }
-        out.push('\n');
+        findings.push('\n');
     }
-    out.push_str(
-        "\nAnswer with one JSON object and nothing else:\n\
-         {\"groups\": [{\"files\": [\"src/a.rs\"], \"findings\": [\"FIX-001\", \"FIX-002\"]}]}\n\
-         Name every finding id above exactly once; `files` lists every repository-relative file \
-         the group's fix changes. Change no file now: this is planning only.\n",
-    );
-    out
+    templates.render(
+        Role::FixPlanner,
+        &[
+            ("{{batch}}", &batch.id.to_string()),
+            ("{{findings}}", findings.trim_end()),
+        ],
+        FIX_PLAN_ANSWER,
+    )
 }
 
 /// The agent's answer for `batch` as a partial plan.
@@ -177,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_prompt_lists_every_finding_with_its_id() {
-        let p = planner_prompt(&batch());
+        let p = planner_prompt(&Templates::default(), &batch());
         assert!(p.starts_with("# Fix planning, batch 1\n"));
         assert!(p.contains("- FIX-001 src/a.rs:3 [High, quality/c] first\n"));
         assert!(p.contains("- FIX-002 src/a.rs:9 [Low, quality/c, auto-fixable] second\n"));

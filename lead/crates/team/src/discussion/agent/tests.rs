@@ -11,9 +11,14 @@ struct Scripted {
     planner: VecDeque<Result<String, String>>,
     critic: VecDeque<Result<String, String>>,
     asked: Vec<String>,
+    templates: protocol::prompt::Templates,
 }
 
 impl super::Advisor for Scripted {
+    fn templates(&self) -> protocol::prompt::Templates {
+        self.templates.clone()
+    }
+
     fn ask(&mut self, prompt: &str) -> Result<String, String> {
         self.asked.push(prompt.to_string());
         let script = if prompt.starts_with("# Planning") {
@@ -180,5 +185,42 @@ fn an_agent_that_answers_nothing_usable_leaves_the_built_in_discussion_as_it_was
     assert!(
         alone.to_json()["rounds"][0].get("notes").is_none(),
         "the built-in discussion's JSON is as it was"
+    );
+}
+
+#[test]
+fn the_prompts_come_from_the_configured_templates_with_the_answer_format_kept() {
+    use protocol::prompt::Role;
+    let mut agent = Scripted::default();
+    agent.templates.set(
+        Role::Planner,
+        "# Planning, in our words\nOwners for:\n{{tasks}}\n".into(),
+    );
+    agent.templates.set(
+        Role::Critic,
+        "Critique {{tasks}}\n\n{{answer}}\nThanks.".into(),
+    );
+    discuss(&plan(), &known(), &Limits::default(), Some(&mut agent));
+    let planner = agent
+        .asked
+        .iter()
+        .find(|p| p.starts_with("# Planning, in our words"))
+        .expect("the Planner was asked");
+    assert!(
+        planner.contains("Owners for:\n- id 1: Add token store"),
+        "{planner}"
+    );
+    assert!(
+        planner.ends_with("planning only.\n"),
+        "the answer's format is appended: {planner}"
+    );
+    let critic = agent
+        .asked
+        .iter()
+        .find(|p| p.starts_with("Critique - id 1"))
+        .expect("the Critic was asked");
+    assert!(
+        critic.contains("{\"points\": [") && critic.ends_with("Thanks."),
+        "{critic}"
     );
 }
