@@ -65,6 +65,7 @@ pub fn job(a: &TaskAssignment, implementer: &str) -> TaskJob {
     };
     job.implementer = Some(implementer.to_string());
     job.expectations.findings = a.findings.clone();
+    job.prompts = protocol::prompt::Templates::from_overrides(&a.prompts);
     job
 }
 
@@ -237,6 +238,7 @@ mod tests {
             peer_notes: Vec::new(),
             template: None,
             findings: Vec::new(),
+            prompts: Vec::new(),
         }
     }
 

@@ -6,6 +6,7 @@
 use crate::criteria::Issue;
 use crate::evaluator::TemplateOutcome;
 use protocol::domain::Task;
+use protocol::prompt::{Role, Templates};
 
 /// What goes into the first prompt besides the task.
 #[derive(Debug, Clone, Copy, Default)]
@@ -18,40 +19,49 @@ pub struct PromptParts<'a> {
     pub template_instructions: Option<&'a str>,
 }
 
-/// The first prompt for `task`.
-pub fn task_prompt(task: &Task, parts: &PromptParts<'_>) -> String {
-    let mut out = format!("# Task {}: {}\n\n", task.id, task.subject);
+/// The first prompt for `task`, from `templates` (`implementer.md`).
+pub fn task_prompt(task: &Task, parts: &PromptParts<'_>, templates: &Templates) -> String {
     let description = task.description.trim();
-    if !description.is_empty() {
-        out.push_str(description);
-        out.push_str("\n\n");
-    }
-    section(&mut out, "Files this task owns", &task.owns, |p| {
+    let description = if description.is_empty() {
+        String::new()
+    } else {
+        format!("{description}\n\n")
+    };
+    let mut owns = String::new();
+    section(&mut owns, "Files this task owns", &task.owns, |p| {
         format!("`{p}`")
     });
-    section(&mut out, "Rules", parts.rules, String::clone);
+    let mut rules = String::new();
+    section(&mut rules, "Rules", parts.rules, String::clone);
+    let mut notes = String::new();
     if !parts.peer_notes.is_empty() {
         // Pattern D: news, never a request — the task above is still the whole job.
-        out.push_str(
+        notes.push_str(
             "## Notes from other Implementers\nInformation only: use what helps, and do not \
              change their files for them.\n",
         );
         for note in parts.peer_notes {
-            out.push_str(&format!("- {note}\n"));
+            notes.push_str(&format!("- {note}\n"));
         }
-        out.push('\n');
+        notes.push('\n');
     }
-    if let Some(text) = parts.template_instructions {
-        out.push_str("## Template requirements\n");
-        out.push_str(text);
-        out.push_str("\n\n");
-    }
-    out.push_str(
-        "Change the files in the repository to carry the task out completely. Do not leave \
-         TODO/FIXME markers or omissions, and do not declare the task complete: describe what \
-         you changed; completion is judged separately.\n",
-    );
-    out
+    let template = parts
+        .template_instructions
+        .map(|text| format!("## Template requirements\n{text}\n\n"))
+        .unwrap_or_default();
+    templates.render(
+        Role::Implementer,
+        &[
+            ("{{id}}", &task.id.to_string()),
+            ("{{subject}}", &task.subject),
+            ("{{description}}", &description),
+            ("{{owns}}", &owns),
+            ("{{rules}}", &rules),
+            ("{{notes}}", &notes),
+            ("{{template}}", &template),
+        ],
+        "",
+    )
 }
 
 fn section<T>(out: &mut String, title: &str, items: &[T], show: impl Fn(&T) -> String) {
@@ -65,40 +75,42 @@ fn section<T>(out: &mut String, title: &str, items: &[T], show: impl Fn(&T) -> S
     out.push('\n');
 }
 
-/// The modification prompt after a REJECT: each issue (type, description, location,
-/// suggestion), the fix requirements, the template section when the template failed, and the
-/// original task prompt.
+/// The modification prompt after a REJECT, from `templates` (`modification.md`): each issue
+/// (type, description, location, suggestion), the fix requirements, the template section when
+/// the template failed, and the original task prompt.
 pub fn modification_prompt(
     issues: &[Issue],
     template: Option<&TemplateOutcome>,
     original_prompt: &str,
+    templates: &Templates,
 ) -> String {
-    let mut out =
-        String::from("## Problems were found in the previous output\n\n### Detected issues\n");
+    let mut listed = String::new();
     for issue in issues {
-        out.push_str(&format!(
+        listed.push_str(&format!(
             "- **{}**: {}\n",
             issue.kind.as_str(),
             issue.description
         ));
         if let Some(location) = &issue.location {
-            out.push_str(&format!("  Location: {location}\n"));
+            listed.push_str(&format!("  Location: {location}\n"));
         }
         if let Some(suggestion) = &issue.suggestion {
-            out.push_str(&format!("  Suggestion: {suggestion}\n"));
+            listed.push_str(&format!("  Suggestion: {suggestion}\n"));
         }
     }
-    out.push_str(
-        "\n### Fix requirements\nFix the points above and provide the complete implementation \
-         again:\n\n1. Write out all code without omissions\n2. Leave no TODO/FIXME\n3. Create \
-         every expected file\n4. Do not declare early completion (\"Done.\" and the like)\n",
-    );
-    if let Some(t) = template.filter(|t| !t.passed()) {
-        out.push_str(&template_section(t));
-    }
-    out.push_str("\n### Previous task\n");
-    out.push_str(original_prompt);
-    out
+    let failed = template
+        .filter(|t| !t.passed())
+        .map(template_section)
+        .unwrap_or_default();
+    templates.render(
+        Role::Modification,
+        &[
+            ("{{issues}}", &listed),
+            ("{{template}}", &failed),
+            ("{{previous}}", original_prompt),
+        ],
+        "",
+    )
 }
 
 fn template_section(t: &TemplateOutcome) -> String {
@@ -151,7 +163,7 @@ mod tests {
             peer_notes: &notes,
             template_instructions: None,
         };
-        let prompt = task_prompt(&task, &parts);
+        let prompt = task_prompt(&task, &parts, &Templates::default());
         assert!(prompt.starts_with(
             "# Task 7: Add a parser\n\nParse the header.\n\n## Files this task owns\n- \
              `src/parse.rs`\n\n## Rules\n- No unwrap\n\n## Notes from other Implementers\n\
@@ -183,7 +195,12 @@ mod tests {
                 instructions: "Do it all.".into(),
             }),
         };
-        let text = modification_prompt(&issues, Some(&template), "# Task 7: Add");
+        let text = modification_prompt(
+            &issues,
+            Some(&template),
+            "# Task 7: Add",
+            &Templates::default(),
+        );
         assert_eq!(
             text,
             "## Problems were found in the previous output\n\n### Detected issues\n- \
@@ -195,6 +212,39 @@ mod tests {
              like)\n\n## Template-Specific Issues (Goal Drift Guard Evaluator)\n\n### Detected \
              issues\n- **GD1** (deferral): drift\n  Evidence: output:1: \"for now\"\n\n### Fix \
              requirements\nDo it all.\n\n### Previous task\n# Task 7: Add"
+        );
+    }
+
+    #[test]
+    fn configured_templates_word_the_prompts_and_keep_their_parts() {
+        use protocol::prompt::Role;
+        let mut templates = Templates::default();
+        templates.set(
+            Role::Implementer,
+            "Do {{id}} ({{subject}}).\n{{rules}}".into(),
+        );
+        templates.set(
+            Role::Modification,
+            "Again:\n{{issues}}Was: {{previous}}".into(),
+        );
+        let mut task = crate::testing::task("Add login");
+        task.owns = vec!["src/login.rs".into()];
+        let rules = vec!["no unwrap".to_string()];
+        let parts = PromptParts {
+            rules: &rules,
+            ..PromptParts::default()
+        };
+        let first = task_prompt(&task, &parts, &templates);
+        assert_eq!(first, "Do 7 (Add login).\n## Rules\n- no unwrap\n\n");
+        let issues = vec![Issue {
+            kind: IssueType::Incomplete,
+            description: "a TODO is left".into(),
+            location: None,
+            suggestion: None,
+        }];
+        assert_eq!(
+            modification_prompt(&issues, None, &first, &templates),
+            format!("Again:\n- **incomplete**: a TODO is left\nWas: {first}")
         );
     }
 }

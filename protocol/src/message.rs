@@ -21,8 +21,9 @@ pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, Tas
 /// The protocol's major version: peers with a different major are refused.
 ///
 /// 2: a heartbeat's phase and progress are typed ([`Phase`], [`Progress`]) rather than text, so
-/// a version-1 peer would misread its frames.
-pub const PROTOCOL_MAJOR: u16 = 3;
+/// a version-1 peer would misread its frames. 4: a task assignment carries the configured
+/// prompt templates.
+pub const PROTOCOL_MAJOR: u16 = 4;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;
 /// The magic bytes that open a `Hello`.

@@ -1,9 +1,11 @@
-//! The prompt templates of the agent roles the Lead itself asks — the Planner and the Critic of
-//! Phase 0, the fix planner — beside the Inspectors' (`inspector::backend::prompt`): each a
-//! file of `deploy/prompts/` compiled in as its built-in text, overridable through `[agent]
-//! prompt_dir`, filled by [`fill`]. A template words the request; the answer's format is
-//! retake's contract, so it is the `{{answer}}` placeholder's, and added at the end of a
-//! template that leaves it out.
+//! The prompt templates of every agent role besides the Inspectors'
+//! (`inspector::backend::prompt`): the Planner and the Critic of Phase 0 and the fix planner,
+//! which the Lead asks, and the Implementer's task and modification prompts and the template
+//! evaluator's instructions, which travel to the Implementers in their assignments (only the
+//! configured ones: [`Templates::overrides`]). Each is a file of `deploy/prompts/` compiled in as
+//! its built-in text, overridable through `[agent] prompt_dir`, filled by [`fill`]. A template
+//! words the request; an answer's format is retake's contract, so it is the `{{answer}}`
+//! placeholder's, and added at the end of a template that leaves it out.
 
 use std::collections::BTreeMap;
 
@@ -16,11 +18,26 @@ pub enum Role {
     Critic,
     /// The fix pipeline's planner (`fix-planner.md`: `{{batch}}`, `{{findings}}`).
     FixPlanner,
+    /// An Implementer's first prompt for a task (`implementer.md`: `{{id}}`, `{{subject}}`,
+    /// `{{description}}`, `{{owns}}`, `{{rules}}`, `{{notes}}`, `{{template}}`).
+    Implementer,
+    /// The prompt after a REJECT (`modification.md`: `{{issues}}`, `{{template}}`,
+    /// `{{previous}}`).
+    Modification,
+    /// The goal-drift evaluator's instructions (`evaluator.md`: `{{requirements}}`).
+    Evaluator,
 }
 
 impl Role {
     /// Every role.
-    pub const ALL: [Role; 3] = [Role::Planner, Role::Critic, Role::FixPlanner];
+    pub const ALL: [Role; 6] = [
+        Role::Planner,
+        Role::Critic,
+        Role::FixPlanner,
+        Role::Implementer,
+        Role::Modification,
+        Role::Evaluator,
+    ];
 
     /// Its template's file name in a prompt folder.
     pub fn file(self) -> &'static str {
@@ -28,6 +45,9 @@ impl Role {
             Role::Planner => "planner.md",
             Role::Critic => "critic.md",
             Role::FixPlanner => "fix-planner.md",
+            Role::Implementer => "implementer.md",
+            Role::Modification => "modification.md",
+            Role::Evaluator => "evaluator.md",
         }
     }
 
@@ -37,6 +57,9 @@ impl Role {
             Role::Planner => include_str!("../../deploy/prompts/planner.md"),
             Role::Critic => include_str!("../../deploy/prompts/critic.md"),
             Role::FixPlanner => include_str!("../../deploy/prompts/fix-planner.md"),
+            Role::Implementer => include_str!("../../deploy/prompts/implementer.md"),
+            Role::Modification => include_str!("../../deploy/prompts/modification.md"),
+            Role::Evaluator => include_str!("../../deploy/prompts/evaluator.md"),
         }
     }
 }
@@ -56,14 +79,34 @@ impl Templates {
         self.0.get(&role).map_or(role.builtin(), String::as_str)
     }
 
+    /// The configured templates, by file name (what an assignment carries).
+    pub fn overrides(&self) -> Vec<(String, String)> {
+        self.0
+            .iter()
+            .map(|(role, text)| (role.file().to_string(), text.clone()))
+            .collect()
+    }
+
+    /// The templates an assignment carried (file names this build does not know are ignored).
+    pub fn from_overrides(list: &[(String, String)]) -> Templates {
+        let mut t = Templates::default();
+        for (file, text) in list {
+            if let Some(role) = Role::ALL.into_iter().find(|r| r.file() == file) {
+                t.set(role, text.clone());
+            }
+        }
+        t
+    }
+
     /// `role`'s template with `values` (`("{{tasks}}", "…")`) and the answer's format filled
-    /// in; the format is appended when the template does not place it.
+    /// in; the format is appended when the template does not place it (a role whose answer
+    /// has no format passes an empty one).
     pub fn render(&self, role: Role, values: &[(&str, &str)], answer: &str) -> String {
         let template = self.get(role);
         let mut all: Vec<(&str, &str)> = values.to_vec();
         all.push(("{{answer}}", answer));
         let mut out = fill(template, &all);
-        if !template.contains("{{answer}}") {
+        if !answer.is_empty() && !template.contains("{{answer}}") {
             out.push_str("\n\n");
             out.push_str(answer);
         }
@@ -119,9 +162,24 @@ mod tests {
     }
 
     #[test]
-    fn every_role_has_its_built_in_template_with_the_answer_placed() {
-        for role in Role::ALL {
+    fn every_asking_role_has_its_built_in_template_with_the_answer_placed() {
+        for role in [Role::Planner, Role::Critic, Role::FixPlanner] {
             assert!(role.builtin().contains("{{answer}}"), "{role:?}");
         }
+    }
+
+    #[test]
+    fn only_configured_templates_travel_and_come_back() {
+        let mut t = Templates::default();
+        assert!(t.overrides().is_empty());
+        t.set(Role::Implementer, "Do {{subject}}".into());
+        let list = t.overrides();
+        assert_eq!(
+            list,
+            [("implementer.md".to_string(), "Do {{subject}}".to_string())]
+        );
+        let mut with_unknown = list.clone();
+        with_unknown.push(("future.md".into(), "x".into()));
+        assert_eq!(Templates::from_overrides(&with_unknown), t);
     }
 }

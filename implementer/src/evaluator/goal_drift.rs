@@ -82,16 +82,19 @@ impl TemplateEvaluator for GoalDriftGuard {
         "Goal Drift Guard Evaluator"
     }
 
-    fn prompt_instructions(&self, task: &Task) -> Option<String> {
+    fn prompt_instructions(
+        &self,
+        task: &Task,
+        templates: &protocol::prompt::Templates,
+    ) -> Option<String> {
         let n = match requirement_count(&task.description) {
             0 => "N".to_string(),
             n => n.to_string(),
         };
-        Some(format!(
-            "Implement every requirement in full: do not defer work (\"for now\"), reduce the \
-             scope (\"basic implementation\"), simplify (\"simplified version\") or leave \
-             placeholders or stubs. When every requirement is met, end your output with the \
-             line `COMPLETE: all {n} requirements fulfilled`."
+        Some(templates.render(
+            protocol::prompt::Role::Evaluator,
+            &[("{{requirements}}", &n)],
+            "",
         ))
     }
 
@@ -292,7 +295,7 @@ mod tests {
         let mut t = task("Add the parser");
         t.description = TWO.to_string();
         let text = GoalDriftGuard
-            .prompt_instructions(&t)
+            .prompt_instructions(&t, &Default::default())
             .expect("instructions");
         assert!(
             text.ends_with("`COMPLETE: all 2 requirements fulfilled`."),

@@ -60,8 +60,13 @@ pub trait TemplateEvaluator: Send + Sync {
     fn template_id(&self) -> &str;
     /// A readable name (`Goal Drift Guard Evaluator`).
     fn name(&self) -> &str;
-    /// Text added to the executor prompt so the executor knows the template's rules.
-    fn prompt_instructions(&self, _task: &Task) -> Option<String> {
+    /// Text added to the executor prompt so the executor knows the template's rules, from
+    /// `templates` (`evaluator.md`).
+    fn prompt_instructions(
+        &self,
+        _task: &Task,
+        _templates: &protocol::prompt::Templates,
+    ) -> Option<String> {
         None
     }
     /// Judges one iteration.

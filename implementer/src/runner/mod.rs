@@ -45,6 +45,8 @@ pub struct TaskJob {
     pub checks: CheckCommands,
     /// The Implementer's actor name, recorded in the events.
     pub implementer: Option<String>,
+    /// The prompt templates the Lead configured (the built-in ones for the rest).
+    pub prompts: protocol::prompt::Templates,
 }
 
 impl TaskJob {
@@ -59,6 +61,7 @@ impl TaskJob {
             template: None,
             checks: CheckCommands::default(),
             implementer: None,
+            prompts: Default::default(),
         }
     }
 }
@@ -187,13 +190,13 @@ impl<'a> TaskRunner<'a> {
         // A malformed owns glob owns nothing in particular: then every change is judged.
         let ownership = crate::ownership::Ownership::new(&job.task.owns)
             .unwrap_or_else(|_| crate::ownership::Ownership::everything());
-        let instructions = evaluator.and_then(|e| e.prompt_instructions(&job.task));
+        let instructions = evaluator.and_then(|e| e.prompt_instructions(&job.task, &job.prompts));
         let parts = PromptParts {
             rules: &job.rules,
             peer_notes: &job.peer_notes,
             template_instructions: instructions.as_deref(),
         };
-        let original = task_prompt(&job.task, &parts);
+        let original = task_prompt(&job.task, &parts, &job.prompts);
         let mut prompt = original.clone();
         let mut modification: Option<String> = None;
         let mut retries = 0;
@@ -279,6 +282,7 @@ impl<'a> TaskRunner<'a> {
                         &judgement.issues,
                         judgement.template.as_ref(),
                         &original,
+                        &job.prompts,
                     );
                     emit(
                         EventType::RejectionDetails,

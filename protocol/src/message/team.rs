@@ -105,6 +105,9 @@ pub struct TaskAssignment {
     /// For a fix task, the findings it was made for: its judge runs their rules again and
     /// passes it only when they are gone. Empty for a plan task.
     pub findings: Vec<Finding>,
+    /// The prompt templates the Lead's `[agent] prompt_dir` holds (file name, text): the
+    /// Implementer's, the modification prompt's, the evaluator's; empty for the built-in ones.
+    pub prompts: Vec<(String, String)>,
 }
 
 /// What a peer note tells (pattern D). Append-only.
@@ -206,6 +209,7 @@ mod tests {
             peer_notes: vec!["implementer-2: added src/util.rs".into()],
             template: None,
             findings: Vec::new(),
+            prompts: Vec::new(),
         }
     }
 

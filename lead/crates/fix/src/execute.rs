@@ -54,6 +54,8 @@ pub struct Context<'a> {
     pub builtin_timeout: Duration,
     /// House rules for an agent's prompt.
     pub rules: &'a [String],
+    /// The prompt templates (`implementer.md` words a fixer's prompt too).
+    pub prompts: &'a protocol::prompt::Templates,
     /// The review folder relative to the repository, when it is inside it: its files are the
     /// session's own, never a fixer's stray change.
     pub excluded: Option<String>,
@@ -216,6 +218,7 @@ impl<'a> GroupRun<'a> {
                 rules: self.ctx.rules,
                 ..PromptParts::default()
             },
+            self.ctx.prompts,
         );
         if let Some(why) = previous {
             prompt.push_str(&format!(

@@ -185,6 +185,7 @@ pub fn run(
             .map(implementer::assignment::executor_config),
         builtin_timeout: config.executor_timeout,
         rules: &config.rules,
+        prompts: &config.prompts,
         excluded: work.excluded.clone(),
     };
     execute::run_stages(&ctx, &mut session, log)?;

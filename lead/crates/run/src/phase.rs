@@ -85,6 +85,7 @@ impl Team {
                 runner,
                 rules: config.rules.clone(),
                 template: config.template.clone(),
+                prompts: config.prompts.clone(),
             },
             policy: Policy {
                 heartbeat: setup.heartbeat,

@@ -20,6 +20,8 @@ pub struct AssignmentBase {
     pub rules: Vec<String>,
     /// The template evaluator every task is judged by as well (its template id).
     pub template: Option<String>,
+    /// The prompt templates `[agent] prompt_dir` configures for the Implementers.
+    pub prompts: protocol::prompt::Templates,
 }
 
 /// One team phase's settings.

@@ -338,6 +338,7 @@ impl TeamHub {
                     peer_notes,
                     template: base.template.clone(),
                     findings,
+                    prompts: base.prompts.overrides(),
                 };
                 self.events(&[team_event(
                     "TASK_CLAIMED",
