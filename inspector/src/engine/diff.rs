@@ -121,7 +121,7 @@ fn always_kept(f: &Finding) -> bool {
     // removed); the rule reads only what the change touched.
     SPEC_LAYOUT.iter().any(|dir| path.starts_with(dir))
         || f.category_in(&RUN_CATEGORIES)
-        || protocol::Category::BreakingChange.is(&f.category)
+        || f.rule == "interface/breaking-change"
 }
 
 /// Whether the finding is about a source file (not repository-wide, not a document).

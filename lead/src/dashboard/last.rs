@@ -19,7 +19,7 @@ pub(super) fn last(repo: &Path, name: &str) -> Result<LiveState, String> {
     if run.tasks_path().exists() {
         let (_, tasks) = run
             .read_tasks()
-            .map_err(|e| format!("cannot read {}: {e}", shown(repo, &run.tasks_path())))?;
+            .map_err(|e| format!("cannot read {}: {e}", super::shown(repo, &run.tasks_path())))?;
         live.apply(&run::live::board(&tasks));
         for event in run
             .timeline()
@@ -37,7 +37,9 @@ pub(super) fn last(repo: &Path, name: &str) -> Result<LiveState, String> {
         });
         live.apply(&LiveEvent::Review(view));
     }
-    live.ended = Some("read from the state folder; nothing runs".into());
+    live.apply(&LiveEvent::Ended {
+        text: "read from the state folder; nothing runs".into(),
+    });
     Ok(live)
 }
 
@@ -85,11 +87,4 @@ fn review_of(text: &str) -> Result<ReviewView, String> {
             .collect(),
         notes: v.notes,
     })
-}
-
-fn shown(repo: &Path, path: &Path) -> String {
-    path.strip_prefix(repo)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }

@@ -75,6 +75,14 @@ pub fn live(repo: &std::path::Path, listen: &str, title: &str) -> anyhow::Result
     Ok((feed, served))
 }
 
+/// `path` relative to `repo` when it is inside it, as a page names it.
+fn shown(repo: &std::path::Path, path: &std::path::Path) -> String {
+    path.strip_prefix(repo)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
 /// Starts serving `repo` on `listen` (the feed's live page when there is a feed, else the
 /// history), on a thread of its own; the URL goes to standard error, saying `what` is served.
 pub fn start(

@@ -136,13 +136,8 @@ async fn login(token: &ApiToken, request: Request<Incoming>) -> Answer {
         .unwrap_or_default();
     let given = String::from_utf8_lossy(&body)
         .split('&')
-        .find_map(|p| p.strip_prefix("token=").map(str::to_string))
-        .map(|t| {
-            percent_encoding::percent_decode_str(&t.replace('+', " "))
-                .decode_utf8_lossy()
-                .trim()
-                .to_string()
-        })
+        .find_map(|p| p.strip_prefix("token="))
+        .map(dashboard::findings::form_value)
         .unwrap_or_default();
     if given.is_empty() || !token.admits(Some(&format!("Bearer {given}"))) {
         return plain(401, HTML, dashboard::login_page());
@@ -163,11 +158,7 @@ async fn login(token: &ApiToken, request: Request<Incoming>) -> Answer {
 fn history(site: &Site) -> Result<String, String> {
     let state = site.repo.join(".retake");
     let path = review::verdicts_md::location(&site.repo, &state, None);
-    let shown = path
-        .strip_prefix(&site.repo)
-        .unwrap_or(&path)
-        .display()
-        .to_string();
+    let shown = super::shown(&site.repo, &path);
     let text = review::verdicts_md::read(&path).map_err(|e| format!("cannot read {shown}: {e}"))?;
     let batches = review::verdicts_md::summaries(&text);
     let links: &[(&str, &str)] = match site.feed {

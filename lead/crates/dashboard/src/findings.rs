@@ -37,10 +37,7 @@ impl Filter {
         let mut f = Filter::default();
         for pair in query.split('&').filter(|p| !p.is_empty()) {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-            let value = percent_decode_str(&value.replace('+', " "))
-                .decode_utf8_lossy()
-                .trim()
-                .to_string();
+            let value = form_value(value);
             if value.is_empty() {
                 continue;
             }
@@ -70,6 +67,15 @@ impl Filter {
                 .as_ref()
                 .is_none_or(|p| f.path.to_lowercase().contains(&p.to_lowercase()))
     }
+}
+
+/// One value of a form as a browser sends it (`a+b%2Fc` is `a b/c`), trimmed: the filter form's
+/// query string and the sign-in form's body alike.
+pub fn form_value(raw: &str) -> String {
+    percent_decode_str(&raw.replace('+', " "))
+        .decode_utf8_lossy()
+        .trim()
+        .to_string()
 }
 
 /// Characters a path keeps percent-encoded in a link (its `/` stay).

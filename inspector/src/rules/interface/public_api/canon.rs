@@ -10,7 +10,21 @@ use super::text_of;
 /// (`fn f<'a>(&'a self) -> &'a T` is `fn f(&self) -> &T` by elision; `'static` stays).
 pub(crate) fn unqualified(text: &str) -> String {
     // `Box<Log>` is `Box<dyn Log>` written before the 2018 edition.
-    qualified_less(&without_lifetimes(text)).replace("dyn ", "")
+    let text = qualified_less(&without_lifetimes(text));
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("dyn ") {
+        out.push_str(&rest[..at]);
+        // `dyn` as a word: nothing of a longer identifier before it.
+        let keyword = !out.chars().next_back().is_some_and(word);
+        if !keyword {
+            out.push_str("dyn ");
+        }
+        rest = &rest[at + 4..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` without its named lifetimes (`'a`, `'_`, and the `,` or space after one).

@@ -51,7 +51,12 @@ fn named(key: &str) -> String {
 pub(crate) fn breaks(base: &Surface, head: &Surface) -> Vec<Break> {
     let mut out = Vec::new();
     for (key, (was, _)) in base {
-        if key.contains("use ") {
+        // A re-export is not an item of its own: it keeps moved items public.
+        if key
+            .rsplit("::")
+            .next()
+            .is_some_and(|last| last.starts_with("use "))
+        {
             continue;
         }
         let Some((now, line)) = head.get(key) else {

@@ -136,3 +136,9 @@ fn a_trait_object_written_with_or_without_dyn_is_the_same_type() {
     let head = "pub fn set(l: Box<dyn Log>) -> &'static dyn Log { todo!() }\n";
     assert!(diff(base, head).is_empty(), "{:?}", diff(base, head));
 }
+
+#[test]
+fn only_the_dyn_keyword_is_dropped() {
+    assert_eq!(unqualified("Box<dyn Error + Send>"), "Box<Error + Send>");
+    assert_eq!(unqualified("Vec<Foodyn Bar>"), "Vec<Foodyn Bar>");
+}
