@@ -2,15 +2,20 @@
 //! backend, when configured) on a thread of its own (so the heartbeat task keeps running), and
 //! sends the report to the Auditor through the Lead. A review that cannot be done — a bad scope,
 //! an agent that gave no usable report — sends no report at all: the Inspector says Goodbye, so
-//! the Lead sees a failed Inspector and never a fake clean result.
+//! the Lead sees a failed Inspector and never a fake clean result. An agent's questions to the
+//! author go to the Lead as `Question`s; the review thread waits for the `Answer` this actor
+//! receives (pattern A).
 
-use crate::backend::{self, BackendError};
+use crate::backend::{self, Asker, BackendError};
 use crate::engine::{Context as ReviewContext, ContextError, Progress};
 use actix::prelude::*;
 use protocol::message::{self, Count, InspectRequest, Phase, Unit};
 use protocol::session::{AgentUsage, Session};
 use protocol::{Body, Envelope, InspectorKind, InspectorReport};
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 /// How often the review's progress is copied into the heartbeat status.
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
@@ -23,16 +28,52 @@ const REVIEW_STACK_BYTES: usize = 256 * 1024 * 1024;
 #[rtype(result = "()")]
 pub struct Incoming(pub Envelope);
 
+/// The questions waiting for their answers, by review and question id.
+type Pending = Arc<Mutex<HashMap<(String, u32), mpsc::Sender<(String, String)>>>>;
+
 /// One Inspector of one kind.
 pub struct InspectorActor {
     kind: InspectorKind,
     session: Session,
+    pending: Pending,
 }
 
 impl InspectorActor {
     /// An Inspector of `kind` speaking through `session`.
     pub fn new(kind: InspectorKind, session: Session) -> InspectorActor {
-        InspectorActor { kind, session }
+        InspectorActor {
+            kind,
+            session,
+            pending: Pending::default(),
+        }
+    }
+}
+
+/// The review thread's way to the author: a `Question` to the Lead, then a wait for the answer
+/// the actor hands over.
+struct SessionAsker {
+    session: Session,
+    runtime: tokio::runtime::Handle,
+    pending: Pending,
+}
+
+impl Asker for SessionAsker {
+    fn ask(&self, question: &message::Question, timeout: Duration) -> Option<(String, String)> {
+        let key = (question.review.clone(), question.id);
+        let (tx, rx) = mpsc::channel();
+        self.pending.lock().ok()?.insert(key.clone(), tx);
+        let session = self.session.clone();
+        let body = Body::Question(question.clone());
+        self.runtime.spawn(async move {
+            if let Err(e) = session.send(protocol::message::LEAD, body).await {
+                tracing::warn!(error = %e, "could not send a question");
+            }
+        });
+        let answer = rx.recv_timeout(timeout).ok();
+        if let Ok(mut pending) = self.pending.lock() {
+            pending.remove(&key);
+        }
+        answer
     }
 }
 
@@ -64,20 +105,22 @@ impl ReviewError {
     }
 }
 
-/// Runs one request: build the scope's context and run the kind's backend over it; also what
-/// its agent backend cost, report or not.
+/// Runs one request: build the scope's context and run the kind's backend over it (its agent's
+/// questions through `asker`); also what its agent backend cost, report or not.
 pub fn review(
     kind: InspectorKind,
     name: &str,
     req: &InspectRequest,
     progress: &Progress,
+    asker: Option<&dyn Asker>,
 ) -> (Result<InspectorReport, ReviewError>, AgentUsage) {
     let mut ctx = match ReviewContext::build(Path::new(&req.root), &req.scope, &req.options) {
         Ok(ctx) => ctx,
         Err(e) => return (Err(e.into()), AgentUsage::default()),
     };
     ctx.progress = progress.clone();
-    let report = backend::review(kind, &mut ctx, name, &req.review).map_err(ReviewError::from);
+    let report =
+        backend::review(kind, &mut ctx, name, &req.review, asker).map_err(ReviewError::from);
     (report, ctx.agent_usage)
 }
 
@@ -85,9 +128,23 @@ impl Handler<Incoming> for InspectorActor {
     type Result = ();
 
     fn handle(&mut self, msg: Incoming, ctx: &mut Self::Context) {
-        let Body::InspectRequest(req) = msg.0.body else {
-            tracing::debug!(body = msg.0.body.name(), "ignored");
-            return;
+        let req = match msg.0.body {
+            Body::InspectRequest(req) => req,
+            Body::Answer(answer) => {
+                let key = (answer.review, answer.id);
+                let waiting = self.pending.lock().ok().and_then(|mut p| p.remove(&key));
+                match waiting {
+                    Some(tx) => {
+                        let _thread_gone = tx.send((answer.by, answer.text));
+                    }
+                    None => tracing::debug!(id = key.1, "an answer nobody waits for: ignored"),
+                }
+                return;
+            }
+            other => {
+                tracing::debug!(body = other.name(), "ignored");
+                return;
+            }
         };
         let session = self.session.clone();
         let kind = self.kind;
@@ -96,6 +153,11 @@ impl Handler<Incoming> for InspectorActor {
             .status
             .set(Phase::Inspect, message::Progress::about(scope.clone()));
         let progress = Progress::default();
+        let asker = SessionAsker {
+            session: session.clone(),
+            runtime: tokio::runtime::Handle::current(),
+            pending: self.pending.clone(),
+        };
         let work = async move {
             let name = session.name.clone();
             let report_to = req.report_to.clone();
@@ -109,7 +171,8 @@ impl Handler<Incoming> for InspectorActor {
                 .spawn({
                     let progress = progress.clone();
                     move || {
-                        let _receiver_gone = tx.send(review(kind, &name, &req, &progress));
+                        let asked = review(kind, &name, &req, &progress, Some(&asker));
+                        let _receiver_gone = tx.send(asked);
                     }
                 });
             if let Err(e) = spawned {

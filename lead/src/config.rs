@@ -100,6 +100,9 @@ pub struct ReviewSettings {
     pub timeout_secs: u64,
     /// Run only the rules of these dimensions (`--dimensions`); empty means all.
     pub dimensions: Vec<protocol::Dimension>,
+    /// How long an agent Inspector's question to the author waits for its answer, in seconds;
+    /// 0: the agents are not invited to ask.
+    pub question_timeout_secs: u64,
 }
 
 impl Default for ReviewSettings {
@@ -109,6 +112,7 @@ impl Default for ReviewSettings {
             listen: "0.0.0.0:7700".into(),
             timeout_secs: 900,
             dimensions: Vec::new(),
+            question_timeout_secs: 60,
         }
     }
 }

@@ -224,7 +224,7 @@ fn init_writes_the_config_and_templates_and_refuses_to_overwrite_without_force()
     let repo_arg = repo.path().to_str().expect("utf-8");
     let out = retake(home.path(), &["init", repo_arg], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout).lines().count(), 13);
+    assert_eq!(text(&out.stdout).lines().count(), 14);
 
     let shipped_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy");
     let shipped = std::fs::read_to_string(shipped_dir.join("retake.toml")).expect("shipped");
@@ -246,6 +246,7 @@ fn init_writes_the_config_and_templates_and_refuses_to_overwrite_without_force()
         "implementer",
         "modification",
         "evaluator",
+        "answer",
     ] {
         let name = format!("{kind}.md");
         assert_eq!(

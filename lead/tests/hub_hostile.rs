@@ -43,6 +43,7 @@ fn plan(root: &std::path::Path) -> ReviewPlan {
         repo_files_rev: None,
         notes: Vec::new(),
         live: None,
+        author: None,
     };
     let mut plan = ReviewPlan::build(&req, "r1", Duration::from_millis(200));
     plan.inspections

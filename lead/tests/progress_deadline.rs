@@ -128,6 +128,7 @@ fn review(moving: bool) -> (Finished, bool) {
         repo_files_rev: None,
         notes: Vec::new(),
         live: None,
+        author: None,
     };
     let mut plan = ReviewPlan::build(&req, "r1", HEARTBEAT);
     plan.inspections.retain(|(name, _, _)| name == FAKE);

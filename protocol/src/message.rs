@@ -12,10 +12,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 mod heartbeat;
 mod policy;
 mod profile;
+mod question;
 mod team;
 pub use heartbeat::{Count, Phase, Progress, Unit};
 pub use policy::TestFailurePolicy;
 pub use profile::RuleProfile;
+pub use question::{capped, Answer, Question, MAX_ANSWER_CHARS, MAX_QUESTIONS, MAX_QUESTION_CHARS};
 pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, TaskAssignment};
 
 /// The protocol's major version: peers with a different major are refused.
@@ -23,7 +25,7 @@ pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, Tas
 /// 2: a heartbeat's phase and progress are typed ([`Phase`], [`Progress`]) rather than text, so
 /// a version-1 peer would misread its frames. 4: a task assignment carries the configured
 /// prompt templates.
-pub const PROTOCOL_MAJOR: u16 = 4;
+pub const PROTOCOL_MAJOR: u16 = 5;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;
 /// The magic bytes that open a `Hello`.
@@ -237,6 +239,9 @@ pub struct AgentSpec {
     /// many milliseconds (a model that stalls is given up on before the deadline); 0 waits for
     /// the whole answer.
     pub idle_timeout_ms: u64,
+    /// How long the agent's question to the author (pattern A) waits for its answer, in
+    /// milliseconds; 0: nobody can answer in this review, so the agent is not invited to ask.
+    pub question_timeout_ms: u64,
 }
 
 /// Lead → Inspector: review this scope and report to the named Auditor.
@@ -459,6 +464,11 @@ pub enum Body {
         /// Why (`agent output unusable: …`).
         reason: String,
     },
+    /// Inspector → Lead (pattern A): a question for the change's author, which the Lead
+    /// journals and routes without acting on it.
+    Question(Question),
+    /// Lead → Inspector: the author's answer to its question.
+    Answer(Answer),
 }
 
 impl Body {
@@ -490,6 +500,8 @@ impl Body {
             Body::Escalation { .. } => "Escalation",
             Body::PeerNote(_) => "PeerNote",
             Body::InspectorFailed { .. } => "InspectorFailed",
+            Body::Question(_) => "Question",
+            Body::Answer(_) => "Answer",
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The prompt templates of every agent role besides the Inspectors'
-//! (`inspector::backend::prompt`): the Planner and the Critic of Phase 0 and the fix planner,
-//! which the Lead asks, and the Implementer's task and modification prompts and the template
+//! (`inspector::backend::prompt`): the Planner and the Critic of Phase 0, the fix planner and
+//! the author answering a reviewer's question, which the Lead asks, and the Implementer's task and modification prompts and the template
 //! evaluator's instructions, which travel to the Implementers in their assignments (only the
 //! configured ones: [`Templates::overrides`]). Each is a file of `deploy/prompts/` compiled in as
 //! its built-in text, overridable through `[agent] prompt_dir`, filled by [`fill`]. A template
@@ -26,17 +26,22 @@ pub enum Role {
     Modification,
     /// The goal-drift evaluator's instructions (`evaluator.md`: `{{requirements}}`).
     Evaluator,
+    /// The author's answer to a reviewer's question (pattern A; `answer.md`: `{{context}}`,
+    /// `{{about}}`, `{{question}}`): the Implementer's agent in a run, the configured agent
+    /// standing in for the author in a review.
+    Answer,
 }
 
 impl Role {
     /// Every role.
-    pub const ALL: [Role; 6] = [
+    pub const ALL: [Role; 7] = [
         Role::Planner,
         Role::Critic,
         Role::FixPlanner,
         Role::Implementer,
         Role::Modification,
         Role::Evaluator,
+        Role::Answer,
     ];
 
     /// Its template's file name in a prompt folder.
@@ -48,6 +53,7 @@ impl Role {
             Role::Implementer => "implementer.md",
             Role::Modification => "modification.md",
             Role::Evaluator => "evaluator.md",
+            Role::Answer => "answer.md",
         }
     }
 
@@ -60,6 +66,7 @@ impl Role {
             Role::Implementer => include_str!("../../deploy/prompts/implementer.md"),
             Role::Modification => include_str!("../../deploy/prompts/modification.md"),
             Role::Evaluator => include_str!("../../deploy/prompts/evaluator.md"),
+            Role::Answer => include_str!("../../deploy/prompts/answer.md"),
         }
     }
 }

@@ -62,6 +62,31 @@ pub(super) fn ask(
     }
 }
 
+/// Sends `prompt` once and returns the answer as text (no report schema): what an agent says
+/// when it answers a reviewer's question for the author.
+pub(super) fn ask_text(
+    url: &str,
+    model: &str,
+    api_key_env: Option<&str>,
+    prompt: &str,
+    max_tokens: u32,
+    limits: Limits,
+) -> Result<String, String> {
+    let url = endpoint(url);
+    let key =
+        chat::api_key(api_key_env, "agent.api_key_env").map_err(|e| e.reason().to_string())?;
+    let body = serde_json::json!({
+        "model": model,
+        "messages": [{"role": "user", "content": prompt}],
+        "temperature": 0,
+        "max_tokens": max_tokens,
+    });
+    let (status, text) =
+        post(&url, key.as_deref(), &body, limits).map_err(|e| e.reason().to_string())?;
+    chat::check_status(&url, status, &text).map_err(|e| e.reason().to_string())?;
+    content_of(&text)
+}
+
 /// The shared client's error as an attempt's.
 fn attempt(e: ChatError) -> AttemptError {
     match e {

@@ -12,10 +12,12 @@
 mod command;
 mod http;
 mod prompt;
+mod questions;
 mod reply;
 mod structured;
 
 pub use prompt::{default_template, render_prompt, PLACEHOLDERS};
+pub use questions::Asker;
 pub use reply::read_reply;
 
 use crate::engine::file_pass::refuse_unanalysable;
@@ -69,12 +71,14 @@ pub(crate) enum AttemptError {
     Fatal(String),
 }
 
-/// Runs the kind's configured backend over `ctx` and returns its report, agent = `name`.
+/// Runs the kind's configured backend over `ctx` and returns its report, agent = `name`; an
+/// agent's questions to the author go through `asker` (none: nobody answers them).
 pub fn review(
     kind: InspectorKind,
     ctx: &mut Context,
     name: &str,
     review: &str,
+    asker: Option<&dyn Asker>,
 ) -> Result<InspectorReport, BackendError> {
     let backend = ctx.options.backend;
     // The built-in rules' file pass takes out the files beyond the limits; without it, so
@@ -102,7 +106,7 @@ pub fn review(
         Backend::Agent => empty_report(kind, ctx, name, review),
     };
     if backend != Backend::Builtin && !skip_agent {
-        add_agent_findings(kind, ctx, &mut report)?;
+        add_agent_findings(kind, ctx, &mut report, asker)?;
     }
     // Finished once, so suppressions and the session filter treat both sources alike.
     finish(ctx, &mut report);
@@ -112,6 +116,43 @@ pub fn review(
         paths: ctx.files.iter().map(|f| f.rel_path.clone()).collect(),
     });
     Ok(report)
+}
+
+/// Asks `spec`'s agent `prompt` once in `root` and returns its answer as text, or why there
+/// is none: the agent standing in for the author when a reviewer asks (pattern A).
+pub fn ask_text(
+    spec: &protocol::message::AgentSpec,
+    root: &std::path::Path,
+    prompt: &str,
+) -> Result<String, String> {
+    let timeout = std::time::Duration::from_millis(spec.timeout_ms);
+    let failed = |e: AttemptError| match e {
+        AttemptError::Retry(r) | AttemptError::Fatal(r) => r,
+    };
+    match &spec.transport {
+        AgentTransport::Command { argv } => {
+            command::ask(argv, root, prompt, timeout).map_err(failed)
+        }
+        AgentTransport::Http {
+            url,
+            model,
+            api_key_env,
+        } => {
+            let limits = crate::chat::Limits {
+                timeout,
+                idle: (spec.idle_timeout_ms > 0)
+                    .then(|| std::time::Duration::from_millis(spec.idle_timeout_ms)),
+            };
+            http::ask_text(
+                url,
+                model,
+                api_key_env.as_deref(),
+                prompt,
+                spec.max_tokens,
+                limits,
+            )
+        }
+    }
 }
 
 /// The agent's name for `kind`: `quality-agent`.
@@ -137,12 +178,14 @@ fn empty_report(kind: InspectorKind, ctx: &Context, name: &str, review: &str) ->
     }
 }
 
-/// Asks the configured agent and adds its findings and notes to `report`; what the calls cost
+/// Asks the configured agent and adds its findings and notes to `report` — after its questions
+/// to the author, when it asks any, the reply it gives with the answers; what the calls cost
 /// goes to `ctx.agent_usage`.
 fn add_agent_findings(
     kind: InspectorKind,
     ctx: &mut Context,
     report: &mut InspectorReport,
+    asker: Option<&dyn Asker>,
 ) -> Result<(), BackendError> {
     let agent = agent_name(kind);
     let spec = ctx
@@ -162,10 +205,10 @@ fn add_agent_findings(
     };
     let (mut calls, mut tokens) = (0u32, (0u64, 0u64));
     let started = std::time::Instant::now();
-    let ask = || {
+    let mut ask = |prompt: &str| {
         calls += 1;
         match &spec.transport {
-            AgentTransport::Command { argv } => command::ask(argv, &ctx.root, &prompt, timeout),
+            AgentTransport::Command { argv } => command::ask(argv, &ctx.root, prompt, timeout),
             AgentTransport::Http {
                 url,
                 model,
@@ -174,14 +217,32 @@ fn add_agent_findings(
                 url,
                 model,
                 api_key_env.as_deref(),
-                &prompt,
+                prompt,
                 (spec.seed, spec.max_tokens),
                 limits,
                 &mut tokens,
             ),
         }
     };
-    let asked = with_retries(&agent, ask);
+    let mut asked = with_retries(&agent, || ask(&prompt));
+    if let Ok((first, _)) = &asked {
+        if !first.questions.is_empty() {
+            let wait = std::time::Duration::from_millis(spec.question_timeout_ms);
+            let (exchanges, notes) =
+                questions::put(&agent, &report.review, &first.questions, asker, wait);
+            report.notes.extend(notes);
+            if exchanges.iter().any(|e| e.answer.is_some()) {
+                let again = questions::follow_up(&prompt, &exchanges);
+                match with_retries(&agent, || ask(&again)) {
+                    Ok(reply) => asked = Ok(reply),
+                    // The first reply is a report: it stands, and the report says why.
+                    Err(e) => report
+                        .notes
+                        .push(format!("{agent}: asked again with the answers, no report ({e}); its first reply stands")),
+                }
+            }
+        }
+    }
     let seconds = started.elapsed().as_secs_f64();
     ctx.agent_usage = protocol::session::AgentUsage {
         calls: calls.into(),

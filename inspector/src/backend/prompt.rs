@@ -57,10 +57,13 @@ pub fn render_prompt(kind: InspectorKind, ctx: &Context, spec: &AgentSpec) -> St
         .unwrap_or_else(|| default_template(kind));
     let reads_files = matches!(spec.transport, AgentTransport::Command { .. });
     // An endpoint is asked for a JSON object (`structured`); a command answers in CPF.
-    let format = if reads_files {
-        FORMAT
+    let format = if !reads_files {
+        super::structured::FORMAT.to_string()
+    } else if spec.question_timeout_ms > 0 {
+        // Someone answers questions in this review: the agent may ask instead of guessing.
+        format!("{FORMAT}{}", super::questions::INVITATION)
     } else {
-        super::structured::FORMAT
+        FORMAT.to_string()
     };
     let fill = |placeholder: &str| match placeholder {
         "{{scope}}" => ctx.scope.label(),
@@ -69,7 +72,7 @@ pub fn render_prompt(kind: InspectorKind, ctx: &Context, spec: &AgentSpec) -> St
         "{{diff}}" => diff(ctx),
         "{{design}}" => design(ctx),
         "{{sources}}" => sources(ctx, reads_files),
-        _ => format.to_string(),
+        _ => format.clone(),
     };
     // Only what the template asks for is computed (a diff is not read for a template without
     // `{{diff}}`); one pass, so text filled in is never expanded again.

@@ -5,7 +5,7 @@
 use protocol::cpf::{parse_report, ReportCpf};
 
 /// Lines that open a CPF report.
-const OPENERS: [&str; 4] = ["VERDICT:", "SCOPE:", "ISSUES:", "NOTES:"];
+const OPENERS: [&str; 5] = ["VERDICT:", "SCOPE:", "ISSUES:", "NOTES:", "QUESTIONS:"];
 
 /// The report in `text`, or why there is none (empty, or the CPF reader's error).
 pub fn read_reply(text: &str) -> Result<ReportCpf, String> {

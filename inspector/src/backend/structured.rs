@@ -110,6 +110,7 @@ fn report(value: &Value) -> Result<ReportCpf, String> {
         scope: None,
         issues,
         notes,
+        questions: Vec::new(),
     })
 }
 

@@ -27,6 +27,7 @@ fn command_agent(path: &Path, backend: Backend, timeout_ms: u64) -> InspectOptio
             seed: None,
             max_tokens: 4096,
             idle_timeout_ms: 0,
+            question_timeout_ms: 0,
         }),
         ..InspectOptions::default()
     }
@@ -56,6 +57,7 @@ fn both_merges_builtin_and_agent_findings_and_the_prompt_carries_the_mandate() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect("report");
     let rows: Vec<(&str, &str, &str, Severity)> = report
@@ -114,6 +116,7 @@ fn an_agent_that_prints_garbage_twice_fails_the_inspector() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect_err("fail-closed");
     assert!(
@@ -136,8 +139,14 @@ fn one_unusable_reply_is_retried_and_noted() {
         "d=\"$(dirname \"$0\")\"\nif [ -f \"$d/once\" ]; then echo 'VERDICT:GO'; else touch \"$d/once\"; fi",
     );
     let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
-    let report =
-        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
+    let report = review(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        "r1",
+        None,
+    )
+    .expect("report");
     assert!(report.findings.is_empty());
     assert_eq!(
         report.notes,
@@ -159,8 +168,14 @@ fn a_finding_on_a_file_the_repository_does_not_have_is_left_out_and_noted() {
         ),
     );
     let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
-    let report =
-        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
+    let report = review(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        "r1",
+        None,
+    )
+    .expect("report");
     let kept: Vec<(&str, Option<u32>)> = report
         .findings
         .iter()
@@ -191,6 +206,7 @@ fn a_timeout_kills_the_agent_group_and_fails_without_retry() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect_err("timed out");
     assert!(started.elapsed() < Duration::from_secs(5));
@@ -255,6 +271,7 @@ fn no_exec_runs_no_agent_and_says_so_once() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect("report");
     assert!(report
@@ -279,8 +296,14 @@ fn no_exec_runs_no_agent_and_says_so_once() {
         ..command_agent(&agent, Backend::Agent, 10_000)
     };
     let mut ctx = holistic_ctx(repo.path(), &only);
-    let report =
-        review(InspectorKind::Quality, &mut ctx, "inspector-quality", "r1").expect("report");
+    let report = review(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        "r1",
+        None,
+    )
+    .expect("report");
     assert!(report.findings.is_empty());
     assert_eq!(
         report.notes,
@@ -297,7 +320,8 @@ fn no_agent_configured_is_an_error_not_a_clean_report() {
         ..InspectOptions::default()
     };
     let mut ctx = holistic_ctx(repo.path(), &options);
-    let err = review(InspectorKind::Test, &mut ctx, "inspector-test", "r1").expect_err("no agent");
+    let err =
+        review(InspectorKind::Test, &mut ctx, "inspector-test", "r1", None).expect_err("no agent");
     assert_eq!(
         err.to_string(),
         "test-agent: the backend is 'agent' but no [agent] command or url is configured"
@@ -305,3 +329,109 @@ fn no_agent_configured_is_an_error_not_a_clean_report() {
 }
 
 mod http_server;
+
+/// Answers every question, recording it.
+struct Author(std::sync::Mutex<Vec<protocol::message::Question>>);
+
+impl Asker for Author {
+    fn ask(
+        &self,
+        question: &protocol::message::Question,
+        _timeout: Duration,
+    ) -> Option<(String, String)> {
+        self.0.lock().expect("lock").push(question.clone());
+        Some(("the author".into(), "no DB access, sync is enough".into()))
+    }
+}
+
+/// Asks about `load` first; asked again with an answer, it withdraws the issue.
+const ASKS: &str = "prompt=$(cat)
+if printf '%s' \"$prompt\" | grep -q \"The author's answers\"; then
+  printf '%s' \"$prompt\" > \"$(dirname \"$0\")/second.txt\"
+  echo 'VERDICT:GO'
+  echo 'NOTES:'
+  echo 'sync is deliberate'
+else
+  printf '%s' \"$prompt\" > \"$(dirname \"$0\")/first.txt\"
+  echo 'VERDICT:CONDITIONAL'
+  echo 'ISSUES:'
+  echo 'M|performance|src/lib.rs:1|blocking call on the request path'
+  echo 'QUESTIONS:'
+  echo 'src/lib.rs:1|why is load not async?'
+fi";
+
+#[test]
+fn an_agent_that_asks_is_asked_again_with_the_answer_and_that_reply_is_its_report() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(
+        repo.path(),
+        "src/lib.rs",
+        "pub fn load() -> u8 {\n    1\n}\n",
+    );
+    let tools = tempfile::tempdir().expect("tools");
+    let agent = script(tools.path(), "agent", ASKS);
+    let mut options = command_agent(&agent, Backend::Agent, 10_000);
+    if let Some(spec) = options.agent.as_mut() {
+        spec.question_timeout_ms = 5_000;
+    }
+    let mut ctx = holistic_ctx(repo.path(), &options);
+    let author = Author(std::sync::Mutex::new(Vec::new()));
+    let report = review(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        "r1",
+        Some(&author),
+    )
+    .expect("report");
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(report.notes.contains(
+        &"quality-agent asked the author about src/lib.rs:1: \"why is load not async?\" — the author answered: \"no DB access, sync is enough\"".to_string()
+    ), "{:?}", report.notes);
+    assert!(report
+        .notes
+        .contains(&"quality-agent: sync is deliberate".to_string()));
+    let asked = author.0.lock().expect("lock").clone();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].about, "src/lib.rs:1");
+    let first = std::fs::read_to_string(tools.path().join("first.txt")).expect("first");
+    assert!(first.contains("QUESTIONS:\n<path>:<line>|<your question to the author>"));
+    let second = std::fs::read_to_string(tools.path().join("second.txt")).expect("second");
+    assert!(
+        second.contains("A: the author: no DB access, sync is enough"),
+        "{second}"
+    );
+}
+
+#[test]
+fn a_question_nobody_answers_leaves_the_first_reply_as_the_report() {
+    let repo = tempfile::tempdir().expect("repo");
+    write(
+        repo.path(),
+        "src/lib.rs",
+        "pub fn load() -> u8 {\n    1\n}\n",
+    );
+    let tools = tempfile::tempdir().expect("tools");
+    let agent = script(tools.path(), "agent", ASKS);
+    let mut ctx = holistic_ctx(repo.path(), &command_agent(&agent, Backend::Agent, 10_000));
+    let report = review(
+        InspectorKind::Quality,
+        &mut ctx,
+        "inspector-quality",
+        "r1",
+        None,
+    )
+    .expect("report");
+    let rows: Vec<(&str, u32)> = report
+        .findings
+        .iter()
+        .map(|f| (f.category.as_str(), f.location.line.unwrap_or(0)))
+        .collect();
+    assert_eq!(rows, [("performance", 1)]);
+    assert!(!tools.path().join("second.txt").exists());
+    let first = std::fs::read_to_string(tools.path().join("first.txt")).expect("first");
+    assert!(
+        !first.contains("QUESTIONS:"),
+        "not invited when nobody answers"
+    );
+}

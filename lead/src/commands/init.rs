@@ -87,7 +87,7 @@ mod tests {
     fn the_written_files_load_as_a_valid_config_with_the_templates() {
         let dir = tempfile::tempdir().expect("tempdir");
         let files = files_to_write();
-        assert_eq!(files.len(), 13);
+        assert_eq!(files.len(), 14);
         assert_eq!(files[1].0, Path::new(".retake/prompts/rulebase.md"));
         for (rel, content) in &files {
             host::journal::write_atomic(&dir.path().join(rel), content.as_bytes()).expect("write");

@@ -75,6 +75,7 @@ pub fn reviewed(args: ResumeArgs) -> Result<Reviewed, Failure> {
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
         live: None,
+        author: None,
     };
     let answers = review::steering::Answers {
         yes: args.yes,

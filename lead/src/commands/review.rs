@@ -92,6 +92,7 @@ pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
         repo_files_rev: loaded.repo_files_rev,
         notes: loaded.notes,
         live,
+        author: None,
     };
     let answers = review::steering::Answers {
         yes: args.yes,

@@ -249,6 +249,8 @@ impl Settings {
             seed: None,
             max_tokens: a.max_tokens,
             idle_timeout_ms: a.idle_timeout_secs * 1000,
+            // The review's plan sets it: it knows whether anyone can answer.
+            question_timeout_ms: 0,
         }
     }
 
@@ -334,6 +336,7 @@ mod tests {
                 seed: None,
                 max_tokens: 4096,
                 idle_timeout_ms: 120_000,
+                question_timeout_ms: 0,
             })
         );
         let holistic = c.options_for(InspectorKind::Holistic, c.inspect.clone());

@@ -51,6 +51,14 @@ impl Settings {
             },
             timeout: Duration::from_secs(self.review.timeout_secs),
             hosting: self.hosting(),
+            questions: review::config::Questions {
+                timeout: Duration::from_secs(self.review.question_timeout_secs),
+                template: self
+                    .agent
+                    .roles
+                    .get(protocol::prompt::Role::Answer)
+                    .to_string(),
+            },
         }
     }
 }

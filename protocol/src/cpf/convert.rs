@@ -25,6 +25,7 @@ impl InspectorReport {
                 })
                 .collect(),
             notes: self.notes.clone(),
+            questions: Vec::new(),
         }
     }
 

@@ -49,7 +49,7 @@ mod report;
 mod row;
 mod verdict;
 
-pub use report::{format_report, parse_report, CpfIssue, ReportCpf};
+pub use report::{format_report, parse_report, CpfIssue, CpfQuestion, ReportCpf};
 pub use verdict::{format_verdict, parse_verdict, VerdictCpf, VerifiedRow};
 
 /// A CPF text that could not be read: the 1-based line of the original input and what is wrong.

@@ -66,6 +66,7 @@ fn report() -> impl Strategy<Value = ReportCpf> {
             scope,
             issues,
             notes,
+            questions: Vec::new(),
         })
         // A report that says nothing is refused by the reader (it is not a clean report).
         .prop_filter("an empty report", |r| {

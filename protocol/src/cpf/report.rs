@@ -1,4 +1,6 @@
-//! An Inspector report in CPF: `VERDICT:`, `SCOPE:`, `ISSUES:` rows and `NOTES:` lines.
+//! An Inspector report in CPF: `VERDICT:`, `SCOPE:`, `ISSUES:` rows, `NOTES:` lines and — from an
+//! agent that needs the author's intent before it judges (pattern A) — `QUESTIONS:` rows
+//! `{location}|{question}`.
 
 use super::document::{scan, Layout, Line};
 use super::escape::{escape_field, escape_line, escape_text, unescape};
@@ -19,6 +21,15 @@ pub struct CpfIssue {
     pub description: String,
 }
 
+/// One `QUESTIONS:` row: `{location}|{question}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CpfQuestion {
+    /// Where it is about (`src/a.rs:12`); empty for the change as a whole.
+    pub location: String,
+    /// The question; never empty.
+    pub text: String,
+}
+
 /// An Inspector report as CPF carries it: the seed fields of each finding, plus notes.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReportCpf {
@@ -30,17 +41,24 @@ pub struct ReportCpf {
     pub issues: Vec<CpfIssue>,
     /// The `NOTES:` lines, one advisory observation each.
     pub notes: Vec<String>,
+    /// The `QUESTIONS:` rows: what an agent asks the author before it judges.
+    pub questions: Vec<CpfQuestion>,
 }
 
 #[derive(Debug, Clone, Copy)]
 enum Part {
     Issues,
     Notes,
+    Questions,
 }
 
 const LAYOUT: Layout<Part> = Layout {
     label: "an Inspector report",
-    sections: &[("ISSUES", Part::Issues), ("NOTES", Part::Notes)],
+    sections: &[
+        ("ISSUES", Part::Issues),
+        ("NOTES", Part::Notes),
+        ("QUESTIONS", Part::Questions),
+    ],
 };
 
 /// Reads an Inspector report; the error names the first line that is wrong and why.
@@ -57,13 +75,18 @@ pub fn parse_report(text: &str) -> Result<ReportCpf, CpfError> {
             match section.tag {
                 Part::Issues => report.issues.push(issue(line)?),
                 Part::Notes => report.notes.push(unescape(line.text)),
+                Part::Questions => report.questions.push(question(line)?),
             }
         }
     }
     // A text that says nothing (an empty file, a lone SCOPE, headers without rows) is not a
     // clean report: read as one it would audit to GO, so a truncated or missing answer would
     // pass the gate. A clean report says so with its VERDICT.
-    if report.verdict.is_none() && report.issues.is_empty() && report.notes.is_empty() {
+    if report.verdict.is_none()
+        && report.issues.is_empty()
+        && report.notes.is_empty()
+        && report.questions.is_empty()
+    {
         return Err(CpfError::new(
             first_line,
             "an empty Inspector report: no VERDICT, no ISSUES row and no NOTES line",
@@ -72,7 +95,8 @@ pub fn parse_report(text: &str) -> Result<ReportCpf, CpfError> {
     Ok(report)
 }
 
-/// Writes a report in canonical form: VERDICT, SCOPE, ISSUES, NOTES; empty sections omitted.
+/// Writes a report in canonical form: VERDICT, SCOPE, ISSUES, NOTES, QUESTIONS; empty sections
+/// omitted.
 pub fn format_report(r: &ReportCpf) -> String {
     let mut out = String::new();
     if let Some(verdict) = r.verdict {
@@ -101,6 +125,16 @@ pub fn format_report(r: &ReportCpf) -> String {
             out.push('\n');
         }
     }
+    if !r.questions.is_empty() {
+        out.push_str("QUESTIONS:\n");
+        for q in &r.questions {
+            out.push_str(&format!(
+                "{}|{}\n",
+                escape_field(&q.location),
+                escape_field(&q.text)
+            ));
+        }
+    }
     out
 }
 
@@ -121,6 +155,14 @@ fn report_verdict(line: Line<'_>) -> Result<Verdict, CpfError> {
             ),
         )),
     }
+}
+
+fn question(line: Line<'_>) -> Result<CpfQuestion, CpfError> {
+    let [location, text] = split_row::<2>(line)?;
+    Ok(CpfQuestion {
+        location,
+        text: required(line, text, "question", 2, 2)?,
+    })
 }
 
 fn issue(line: Line<'_>) -> Result<CpfIssue, CpfError> {
@@ -155,12 +197,35 @@ mod tests {
                 issue(Severity::Low, "style", "", "a|b \\ c\nnext"),
             ],
             notes: vec!["PARTIAL:inspector-quality|reason".into(), "TODO:".into()],
+            questions: vec![CpfQuestion {
+                location: "src/a.rs:3".into(),
+                text: "why is `f` sync? a|b".into(),
+            }],
         }
     }
 
     const SAMPLE_TEXT: &str = "VERDICT:CONDITIONAL\nSCOPE:feature\nISSUES:\n\
         H|dead-code|src/a.rs:12|unused fn `f`\nL|style||a\\|b \\\\ c\\nnext\n\
-        NOTES:\nPARTIAL:inspector-quality|reason\nTODO\\:\n";
+        NOTES:\nPARTIAL:inspector-quality|reason\nTODO\\:\n\
+        QUESTIONS:\nsrc/a.rs:3|why is `f` sync? a\\|b\n";
+
+    #[test]
+    fn a_report_may_only_ask_and_a_question_needs_its_text() {
+        let asked = parse_report("QUESTIONS:\n|why is the cache global?\n").expect("asks");
+        assert_eq!(
+            asked.questions,
+            [CpfQuestion {
+                location: String::new(),
+                text: "why is the cache global?".into()
+            }]
+        );
+        assert_eq!(
+            parse_report("QUESTIONS:\nsrc/a.rs:1|\n")
+                .unwrap_err()
+                .to_string(),
+            "line 2: empty question: field 2 of 2 must not be empty"
+        );
+    }
 
     #[test]
     fn writes_the_canonical_form() {
@@ -192,7 +257,7 @@ mod tests {
         let text = "```cpf\r\n\r\nVERDICT: CONDITIONAL  \r\nSCOPE: feature \r\n\r\nISSUES:\r\n \
             H | dead-code | src/a.rs:12 | unused fn `f` \r\n\
             L|style| |a\\|b \\\\ c\\nnext\r\n\r\nNOTES:\r\n\
-            PARTIAL:inspector-quality\\|reason\r\nTODO\\:\r\n```\r\n";
+            PARTIAL:inspector-quality\\|reason\r\nTODO\\:\r\nQUESTIONS:\r\n src/a.rs:3 | why is `f` sync? a\\|b \r\n```\r\n";
         assert_eq!(parse_report(text), Ok(sample()));
     }
 
@@ -218,9 +283,9 @@ mod tests {
             ("ISSUES:\nH||b|c", "line 2: empty category: field 2 of 4 must not be empty"),
             ("VERDICT:MAYBE", "line 1: unknown verdict 'MAYBE' (expected GO, CONDITIONAL or NO-GO)"),
             ("VERDICT:SPEC-UPDATE-NEEDED", "line 1: an Inspector report's VERDICT cannot be SPEC-UPDATE-NEEDED (expected GO, CONDITIONAL or NO-GO; only the Auditor decides a spec update)"),
-            ("VERDICT:GO\nVERIFIED:\n", "line 2: unknown section 'VERIFIED' in an Inspector report (expected one of: ISSUES:, NOTES:)"),
-            ("VERDICT:GO\nH|a|b|c", "line 2: a row outside any section (expected VERDICT:, SCOPE: or a section header (ISSUES:, NOTES:) before it)"),
-            ("NOTES:\nfine\nIMPORTANT:\n", "line 3: unknown section 'IMPORTANT' in an Inspector report (expected one of: ISSUES:, NOTES:)"),
+            ("VERDICT:GO\nVERIFIED:\n", "line 2: unknown section 'VERIFIED' in an Inspector report (expected one of: ISSUES:, NOTES:, QUESTIONS:)"),
+            ("VERDICT:GO\nH|a|b|c", "line 2: a row outside any section (expected VERDICT:, SCOPE: or a section header (ISSUES:, NOTES:, QUESTIONS:) before it)"),
+            ("NOTES:\nfine\nIMPORTANT:\n", "line 3: unknown section 'IMPORTANT' in an Inspector report (expected one of: ISSUES:, NOTES:, QUESTIONS:)"),
             ("ISSUES:\nH|a|b|c\nVERDICT:GO", "line 3: expected 4 fields separated by '|', found 1 (VERDICT: and SCOPE: must come before the first section header)"),
             ("\r\n```text\r\nVERDICT:GO\r\n", "line 2: the ``` fence opened here is not closed: the last non-blank line must be ```"),
         ];

@@ -27,6 +27,7 @@ fn http_options(url: &str, key_env: Option<&str>) -> InspectOptions {
             seed: None,
             max_tokens: 4096,
             idle_timeout_ms: 0,
+            question_timeout_ms: 0,
         }),
         ..InspectOptions::default()
     }
@@ -53,6 +54,7 @@ fn the_http_backend_posts_the_prompt_and_reads_cpf_from_the_reply() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect("report");
     let rows: Vec<(&str, &str, Option<u32>, Severity)> = report
@@ -123,6 +125,7 @@ fn an_endpoint_that_never_answers_cpf_fails_the_inspector() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect_err("fail-closed");
     assert_eq!(
@@ -136,6 +139,7 @@ fn an_endpoint_that_never_answers_cpf_fails_the_inspector() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect_err("no key");
     assert_eq!(
@@ -162,6 +166,7 @@ fn the_endpoint_is_asked_for_a_json_report_and_one_that_refuses_the_schema_is_as
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect("report");
     let rows: Vec<(&str, &str, Option<u32>, Severity)> = report
@@ -219,6 +224,7 @@ fn a_consensus_pipeline_samples_with_its_seed_and_a_single_review_asks_for_the_o
             &mut ctx,
             "inspector-holistic",
             "r1",
+            None,
         )
         .expect("report");
     }
@@ -255,6 +261,7 @@ fn with_an_idle_timeout_the_answer_is_streamed_and_read_as_it_arrives() {
         &mut ctx,
         "inspector-holistic",
         "r1",
+        None,
     )
     .expect("report");
     assert!(report.findings.is_empty(), "{:?}", report.findings);

@@ -183,6 +183,7 @@ fn audited(
                         description: row.description.clone(),
                     }],
                     notes: Vec::new(),
+                    questions: Vec::new(),
                 },
             );
             out.extend(report.findings);

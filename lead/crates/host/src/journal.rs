@@ -100,6 +100,13 @@ impl Journal {
         Ok(out)
     }
 
+    /// Journals the questions the Inspectors asked and their answers as `questions.jsonl`.
+    pub fn questions(&self, jsonl: &str) -> std::io::Result<PathBuf> {
+        let path = self.dir.join("questions.jsonl");
+        write_atomic(&path, jsonl.as_bytes())?;
+        Ok(path)
+    }
+
     /// Journals the Auditor's verdict as `verdict.cpf`.
     pub fn verdict(&self, cpf: &str) -> std::io::Result<PathBuf> {
         let path = self.dir.join("verdict.cpf");

@@ -128,6 +128,11 @@ impl ActorWatch {
         }
     }
 
+    /// The feed it publishes on.
+    pub fn feed(&self) -> &Feed {
+        &self.feed
+    }
+
     /// Takes the supervisor's slots as they are now.
     pub fn update(&mut self, slots: &[Slot]) {
         let now = Instant::now();

@@ -33,6 +33,17 @@ pub struct ReviewConfig {
     pub timeout: Duration,
     /// How the actors are started.
     pub hosting: Hosting,
+    /// The Inspectors' questions to the author (pattern A).
+    pub questions: Questions,
+}
+
+/// How the Inspectors' questions to the author are answered.
+#[derive(Debug, Clone)]
+pub struct Questions {
+    /// How long an agent's question waits for its answer; zero: no agent is invited to ask.
+    pub timeout: Duration,
+    /// The `answer.md` template the agent standing in for the author is prompted with.
+    pub template: String,
 }
 
 /// Supervision's timing and limits (`[supervision]`).

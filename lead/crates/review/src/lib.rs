@@ -21,6 +21,7 @@ pub mod coordinator;
 pub mod merge;
 pub mod plan;
 pub mod prepare;
+pub mod questions;
 pub mod review_cycle;
 pub mod state;
 pub mod steering;
@@ -73,6 +74,9 @@ pub struct ReviewRequest {
     pub notes: Vec<String>,
     /// The dashboard's feed, when one watches: every pipeline's actors are published to it.
     pub live: Option<host::live::Feed>,
+    /// Who answers the Inspectors' questions (a run's Implementers); `None`: the configured
+    /// agent stands in for the author, unless commands may not run.
+    pub author: Option<questions::AuthorRef>,
 }
 
 /// A finished review with where it was journaled.

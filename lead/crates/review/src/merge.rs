@@ -107,6 +107,7 @@ mod tests {
             &config,
         ));
         Finished {
+            questions: Vec::new(),
             outcome,
             reports: reports
                 .into_iter()

@@ -3,6 +3,7 @@
 //! the configuration before any actor starts.
 
 use super::prepare::Prepared;
+use super::questions::AuthorRef;
 use super::{ReviewRequest, AUDITOR};
 use host::supervisor::{Policy, Role};
 use host::ActorKind;
@@ -34,6 +35,17 @@ pub struct ReviewPlan {
     pub test_deadline: Duration,
     /// Reports already journaled by an interrupted run: their Inspectors are not started again.
     pub preloaded: BTreeMap<String, InspectorReport>,
+    /// Who answers the Inspectors' questions; `None`: the asking agent stands in for the author.
+    pub author: Option<AuthorRef>,
+    /// Whether commands may not run (then no agent stands in for the author).
+    pub no_exec: bool,
+    /// The repository root.
+    pub root: std::path::PathBuf,
+    /// The template the agent standing in for the author is prompted with.
+    pub answer_template: String,
+    /// How long an Inspector waits for an answer (zero: its agent is not invited to ask); an
+    /// answer later than that is journaled as late and not handed on.
+    pub question_timeout: Duration,
 }
 
 impl ReviewPlan {
@@ -57,8 +69,22 @@ impl ReviewPlan {
             repo_files_rev: req.repo_files_rev.clone(),
             ..c.inspect.clone()
         });
-        // An agent backend gets its attempts' timeouts on top (zero when every kind is built in).
-        let inspect_deadline = sv.inspect_deadline + c.agent_budget;
+        // Someone answers the agents' questions: the request's author, else (when commands may
+        // run) the asking agent standing in for the author.
+        let asking = !c.questions.timeout.is_zero() && (req.author.is_some() || !req.no_exec);
+        let question_ms = if asking {
+            c.questions.timeout.as_millis() as u64
+        } else {
+            0
+        };
+        // An agent backend gets its attempts' timeouts on top (zero when every kind is built
+        // in) and, when it may ask, the waits for its answers and the attempts that follow.
+        let questions_budget = if asking && !c.agent_budget.is_zero() {
+            c.questions.timeout * protocol::message::MAX_QUESTIONS as u32 + c.agent_budget
+        } else {
+            Duration::ZERO
+        };
+        let inspect_deadline = sv.inspect_deadline + c.agent_budget + questions_budget;
         let test_deadline = inspect_deadline + c.test_timeout;
         let deadline_ms = now_ms() + test_deadline.as_millis() as u64;
         let inspections: Vec<(String, InspectorKind, InspectRequest)> = InspectorKind::ALL
@@ -72,6 +98,10 @@ impl ReviewPlan {
                     deadline_ms,
                     options: c.options_for(kind, options.clone()),
                 };
+                let mut request = request;
+                if let Some(agent) = request.options.agent.as_mut() {
+                    agent.question_timeout_ms = question_ms;
+                }
                 (kind.actor_name(), kind, request)
             })
             .collect();
@@ -111,6 +141,11 @@ impl ReviewPlan {
             inspect_deadline,
             test_deadline,
             preloaded: BTreeMap::new(),
+            author: req.author.clone(),
+            no_exec: req.no_exec,
+            root: req.repo.clone(),
+            answer_template: c.questions.template.clone(),
+            question_timeout: Duration::from_millis(question_ms),
         }
     }
 

@@ -71,7 +71,10 @@ impl Advisor for ExecutorAdvisor<'_> {
         let Some(agent) = self.agent.as_mut() else {
             return match self.spec.mode {
                 ExecutorMode::Chat => self.ask_chat(prompt),
-                other => Err(format!("a {} executor cannot plan", other.as_str())),
+                other => Err(format!(
+                    "a {} executor cannot be asked: it runs no agent",
+                    other.as_str()
+                )),
             };
         };
         let task = Task {

@@ -291,8 +291,16 @@ impl<'a> Loop<'a> {
             runtime: req.runtime,
             faults: &req.faults,
             live: req.live.as_ref(),
+            author: req.config.executor.clone().map(|spec| {
+                review::questions::AuthorRef(std::sync::Arc::new(crate::author::RunAuthor {
+                    spec,
+                    repo: req.repo.clone(),
+                    templates: req.config.prompts.clone(),
+                    tasks: self.board.tasks.clone(),
+                }))
+            }),
         };
-        let outcome = review_changes(&input)?;
+        let (outcome, questions) = review_changes(&input)?;
         let round = r.history.len() as u32 + 1;
         r.history.push(RetakeRound::from_outcome(round, &outcome));
         let head = protocol::exec::git::head_commit(&req.repo).unwrap_or_default();
@@ -317,7 +325,10 @@ impl<'a> Loop<'a> {
         // Lead killed in between resumes with them, never with fewer.
         r.state
             .write_active(&r.active)
-            .and_then(|()| record(&r.state, &outcome, &head, &self.session, round))
+            .and_then(|()| {
+                let round_record = (&outcome, questions.as_slice());
+                record(&r.state, round_record, &head, &self.session, round)
+            })
             .map_err(state_error("the run's state"))?;
         let said = format!(
             "review round {round}: {} ({}, grade {})",

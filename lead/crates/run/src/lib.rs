@@ -12,6 +12,7 @@
 //! coordinates only: executors run inside the Implementers.
 
 pub mod advisor;
+pub mod author;
 pub mod board;
 pub mod complete;
 pub mod config;

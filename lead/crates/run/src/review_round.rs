@@ -10,6 +10,7 @@ use host::Runtime;
 use protocol::chaos::FaultPlan;
 use protocol::{AuditOutcome, DiffFilter, Scope, Task, TaskStatus};
 use review::config::ReviewConfig;
+use review::questions::Exchange;
 use review::{self, ReviewRequest};
 use std::path::Path;
 use team::fix_tasks::{fix_tasks, to_tasks};
@@ -33,6 +34,8 @@ pub struct ReviewInput<'a> {
     pub faults: &'a FaultPlan,
     /// The dashboard's feed, when one watches the run.
     pub live: Option<&'a host::live::Feed>,
+    /// Who answers the Inspectors' questions (the run's Implementers); `None`: nobody does.
+    pub author: Option<review::questions::AuthorRef>,
 }
 
 /// Why a review round of the run has no outcome.
@@ -47,13 +50,16 @@ pub enum RoundError {
 }
 
 /// Runs the review as part of the run: nested, so it keeps the run's lock and leaves the run's
-/// state file alone (a Lead killed mid-review leaves the run resumable, not a review).
-pub fn review_changes(input: &ReviewInput<'_>) -> Result<AuditOutcome, RoundError> {
+/// state file alone (a Lead killed mid-review leaves the run resumable, not a review). The
+/// outcome, and the Inspectors' questions with what became of them.
+pub fn review_changes(
+    input: &ReviewInput<'_>,
+) -> Result<(AuditOutcome, Vec<Exchange>), RoundError> {
     let scope = Scope::Session {
         base: input.base.to_string(),
         filter: DiffFilter::default(),
     };
-    nested_review(input, scope, false).map(|(outcome, _)| outcome)
+    nested_review(input, scope, false).map(|(outcome, _, questions)| (outcome, questions))
 }
 
 /// A scoped review during a team phase: the files (paths or globs, as `--paths` takes them)
@@ -67,14 +73,14 @@ pub fn review_files(
     let scope = Scope::Module {
         globs: files.to_vec(),
     };
-    nested_review(input, scope, true)
+    nested_review(input, scope, true).map(|(outcome, run_id, _)| (outcome, run_id))
 }
 
 fn nested_review(
     input: &ReviewInput<'_>,
     scope: Scope,
     no_exec: bool,
-) -> Result<(AuditOutcome, String), RoundError> {
+) -> Result<(AuditOutcome, String, Vec<Exchange>), RoundError> {
     let request = ReviewRequest {
         repo: input.repo.to_path_buf(),
         scope,
@@ -90,6 +96,7 @@ fn nested_review(
         repo_files_rev: Some(input.base.to_string()),
         notes: Vec::new(),
         live: input.live.cloned(),
+        author: input.author.clone(),
     };
     let out = review::run(request)?;
     let run_id = out.run_id;
@@ -100,14 +107,16 @@ fn nested_review(
         ));
     }
     outcome
-        .map(|f| (f.outcome, run_id))
+        .map(|f| (f.outcome, run_id, f.questions))
         .ok_or(RoundError::NoVerdict)
 }
 
-/// Records a review decision: `review-result.json` and a `REVIEW_COMPLETED` timeline event.
+/// Records a review decision: `review-result.json`, the Inspectors' questions and answers
+/// (`QUESTION_ASKED`, `QUESTION_ANSWERED`, `QUESTION_UNANSWERED`) and a `REVIEW_COMPLETED`
+/// timeline event.
 pub fn record(
     state: &RunState,
-    outcome: &AuditOutcome,
+    (outcome, questions): (&AuditOutcome, &[Exchange]),
     head: &str,
     session_id: &str,
     round: u32,
@@ -121,6 +130,7 @@ pub fn record(
         session_id: session_id.to_string(),
     };
     state.write_review_result(&result)?;
+    state.append_timeline(&question_events(questions))?;
     state.append_timeline(&[team_event(
         "REVIEW_COMPLETED",
         serde_json::json!({
@@ -132,6 +142,49 @@ pub fn record(
             "findings": outcome.findings.iter().filter(|f| f.suppression.is_none()).count(),
         }),
     )])
+}
+
+/// The timeline events of a review's questions, each at the time it happened.
+pub fn question_events(questions: &[Exchange]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for q in questions {
+        lines.push(team_event_at(
+            "QUESTION_ASKED",
+            &q.asked_at,
+            serde_json::json!({
+                "actor": q.inspector, "id": q.id, "about": q.about, "question": q.question,
+            }),
+        ));
+        lines.push(match (&q.answer, &q.by, &q.answered_at) {
+            (Some(answer), Some(by), Some(at)) => team_event_at(
+                "QUESTION_ANSWERED",
+                at,
+                serde_json::json!({
+                    "actor": by, "to": q.inspector, "id": q.id, "answer": answer,
+                }),
+            ),
+            _ => team_event(
+                "QUESTION_UNANSWERED",
+                serde_json::json!({
+                    "actor": q.inspector, "id": q.id,
+                    "reason": q.unanswered.as_deref().unwrap_or("no answer in time"),
+                }),
+            ),
+        });
+    }
+    lines
+}
+
+/// [`team_event`] stamped `at` instead of now.
+fn team_event_at(event_type: &str, at: &str, content: serde_json::Value) -> String {
+    let line = team_event(event_type, content);
+    match serde_json::from_str::<serde_json::Value>(&line) {
+        Ok(mut value) => {
+            value["timestamp"] = at.into();
+            value.to_string()
+        }
+        Err(_) => line,
+    }
 }
 
 /// The fix tasks for a review's findings, numbered after `tasks` (pattern B: fix instructions

@@ -29,6 +29,8 @@ pub struct Finished {
     pub reports: BTreeMap<String, InspectorReport>,
     /// Re-spawns per logical actor.
     pub restarts: BTreeMap<String, u32>,
+    /// The Inspectors' questions to the author and what became of them.
+    pub questions: Vec<crate::questions::Exchange>,
 }
 
 /// Ends the review: every actor is told to shut down; the spawner is handed back for reaping.

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
 mod messages;
+mod questions;
 mod recovery;
 
 pub use host::hub::{Connected, Incoming, Lost};
@@ -47,6 +48,12 @@ pub struct Coordinator {
     progress: Option<outputs::progress::Reporter>,
     /// The dashboard's view of the actors, when one watches.
     watch: Option<host::live::ActorWatch>,
+    /// The Inspectors' questions to the author and their answers, in the order asked.
+    exchanges: Vec<crate::questions::Exchange>,
+    /// Questions asked per Inspector slot.
+    asked: HashMap<String, usize>,
+    /// When each question (Inspector slot, id) was asked.
+    asked_at: HashMap<(String, u32), Instant>,
 }
 
 impl Coordinator {
@@ -80,6 +87,9 @@ impl Coordinator {
             done: Some(done),
             progress: None,
             watch: None,
+            exchanges: Vec::new(),
+            asked: HashMap::new(),
+            asked_at: HashMap::new(),
         }
     }
 
@@ -261,6 +271,7 @@ impl Coordinator {
                 outcome,
                 reports: std::mem::take(&mut this.reports),
                 restarts: this.sup.restarts(),
+                questions: std::mem::take(&mut this.exchanges),
             });
             this.finish(finished.map_err(|e| ReviewFailure::Journal(e.to_string())));
         });
@@ -336,6 +347,7 @@ impl Handler<Incoming> for Coordinator {
                 self.show(&msg.from, Stage::Delivered, Progress::default(), None);
                 self.on_verdict(&msg.from, &review, outcome, ctx)
             }
+            Body::Question(question) => self.on_question(&msg.from, question, ctx),
             Body::InspectorFailed { reason, .. } => {
                 // Given up like a lost actor: not shown as delivered.
                 let actions = self.sup.failed(&msg.from, &reason);

@@ -292,6 +292,7 @@ impl TeamHub {
                     faults: &context.faults,
                     // A scoped review's actors are not the run's: the page shows its result.
                     live: None,
+                    author: None,
                 };
                 let result = review_files(&input, &review.files);
                 hub.do_send(ScopedReviewDone { review, result });
