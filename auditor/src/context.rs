@@ -197,7 +197,13 @@ mod tests {
 
     #[test]
     fn an_exception_covers_its_rule_id_or_category() {
-        let f = finding("quality", "unwrap-in-library", Severity::High, "src/a.rs", 3);
+        let f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
         assert_eq!(f.rule, "quality/unwrap-in-library");
         assert!(covers(&exception("quality/unwrap-in-library", None), &f));
         assert!(covers(&exception(" `unwrap-in-library` ", None), &f));
@@ -207,7 +213,13 @@ mod tests {
 
     #[test]
     fn an_exception_s_path_is_a_file_or_a_folder() {
-        let f = finding("quality", "unwrap-in-library", Severity::High, "src/db/a.rs", 3);
+        let f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/db/a.rs",
+            3,
+        );
         let rule = "quality/unwrap-in-library";
         assert!(covers(&exception(rule, Some("src/db/a.rs")), &f));
         assert!(covers(&exception(rule, Some("./src/db/")), &f));
@@ -219,7 +231,13 @@ mod tests {
 
     #[test]
     fn a_blank_rule_covers_nothing() {
-        let mut f = finding("quality", "unwrap-in-library", Severity::High, "src/a.rs", 3);
+        let mut f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
         f.rule = String::new();
         f.category = String::new();
         assert!(!covers(&exception("", None), &f));

@@ -332,7 +332,13 @@ mod tests {
             decided_by: "alice".into(),
             reason: "prototype, replaced in task 5".into(),
         };
-        let unwrap = finding("quality", "unwrap-in-library", Severity::High, "src/a.rs", 3);
+        let unwrap = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
         let todo = finding("quality", "todo-marker", Severity::Low, "src/a.rs", 4);
         let ctx = AuditContext {
             steering_exceptions: vec![

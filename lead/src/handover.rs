@@ -120,12 +120,18 @@ mod tests {
 
     #[test]
     fn each_command_reads_its_exit_codes() {
-        assert_eq!(meaning(Kind::Run, ExitCode::Success), "the result is committed");
+        assert_eq!(
+            meaning(Kind::Run, ExitCode::Success),
+            "the result is committed"
+        );
         assert_eq!(
             meaning(Kind::Run, ExitCode::Escalated),
             "escalated: a person must step in"
         );
-        assert_eq!(meaning(Kind::Fix, ExitCode::Success), "every group is fixed");
+        assert_eq!(
+            meaning(Kind::Fix, ExitCode::Success),
+            "every group is fixed"
+        );
         assert_eq!(meaning(Kind::Review, ExitCode::Success), "the gate passed");
         assert_eq!(meaning(Kind::Run, ExitCode::Failed), "the gate failed");
     }

@@ -4,11 +4,11 @@
 //! (a `REMOVED` row of the journaled verdict quoting it), and the same row left uncommitted is
 //! not applied and says so.
 
-mod support;
 #[path = "run_fixture/mod.rs"]
 mod run_fixture;
+mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use support::{git, write};
 
@@ -27,7 +27,11 @@ impl Review {
     fn notes(&self) -> Vec<String> {
         self.json["notes"]
             .as_array()
-            .map(|n| n.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|n| {
+                n.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -73,16 +77,11 @@ fn section<'t>(text: &'t str, title: &str) -> &'t str {
     &rest[..end]
 }
 
-/// The journaled verdict of the newest review under `repo/.retake/runs/`.
-fn newest_verdict(repo: &Path) -> String {
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(repo.join(".retake/runs"))
-        .expect("runs")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    runs.sort();
-    let newest = runs.last().expect("a run");
-    std::fs::read_to_string(newest.join("verdict.cpf")).expect("verdict.cpf")
+/// The journaled verdict of the review that answered `json`.
+fn journaled_verdict(repo: &Path, json: &serde_json::Value) -> String {
+    let run_id = json["run_id"].as_str().expect("a run id");
+    std::fs::read_to_string(repo.join(".retake/runs").join(run_id).join("verdict.cpf"))
+        .expect("verdict.cpf")
 }
 
 /// A committed crate whose one library file leaves a TODO.
@@ -109,22 +108,37 @@ fn a_review_drafts_the_handover_and_keeps_the_user_s_notes() {
     crate_with_a_todo(repo);
     let first = review(repo);
     assert_eq!(first.code, 0, "{}", first.stderr);
-    let verdict = first.json["verdict"].as_str().expect("a verdict").to_string();
+    assert_eq!(first.json["verdict"], "GO", "{}", first.json);
+    let run_id = first.json["run_id"].as_str().expect("a run id");
     let text = handover(repo);
     let last = section(&text, "Last command");
     assert!(last.contains("- `retake review` at "), "{last}");
     assert!(last.contains("- exit 0: the gate passed\n"), "{last}");
-    assert!(last.contains(&format!("- verdict {verdict}, decision ")), "{last}");
-    assert!(last.contains("- journal `.retake/runs/"), "{last}");
     assert!(
-        section(&text, "Verdicts and decisions").contains("- [B1] "),
+        last.contains("- verdict GO, decision APPROVE (grade B)\n"),
+        "{last}"
+    );
+    assert!(
+        last.contains(&format!("- journal `.retake/runs/{run_id}/`")),
+        "{last}"
+    );
+    let verdicts = section(&text, "Verdicts and decisions");
+    assert!(
+        verdicts.contains("- [B1] ")
+            && verdicts.contains(" GO — GO-ACCEPTED (.retake/verdicts.md)\n"),
         "{text}"
     );
-    assert!(section(&text, "Pending").contains("- Tracked (.retake/verdicts.md): "), "{text}");
+    assert_eq!(
+        section(&text, "Pending"),
+        "## Pending\n\nNothing pending.\n\n"
+    );
 
     std::fs::write(
         repo.join(HANDOVER),
-        text.replace("## Notes\n\n", "## Notes\n\nhand-written: ask Bob about retries\n"),
+        text.replace(
+            "## Notes\n\n",
+            "## Notes\n\nhand-written: ask Bob about retries\n",
+        ),
     )
     .expect("edit");
     let second = review(repo);
@@ -134,7 +148,10 @@ fn a_review_drafts_the_handover_and_keeps_the_user_s_notes() {
         section(&text, "Notes").contains("\nhand-written: ask Bob about retries\n"),
         "{text}"
     );
-    assert!(section(&text, "Verdicts and decisions").contains("- [B2] "), "{text}");
+    assert!(
+        section(&text, "Verdicts and decisions").contains("- [B2] "),
+        "{text}"
+    );
     assert_eq!(text.matches("## Last command").count(), 1);
 }
 
@@ -168,7 +185,7 @@ fn a_committed_steering_exception_removes_its_finding_and_an_uncommitted_one_doe
             == ".retake/handover/session.md: Steering Exceptions not committed are not applied — the review uses them as committed at HEAD (--trust-repo-config uses the work tree's)"),
         "{notes:#?}"
     );
-    assert!(!newest_verdict(repo).contains("steering exception"));
+    assert!(!journaled_verdict(repo, &uncommitted.json).contains("steering exception"));
 
     // Committed: the Auditor removes the finding, quoting the row.
     git(repo, &["add", "-f", HANDOVER]);
@@ -180,7 +197,7 @@ fn a_committed_steering_exception_removes_its_finding_and_an_uncommitted_one_doe
         "{}",
         committed.json
     );
-    let verdict = newest_verdict(repo);
+    let verdict = journaled_verdict(repo, &committed.json);
     let removed: Vec<&str> = verdict
         .lines()
         .skip_while(|l| *l != "REMOVED:")
@@ -193,7 +210,9 @@ fn a_committed_steering_exception_removes_its_finding_and_an_uncommitted_one_doe
     );
     let notes = committed.notes();
     assert!(
-        notes.iter().all(|n| !n.contains("Steering Exceptions not committed")),
+        notes
+            .iter()
+            .all(|n| !n.contains("Steering Exceptions not committed")),
         "{notes:#?}"
     );
     assert!(
@@ -206,16 +225,28 @@ fn a_committed_steering_exception_removes_its_finding_and_an_uncommitted_one_doe
 #[test]
 fn a_run_redrafts_the_handover() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let plan = run_fixture::PLAN.lines().take(3).collect::<Vec<_>>().join("\n") + "\n";
+    let plan = run_fixture::PLAN
+        .lines()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n";
     let script = run_fixture::agent_script(dir.path(), run_fixture::Agent::Good);
     let repo = run_fixture::fixture_custom(dir.path(), &plan, &script, "", &[]);
-    write(&repo, HANDOVER, "# Session handover\n\n## Notes\n\nkeep me\n");
+    write(
+        &repo,
+        HANDOVER,
+        "# Session handover\n\n## Notes\n\nkeep me\n",
+    );
     let ran = run_fixture::run(&repo, "handover-run");
     assert_eq!(ran.code, 0, "{}\n{}", ran.stdout, ran.stderr);
     let text = handover(&repo);
     let last = section(&text, "Last command");
     assert!(last.contains("- `retake run` at "), "{text}");
-    assert!(last.contains("- exit 0: the result is committed\n"), "{text}");
+    assert!(
+        last.contains("- exit 0: the result is committed\n"),
+        "{text}"
+    );
     assert!(section(&text, "Notes").contains("\nkeep me\n"), "{text}");
     assert!(text.contains("## Steering Exceptions\n"), "{text}");
 }
@@ -259,12 +290,21 @@ fn a_resumed_review_redrafts_the_handover() {
         last.contains(&format!("- exit {}: ", out.status.code().expect("code"))),
         "{text}"
     );
-    assert!(last.contains(&format!("- verdict {verdict}, decision ")), "{text}");
+    assert!(
+        last.contains(&format!("- verdict {verdict}, decision ")),
+        "{text}"
+    );
     assert!(
         last.contains(&format!("- journal `.retake/runs/{RUN_ID}/`")),
         "{text}"
     );
-    assert!(section(&text, "Notes").contains("\nbefore the crash\n"), "{text}");
+    assert!(
+        section(&text, "Notes").contains("\nbefore the crash\n"),
+        "{text}"
+    );
     // The resumed review finished: nothing waits for `retake resume` any more.
-    assert!(!section(&text, "Pending").contains("retake resume"), "{text}");
+    assert!(
+        !section(&text, "Pending").contains("retake resume"),
+        "{text}"
+    );
 }

@@ -56,7 +56,10 @@ pub fn parse(text: &str) -> Parsed {
 }
 
 /// The exceptions that hold for a review of `features`: those for `*` and for one of them.
-pub fn for_features(exceptions: Vec<SteeringException>, features: &[&str]) -> Vec<SteeringException> {
+pub fn for_features(
+    exceptions: Vec<SteeringException>,
+    features: &[&str],
+) -> Vec<SteeringException> {
     exceptions
         .into_iter()
         .filter(|e| e.feature == "*" || features.contains(&e.feature.as_str()))
@@ -157,7 +160,10 @@ fn table_lines(body: &str) -> Vec<&str> {
 fn cells(line: &str) -> Vec<String> {
     let t = line.trim();
     let t = t.strip_prefix('|').unwrap_or(t);
-    let t = t.strip_suffix('|').filter(|r| !r.ends_with('\\')).unwrap_or(t);
+    let t = t
+        .strip_suffix('|')
+        .filter(|r| !r.ends_with('\\'))
+        .unwrap_or(t);
     let (mut cells, mut cell) = (Vec::new(), String::new());
     let mut chars = t.chars().peekable();
     while let Some(c) = chars.next() {
@@ -231,7 +237,10 @@ mod tests {
 
     #[test]
     fn no_section_or_an_empty_table_holds_nothing() {
-        assert_eq!(parse("# Session handover\n\n## Notes\nhi\n"), Parsed::default());
+        assert_eq!(
+            parse("# Session handover\n\n## Notes\nhi\n"),
+            Parsed::default()
+        );
         let empty = "## Steering Exceptions\n\n| Feature | Rule | Where | Decided by | Why |\n|---|---|---|---|---|\n";
         assert_eq!(parse(empty), Parsed::default());
     }

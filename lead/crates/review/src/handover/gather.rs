@@ -66,7 +66,8 @@ pub fn facts(repo: &Path) -> Facts {
     let more = tracked.len() - shown;
     out.pending.extend(tracked.into_iter().take(shown));
     if more > 0 {
-        out.pending.push(format!("- … and {more} more Tracked issues"));
+        out.pending
+            .push(format!("- … and {more} more Tracked issues"));
     }
     out.pending.extend(interrupted(&state_dir));
     out.pending.extend(failed_tasks(&state_dir));

@@ -5,7 +5,9 @@ fn draft(command: &str, outcome: &str) -> Draft {
         command: command.into(),
         at: "2026-03-01T10:00:00Z".into(),
         outcome: vec![outcome.into()],
-        verdicts: vec!["- [B1] 2026-03-01T10:00:00Z NO-GO — ESCALATED (.retake/verdicts.md)".into()],
+        verdicts: vec![
+            "- [B1] 2026-03-01T10:00:00Z NO-GO — ESCALATED (.retake/verdicts.md)".into(),
+        ],
         decisions: Vec::new(),
         pending: Vec::new(),
     }
@@ -80,7 +82,10 @@ fn a_redraft_replaces_drafted_sections_and_keeps_the_user_s_verbatim() {
 #[test]
 fn a_drafted_section_the_user_deleted_comes_back_in_its_place() {
     let text = "# Mine\n\n## Notes\nkeep\n\n## Verdicts and decisions\nold\n";
-    let out = render(Some(text), &draft("retake fix", "exit 0: every group fixed"));
+    let out = render(
+        Some(text),
+        &draft("retake fix", "exit 0: every group fixed"),
+    );
     assert_eq!(
         headings(&out),
         vec![
@@ -107,7 +112,11 @@ fn write_keeps_the_notes_and_reads_the_facts() {
     assert_eq!(path, repo.join(HANDOVER_PATH));
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(text.contains("No verdicts yet."));
-    std::fs::write(&path, text.replace("## Notes\n\n", "## Notes\n\nhand-written\n")).expect("edit");
+    std::fs::write(
+        &path,
+        text.replace("## Notes\n\n", "## Notes\n\nhand-written\n"),
+    )
+    .expect("edit");
     write(repo, &last).expect("written again");
     let text = std::fs::read_to_string(&path).expect("read");
     assert!(text.contains("## Notes\n\nhand-written\n"));
@@ -118,6 +127,9 @@ fn write_keeps_the_notes_and_reads_the_facts() {
 fn section_body_finds_a_section_by_its_title() {
     let text = "# T\n## Notes\nA\n## steering exceptions \nB\n";
     assert_eq!(section_body(text, "Notes").as_deref(), Some("A\n"));
-    assert_eq!(section_body(text, "Steering Exceptions").as_deref(), Some("B\n"));
+    assert_eq!(
+        section_body(text, "Steering Exceptions").as_deref(),
+        Some("B\n")
+    );
     assert_eq!(section_body(text, "Pending"), None);
 }

@@ -74,7 +74,8 @@ fn the_last_five_batches_and_the_newest_tracked_issues_of_every_verdicts_md() {
     );
     assert_eq!(f.pending.len(), MAX_TRACKED + 1, "{:#?}", f.pending);
     assert!(
-        f.pending[0].starts_with("- Tracked (specs/orders/verdicts.md): M todo-marker at src/a.rs:"),
+        f.pending[0]
+            .starts_with("- Tracked (specs/orders/verdicts.md): M todo-marker at src/a.rs:"),
         "{}",
         f.pending[0]
     );
@@ -96,7 +97,10 @@ fn proposals_an_interrupted_run_failed_tasks_and_decisions_are_read() {
     };
     append_proposals(
         &state_dir,
-        &[record("abcd1234", Status::Pending), record("ffff0000", Status::Rejected)],
+        &[
+            record("abcd1234", Status::Pending),
+            record("ffff0000", Status::Rejected),
+        ],
     )
     .expect("proposals");
     std::fs::create_dir_all(state_dir.join("state")).expect("mkdir");
