@@ -1,13 +1,15 @@
 //! What the design and the steering files say, as plain data the audit steps compare the
 //! Inspectors' evidence with: named files, interfaces, error scenarios, tasks and integration
 //! points (step 4), documented deviations and allowed patterns (step 3), and the design and
-//! steering texts for "does the design specify this?" (steps 8 and 9).
+//! steering texts for "does the design specify this?" (steps 8 and 9), and the Steering
+//! Exceptions a person recorded in the session handover (step 3, after the allowed patterns).
 //!
 //! The Lead fills it from the spec layout; the Auditor never reads a file for it. An empty context
 //! (an offline audit of CPF files) turns the design-dependent checks off rather than flagging
 //! everything as a gap.
 
 use crate::place::normalise_path;
+use protocol::message::SteeringException;
 use protocol::Finding;
 
 /// The design and steering context of one audit.
@@ -35,6 +37,8 @@ pub struct AuditContext {
     pub design_text: String,
     /// The steering files' text, so that steering rows never repeat what they already say.
     pub steering_text: String,
+    /// Rules a person suspended for the features in scope (the handover's Steering Exceptions).
+    pub steering_exceptions: Vec<SteeringException>,
 }
 
 impl AuditContext {
@@ -51,6 +55,7 @@ impl AuditContext {
         changed_files: Vec::new(),
         design_text: String::new(),
         steering_text: String::new(),
+        steering_exceptions: Vec::new(),
     };
 
     /// Whether the design text mentions `term` (case-insensitive); always false without a design.
@@ -109,6 +114,30 @@ impl Exemption {
     }
 }
 
+/// Whether a Steering Exception covers the finding: its rule (backticks and blanks stripped)
+/// equals the finding's rule id or category, and the finding lies at its path (a file, or
+/// under a folder ending with `/`) when it names one. A blank rule covers nothing, so an
+/// unfinished row never suspends a whole review.
+pub(crate) fn covers(exception: &SteeringException, finding: &Finding) -> bool {
+    let rule = exception.rule.trim().trim_matches('`').trim();
+    if rule.is_empty() || (rule != finding.rule && rule != finding.category) {
+        return false;
+    }
+    let path = exception
+        .path
+        .as_deref()
+        .map(|p| p.trim().trim_matches('`').trim())
+        .filter(|p| !p.is_empty());
+    path.is_none_or(|p| {
+        let (p, f) = (normalise_path(p), normalise_path(&finding.location.path));
+        if p.ends_with('/') {
+            f.starts_with(p.as_str())
+        } else {
+            f == p
+        }
+    })
+}
+
 /// Whether `text` contains `term`, ignoring case; an empty term is never mentioned.
 pub(crate) fn mentions(text: &str, term: &str) -> bool {
     let term = term.trim();
@@ -154,6 +183,65 @@ mod tests {
         let f = finding("quality", "dead-code", Severity::Low, "src/a.rs", 1);
         assert!(!exemption(None, None, None).covers(&f));
         assert!(!exemption(None, None, Some("  ")).covers(&f));
+    }
+
+    fn exception(rule: &str, path: Option<&str>) -> SteeringException {
+        SteeringException {
+            feature: "*".into(),
+            rule: rule.into(),
+            path: path.map(String::from),
+            decided_by: "alice".into(),
+            reason: "prototype".into(),
+        }
+    }
+
+    #[test]
+    fn an_exception_covers_its_rule_id_or_category() {
+        let f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
+        assert_eq!(f.rule, "quality/unwrap-in-library");
+        assert!(covers(&exception("quality/unwrap-in-library", None), &f));
+        assert!(covers(&exception(" `unwrap-in-library` ", None), &f));
+        assert!(!covers(&exception("quality/unwrap-assumed", None), &f));
+        assert!(!covers(&exception("unwrap", None), &f));
+    }
+
+    #[test]
+    fn an_exception_s_path_is_a_file_or_a_folder() {
+        let f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/db/a.rs",
+            3,
+        );
+        let rule = "quality/unwrap-in-library";
+        assert!(covers(&exception(rule, Some("src/db/a.rs")), &f));
+        assert!(covers(&exception(rule, Some("./src/db/")), &f));
+        assert!(covers(&exception(rule, Some("  ")), &f));
+        assert!(!covers(&exception(rule, Some("src/db")), &f));
+        assert!(!covers(&exception(rule, Some("src/api/")), &f));
+        assert!(!covers(&exception(rule, Some("src/db/b.rs")), &f));
+    }
+
+    #[test]
+    fn a_blank_rule_covers_nothing() {
+        let mut f = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
+        f.rule = String::new();
+        f.category = String::new();
+        assert!(!covers(&exception("", None), &f));
+        assert!(!covers(&exception(" `` ", Some("src/a.rs")), &f));
     }
 
     #[test]

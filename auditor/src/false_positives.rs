@@ -8,10 +8,11 @@
 //!    "missing" and names, as a word, a parameter the design marks optional (or says "optional
 //!    parameter" itself);
 //! 4. a deviation the design documents as intentional;
-//! 5. a pattern the steering files allow.
+//! 5. a pattern the steering files allow;
+//! 6. a Steering Exception of the session handover (a rule a person suspended for a feature).
 
 use crate::category::INTERFACE_MISMATCH;
-use crate::context::{AuditContext, Exemption};
+use crate::context::{covers, AuditContext, Exemption};
 use crate::evidence::issue_text;
 use crate::place::normalise_path;
 use protocol::{Finding, Removed};
@@ -26,7 +27,7 @@ pub struct FalsePositives {
 }
 
 /// Drops suppressed findings, findings in generated or vendored files, optional parameters
-/// flagged as missing, documented deviations and allowed patterns.
+/// flagged as missing, documented deviations, allowed patterns and Steering Exceptions.
 pub fn false_positives(findings: Vec<Finding>, ctx: &AuditContext) -> FalsePositives {
     let mut out = FalsePositives::default();
     for f in findings {
@@ -76,7 +77,25 @@ pub fn false_positive_reason(finding: &Finding, ctx: &AuditContext) -> Option<St
     if let Some(e) = first_covering(&ctx.allowed_patterns, finding) {
         return Some(format!("pattern allowed by steering: {}", e.reason));
     }
+    if let Some(e) = ctx.steering_exceptions.iter().find(|e| covers(e, finding)) {
+        return Some(steering_exception_reason(e));
+    }
     None
+}
+
+/// The `REMOVED` row's reason for a finding a Steering Exception covers: the feature, the rule,
+/// who decided and why.
+fn steering_exception_reason(e: &protocol::message::SteeringException) -> String {
+    let feature = match e.feature.trim() {
+        "*" => "every feature".to_string(),
+        name => format!("feature {name}"),
+    };
+    format!(
+        "steering exception for {feature}, rule {} (decided by {}): {}",
+        e.rule.trim().trim_matches('`').trim(),
+        e.decided_by.trim(),
+        e.reason.trim()
+    )
 }
 
 /// Directories whose files are generated or vendored, as path components.
@@ -301,6 +320,42 @@ mod tests {
         assert_eq!(
             out.removed[0].reason,
             "suppressed: decisions.yaml: accepted"
+        );
+    }
+
+    #[test]
+    fn a_steering_exception_removes_its_rule_with_who_decided_and_why() {
+        let exception = |feature: &str, rule: &str| protocol::message::SteeringException {
+            feature: feature.into(),
+            rule: rule.into(),
+            path: None,
+            decided_by: "alice".into(),
+            reason: "prototype, replaced in task 5".into(),
+        };
+        let unwrap = finding(
+            "quality",
+            "unwrap-in-library",
+            Severity::High,
+            "src/a.rs",
+            3,
+        );
+        let todo = finding("quality", "todo-marker", Severity::Low, "src/a.rs", 4);
+        let ctx = AuditContext {
+            steering_exceptions: vec![
+                exception("orders", "quality/unwrap-in-library"),
+                exception("*", "`todo-marker`"),
+            ],
+            ..AuditContext::default()
+        };
+        let out = false_positives(vec![unwrap, todo], &ctx);
+        assert!(out.kept.is_empty());
+        let reasons: Vec<&str> = out.removed.iter().map(|r| r.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            vec![
+                "steering exception for feature orders, rule quality/unwrap-in-library (decided by alice): prototype, replaced in task 5",
+                "steering exception for every feature, rule todo-marker (decided by alice): prototype, replaced in task 5",
+            ]
         );
     }
 

@@ -72,6 +72,7 @@ pub fn audit_context(spec: &SpecContext) -> AuditContext {
         changed_files: spec.changed_files.clone(),
         design_text: spec.design_text.clone(),
         steering_text: spec.steering_text.clone(),
+        steering_exceptions: spec.steering_exceptions.clone(),
     }
 }
 
@@ -138,6 +139,13 @@ mod tests {
             changed_files: vec!["src/extra.rs".into()],
             design_text: "# Design\nplace_order".into(),
             steering_text: "# Tech".into(),
+            steering_exceptions: vec![protocol::message::SteeringException {
+                feature: "orders".into(),
+                rule: "quality/unwrap-in-library".into(),
+                path: Some("src/orders.rs".into()),
+                decided_by: "alice".into(),
+                reason: "prototype".into(),
+            }],
         }
     }
 
@@ -153,6 +161,8 @@ mod tests {
         assert_eq!(ctx.changed_files, vec!["src/extra.rs"]);
         assert_eq!(ctx.design_text, "# Design\nplace_order");
         assert_eq!(ctx.steering_text, "# Tech");
+        assert_eq!(ctx.steering_exceptions, spec().steering_exceptions);
+        assert_eq!(ctx.steering_exceptions[0].decided_by, "alice");
         assert_eq!(
             ctx.documented_deviations,
             vec![Exemption {

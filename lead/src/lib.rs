@@ -18,6 +18,7 @@ pub mod commands;
 pub mod config;
 pub mod dashboard;
 pub mod exit;
+pub mod handover;
 pub mod serve;
 
 use clap::Parser;

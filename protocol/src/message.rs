@@ -24,7 +24,8 @@ pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, Tas
 ///
 /// 2: a heartbeat's phase and progress are typed ([`Phase`], [`Progress`]) rather than text, so
 /// a version-1 peer would misread its frames. 4: a task assignment carries the configured
-/// prompt templates.
+/// prompt templates. 5: an audit request's spec context carries the Steering Exceptions, an
+/// agent's specification its question timeout (pattern A).
 pub const PROTOCOL_MAJOR: u16 = 5;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;
@@ -312,6 +313,9 @@ pub struct SpecContext {
     pub design_text: String,
     /// The steering files' text.
     pub steering_text: String,
+    /// The Steering Exceptions of `.retake/handover/session.md` for the features in scope, as
+    /// committed: rules a person suspended, each removed with a `REMOVED` row.
+    pub steering_exceptions: Vec<SteeringException>,
 }
 
 /// A documented deviation or an allowed pattern: which findings it covers and why. Every part
@@ -325,6 +329,22 @@ pub struct SpecExemption {
     /// Text the finding's description contains (case-insensitive).
     pub mentions: Option<String>,
     /// Why it is allowed.
+    pub reason: String,
+}
+
+/// A rule a person suspended for a feature (a row of the handover's Steering Exceptions): the
+/// findings it covers are removed, the exception quoted as the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct SteeringException {
+    /// The feature (`specs/<feature>/`) it holds for, or `*` for every review.
+    pub feature: String,
+    /// A rule id (`quality/unwrap-in-library`) or a finding category (`unwrap-in-library`).
+    pub rule: String,
+    /// A repository path, or a folder ending with `/`; `None`: anywhere.
+    pub path: Option<String>,
+    /// Who decided it.
+    pub decided_by: String,
+    /// Why.
     pub reason: String,
 }
 

@@ -9,7 +9,7 @@ use outputs::ExitCode;
 use std::io::Write;
 use std::path::Path;
 
-/// Runs the command.
+/// Runs the command, then (unless it is a dry run) drafts the session handover.
 pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
     let opts = FixOptions {
         review_dir: args.review_dir,
@@ -19,7 +19,37 @@ pub fn run(args: FixArgs) -> anyhow::Result<ExitCode> {
         batch_size: usize::try_from(args.batch_size).unwrap_or(usize::MAX),
         dry_run: args.dry_run,
     };
-    execute(&opts)
+    let report = execute(&opts)?;
+    if !opts.dry_run {
+        let mut outcome = vec![format!(
+            "{} of {} findings fixed",
+            report.fixed, report.planned
+        )];
+        outcome.extend(
+            report
+                .failed_groups
+                .iter()
+                .map(|g| format!("not fixed (rolled back): {g}")),
+        );
+        crate::handover::after_command(
+            &repository(&opts),
+            "retake fix",
+            crate::handover::Kind::Fix,
+            report.code,
+            outcome,
+        );
+    }
+    Ok(report.code)
+}
+
+/// The repository a fix session worked on, as `fix::run` finds it: `--repo`, else the folder
+/// above the review folder's `.retake`, else the current directory.
+fn repository(opts: &FixOptions) -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    opts.repo.clone().unwrap_or_else(|| {
+        let dir = std::fs::canonicalize(&opts.review_dir).unwrap_or(opts.review_dir.clone());
+        fix::review_dir::repository_of(&dir, &cwd)
+    })
 }
 
 /// Runs a fix session over `review_dir` with the default options (`retake review --fix`).
@@ -32,6 +62,7 @@ pub fn after_review(review_dir: &Path) -> anyhow::Result<ExitCode> {
         batch_size: team::fix::DEFAULT_BATCH_SIZE,
         dry_run: false,
     })
+    .map(|r| r.code)
 }
 
 /// The fixed repository's configuration: its file as committed at `HEAD` (the fixer and the
@@ -43,7 +74,7 @@ fn configure(repo: &Path) -> Result<FixConfig, String> {
         .map_err(|e| e.to_string())
 }
 
-fn execute(opts: &FixOptions) -> anyhow::Result<ExitCode> {
+fn execute(opts: &FixOptions) -> anyhow::Result<fix::FixReport> {
     let mut log = |line: String| {
         let mut out = std::io::stdout().lock();
         // A closed standard output (a pipe whose reader left) must not stop the session
@@ -63,5 +94,5 @@ fn execute(opts: &FixOptions) -> anyhow::Result<ExitCode> {
             report.failed_groups.join("; ")
         );
     }
-    Ok(report.code)
+    Ok(report)
 }

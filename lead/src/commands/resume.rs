@@ -14,9 +14,23 @@ use review::state::ActiveReview;
 use review::ReviewRequest;
 use std::path::PathBuf;
 
-/// Runs the command.
+/// Runs the command, then drafts the session handover (`crate::handover`).
 pub fn run(args: ResumeArgs) -> Result<ExitCode, Failure> {
-    reviewed(args).map(|r| r.code)
+    let path = args.path.clone().unwrap_or_else(|| ".".into());
+    // What is resumed, read before the resumed command replaces the state.
+    let kind = review::state::kind(&path.join(".retake")).ok();
+    let reviewed = reviewed(args)?;
+    match kind.as_deref() {
+        Some("run") => crate::handover::after_command(
+            &path,
+            "retake resume",
+            crate::handover::Kind::Run,
+            reviewed.code,
+            Vec::new(),
+        ),
+        _ => crate::handover::after_review(&path, "retake resume", &reviewed),
+    }
+    Ok(reviewed.code)
 }
 
 /// Runs the command, returning what it ended with (a resumed run has no verdict of its own).
@@ -35,6 +49,8 @@ pub fn reviewed(args: ResumeArgs) -> Result<Reviewed, Failure> {
         return resume_run(repo, &args).map_err(fail2).map(|code| Reviewed {
             code,
             verdict: None,
+            decision: None,
+            journal: None,
         });
     }
     let active = ActiveReview::read(&repo.join(".retake")).map_err(|e| fail2(e.into()))?;

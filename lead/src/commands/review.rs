@@ -9,9 +9,17 @@ use protocol::Scope;
 use review::verdicts_md;
 use review::{self, ReviewError, ReviewRequest};
 
-/// Runs the command.
+/// Runs the command, then drafts the session handover (`crate::handover`).
 pub fn run(args: ReviewArgs) -> Result<ExitCode, Failure> {
-    reviewed(args).map(|r| r.code)
+    let path = args.path.clone().unwrap_or_else(|| ".".into());
+    let command = if args.fix {
+        "retake review --fix"
+    } else {
+        "retake review"
+    };
+    let reviewed = reviewed(args)?;
+    crate::handover::after_review(&path, command, &reviewed);
+    Ok(reviewed.code)
 }
 
 /// Runs the command, returning what it ended with.
@@ -117,10 +125,7 @@ pub fn reviewed(args: ReviewArgs) -> Result<Reviewed, Failure> {
     }
     // The review's report is printed; the command's outcome is now the fix session's.
     let code = super::fix::after_review(&review_dir).map_err(fail2)?;
-    Ok(Reviewed {
-        code,
-        verdict: review.verdict,
-    })
+    Ok(Reviewed { code, ..review })
 }
 
 /// Runs a review request (fresh or resumed) and reports it: verdicts.md, the outputs, the exit code.
@@ -266,6 +271,8 @@ fn execute_reviewed(
     let reviewed = Reviewed {
         code,
         verdict: Some(outcome.verdict),
+        decision: Some((outcome.decision, outcome.grade)),
+        journal: Some(out.journal_dir.clone()),
     };
     match written {
         Some(w) => {

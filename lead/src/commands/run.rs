@@ -30,7 +30,15 @@ pub fn run(args: RunArgs) -> anyhow::Result<ExitCode> {
         settings.rules.profile = profile;
     }
     if !args.dry_run {
-        return drive(args, root, settings);
+        let code = drive(args, root.clone(), settings)?;
+        crate::handover::after_command(
+            &root,
+            "retake run",
+            crate::handover::Kind::Run,
+            code,
+            Vec::new(),
+        );
+        return Ok(code);
     }
     let range = parse_range(Some(&args.range.join(" ")));
     let plan = source::load(&root)?;

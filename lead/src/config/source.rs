@@ -1,6 +1,7 @@
 //! Where a reviewed repository's own configuration comes from. The change under review may
 //! edit `retake.toml` and `.retake/decisions.yaml`, so a review never takes them from the work
-//! tree: it reads them as committed at a revision — the review's base (`--base`, a session, a
+//! tree (nor the Steering Exceptions of `.retake/handover/session.md`): it reads them as
+//! committed at a revision — the review's base (`--base`, a session, a
 //! team loop's review round), else `HEAD` — through `git cat-file` (read-only, via the
 //! Inspector's git helper). Uncommitted or reviewed edits to them are ignored with a note.
 //!
@@ -14,6 +15,7 @@
 
 use super::load::FileLayer;
 use inspector::engine::{file_at_revision, files_at_revision, GitError, DECISIONS_PATH};
+use review::handover::{exceptions, HANDOVER_PATH};
 use std::path::Path;
 
 /// The repository's configuration file, relative to its root.
@@ -148,24 +150,30 @@ fn read(repo: &Path, base: Option<&str>, trust: Trust) -> Result<Read, SourceErr
         text: work_tree.clone(),
         label: path.display().to_string(),
         commit: None,
-        notes: Vec::new(),
+        notes: handover_row_notes(read_handover(repo).as_deref()),
         no_history,
     };
     if trust.work_tree {
         return Ok(from_work_tree(None));
     }
     let rev = base.unwrap_or("HEAD");
-    // Both files in one read (one `git cat-file --batch`).
-    match files_at_revision(repo, rev, &[REPO_CONFIG, DECISIONS_PATH]) {
+    // The three files in one read (one `git cat-file --batch`).
+    match files_at_revision(repo, rev, &[REPO_CONFIG, DECISIONS_PATH, HANDOVER_PATH]) {
         Ok(read) => {
             let commit = read.commit;
             let mut texts = read.files.into_iter().map(|f| f.text);
-            let (committed, decisions) = (texts.next().flatten(), texts.next().flatten());
+            let (committed, decisions, handover) = (
+                texts.next().flatten(),
+                texts.next().flatten(),
+                texts.next().flatten(),
+            );
             let mut notes = Vec::new();
             if committed != work_tree {
                 notes.push(ignored_note(REPO_CONFIG, base));
             }
             notes.extend(decisions_note(repo, decisions, base));
+            notes.extend(exceptions_note(repo, handover.as_deref(), base));
+            notes.extend(handover_row_notes(handover.as_deref()));
             notes.extend(steering_notes(repo, &commit, base));
             let short = commit.get(..12).unwrap_or(&commit);
             Ok(Read {
@@ -218,6 +226,40 @@ fn decisions_note(repo: &Path, committed: Option<String>, base: Option<&str>) ->
         .then(|| std::fs::read_to_string(&path).ok())
         .flatten();
     (committed != work_tree).then(|| ignored_note(DECISIONS_PATH, base))
+}
+
+/// The note for the handover's Steering Exceptions when the work tree's differ from the
+/// committed ones (a review applies them as committed, `review/context.rs`). Only the parsed
+/// exceptions are compared: retake redrafts the rest of the file after every command.
+fn exceptions_note(repo: &Path, committed: Option<&str>, base: Option<&str>) -> Option<String> {
+    let parsed = |text: Option<&str>| text.map(exceptions::parse).unwrap_or_default().exceptions;
+    let work_tree = read_handover(repo);
+    if parsed(committed) == parsed(work_tree.as_deref()) {
+        return None;
+    }
+    Some(match base {
+        Some(base) => format!(
+            "{HANDOVER_PATH}: the change's Steering Exceptions are not applied — the review uses them as they are at {base}"
+        ),
+        None => format!(
+            "{HANDOVER_PATH}: Steering Exceptions not committed are not applied — the review uses them as committed at HEAD (--trust-repo-config uses the work tree's)"
+        ),
+    })
+}
+
+/// One note per row of the applied Steering Exceptions table that is not applied.
+fn handover_row_notes(text: Option<&str>) -> Vec<String> {
+    text.map(exceptions::parse)
+        .unwrap_or_default()
+        .problems
+        .into_iter()
+        .map(|p| format!("{HANDOVER_PATH}: {p}"))
+        .collect()
+}
+
+/// The work tree's handover, when there is a readable one.
+fn read_handover(repo: &Path) -> Option<String> {
+    std::fs::read_to_string(repo.join(HANDOVER_PATH)).ok()
 }
 
 /// The notes for the `steering/*.md` files the work tree changed: their allow-lists and test

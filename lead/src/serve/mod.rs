@@ -457,7 +457,7 @@ impl Service {
             },
         );
         match outcome {
-            Ok(Reviewed { code, verdict }) => {
+            Ok(Reviewed { code, verdict, .. }) => {
                 let verdict = verdict.map(|v| v.as_str().to_string());
                 tracing::info!(id, code = code.code(), verdict, "job done");
                 self.update(|jobs| jobs.finish(id, code.code(), verdict));

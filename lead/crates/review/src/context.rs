@@ -12,6 +12,7 @@
 //! | allowed patterns | list items under steering sections titled "…Allowed…" |
 //! | changed files | a session's changed files |
 //! | design text, steering text | design.md of the features in scope; every `steering/*.md` |
+//! | steering exceptions | the handover's Steering Exceptions for `*` and the features in scope |
 //!
 //! Features in scope: the named one (`--feature`), every one (cross-check, the whole repository),
 //! the wave's, or — for path globs and sessions — those declaring a file the scope reviews.
@@ -19,11 +20,12 @@
 
 mod items;
 
+use super::handover::{exceptions, HANDOVER_PATH};
 use super::prepare::Prepared;
 use inspector::engine::ContextError;
 use inspector::spec::{Design, Feature, SpecError};
 use inspector::Context;
-use protocol::message::{InspectOptions, SpecContext};
+use protocol::message::{InspectOptions, SpecContext, SteeringException};
 use protocol::Scope;
 use std::path::Path;
 
@@ -144,7 +146,43 @@ pub fn build_at(
         steering_text.push_str(&format!("<!-- {rel} -->\n{text}\n"));
     }
     out.steering_text = capped(steering_text);
+    let names: Vec<&str> = features.iter().map(|f| f.name.as_str()).collect();
+    out.steering_exceptions = steering_exceptions_at(repo, repo_files_rev, &names)?;
     Ok(out)
+}
+
+/// The handover's Steering Exceptions that hold for `features`, read as committed at `rev`
+/// when one is given (the change under review never suspends a rule for itself), else from the
+/// work tree; none without a handover. Incomplete rows are left out (`lead`'s configuration
+/// notes name them).
+fn steering_exceptions_at(
+    repo: &Path,
+    rev: Option<&str>,
+    features: &[&str],
+) -> Result<Vec<SteeringException>, SpecContextError> {
+    let text = match rev {
+        Some(rev) => match inspector::engine::file_at_revision(repo, rev, HANDOVER_PATH) {
+            Ok((_, text)) => text,
+            Err(e) => {
+                return Err(SpecContextError::Read {
+                    path: format!("{HANDOVER_PATH} at {rev}"),
+                    source: std::io::Error::other(e.to_string()),
+                })
+            }
+        },
+        None => match std::fs::read_to_string(repo.join(HANDOVER_PATH)) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(source) => {
+                return Err(SpecContextError::Read {
+                    path: HANDOVER_PATH.to_string(),
+                    source,
+                })
+            }
+        },
+    };
+    let parsed = text.map(|t| exceptions::parse(&t)).unwrap_or_default();
+    Ok(exceptions::for_features(parsed.exceptions, features))
 }
 
 /// What one design contributes besides its files, tasks and text.

@@ -18,6 +18,7 @@
 pub mod config;
 pub mod context;
 pub mod coordinator;
+pub mod handover;
 pub mod merge;
 pub mod plan;
 pub mod prepare;

@@ -137,3 +137,32 @@ fn without_history_the_work_tree_is_used_without_command_keys() {
         layer.notes
     );
 }
+
+const HANDOVER_TEXT: &str = "# Session handover\n\n## Last command\n\n- `retake review`\n\n## Steering Exceptions\n\n| Feature | Rule | Where | Decided by | Why |\n|---|---|---|---|---|\n| * | dead-code | | alice | demo |\n| * | todo-marker | | bob | |\n";
+
+#[test]
+fn only_a_change_to_the_steering_exceptions_of_the_handover_is_noted() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    git(dir.path(), &["init", "-q"]);
+    write(dir.path(), HANDOVER_PATH, HANDOVER_TEXT);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "base"]);
+    let bad_row = ".retake/handover/session.md: Steering Exceptions row 2 (| * | todo-marker | | bob | |) is not applied: Why missing";
+    // retake redrafted the other sections: the exceptions are the same, nothing but the bad row.
+    let redrafted = HANDOVER_TEXT.replace("- `retake review`", "- `retake run`");
+    write(dir.path(), HANDOVER_PATH, &redrafted);
+    let layer = repo_layer(dir.path(), None, Trust::default()).expect("layer");
+    assert_eq!(layer.notes, [bad_row]);
+    // A row added in the work tree is not applied, and the note says so.
+    let added =
+        format!("{redrafted}| orders | quality/unwrap-in-library | src/ | carol | prototype |\n");
+    write(dir.path(), HANDOVER_PATH, &added);
+    let layer = repo_layer(dir.path(), None, Trust::default()).expect("layer");
+    assert_eq!(
+        layer.notes,
+        [
+            ".retake/handover/session.md: Steering Exceptions not committed are not applied — the review uses them as committed at HEAD (--trust-repo-config uses the work tree's)",
+            bad_row
+        ]
+    );
+}

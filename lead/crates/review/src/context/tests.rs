@@ -178,3 +178,33 @@ fn long_texts_are_cut_at_a_character_boundary() {
     assert_eq!(cut.len(), MAX_TEXT_BYTES);
     assert_eq!(capped("short".into()), "short");
 }
+
+#[test]
+fn the_handover_s_exceptions_for_every_feature_and_the_features_in_scope_reach_the_auditor() {
+    let dir = repo();
+    write(
+        dir.path(),
+        crate::handover::HANDOVER_PATH,
+        "## Steering Exceptions\n\n| Feature | Rule | Where | Decided by | Why |\n|---|---|---|---|---|\n| * | dead-code | | alice | demo |\n| orders | todo-marker | src/orders.rs | bob | refunds in v2 |\n| users | todo-marker | | carol | later |\n| orders | naming-violation | | dave | |\n",
+    );
+    let rules = |scope: &Scope| -> Vec<String> {
+        build(dir.path(), scope)
+            .expect("context")
+            .steering_exceptions
+            .into_iter()
+            .map(|e| format!("{} {}", e.feature, e.rule))
+            .collect()
+    };
+    assert_eq!(
+        rules(&feature("orders", &[])),
+        vec!["* dead-code", "orders todo-marker"]
+    );
+    assert_eq!(
+        rules(&feature("users", &[])),
+        vec!["* dead-code", "users todo-marker"]
+    );
+    assert_eq!(
+        rules(&Scope::CrossCheck),
+        vec!["* dead-code", "orders todo-marker", "users todo-marker"]
+    );
+}
