@@ -51,6 +51,10 @@ pub const REPO_FILES: [&str; 3] = [
 /// The gate's configuration file at the repository root.
 pub const REPO_CONFIG_PATH: &str = "retake.toml";
 
+/// The session handover retake drafts after every command; its Steering Exceptions configure
+/// the gate (`review::handover`).
+pub const HANDOVER_PATH: &str = ".retake/handover/session.md";
+
 /// What every rule sees.
 #[derive(Debug)]
 pub struct Context {

@@ -32,7 +32,7 @@ pub(crate) mod testing;
 mod triage;
 pub(crate) mod walk;
 
-pub use context::{Context, ContextError, REPO_CONFIG_PATH, REPO_FILES};
+pub use context::{Context, ContextError, HANDOVER_PATH, REPO_CONFIG_PATH, REPO_FILES};
 pub use decisions::{Decisions, DecisionsError, DECISIONS_PATH};
 pub use diff::{Changes, FileChange};
 pub use git::{

@@ -1,6 +1,7 @@
 //! `rulebase/gate-config-changed`: the change under review edits the files that configure its
 //! own gate — `retake.toml`, `.retake/decisions.yaml`, the "Allowed" sections of
-//! `steering/*.md`.
+//! `steering/*.md`, the Steering Exceptions of `.retake/handover/session.md` (the sections
+//! retake drafts there after every command are not the gate's).
 //!
 //! The Lead reads those files from committed history (the base revision), so the edits do not
 //! weaken this review; the finding makes a human look at them before they weaken the next one.
@@ -11,7 +12,7 @@
 //! `.retake/decisions.yaml` entry can).
 
 use crate::engine::{file_at_revision_or_shipped, Context, Hit, Rule, RuleMeta, Sink};
-use crate::engine::{Decisions, DECISIONS_PATH};
+use crate::engine::{Decisions, DECISIONS_PATH, HANDOVER_PATH};
 use crate::spec::Design;
 use protocol::{Category, Dimension, Location, Severity};
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     severity: Severity::High,
     languages: &[],
     dimensions: &[Dimension::Security],
-    explanation: "The change edits the gate's own configuration (retake.toml, decisions.yaml, steering allow-lists).",
+    explanation: "The change edits the gate's own configuration (retake.toml, decisions.yaml, steering allow-lists, the handover's Steering Exceptions).",
 };
 
 /// The configuration file at the repository root.
@@ -46,6 +47,7 @@ impl Rule for GateConfigChanged {
         let mut files = vec![
             (CONFIG_PATH.to_string(), Kind::Toml),
             (DECISIONS_PATH.to_string(), Kind::Decisions),
+            (HANDOVER_PATH.to_string(), Kind::Handover),
         ];
         files.extend(steering_files(ctx).into_iter().map(|p| (p, Kind::Steering)));
         for (path, kind) in files {
@@ -109,6 +111,8 @@ enum Kind {
     Decisions,
     /// Markdown: the sections whose title says "allowed".
     Steering,
+    /// The session handover: its "Steering Exceptions" section.
+    Handover,
 }
 
 impl Kind {
@@ -127,7 +131,14 @@ impl Kind {
                     .map(|f| format!("fingerprint {f}"))
                     .collect()
             }),
-            Kind::Steering => Some(differing(&allowed_sections(b), &allowed_sections(n))),
+            Kind::Steering => Some(differing(
+                &sections_titled(b, "allowed"),
+                &sections_titled(n, "allowed"),
+            )),
+            Kind::Handover => Some(differing(
+                &sections_titled(b, "steering exceptions"),
+                &sections_titled(n, "steering exceptions"),
+            )),
         };
         // A file that no longer parses changed in a way no key list can name.
         parsed.unwrap_or_else(|| vec!["(the whole file: it does not parse)".into()])
@@ -178,12 +189,12 @@ fn decided(text: &str) -> Option<BTreeSet<String>> {
         .map(|d| d.fingerprints().map(str::to_string).collect())
 }
 
-/// The "Allowed …" sections of a steering file, by title.
-fn allowed_sections(text: &str) -> BTreeMap<String, String> {
+/// The sections of a Markdown file whose lowercase title contains `needle`, by title.
+fn sections_titled(text: &str, needle: &str) -> BTreeMap<String, String> {
     Design::parse(text)
         .sections
         .into_iter()
-        .filter(|s| s.title.to_lowercase().contains("allowed"))
+        .filter(|s| s.title.to_lowercase().contains(needle))
         .map(|s| {
             (
                 format!("section \"{}\"", s.title),
@@ -235,7 +246,13 @@ mod tests {
                 "steering/tech.md",
                 "# Tech\n\n## Allowed patterns\n- unwrap in main\n",
             ),
+            (HANDOVER_PATH, HANDOVER),
         ]);
+        write(
+            dir.path(),
+            HANDOVER_PATH,
+            &format!("{HANDOVER}| * | quality/unwrap-in-library | | mallory | faster |\n"),
+        );
         write(
             dir.path(),
             "retake.toml",
@@ -266,12 +283,20 @@ mod tests {
                     format!("the change edits the gate's configuration in .retake/decisions.yaml: fingerprint f00d{suffix}")
                 ),
                 (
+                    HANDOVER_PATH.to_string(),
+                    format!("the change edits the gate's configuration in {HANDOVER_PATH}: section \"Steering Exceptions\"{suffix}")
+                ),
+                (
                     "steering/tech.md".to_string(),
                     format!("the change edits the gate's configuration in steering/tech.md: section \"Allowed patterns\"{suffix}")
                 ),
             ]
         );
     }
+
+    /// A handover whose Steering Exceptions table is empty (its header only).
+    const HANDOVER: &str = "# Session handover\n\n## Last command\n\n- `retake review`\n\n\
+        ## Steering Exceptions\n\n| Feature | Rule | Where | Decided by | Why |\n|---|---|---|---|---|\n";
 
     #[test]
     fn quiet_for_comment_only_edits_unchanged_files_and_reviews_without_a_base() {
@@ -281,7 +306,14 @@ mod tests {
                 "steering/tech.md",
                 "# Tech\n\n## Allowed patterns\n- x\n\n## Other\nold\n",
             ),
+            (HANDOVER_PATH, HANDOVER),
         ]);
+        // retake redrafts its own sections after every command: not the gate's settings.
+        write(
+            dir.path(),
+            HANDOVER_PATH,
+            &HANDOVER.replace("`retake review`", "`retake run`"),
+        );
         write(
             dir.path(),
             "retake.toml",

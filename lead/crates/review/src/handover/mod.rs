@@ -17,7 +17,7 @@ pub use render::{render, DRAFTED, NOTES};
 use std::path::{Path, PathBuf};
 
 /// The handover's path, relative to the repository.
-pub const HANDOVER_PATH: &str = ".retake/handover/session.md";
+pub use inspector::engine::HANDOVER_PATH;
 
 /// What the drafted sections say.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
