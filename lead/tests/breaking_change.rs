@@ -238,3 +238,178 @@ fn python_and_typescript_modules_break_the_same_way() {
         found[1].ends_with("(package `calc`: its version went 0.4.1 → 0.4.2, not a major bump)")
     );
 }
+
+/// A `cargo-semver-checks` first on the PATH: it logs its arguments and prints `stdout` and
+/// `stderr` (what the real tool prints for [`breaking`], its format as of version 0.51).
+fn fake_semver_checks(tools: &Path, stdout: &str, stderr: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(tools.join("out.txt"), stdout).expect("write");
+    std::fs::write(tools.join("err.txt"), stderr).expect("write");
+    let script = format!(
+        "#!/bin/sh\necho \"$@\" >> '{0}/args.txt'\ncat '{0}/out.txt'\ncat '{0}/err.txt' >&2\nexit 1\n",
+        tools.display()
+    );
+    let path = tools.join("cargo-semver-checks");
+    std::fs::write(&path, script).expect("write");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// `retake review --base main --profile pedantic` with commands allowed and `tools` first on
+/// the PATH: its JSON report (written to a folder) and its terminal report.
+fn review_with_tools(repo: &Path, tools: &Path) -> (Value, String) {
+    let path = format!(
+        "{}:{}",
+        tools.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let reports = tempfile::tempdir().expect("reports");
+    let out = Command::new(env!("CARGO_BIN_EXE_retake"))
+        .arg("review")
+        .arg(repo)
+        .args([
+            "--base",
+            "main",
+            "--profile",
+            "pedantic",
+            "--format",
+            "json",
+        ])
+        .arg("--output")
+        .arg(reports.path())
+        .env("PATH", path)
+        .output()
+        .expect("run retake");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let json = std::fs::read_to_string(reports.path().join("retake.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| panic!("no JSON: {text}\n{}", String::from_utf8_lossy(&out.stderr)));
+    (json, text)
+}
+
+const SEMVER_STDOUT: &str = "
+--- failure enum_variant_added: enum variant added on exhaustive enum ---
+
+Description:
+A publicly-visible enum without #[non_exhaustive] has a new variant.
+        ref: https://doc.rust-lang.org/cargo/reference/semver.html#enum-variant-new
+       impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/enum_variant_added.ron
+
+Failed in:
+  variant Op:Mul in src/ops.rs:7
+
+--- failure function_missing: pub fn removed or renamed ---
+
+Description:
+A publicly-visible function cannot be imported by its prior path.
+        ref: https://doc.rust-lang.org/cargo/reference/semver.html#item-remove
+       impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_missing.ron
+
+Failed in:
+  function calc::legacy, previously in file src/lib.rs:11
+
+--- failure function_parameter_count_changed: pub fn parameter count changed ---
+
+Description:
+A publicly-visible function now takes a different number of parameters.
+        ref: https://doc.rust-lang.org/cargo/reference/semver.html#fn-change-arity
+       impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_parameter_count_changed.ron
+
+Failed in:
+  calc::add now takes 2 parameters instead of 1, in src/lib.rs:6
+";
+
+const SEMVER_STDERR: &str = "     Cloning main
+    Building calc v1.5.0 (current)
+       Built [   0.4s] (current)
+     Parsing calc v1.5.0 (current)
+      Parsed [   0.0s] (current)
+    Building calc v1.4.0 (baseline)
+       Built [   0.4s] (baseline)
+     Parsing calc v1.4.0 (baseline)
+      Parsed [   0.0s] (baseline)
+    Checking calc v1.4.0 -> v1.5.0 (minor change)
+        FAIL [   0.001s]       major        enum_variant_added
+        FAIL [   0.001s]       major        function_missing
+        FAIL [   0.001s]       major        function_parameter_count_changed
+     Checked [   0.009s] 3 checks: 0 pass, 3 fail, 0 warn, 0 skip
+     Summary semver requires new major version: 3 major and 0 minor checks failed
+";
+
+#[test]
+fn cargo_semver_checks_stands_in_for_the_comparison_when_it_is_installed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tools = tempfile::tempdir().expect("tools");
+    breaking(dir.path(), ("1.4.0", "1.5.0"), false);
+    fake_semver_checks(tools.path(), SEMVER_STDOUT, SEMVER_STDERR);
+    let (json, _) = review_with_tools(dir.path(), tools.path());
+    let found = breaks(&json);
+    let summary: Vec<(&str, &str, u64)> = found
+        .iter()
+        .map(|(s, p, l, _)| (s.as_str(), p.as_str(), *l))
+        .collect();
+    // `legacy` is gone: its place is the base's, so the finding is the file's.
+    assert_eq!(
+        summary,
+        [
+            ("H", "src/lib.rs", 0),
+            ("H", "src/lib.rs", 6),
+            ("H", "src/ops.rs", 7)
+        ],
+        "{found:#?}"
+    );
+    assert!(
+        found[0].3.starts_with(
+            "pub fn removed or renamed: function calc::legacy, previously in file src/lib.rs:11 — cargo-semver-checks function_missing"
+        ),
+        "{}",
+        found[0].3
+    );
+    assert!(found[2]
+        .3
+        .ends_with("(crate `calc`: its version did not get the major bump this needs)"));
+    let args = std::fs::read_to_string(tools.path().join("args.txt")).expect("it ran");
+    let manifest = dir
+        .path()
+        .canonicalize()
+        .expect("canonical")
+        .join("Cargo.toml");
+    let base = support::git(dir.path(), &["rev-parse", "main"]);
+    assert_eq!(
+        args.trim(),
+        format!(
+            "semver-checks check-release --manifest-path {} --baseline-rev {} --color never --verbose",
+            manifest.display(),
+            base.trim()
+        )
+    );
+}
+
+#[test]
+fn a_crate_cargo_semver_checks_cannot_check_keeps_the_comparison() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tools = tempfile::tempdir().expect("tools");
+    breaking(dir.path(), ("1.4.0", "1.5.0"), false);
+    fake_semver_checks(
+        tools.path(),
+        "",
+        "error: rustdoc JSON format version 99 is not supported\n",
+    );
+    let (json, text) = review_with_tools(dir.path(), tools.path());
+    assert!(
+        text.contains("cargo-semver-checks could not check it (error: rustdoc JSON format version 99 is not supported) for crate `calc`; the built-in comparison stands"),
+        "{text}"
+    );
+    let lines: Vec<(String, u64)> = breaks(&json)
+        .into_iter()
+        .map(|(_, p, l, _)| (p, l))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("src/lib.rs".to_string(), 0),
+            ("src/lib.rs".to_string(), 6),
+            ("src/ops.rs".to_string(), 4)
+        ]
+    );
+}

@@ -9,8 +9,13 @@
 //! Rust modules the library root declares `pub mod` all the way down (or re-exports with `pub
 //! use m::*`); Python modules with no `_private` segment in their path; TypeScript modules of
 //! the package. A module this cannot follow is left out, never guessed at.
+//!
+//! When `cargo-semver-checks` is installed and commands may run, it checks each such Rust crate
+//! whole (`semver_checks`): its failed major checks are this rule's findings for that crate and
+//! the comparison here steps aside; a crate it cannot check keeps the comparison, with a note.
 
 use super::public_api::{breaks, surface, Break};
+use super::semver_checks;
 use crate::engine::git::files_at_revision;
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::project::{FileRole, Package, TargetKind};
@@ -71,6 +76,14 @@ impl Rule for BreakingChange {
                 }
                 _ => None,
             })
+            .collect();
+        if modules.is_empty() {
+            return;
+        }
+        let checked = semver_checked(ctx, &changes.merge_base, &modules, out);
+        let modules: Vec<Module<'_>> = modules
+            .into_iter()
+            .filter(|m| !checked.contains(&m.package.manifest))
             .collect();
         if modules.is_empty() {
             return;
@@ -158,6 +171,64 @@ impl Rule for BreakingChange {
             report(out, &m.path, name, &found, &tail);
         }
     }
+}
+
+/// Runs `cargo-semver-checks` on the Rust crates of `modules` (when installed and commands may
+/// run), reporting what it finds; the manifests of the crates it checked.
+fn semver_checked(
+    ctx: &Context,
+    base: &str,
+    modules: &[Module<'_>],
+    out: &mut Sink,
+) -> Vec<String> {
+    if ctx.options.no_exec || !semver_checks::installed() {
+        return Vec::new();
+    }
+    let mut crates: Vec<&Package> = modules
+        .iter()
+        .filter(|m| m.language == Language::Rust)
+        .map(|m| m.package)
+        .collect();
+    crates.sort_by(|a, b| a.manifest.cmp(&b.manifest));
+    crates.dedup_by(|a, b| a.manifest == b.manifest);
+    let mut checked = Vec::new();
+    for package in crates {
+        let violations = match semver_checks::check(ctx, &package.manifest, base) {
+            Ok(found) => found,
+            Err(why) => {
+                out.note(format!(
+                    "compatibility: {why} for crate `{}`; the built-in comparison stands",
+                    package.name
+                ));
+                continue;
+            }
+        };
+        let dir = package
+            .manifest
+            .rsplit_once('/')
+            .map_or(String::new(), |(d, _)| format!("{d}/"));
+        let tail = format!(
+            "(crate `{}`: its version did not get the major bump this needs)",
+            package.name
+        );
+        for v in violations.iter().filter(|v| v.major) {
+            out.hit(semver_checks::hit(ctx, v, &dir, &package.manifest, &tail));
+        }
+        let minor: Vec<&str> = violations
+            .iter()
+            .filter(|v| !v.major)
+            .map(|v| v.lint.as_str())
+            .collect();
+        if !minor.is_empty() {
+            out.note(format!(
+                "compatibility: cargo-semver-checks asks for a minor version bump of crate `{}` ({})",
+                package.name,
+                minor.join(", ")
+            ));
+        }
+        checked.push(package.manifest.clone());
+    }
+    checked
 }
 
 /// The breaks of one module as findings: one per changed item at its line (its breaks joined),

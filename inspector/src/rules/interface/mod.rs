@@ -16,6 +16,7 @@ mod public_api;
 mod public_script;
 mod python_modules;
 mod rust_modules;
+mod semver_checks;
 mod signature;
 mod signature_mismatch;
 mod test_doubles;

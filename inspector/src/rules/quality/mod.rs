@@ -7,7 +7,7 @@ mod deep_nesting;
 mod duplicated_block;
 mod incomplete_syntax;
 mod large_file;
-mod linters;
+pub(crate) mod linters;
 mod logging_violation;
 mod long_function;
 mod naming_violation;
