@@ -268,7 +268,8 @@ Failed in:
     #[test]
     fn failures_are_read_with_their_place_and_requirement_and_warnings_are_not() {
         let found = parse(STDOUT, STDERR);
-        let rows: Vec<(&str, Option<&str>, Option<u32>, bool, bool)> = found
+        type Row<'a> = (&'a str, Option<&'a str>, Option<u32>, bool, bool);
+        let rows: Vec<Row<'_>> = found
             .iter()
             .map(|v| {
                 (
