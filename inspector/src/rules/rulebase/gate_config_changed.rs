@@ -111,7 +111,8 @@ enum Kind {
     Decisions,
     /// Markdown: the sections whose title says "allowed".
     Steering,
-    /// The session handover: its "Steering Exceptions" section.
+    /// The session handover: the rows of its "Steering Exceptions" table (the header retake
+    /// writes, and every other section, configure nothing).
     Handover,
 }
 
@@ -135,10 +136,7 @@ impl Kind {
                 &sections_titled(b, "allowed"),
                 &sections_titled(n, "allowed"),
             )),
-            Kind::Handover => Some(differing(
-                &sections_titled(b, "steering exceptions"),
-                &sections_titled(n, "steering exceptions"),
-            )),
+            Kind::Handover => Some(differing(&exception_rows(b), &exception_rows(n))),
         };
         // A file that no longer parses changed in a way no key list can name.
         parsed.unwrap_or_else(|| vec!["(the whole file: it does not parse)".into()])
@@ -187,6 +185,23 @@ fn decided(text: &str) -> Option<BTreeSet<String>> {
     Decisions::parse(text)
         .ok()
         .map(|d| d.fingerprints().map(str::to_string).collect())
+}
+
+/// The rows of the handover's Steering Exceptions table (neither its header nor its
+/// separator), each named by itself.
+fn exception_rows(text: &str) -> BTreeMap<String, String> {
+    let mut rows = BTreeMap::new();
+    for body in sections_titled(text, "steering exceptions").values() {
+        let table = body.lines().map(str::trim).filter(|l| l.starts_with('|'));
+        // The first row of a table is its header.
+        for row in table.skip(1) {
+            let separator = row.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+            if !separator {
+                rows.insert(format!("Steering Exceptions row `{row}`"), String::new());
+            }
+        }
+    }
+    rows
 }
 
 /// The sections of a Markdown file whose lowercase title contains `needle`, by title.
@@ -284,7 +299,7 @@ mod tests {
                 ),
                 (
                     HANDOVER_PATH.to_string(),
-                    format!("the change edits the gate's configuration in {HANDOVER_PATH}: section \"Steering Exceptions\"{suffix}")
+                    format!("the change edits the gate's configuration in {HANDOVER_PATH}: Steering Exceptions row `| * | quality/unwrap-in-library | | mallory | faster |`{suffix}")
                 ),
                 (
                     "steering/tech.md".to_string(),
@@ -328,6 +343,13 @@ mod tests {
         assert_eq!(review(&dir), Vec::<(String, String)>::new());
         let whole = context_with(&dir, Scope::repository(), InspectOptions::default());
         assert!(project(&GateConfigChanged, &whole).hits.is_empty());
+    }
+
+    #[test]
+    fn a_first_handover_with_no_exception_suspends_nothing() {
+        let dir = repo(&[]);
+        write(dir.path(), HANDOVER_PATH, HANDOVER);
+        assert_eq!(review(&dir), Vec::<(String, String)>::new());
     }
 
     #[test]
