@@ -413,3 +413,52 @@ fn a_crate_cargo_semver_checks_cannot_check_keeps_the_comparison() {
         ]
     );
 }
+
+#[test]
+fn a_go_module_breaks_until_its_path_takes_the_next_major_version() {
+    let base = [
+        ("go.mod", "module example.com/calc\n\ngo 1.21\n"),
+        (
+            "calc.go",
+            "package calc\n\n// Add adds.\nfunc Add(a int) int {\n\treturn a\n}\n\n// Legacy is gone later.\nfunc Legacy() {}\n",
+        ),
+        ("cmd/calc/main.go", "package main\n\nfunc main() {}\n"),
+    ];
+    let change = |module: &str| {
+        vec![
+            ("go.mod", format!("module {module}\n\ngo 1.21\n")),
+            (
+                "calc.go",
+                "package calc\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+                    .to_string(),
+            ),
+            // A program's exports are nobody's API.
+            (
+                "cmd/calc/main.go",
+                "package main\n\nfunc main() {}\n\nfunc Helper() {}\n".to_string(),
+            ),
+        ]
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let same = change("example.com/calc");
+    let same: Vec<(&str, &str)> = same.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    commits(dir.path(), &base, &same);
+    let found = lines(dir.path());
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("H calc.go:0 `func Legacy` is gone"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].starts_with(
+            "H calc.go:4 `func Add`: its parameter types went from (`int`) to (`int`, `int`)"
+        ) && found[1].ends_with("(module `example.com/calc`: its version stays v1)"),
+        "{found:#?}"
+    );
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let next = change("example.com/calc/v2");
+    let next: Vec<(&str, &str)> = next.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    commits(dir.path(), &base, &next);
+    assert_eq!(lines(dir.path()), Vec::<String>::new());
+}

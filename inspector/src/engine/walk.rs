@@ -141,6 +141,25 @@ pub(crate) fn source_files(
     root: &Path,
     folders: Option<BTreeSet<String>>,
 ) -> impl Iterator<Item = (String, ignore::DirEntry)> + '_ {
+    walk_files(root, folders, |rel| Language::of(rel).is_some())
+}
+
+/// What the project model is built from: the files of a known language and the manifests whose
+/// name says no language (`go.mod`).
+pub(crate) fn model_files(root: &Path) -> impl Iterator<Item = String> + '_ {
+    walk_files(root, None, |rel| {
+        Language::of(rel).is_some() || rel.rsplit('/').next() == Some("go.mod")
+    })
+    .map(|(rel, _)| rel)
+}
+
+/// The files under `root` whose repository-relative path `keep` accepts, walked as
+/// [`source_files`] says.
+fn walk_files(
+    root: &Path,
+    folders: Option<BTreeSet<String>>,
+    keep: fn(&str) -> bool,
+) -> impl Iterator<Item = (String, ignore::DirEntry)> + '_ {
     let top = root.to_path_buf();
     WalkBuilder::new(root)
         .hidden(false)
@@ -164,7 +183,7 @@ pub(crate) fn source_files(
         .filter(|entry| entry.file_type().is_some_and(|t| t.is_file()))
         .filter_map(move |entry| {
             let rel = protocol::path_text(entry.path().strip_prefix(root).ok()?);
-            Language::of(&rel).is_some().then_some((rel, entry))
+            keep(&rel).then_some((rel, entry))
         })
 }
 

@@ -13,11 +13,10 @@ use std::path::{Path, PathBuf};
 const MAX_READ_BYTES: u64 = 2 << 20;
 
 /// The model of the repository at `root`: its files listed as the review's walk lists them
-/// (`.gitignore` respected, `.git/` and `.retake/` left out), the few it needs read from disk.
+/// (`.gitignore` respected, `.git/` and `.retake/` left out) with the manifests no language
+/// names (`go.mod`), the few it needs read from disk.
 pub fn build_at(root: &Path) -> ProjectModel {
-    let paths: Vec<String> = crate::engine::walk::source_files(root, None)
-        .map(|(rel, _)| rel)
-        .collect();
+    let paths: Vec<String> = crate::engine::walk::model_files(root).collect();
     build(paths, &|rel| read(root, rel))
 }
 

@@ -1,5 +1,5 @@
 //! `interface/breaking-change` (the compatibility dimension): in a session (`--base`), every
-//! changed module of a published library (Rust, Python, TypeScript) whose public surface the
+//! changed module of a published library (Rust, Python, TypeScript, Go) whose public surface the
 //! base revision had, compared item by item with the change (`public_api`, `public_script`). A break in a crate whose version did
 //! not get a major bump is High, at the item (or at the module's first line when the item is
 //! gone); with a major bump it is a note — breaking is then what the version says.
@@ -16,6 +16,9 @@
 
 use super::public_api::{breaks, surface, Break};
 use super::semver_checks;
+use version::{major_bump, version};
+
+mod version;
 use crate::engine::git::files_at_revision;
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use protocol::project::{FileRole, Package, TargetKind};
@@ -25,9 +28,14 @@ static META: RuleMeta = RuleMeta {
     id: "interface/breaking-change",
     category: Category::BreakingChange,
     severity: Severity::High,
-    languages: &[Language::Rust, Language::Python, Language::TypeScript],
+    languages: &[
+        Language::Rust,
+        Language::Python,
+        Language::TypeScript,
+        Language::Go,
+    ],
     dimensions: &[Dimension::Compatibility],
-    explanation: "A public item of a published library (Rust, Python, TypeScript) is gone or changed incompatibly since the base revision, and the package's version did not get a major bump.",
+    explanation: "A public item of a published library (Rust, Python, TypeScript, Go) is gone or changed incompatibly since the base revision, and the package's version did not get a major bump.",
 };
 
 /// Breaking changes of public Rust APIs against a session's base.
@@ -47,6 +55,7 @@ impl Module<'_> {
         match self.language {
             Language::Python => Some(super::public_script::python(text)),
             Language::TypeScript => Some(super::public_script::typescript(text)),
+            Language::Go => Some(super::public_script::go(text)),
             _ => surface(text),
         }
     }
@@ -74,6 +83,7 @@ impl Rule for BreakingChange {
                 Some(lang @ (Language::Python | Language::TypeScript)) => {
                     script_module(ctx, p, lang)
                 }
+                Some(Language::Go) => go_module(ctx, p),
                 _ => None,
             })
             .collect();
@@ -152,6 +162,7 @@ impl Rule for BreakingChange {
             }
             let noun = match eco {
                 protocol::project::Ecosystem::Cargo => "crate",
+                protocol::project::Ecosystem::Go => "module",
                 _ => "package",
             };
             let version = match &versions {
@@ -338,6 +349,33 @@ fn script_module<'a>(ctx: &'a Context, path: &str, language: Language) -> Option
     })
 }
 
+/// `path` as a file of an importable package of a Go module: not a test, not under `internal/`
+/// or `testdata/`, not `package main`.
+fn go_module<'a>(ctx: &'a Context, path: &str) -> Option<Module<'a>> {
+    let package = publishable(ctx, path)?;
+    if package.ecosystem != protocol::project::Ecosystem::Go || path.ends_with("_test.go") {
+        return None;
+    }
+    let rel = path.strip_prefix(&package.root)?;
+    if rel
+        .split('/')
+        .any(|seg| matches!(seg, "internal" | "testdata"))
+    {
+        return None;
+    }
+    let text = now(ctx, path)?;
+    let main = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("package "))
+        .is_some_and(|name| name.trim() == "main");
+    (!main && ctx.root.join(&package.manifest).is_file()).then(|| Module {
+        path: path.to_string(),
+        language: Language::Go,
+        package,
+        declared_by: Vec::new(),
+    })
+}
+
 /// The module names from the library root to the file `rel` (relative to the root's folder):
 /// `a/b.rs` and `a/b/mod.rs` are `[a, b]`; the root itself is `[]`; `None` for `bin/`
 /// programs and other files that are no module of the library.
@@ -380,61 +418,6 @@ fn declares_public(text: &str, name: &str) -> bool {
         }
         _ => false,
     })
-}
-
-/// The version a package's manifest declares: `[package] version` (through `version.workspace
-/// = true` to the workspace root's `[workspace.package] version`), pyproject's `[project]` or
-/// `[tool.poetry]` version, package.json's `"version"`.
-fn version(
-    ecosystem: protocol::project::Ecosystem,
-    manifest: Option<String>,
-    workspace: Option<String>,
-) -> Option<String> {
-    use protocol::project::Ecosystem;
-    match ecosystem {
-        Ecosystem::Cargo => {}
-        Ecosystem::Python => {
-            let doc: toml::Table = manifest?.parse().ok()?;
-            let declared = doc.get("project").and_then(|p| p.get("version"));
-            let poetry = || doc.get("tool")?.get("poetry")?.get("version");
-            return declared.or_else(poetry)?.as_str().map(str::to_string);
-        }
-        Ecosystem::Node => {
-            let doc: serde_json::Value = serde_json::from_str(&manifest?).ok()?;
-            return doc.get("version")?.as_str().map(str::to_string);
-        }
-        Ecosystem::Go => return None,
-    }
-    let doc: toml::Table = manifest?.parse().ok()?;
-    let v = doc.get("package")?.get("version")?;
-    if let Some(text) = v.as_str() {
-        return Some(text.to_string());
-    }
-    let inherited = v.get("workspace").and_then(toml::Value::as_bool) == Some(true);
-    if !inherited {
-        return None;
-    }
-    let root: toml::Table = workspace?.parse().ok()?;
-    root.get("workspace")?
-        .get("package")?
-        .get("version")?
-        .as_str()
-        .map(str::to_string)
-}
-
-/// Whether `to` is a major bump over `from` as Cargo reads versions: the first non-zero of
-/// major, minor, patch went up (0.3.1 → 0.4.0 is major; 1.2.0 → 1.3.0 is not).
-fn major_bump(from: &str, to: &str) -> bool {
-    let parts = |v: &str| -> Vec<u64> {
-        v.split(['.', '-', '+'])
-            .take(3)
-            .map(|p| p.parse().unwrap_or(0))
-            .collect()
-    };
-    let (a, b) = (parts(from), parts(to));
-    let lead = a.iter().position(|n| *n != 0).unwrap_or(2);
-    (0..=lead).any(|i| b.get(i).copied().unwrap_or(0) > a.get(i).copied().unwrap_or(0))
-        && (0..lead).all(|i| b.get(i).copied().unwrap_or(0) >= a.get(i).copied().unwrap_or(0))
 }
 
 #[cfg(test)]

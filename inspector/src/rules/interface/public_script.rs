@@ -4,7 +4,9 @@
 //! constants, interfaces, types and enums. A function is its parameters: Python callers may
 //! pass any of them by name, so a parameter gone, a new one without a default, or one that
 //! lost its default breaks them; TypeScript checks arity, so a new required parameter or
-//! fewer parameters break callers (a changed annotation may widen and is not compared).
+//! fewer parameters break callers (a changed annotation may widen and is not compared). Go's
+//! exported (capitalised) top-level functions, methods of exported types, types, constants and
+//! variables: a function is its parameter and result types, which every caller depends on.
 
 use super::public_api::{Api, Surface};
 
@@ -200,6 +202,133 @@ pub(super) fn typescript(text: &str) -> Surface {
         }
     }
     out
+}
+
+/// The public surface of a Go file: its exported top-level declarations (grouped `const (`,
+/// `var (` and `type (` blocks included), keyed `go:func Name`, `go:func (T) Name`, `go:type
+/// Name` so that they never meet a Rust item's key.
+pub(super) fn go(text: &str) -> Surface {
+    let exported = |name: &str| name.chars().next().is_some_and(char::is_uppercase);
+    let mut out = Surface::new();
+    let mut offset = 0;
+    let mut group: Option<&str> = None;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let line_no = line_at(text, start);
+        if let Some(kind) = group {
+            if line.starts_with(')') {
+                group = None;
+            } else if line.starts_with(['\t', ' ']) {
+                let name = ident(line.trim_start());
+                if exported(&name) {
+                    out.insert(format!("go:{kind} {name}"), (Api::Present, line_no));
+                }
+            }
+            continue;
+        }
+        let Some((kind, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        match kind {
+            "func" => {
+                if let Some((key, api)) = go_func(text, start, rest) {
+                    if exported(key.rsplit(' ').next().unwrap_or_default()) {
+                        out.insert(key, (api, line_no));
+                    }
+                }
+            }
+            "const" | "var" | "type" if rest.trim_start().starts_with('(') => group = Some(kind),
+            "const" | "var" | "type" => {
+                let name = ident(rest);
+                if exported(&name) {
+                    out.insert(format!("go:{kind} {name}"), (Api::Present, line_no));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A Go `func` declaration starting at byte `start` (`rest` after `func `): its key (`func
+/// Name`, `func (T) Name` for a method of an exported type) and its signature.
+fn go_func(text: &str, start: usize, rest: &str) -> Option<(String, Api)> {
+    let mut at = start + "func ".len();
+    let mut receiver = None;
+    if rest.starts_with('(') {
+        let (parts, close) = params_text(text, at)?;
+        let ty = go_types(&parts).into_iter().next()?;
+        let ty = ty.trim_start_matches('*');
+        let ty = ty.split('[').next().unwrap_or(ty).to_string();
+        if !ty.chars().next().is_some_and(char::is_uppercase) {
+            return None;
+        }
+        receiver = Some(ty);
+        at = close + 1;
+    }
+    let tail = &text[at..];
+    let name = ident(tail.trim_start());
+    let mut open = at + tail.find(['(', '['])?;
+    let mut generics = String::new();
+    if text[open..].starts_with('[') {
+        let close = open + text[open..].find(']')?;
+        generics = text[open + 1..close]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        open = close + 1 + text[close + 1..].find('(')?;
+    }
+    let (parts, close) = params_text(text, open)?;
+    let end = text[close + 1..]
+        .find(['{', '\n'])
+        .map_or(text.len(), |i| close + 1 + i);
+    // Written as the Rust comparison writes types: no space after a comma.
+    let ret = text[close + 1..end]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(", ", ",");
+    let key = match &receiver {
+        Some(ty) => format!("go:func ({ty}) {name}"),
+        None => format!("go:func {name}"),
+    };
+    let api = Api::Fn {
+        params: go_types(&parts)
+            .into_iter()
+            .map(|t| t.replace(", ", ","))
+            .collect(),
+        ret,
+        generics,
+        receiver,
+    };
+    Some((key, api))
+}
+
+/// The types of a Go parameter list's parts: named (`a, b int` — a name without a type takes
+/// the next one's) or unnamed (`int, string`).
+fn go_types(parts: &[String]) -> Vec<String> {
+    let named = parts.iter().any(|p| p.trim().contains(char::is_whitespace));
+    if !named {
+        return parts.iter().map(|p| p.trim().to_string()).collect();
+    }
+    let mut types = Vec::with_capacity(parts.len());
+    let mut next = String::new();
+    for p in parts.iter().rev() {
+        if let Some((_, ty)) = p.trim().split_once(char::is_whitespace) {
+            next = ty.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        types.push(next.clone());
+    }
+    types.reverse();
+    types
+}
+
+/// The identifier `text` starts with.
+fn ident(text: &str) -> String {
+    text.chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
 }
 
 /// What breaks between two parameter lists of a Python function (`by_name`) or a TypeScript

@@ -36,8 +36,12 @@ pub(crate) struct Break {
 }
 
 /// `pub fn parse` for the key `fn parse`, `pub fn Config::new` for `fn Config::new`; a
-/// script's item as it is written (`def parse`, `export function parse`).
+/// script's item as it is written (`def parse`, `export function parse`), a Go one without its
+/// `go:` mark (`func Parse`).
 fn named(key: &str) -> String {
+    if let Some(go) = key.strip_prefix("go:") {
+        return format!("`{go}`");
+    }
     if ["export ", "def ", "class "]
         .iter()
         .any(|p| key.starts_with(p))
