@@ -287,7 +287,9 @@ fn review_with_tools(repo: &Path, tools: &Path) -> (Value, String) {
     (json, text)
 }
 
-const SEMVER_STDOUT: &str = "
+/// What `cargo-semver-checks` 0.51 printed for [`breaking`] (its PASS lines left out), with the
+/// repository, its build folder and the base commit as placeholders.
+const SEMVER_STDOUT: &str = r#"
 --- failure enum_variant_added: enum variant added on exhaustive enum ---
 
 Description:
@@ -296,17 +298,17 @@ A publicly-visible enum without #[non_exhaustive] has a new variant.
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/enum_variant_added.ron
 
 Failed in:
-  variant Op:Mul in src/ops.rs:7
+  variant Op:Mul in {root}/src/ops.rs:7
 
 --- failure function_missing: pub fn removed or renamed ---
 
 Description:
-A publicly-visible function cannot be imported by its prior path.
+A publicly-visible function cannot be imported by its prior path. A `pub use` may have been removed, or the function itself may have been renamed or removed entirely.
         ref: https://doc.rust-lang.org/cargo/reference/semver.html#item-remove
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_missing.ron
 
 Failed in:
-  function calc::legacy, previously in file src/lib.rs:11
+  function calc::legacy, previously in file {target}/semver-checks/git-{base}/c2a971b93f67e6b4f05a643fd8fc2ed1ddabb9df/src/lib.rs:11
 
 --- failure function_parameter_count_changed: pub fn parameter count changed ---
 
@@ -316,32 +318,55 @@ A publicly-visible function now takes a different number of parameters.
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_parameter_count_changed.ron
 
 Failed in:
-  calc::add now takes 2 parameters instead of 1, in src/lib.rs:6
-";
+  calc::add now takes 2 parameters instead of 1, in {root}/src/lib.rs:6
+"#;
 
-const SEMVER_STDERR: &str = "     Cloning main
+const SEMVER_STDERR: &str = r#"     Cloning {base}
+     Locking 1 package to latest compatible version
     Building calc v1.5.0 (current)
-       Built [   0.4s] (current)
+ Documenting calc v1.5.0 ({root})
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.46s
+       Built [   1.585s] (current)
      Parsing calc v1.5.0 (current)
-      Parsed [   0.0s] (current)
+      Parsed [   0.003s] (current)
+     Locking 1 package to latest compatible version
     Building calc v1.4.0 (baseline)
-       Built [   0.4s] (baseline)
+ Documenting calc v1.4.0 ({target}/semver-checks/git-{base}/c2a971b93f67e6b4f05a643fd8fc2ed1ddabb9df)
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.24s
+       Built [   1.355s] (baseline)
      Parsing calc v1.4.0 (baseline)
-      Parsed [   0.0s] (baseline)
+      Parsed [   0.004s] (baseline)
     Checking calc v1.4.0 -> v1.5.0 (minor change)
-        FAIL [   0.001s]       major        enum_variant_added
-        FAIL [   0.001s]       major        function_missing
-        FAIL [   0.001s]       major        function_parameter_count_changed
-     Checked [   0.009s] 3 checks: 0 pass, 3 fail, 0 warn, 0 skip
+    Starting 202 checks, 58 unnecessary on 2 threads
+        FAIL [   0.000s]       major        enum_variant_added
+        FAIL [   0.000s]       major        function_missing
+        FAIL [   0.003s]       major        function_parameter_count_changed
+     Checked [   0.074s] 202 checks: 199 pass, 3 fail, 0 warn, 58 skip
+
      Summary semver requires new major version: 3 major and 0 minor checks failed
-";
+    Finished [   3.646s] calc
+"#;
+
+/// The recorded output for the repository at `root` (canonical) whose base is `base`.
+fn recorded(text: &str, root: &Path, base: &str) -> String {
+    text.replace("{root}", &root.display().to_string())
+        .replace("{target}", "/tmp/retake-analyzers/calc")
+        .replace("{base}", base)
+}
 
 #[test]
 fn cargo_semver_checks_stands_in_for_the_comparison_when_it_is_installed() {
     let dir = tempfile::tempdir().expect("tempdir");
     let tools = tempfile::tempdir().expect("tools");
     breaking(dir.path(), ("1.4.0", "1.5.0"), false);
-    fake_semver_checks(tools.path(), SEMVER_STDOUT, SEMVER_STDERR);
+    let root = dir.path().canonicalize().expect("canonical");
+    let base = support::git(dir.path(), &["rev-parse", "main"]);
+    let base = base.trim();
+    fake_semver_checks(
+        tools.path(),
+        &recorded(SEMVER_STDOUT, &root, base),
+        &recorded(SEMVER_STDERR, &root, base),
+    );
     let (json, _) = review_with_tools(dir.path(), tools.path());
     let found = breaks(&json);
     let summary: Vec<(&str, &str, u64)> = found
@@ -369,18 +394,11 @@ fn cargo_semver_checks_stands_in_for_the_comparison_when_it_is_installed() {
         .3
         .ends_with("(crate `calc`: its version did not get the major bump this needs)"));
     let args = std::fs::read_to_string(tools.path().join("args.txt")).expect("it ran");
-    let manifest = dir
-        .path()
-        .canonicalize()
-        .expect("canonical")
-        .join("Cargo.toml");
-    let base = support::git(dir.path(), &["rev-parse", "main"]);
     assert_eq!(
         args.trim(),
         format!(
-            "semver-checks check-release --manifest-path {} --baseline-rev {} --color never --verbose",
-            manifest.display(),
-            base.trim()
+            "semver-checks check-release --manifest-path {} --baseline-rev {base} --color never --verbose",
+            root.join("Cargo.toml").display(),
         )
     );
 }

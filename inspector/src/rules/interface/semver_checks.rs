@@ -171,41 +171,63 @@ fn without_place(message: &str) -> &str {
 
 /// A violation as a finding of `interface/breaking-change` in the crate whose manifest folder is
 /// `dir` (repository-relative, empty or ending with `/`): at its line when the file is there
-/// now and the line is the change's, else at the file (or the manifest when the file is gone).
+/// now and the line is the change's, else at the file (or the manifest when the file is gone),
+/// its place written repository-relative.
 pub(super) fn hit(ctx: &Context, v: &Violation, dir: &str, manifest: &str, tail: &str) -> Hit {
-    let path = v.file.as_deref().map(|f| {
-        let root = format!("{}/", ctx.root.display());
-        let f = f.strip_prefix(&root).unwrap_or(f);
-        if std::path::Path::new(f).is_absolute() || f.starts_with(dir) {
-            f.to_string()
-        } else {
-            format!("{dir}{f}")
+    let rel = v.file.as_deref().and_then(|f| relative(ctx, f, dir));
+    let location = match (&rel, v.line) {
+        (Some(p), Some(line)) if !v.previously && ctx.root.join(p).is_file() => {
+            Location::at(p, line)
         }
-    });
-    let location = match (path, v.line) {
-        (Some(p), Some(line)) if !v.previously && ctx.root.join(&p).is_file() => {
-            Location::at(&p, line)
-        }
-        (Some(p), _) if ctx.root.join(&p).is_file() => Location::file(&p),
+        (Some(p), _) if ctx.root.join(p).is_file() => Location::file(p),
         _ => Location::file(manifest),
     };
-    // The fingerprint leaves the line out: an edit above the item is not a new break.
+    let message = match (&v.file, &rel) {
+        (Some(printed), Some(rel)) => v.message.replace(printed.as_str(), rel),
+        _ => v.message.clone(),
+    };
+    // The fingerprint leaves the place out: an edit above the item is not a new break.
     let key = without_place(&v.message);
     Hit::new(
         location,
-        format!("{}: {} — {TOOL} {} {tail}", v.name, v.message, v.lint),
+        format!("{}: {message} — {TOOL} {} {tail}", v.name, v.lint),
         format!("{manifest}:{}:{key}", v.lint),
     )
     .suggest("keep the old item beside the new one (deprecated), or bump the major version")
+}
+
+/// A printed file as a repository-relative path: under the repository (the change's files),
+/// under the tool's copy of the base (`…/semver-checks/git-REV/TREE/…`, the repository as it
+/// was), or relative to the crate's folder `dir`; `None` for anything else.
+fn relative(ctx: &Context, file: &str, dir: &str) -> Option<String> {
+    let root = format!("{}/", ctx.root.display());
+    if let Some(rel) = file.strip_prefix(&root) {
+        return Some(rel.to_string());
+    }
+    if let Some(at) = file.find("/semver-checks/git-") {
+        let mut rest = file[at + 1..].splitn(4, '/');
+        let (_, _, _, rel) = (rest.next(), rest.next(), rest.next(), rest.next()?);
+        return Some(rel.to_string());
+    }
+    if std::path::Path::new(file).is_absolute() {
+        return None;
+    }
+    Some(if file.starts_with(dir) {
+        file.to_string()
+    } else {
+        format!("{dir}{file}")
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// What version 0.51 prints for a crate that removed a function, added a parameter and
-    /// added a variant to an exhaustive enum (the format of its `check_release.rs`).
-    const STDOUT: &str = "
+    /// What version 0.51 printed for the crate of `lead/tests/breaking_change.rs` (a function
+    /// removed, a parameter added, a variant added to an exhaustive enum; its repository in
+    /// `/tmp/calc`, the tool's build in `/tmp/calc-target`), its PASS lines left out; then one
+    /// minor check and one warning of the format its `check_release.rs` writes.
+    const STDOUT: &str = r#"
 --- failure enum_variant_added: enum variant added on exhaustive enum ---
 
 Description:
@@ -214,28 +236,27 @@ A publicly-visible enum without #[non_exhaustive] has a new variant.
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/enum_variant_added.ron
 
 Failed in:
-  variant Op:Mul in src/lib.rs:8
+  variant Op:Mul in /tmp/calc/src/ops.rs:7
 
 --- failure function_missing: pub fn removed or renamed ---
 
 Description:
-A publicly-visible function cannot be imported by its prior path.
+A publicly-visible function cannot be imported by its prior path. A `pub use` may have been removed, or the function itself may have been renamed or removed entirely.
         ref: https://doc.rust-lang.org/cargo/reference/semver.html#item-remove
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_missing.ron
 
 Failed in:
-  function calc::sub, previously in file src/lib.rs:5
+  function calc::legacy, previously in file /tmp/calc-target/semver-checks/git-a6dac7577b59fc365f4d0c5d30632d87fbdc0793/c2a971b93f67e6b4f05a643fd8fc2ed1ddabb9df/src/lib.rs:11
 
 --- failure function_parameter_count_changed: pub fn parameter count changed ---
 
 Description:
 A publicly-visible function now takes a different number of parameters.
+        ref: https://doc.rust-lang.org/cargo/reference/semver.html#fn-change-arity
        impl: https://github.com/obi1kenobi/cargo-semver-checks/tree/v0.51.0/src/lints/function_parameter_count_changed.ron
 
 Failed in:
-  calc::add now takes 3 parameters instead of 2, in /work/repo/src/lib.rs:2
-note: downstream code similar to the following would break:
-calc::add(...);
+  calc::add now takes 2 parameters instead of 1, in /tmp/calc/src/lib.rs:6
 
 --- failure enum_must_use_added: enum #[must_use] added ---
 
@@ -243,7 +264,7 @@ Description:
 An enum has been marked with #[must_use].
 
 Failed in:
-  enum calc::Op in src/lib.rs:7
+  enum calc::Op in /tmp/calc/src/ops.rs:4
 
 --- warning trait_method_added: pub trait method added ---
 
@@ -252,18 +273,34 @@ A trait got a method.
 
 Failed in:
   trait method calc::Op::name in src/lib.rs:20
-";
+"#;
 
-    const STDERR: &str = "     Parsing calc v0.1.0 (current)
-      Parsed [   0.5s] (current)
-    Starting 3 checks, 0 unnecessary
-        FAIL [   0.001s]       major        enum_variant_added
-        FAIL [   0.001s]       major        function_missing
-        FAIL [   0.001s]       major        function_parameter_count_changed
-        FAIL [   0.001s]       minor        enum_must_use_added
-     Checked [   0.003s] 4 checks: 0 pass, 4 fail, 0 warn, 0 skip
-     Summary semver requires new major version: 3 major and 1 minor checks failed
-";
+    const STDERR: &str = r#"     Cloning a6dac7577b59fc365f4d0c5d30632d87fbdc0793
+     Locking 1 package to latest compatible version
+    Building calc v1.5.0 (current)
+ Documenting calc v1.5.0 (/tmp/calc)
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.46s
+       Built [   1.585s] (current)
+     Parsing calc v1.5.0 (current)
+      Parsed [   0.003s] (current)
+     Locking 1 package to latest compatible version
+    Building calc v1.4.0 (baseline)
+ Documenting calc v1.4.0 (/tmp/calc-target/semver-checks/git-a6dac7577b59fc365f4d0c5d30632d87fbdc0793/c2a971b93f67e6b4f05a643fd8fc2ed1ddabb9df)
+    Finished `dev` profile [unoptimized + debuginfo] target(s) in 1.24s
+       Built [   1.355s] (baseline)
+     Parsing calc v1.4.0 (baseline)
+      Parsed [   0.004s] (baseline)
+    Checking calc v1.4.0 -> v1.5.0 (minor change)
+    Starting 202 checks, 58 unnecessary on 2 threads
+        FAIL [   0.000s]       major        enum_variant_added
+        FAIL [   0.000s]       major        function_missing
+        FAIL [   0.003s]       major        function_parameter_count_changed
+        FAIL [   0.000s]       minor        enum_must_use_added
+     Checked [   0.074s] 202 checks: 198 pass, 4 fail, 0 warn, 58 skip
+
+     Summary semver requires new major version: 3 major and 0 minor checks failed
+    Finished [   3.646s] calc
+"#;
 
     #[test]
     fn failures_are_read_with_their_place_and_requirement_and_warnings_are_not() {
@@ -281,43 +318,63 @@ Failed in:
                 )
             })
             .collect();
+        let base = "/tmp/calc-target/semver-checks/git-a6dac7577b59fc365f4d0c5d30632d87fbdc0793/c2a971b93f67e6b4f05a643fd8fc2ed1ddabb9df/src/lib.rs";
         assert_eq!(
             rows,
             [
                 (
                     "enum_variant_added",
-                    Some("src/lib.rs"),
-                    Some(8),
+                    Some("/tmp/calc/src/ops.rs"),
+                    Some(7),
                     true,
                     false
                 ),
-                ("function_missing", Some("src/lib.rs"), Some(5), true, true),
+                ("function_missing", Some(base), Some(11), true, true),
                 (
                     "function_parameter_count_changed",
-                    Some("/work/repo/src/lib.rs"),
-                    Some(2),
+                    Some("/tmp/calc/src/lib.rs"),
+                    Some(6),
                     true,
                     false
                 ),
                 (
                     "enum_must_use_added",
-                    Some("src/lib.rs"),
-                    Some(7),
+                    Some("/tmp/calc/src/ops.rs"),
+                    Some(4),
                     false,
                     false
                 ),
             ]
         );
-        assert_eq!(without_place(&found[1].message), "function calc::sub");
+        assert_eq!(without_place(&found[1].message), "function calc::legacy");
         assert_eq!(
             without_place(&found[2].message),
-            "calc::add now takes 3 parameters instead of 2"
+            "calc::add now takes 2 parameters instead of 1"
         );
         assert_eq!(found[1].name, "pub fn removed or renamed");
-        assert_eq!(
-            found[1].message,
-            "function calc::sub, previously in file src/lib.rs:5"
+    }
+
+    #[test]
+    fn printed_files_become_repository_paths() {
+        let ctx = Context::from_files(
+            std::path::Path::new("/tmp/calc"),
+            Vec::new(),
+            crate::spec::Specs::default(),
         );
+        let base = "/tmp/t/semver-checks/git-a6dac75/c2a971b/crates/calc/src/lib.rs";
+        assert_eq!(
+            relative(&ctx, "/tmp/calc/crates/calc/src/ops.rs", "crates/calc/"),
+            Some("crates/calc/src/ops.rs".into())
+        );
+        assert_eq!(
+            relative(&ctx, base, "crates/calc/"),
+            Some("crates/calc/src/lib.rs".into())
+        );
+        assert_eq!(
+            relative(&ctx, "src/lib.rs", "crates/calc/"),
+            Some("crates/calc/src/lib.rs".into())
+        );
+        assert_eq!(relative(&ctx, "/elsewhere/lib.rs", ""), None);
     }
 
     #[test]
