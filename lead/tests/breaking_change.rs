@@ -57,6 +57,14 @@ fn run(repo: &Path, format: &str) -> std::process::Output {
         .expect("run retake")
 }
 
+/// `(severity, path, line)` of each of `found`.
+fn places(found: &[(String, String, u64, String)]) -> Vec<(&str, &str, u64)> {
+    found
+        .iter()
+        .map(|(s, p, l, _)| (s.as_str(), p.as_str(), *l))
+        .collect()
+}
+
 /// The review's exit code and JSON report.
 fn review(repo: &Path) -> (i32, Value) {
     let out = run(repo, "json");
@@ -91,10 +99,7 @@ fn three_breaks_without_a_major_bump_are_high_findings() {
     breaking(dir.path(), ("1.4.0", "1.5.0"), false);
     let (_, json) = review(dir.path());
     let found = breaks(&json);
-    let summary: Vec<(&str, &str, u64)> = found
-        .iter()
-        .map(|(s, p, l, _)| (s.as_str(), p.as_str(), *l))
-        .collect();
+    let summary = places(&found);
     // The file-level finding (line 0: what is gone has no line) sorts first.
     assert_eq!(
         summary,
@@ -369,10 +374,7 @@ fn cargo_semver_checks_stands_in_for_the_comparison_when_it_is_installed() {
     );
     let (json, _) = review_with_tools(dir.path(), tools.path());
     let found = breaks(&json);
-    let summary: Vec<(&str, &str, u64)> = found
-        .iter()
-        .map(|(s, p, l, _)| (s.as_str(), p.as_str(), *l))
-        .collect();
+    let summary = places(&found);
     // `legacy` is gone: its place is the base's, so the finding is the file's.
     assert_eq!(
         summary,

@@ -225,12 +225,7 @@ fn a_committed_steering_exception_removes_its_finding_and_an_uncommitted_one_doe
 #[test]
 fn a_run_redrafts_the_handover() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let plan = run_fixture::PLAN
-        .lines()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n";
+    let plan = run_fixture::first_task_plan();
     let script = run_fixture::agent_script(dir.path(), run_fixture::Agent::Good);
     let repo = run_fixture::fixture_custom(dir.path(), &plan, &script, "", &[]);
     write(

@@ -158,12 +158,7 @@ fn a_run_s_question_is_answered_by_the_implementer_and_the_timeline_shows_both()
         "prompt=$(cat)\nif printf '%s' \"$prompt\" | grep -q 'A reviewer asks about your change'; then\n  echo 'Task 1 keeps load sync: it never touches the database.'\n  exit 0\nfi\n{}",
         run_fixture::agent_script(dir.path(), run_fixture::Agent::Good)
     );
-    let plan = run_fixture::PLAN
-        .lines()
-        .take(3)
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n";
+    let plan = run_fixture::first_task_plan();
     let repo = run_fixture::fixture_custom(
         dir.path(),
         &plan,

@@ -6,7 +6,7 @@
 #[path = "run_fixture/mod.rs"]
 mod run_fixture;
 
-use run_fixture::{agent_script, fixture_custom, run, Agent, PLAN};
+use run_fixture::{agent_script, fixture_custom, run, Agent};
 
 #[test]
 fn the_configured_implementer_and_modification_templates_word_the_agent_s_prompts() {
@@ -19,7 +19,7 @@ fn the_configured_implementer_and_modification_templates_word_the_agent_s_prompt
         log.display(),
         agent_script(dir.path(), Agent::Good)
     );
-    let plan = PLAN.lines().take(3).collect::<Vec<_>>().join("\n") + "\n";
+    let plan = run_fixture::first_task_plan();
     let repo = fixture_custom(
         dir.path(),
         &plan,

@@ -12,6 +12,11 @@ pub const PLAN: &str = "# Plans\n\n\
 - [ ] 1 Add subtraction `cc:TODO` owns: `src/sub.rs`, `src/lib.rs`\n\
 - [ ] 2 Add multiplication `cc:TODO` owns: `src/mul.rs`, `src/lib.rs`\n";
 
+/// [`PLAN`] with its first task only.
+pub fn first_task_plan() -> String {
+    PLAN.lines().take(3).collect::<Vec<_>>().join("\n") + "\n"
+}
+
 /// How the scripted agent behaves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Agent {

@@ -291,7 +291,9 @@ impl<'a> Loop<'a> {
             runtime: req.runtime,
             faults: &req.faults,
             live: req.live.as_ref(),
-            author: req.config.executor.clone().map(|spec| {
+            // Only an executor that runs an agent can answer; with a script or the built-in
+            // fixers no Inspector is invited to ask (each question would wait out its time).
+            author: req.config.executor.clone().filter(answers).map(|spec| {
                 review::questions::AuthorRef(std::sync::Arc::new(crate::author::RunAuthor {
                     spec,
                     repo: req.repo.clone(),
@@ -453,6 +455,13 @@ fn elapsed_secs(started_at: &str) -> u64 {
     chrono::DateTime::parse_from_rfc3339(started_at)
         .map(|t| (chrono::Utc::now() - t.with_timezone(&chrono::Utc)).num_seconds())
         .map_or(0, |s| s.max(0) as u64)
+}
+
+/// Whether an executor can answer an Inspector's question: it runs an agent (a CLI or an
+/// endpoint).
+fn answers(spec: &protocol::message::ExecutorSpec) -> bool {
+    use protocol::message::ExecutorMode;
+    matches!(spec.mode, ExecutorMode::Agent | ExecutorMode::Chat)
 }
 
 #[cfg(test)]
