@@ -3,7 +3,8 @@
 //! Checked in this order, the first that applies names the reason:
 //! 1. suppressed (`Finding::suppression`: an inline `retake-ignore`, a `.retake/decisions.yaml`
 //!    entry) — the user has decided already;
-//! 2. in a generated or vendored file ([`is_generated_or_vendored`]) — nobody here wrote it;
+//! 2. in a generated or vendored file ([`is_generated_or_vendored`]) — nobody here wrote it
+//!    (except an `unreviewed-file` finding: that a file went unread is true wherever it lies);
 //! 3. an optional parameter flagged as missing — an interface category whose description says
 //!    "missing" and names, as a word, a parameter the design marks optional (or says "optional
 //!    parameter" itself);
@@ -15,7 +16,7 @@ use crate::category::INTERFACE_MISMATCH;
 use crate::context::{covers, AuditContext, Exemption};
 use crate::evidence::issue_text;
 use crate::place::normalise_path;
-use protocol::{Finding, Removed};
+use protocol::{Category, Finding, Removed};
 
 /// The findings that survive step 3, and one row per finding dropped.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -65,7 +66,11 @@ pub fn false_positive_reason(finding: &Finding, ctx: &AuditContext) -> Option<St
     if let Some(why) = &finding.suppression {
         return Some(format!("suppressed: {why}"));
     }
-    if is_generated_or_vendored(&finding.location.path) {
+    // A file nobody reviewed says so wherever it lies: under `vendor/` is where a change would
+    // put code to pass unread.
+    if is_generated_or_vendored(&finding.location.path)
+        && !finding.category_in(&[Category::UnreviewedFile])
+    {
         return Some("generated or vendored file".to_string());
     }
     if let Some(param) = optional_parameter(finding, ctx) {
@@ -98,26 +103,10 @@ fn steering_exception_reason(e: &protocol::message::SteeringException) -> String
     )
 }
 
-/// Directories whose files are generated or vendored, as path components.
-const GENERATED_DIRS: [&str; 4] = ["vendor", "third_party", "node_modules", "generated"];
-
-/// Whether a repository-relative path is generated or vendored: under a `vendor/`,
-/// `third_party/`, `node_modules/` or `generated/` directory, or a file named `*.pb.rs`,
-/// `*.pb.go`, `*_pb2.py` or `*_generated.*`.
+/// Whether a repository-relative path is generated or vendored
+/// ([`protocol::project::generated_or_vendored`], the Inspectors' walk's own definition).
 pub fn is_generated_or_vendored(path: &str) -> bool {
-    let path = normalise_path(path);
-    let mut parts = path.split('/').filter(|p| !p.is_empty());
-    let Some(file) = parts.next_back() else {
-        return false;
-    };
-    if parts.any(|dir| GENERATED_DIRS.contains(&dir)) {
-        return true;
-    }
-    let stem = file.split('.').next().unwrap_or(file);
-    [".pb.rs", ".pb.go", "_pb2.py"]
-        .iter()
-        .any(|s| file.ends_with(s) && file.len() > s.len())
-        || (stem.ends_with("_generated") && stem.len() > "_generated".len())
+    protocol::project::generated_or_vendored(&normalise_path(path)).is_some()
 }
 
 /// The optional parameter an interface finding calls missing, quoted, when it does.
@@ -164,33 +153,6 @@ mod tests {
     use protocol::Severity;
 
     #[test]
-    fn generated_and_vendored_paths_are_recognised() {
-        for path in [
-            "vendor/lib/x.go",
-            "./third_party/zlib/inflate.c",
-            "web/node_modules/left-pad/index.js",
-            "src/generated/api.rs",
-            "proto/user.pb.rs",
-            "api/user.pb.go",
-            "py/user_pb2.py",
-            "src/schema_generated.ts",
-        ] {
-            assert!(is_generated_or_vendored(path), "{path}");
-        }
-        for path in [
-            "src/vendor.rs",
-            "src/vendoring/mod.rs",
-            "src/generator.rs",
-            ".pb.rs",
-            "_generated.rs",
-            "docs/generated.md",
-            "",
-        ] {
-            assert!(!is_generated_or_vendored(path), "{path}");
-        }
-    }
-
-    #[test]
     fn each_reason_drops_its_finding_with_a_removed_row() {
         let mut suppressed = finding("quality", "todo", Severity::Low, "src/a.rs", 1);
         suppressed.suppression = Some("retake-ignore: quality/todo tracked in #12".into());
@@ -224,6 +186,14 @@ mod tests {
             5,
         );
         let kept = finding("quality", "dead-code", Severity::Low, "src/d.rs", 6);
+        // That nobody reviewed a file under vendor/ is true there too.
+        let unread = finding(
+            "quality",
+            Category::UnreviewedFile,
+            Severity::Low,
+            "vendor/x/z.rs",
+            1,
+        );
         let ctx = AuditContext {
             optional_parameters: vec!["timeout".into()],
             documented_deviations: vec![Exemption {
@@ -248,10 +218,11 @@ mod tests {
                 deviation,
                 allowed,
                 kept.clone(),
+                unread.clone(),
             ],
             &ctx,
         );
-        assert_eq!(out.kept, vec![kept]);
+        assert_eq!(out.kept, vec![kept, unread]);
         let reasons: Vec<(&str, &str)> = out
             .removed
             .iter()

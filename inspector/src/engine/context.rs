@@ -9,6 +9,7 @@ use super::memo::Memo;
 use super::progress::Progress;
 use super::scope_filter::ScopeFilter;
 use super::source::SourceFile;
+use super::unread::{unread_changes, UnreadChange};
 use super::walk::walk_within;
 use crate::spec::{SpecError, Specs};
 use protocol::message::InspectOptions;
@@ -73,6 +74,10 @@ pub struct Context {
     /// The skipped files no rule could analyse, with the limit each exceeded (reported once,
     /// by `quality/unreviewed-file`); filled by the file pass.
     pub unanalysable: Vec<(String, Exceeded)>,
+    /// The files a session's change wrote that no rule reads (a skip their own path, size or
+    /// text chose, or an ignore file), with the first line it wrote in each; empty for every
+    /// other scope. Reported once, by `quality/unreviewed-file`.
+    pub unread_changes: Vec<UnreadChange>,
     /// The spec layout (empty when the repository has none).
     pub specs: Specs,
     /// A session's changed files and lines; `None` for every other scope.
@@ -117,12 +122,15 @@ impl Context {
             _ => None,
         };
         let filter = ScopeFilter::new(scope, &specs, changes.as_ref())?;
-        let walked = walk_within(
+        let mut walked = walk_within(
             root,
             options.max_file_bytes,
             &|p| filter.accepts(p),
             filter.folders(),
         );
+        let unread_changes = changes.as_ref().map_or_else(Vec::new, |c| {
+            unread_changes(root, c, &mut walked, &|p| filter.accepts(p))
+        });
         let (project, project_note) = project_for(root, options.project_model.as_deref());
         let mut files = walked.files;
         assign_roles(&project, &mut files, changes.as_ref());
@@ -133,6 +141,7 @@ impl Context {
             files,
             skipped: walked.skipped,
             unanalysable: Vec::new(),
+            unread_changes,
             specs,
             changes,
             decisions,
@@ -162,6 +171,7 @@ impl Context {
             files,
             skipped: Vec::new(),
             unanalysable: Vec::new(),
+            unread_changes: Vec::new(),
             specs,
             changes: None,
             decisions: Decisions::default(),

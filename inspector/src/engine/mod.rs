@@ -30,6 +30,7 @@ mod suppress;
 #[cfg(test)]
 pub(crate) mod testing;
 mod triage;
+mod unread;
 pub(crate) mod walk;
 
 pub use context::{Context, ContextError, HANDOVER_PATH, REPO_CONFIG_PATH, REPO_FILES};
@@ -48,6 +49,7 @@ pub(crate) use step_aside::step_aside;
 pub use step_aside::StandIn;
 pub use suppress::{is_suppressed, mark_suppressed, suppression_reason, ADDED_BY_CHANGE, IN_CODE};
 pub use triage::finish;
+pub use unread::{UnreadChange, IGNORED};
 pub use walk::{walk, walk_within, Walked};
 
 use protocol::{Category, Claim, Dimension, Location, Severity};

@@ -18,6 +18,13 @@ pub struct Walked {
     pub files: Vec<SourceFile>,
     /// Files in scope that were not reviewed, with reasons.
     pub skipped: Vec<Skipped>,
+    /// The skipped files whose own path, size or text chose the skip — vendored, build output,
+    /// generated, minified, too large (a subset of `skipped`). The change under review can put
+    /// a file there or write such a header itself, so a session reports the ones it wrote as
+    /// not reviewed (`quality/unreviewed-file`) instead of passing them silently. Test data
+    /// (never built: Go ignores `testdata/`, Cargo compiles no unclaimed file under `tests/`)
+    /// and binary files (no source) are not among them.
+    pub chosen: Vec<Skipped>,
 }
 
 /// Markers that identify generated files in their first lines, matched without regard to case
@@ -31,18 +38,22 @@ const GENERATED_MARKERS: [&str; 5] = [
     "automatically generated",
 ];
 
+/// The skip reason of test data.
+const TEST_DATA: &str = "test data";
+
 /// Why a path holds no source of this repository, by where it lies: test data (inputs tests
-/// read, often broken on purpose), third-party code checked in (`vendor/`, `node_modules/`) or
-/// build output (a `dist/` folder, a minified or bundled script).
+/// read, often broken on purpose), third-party or generated code checked in
+/// ([`protocol::project::generated_or_vendored`]: `vendor/`, `*.pb.go`, …) or build output (a
+/// `dist/` folder, a minified or bundled script).
 fn not_source(path: &str) -> Option<&'static str> {
     if is_test_data_path(path) {
-        return Some("test data");
+        return Some(TEST_DATA);
+    }
+    if let Some(reason) = protocol::project::generated_or_vendored(path) {
+        return Some(reason);
     }
     let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
     let dirs: Vec<&str> = dirs.split('/').collect();
-    if dirs.iter().any(|d| matches!(*d, "vendor" | "node_modules")) {
-        return Some("vendored");
-    }
     let bundled = [".min.js", ".min.mjs", ".min.cjs", ".bundle.js"]
         .iter()
         .any(|ext| name.ends_with(ext));
@@ -89,15 +100,13 @@ pub fn walk_within(
             continue;
         }
         if let Some(reason) = not_source(&rel) {
-            out.skipped.push(skip(&rel, reason.to_string()));
+            out.skip(skip(&rel, reason.to_string()), reason != TEST_DATA);
             continue;
         }
         let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
         if size > max_bytes {
-            out.skipped.push(skip(
-                &rel,
-                format!("too large ({size} bytes > {max_bytes})"),
-            ));
+            let reason = format!("too large ({size} bytes > {max_bytes})");
+            out.skip(skip(&rel, reason), true);
             continue;
         }
         let bytes = match std::fs::read(entry.path()) {
@@ -117,19 +126,29 @@ pub fn walk_within(
             continue;
         };
         if is_generated(&text) {
-            out.skipped.push(skip(&rel, "generated".to_string()));
+            out.skip(skip(&rel, "generated".to_string()), true);
             continue;
         }
         if is_minified(&rel, &text) {
-            out.skipped
-                .push(skip(&rel, "build output (minified)".to_string()));
+            out.skip(skip(&rel, "build output (minified)".to_string()), true);
             continue;
         }
         out.files.push(SourceFile::new(rel, text));
     }
     out.files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     out.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    out.chosen.sort_by(|a, b| a.path.cmp(&b.path));
     out
+}
+
+impl Walked {
+    /// Lists `skipped`, also among [`Walked::chosen`] when its path or text chose the skip.
+    fn skip(&mut self, skipped: Skipped, chosen: bool) {
+        if chosen {
+            self.chosen.push(skipped.clone());
+        }
+        self.skipped.push(skipped);
+    }
 }
 
 /// The files of a known language under `root` as every walk of a review sees them:
@@ -239,6 +258,18 @@ mod tests {
                 ("src/gen.rs", "generated"),
                 ("vendor/lib/x.go", "vendored"),
                 ("web/app.min.js", "build output"),
+            ]
+        );
+        // What the file's own path, size or text chose — not test data, not binary bytes.
+        let chosen: Vec<&str> = walked.chosen.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            chosen,
+            vec![
+                "dist/esm/axios.js",
+                "src/big.py",
+                "src/gen.rs",
+                "vendor/lib/x.go",
+                "web/app.min.js"
             ]
         );
         let only_py = walk(root, 1024, &|p| p.ends_with(".py"));

@@ -9,6 +9,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod third_party;
+pub use third_party::generated_or_vendored;
+
 /// What a file is to its project. Append-only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum FileRole {

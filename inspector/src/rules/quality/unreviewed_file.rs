@@ -8,8 +8,14 @@
 //! other configuration formats — a terminal recording for a README —, documentation, examples,
 //! benchmarks, generated and vendored files) — still "not reviewed", never "clean", but not a
 //! finding a maintainer has to dismiss file by file.
+//!
+//! In a session it also reports the files the change wrote that the walk skipped by what their
+//! own path, size or text says (vendored, build output, generated, minified, too large) or that
+//! an ignore file kept out (`engine::unread`): the change chose that, so it cannot be how code
+//! passes the gate unread. One finding per reason, at the first such file's first written line,
+//! naming the others: a dependency bump under `vendor/` is one finding, not hundreds.
 
-use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink};
+use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, UnreadChange};
 use crate::project::role_without_model;
 use protocol::project::FileRole;
 use protocol::{Category, Dimension, Location, Severity};
@@ -27,8 +33,9 @@ static META: RuleMeta = RuleMeta {
         Language::Config,
     ],
     dimensions: &[Dimension::Quality],
-    explanation: "A file too deeply nested, with too long a line or too many tokens to analyse: \
-                  no rule reviewed it",
+    explanation: "A file too deeply nested, with too long a line or too many tokens to analyse, \
+                  or one the change wrote where retake skips files (vendored, build output, \
+                  generated, too large, ignored): no rule reviewed it",
 };
 
 /// Reports the files the file pass found beyond what the rules can analyse.
@@ -71,12 +78,11 @@ impl Rule for UnreviewedFile {
             .collect();
         if !tests.is_empty() {
             let shown: Vec<&str> = tests.iter().take(5).copied().collect();
-            let more = tests.len() - shown.len();
             out.note(format!(
                 "quality/unreviewed-file: {} test or data file(s) not reviewed, beyond the analysis limits: {}{}",
                 tests.len(),
                 shown.join(", "),
-                if more > 0 { format!(" and {more} more") } else { String::new() }
+                more_than(tests.len(), shown.len())
             ));
         }
         for (path, exceeded) in ctx.unanalysable.iter().filter(|(p, _)| !is_test(p)) {
@@ -89,6 +95,72 @@ impl Rule for UnreviewedFile {
                 .suggest("split or restructure the file, or review it by hand"),
             );
         }
+        unread_changes(ctx, out);
+    }
+}
+
+/// `" and N more"` when `all` exceeds the `shown`, else nothing.
+fn more_than(all: usize, shown: usize) -> String {
+    if all > shown {
+        format!(" and {} more", all - shown)
+    } else {
+        String::new()
+    }
+}
+
+/// One finding per kind of skip among the source files the change wrote that no rule reads;
+/// data it wrote (a lockfile over the size limit) is one note, as above.
+fn unread_changes(ctx: &Context, out: &mut Sink) {
+    let (data, code): (Vec<&UnreadChange>, Vec<&UnreadChange>) = ctx
+        .unread_changes
+        .iter()
+        .partition(|u| Language::of(&u.path) == Some(Language::Config));
+    if !data.is_empty() {
+        let shown: Vec<String> = data
+            .iter()
+            .take(5)
+            .map(|u| format!("{} ({})", u.path, u.reason))
+            .collect();
+        out.note(format!(
+            "quality/unreviewed-file: the change wrote {} data file(s) retake skips: {}{}",
+            data.len(),
+            shown.join(", "),
+            more_than(data.len(), shown.len())
+        ));
+    }
+    let kind = |reason: &str| reason.split(" (").next().unwrap_or(reason).to_string();
+    let mut kinds: Vec<String> = code.iter().map(|u| kind(&u.reason)).collect();
+    kinds.sort();
+    kinds.dedup();
+    for k in kinds {
+        let group: Vec<&UnreadChange> = code
+            .iter()
+            .copied()
+            .filter(|u| kind(&u.reason) == k)
+            .collect();
+        let first = group[0];
+        let description = if group.len() == 1 {
+            format!(
+                "not reviewed: the change wrote this file, which retake skips ({})",
+                first.reason
+            )
+        } else {
+            let shown: Vec<&str> = group.iter().take(5).map(|u| u.path.as_str()).collect();
+            format!(
+                "not reviewed: the change wrote {} files retake skips as {k}: {}{}",
+                group.len(),
+                shown.join(", "),
+                more_than(group.len(), shown.len())
+            )
+        };
+        out.hit(
+            Hit::new(
+                Location::at(&first.path, first.line),
+                description,
+                &first.path,
+            )
+            .suggest("review what the change wrote there by hand: no rule read it"),
+        );
     }
 }
 
