@@ -16,8 +16,8 @@ const GENERATED: &str =
 /// `retake.toml` skipping files over 2,000 bytes.
 /// Branch `feature`: a `todo!()` under a "DO NOT EDIT" header (new), two files under `vendor/`
 /// (new), `src/local.rs` force-added though ignored, lines written into the generated file at
-/// line 3, lines deleted from nothing but another generated file, and a Rust file and a JSON
-/// file over the size limit.
+/// line 3, lines deleted from nothing but another generated file, a Rust file and a JSON file
+/// over the size limit, and a generator's golden output among the tests.
 fn repo(root: &Path) {
     git(root, &["init", "-q"]);
     write(root, "src/lib.rs", "pub fn a() -> u32 {\n    1\n}\n");
@@ -60,6 +60,7 @@ fn repo(root: &Path) {
         "data/big.json",
         &format!("[{}1]\n", "1,".repeat(1500)),
     );
+    write(root, "tests/golden/out.rs", GENERATED);
     git(root, &["add", "-f", "."]);
     git(root, &["commit", "-q", "-m", "feature"]);
 }
@@ -135,7 +136,7 @@ fn what_a_change_wrote_where_retake_skips_files_is_reported_not_reviewed() {
         ],
         "{session}"
     );
-    // Data over the limit is one note (the terminal's), not a finding.
+    // Data over the limit and generated test output are one note (the terminal's), not findings.
     let terminal = Command::new(env!("CARGO_BIN_EXE_retake"))
         .arg("review")
         .arg(root)
@@ -150,8 +151,8 @@ fn what_a_change_wrote_where_retake_skips_files_is_reported_not_reviewed() {
     assert_eq!(
         notes,
         vec![
-            "  - Quality/unreviewed-file: the change wrote 1 data file(s) retake skips: \
-             data/big.json (too large (3004 bytes > 2000))."
+            "  - Quality/unreviewed-file: the change wrote 2 test, example or data file(s) retake \
+             skips: data/big.json (too large (3004 bytes > 2000)), tests/golden/out.rs (generated)."
         ],
         "{terminal}"
     );

@@ -270,6 +270,7 @@ fn without_manifest(
                 targets,
                 publish: true,
                 members: Vec::new(),
+                edition: None,
             }
         })
         .collect()
@@ -323,6 +324,17 @@ fn package(src: &Sources<'_>, manifest: &str, table: &Table) -> Package {
         targets,
         publish,
         members,
+        edition: pkg.is_some().then(|| edition_of(pkg)).flatten(),
+    }
+}
+
+/// The edition a `[package]` table compiles as: its `edition`, 2015 when it names none; `None`
+/// when the workspace sets it (`edition.workspace = true`) or it is not a year.
+fn edition_of(pkg: Option<&Table>) -> Option<u16> {
+    match pkg.and_then(|p| p.get("edition")) {
+        None => Some(2015),
+        Some(Value::String(year)) => year.parse().ok(),
+        Some(_) => None,
     }
 }
 

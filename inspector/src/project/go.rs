@@ -26,6 +26,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                 targets: Vec::new(),
                 publish: true,
                 members: Vec::new(),
+                edition: None,
             })
         })
         .collect();

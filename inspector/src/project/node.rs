@@ -94,6 +94,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                         .collect()
                 })
                 .unwrap_or_default(),
+            edition: None,
         });
     }
 }

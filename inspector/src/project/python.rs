@@ -67,6 +67,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
             targets,
             publish: true,
             members: Vec::new(),
+            edition: None,
         });
     }
 }

@@ -97,6 +97,7 @@ mod tests {
             targets: Vec::new(),
             publish: true,
             members: Vec::new(),
+            edition: None,
         }
     }
 

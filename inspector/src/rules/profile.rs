@@ -61,6 +61,8 @@ const PEDANTIC: &[(&str, &str)] = &[
     ("holistic/mutable-global",         "measured 0 % (0/5): registries of statics, per-process caches, signal handlers"),
     ("holistic/retry-without-backoff",  "measured 20 % (1/5): polling loops and optimistic retries (WATCH, CAS) read as retry storms"),
     ("holistic/file-check-then-act",    "measured 0 % (0/6): a local tool's create-if-missing, with nothing to race with"),
+    ("holistic/static-mut",             "measured 0 % (0/27): write-once globals (a CPython extension's type pointers set at import under a OnceLock, CPU-feature dispatch, Once-guarded registries), unit structs"),
+    ("holistic/weak-password-hash",     "measured 0 % (0/6): digests a database protocol mandates (MySQL's scramble, PostgreSQL's md5 login), htpasswd compatibility"),
     ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
     ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),
     ("quality/deep-nesting",            "est. < 40 % (15): match/if ladders read as defects"),

@@ -128,6 +128,9 @@ pub struct Package {
     pub publish: bool,
     /// Workspace members its manifest lists (globs as written).
     pub members: Vec<String>,
+    /// The Rust edition a Cargo package compiles as: its `edition`, 2015 when it names none
+    /// (Cargo's default); `None` for other ecosystems and an edition the workspace sets.
+    pub edition: Option<u16>,
 }
 
 /// One file of the repository and what the model knows of it.
@@ -189,6 +192,15 @@ impl ProjectModel {
             .filter(|f| f.exercises.iter().any(|m| m == module))
             .map(|f| f.path.as_str())
             .collect()
+    }
+
+    /// The innermost package of `ecosystem` whose folder holds `path` (a named one: a virtual
+    /// workspace manifest owns no file).
+    pub fn package_of(&self, path: &str, ecosystem: Ecosystem) -> Option<&Package> {
+        self.packages
+            .iter()
+            .filter(|p| p.ecosystem == ecosystem && !p.name.is_empty() && path.starts_with(&p.root))
+            .max_by_key(|p| p.root.len())
     }
 
     /// The assertion calls of every framework of `language` the project uses.

@@ -3,6 +3,7 @@
 //! Rust rule shares, so this costs one parse per file in total, not one more.
 
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
+use protocol::project::Ecosystem;
 use protocol::{Category, Dimension, Location, Severity};
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +15,11 @@ static META: RuleMeta = RuleMeta {
     dimensions: &[Dimension::Quality],
     explanation: "A Rust file that does not parse: the code is incomplete or malformed",
 };
+
+/// Why a parse failure in a Rust 2015 crate proves nothing: that edition allows syntax the
+/// parser, which reads 2018 and later, refuses.
+const RUST_2015: &str = "its crate is Rust 2015 (its Cargo.toml names no edition), which allows \
+     syntax retake's parser (2018 and later) refuses, such as a trait method's unnamed parameter";
 
 /// Flags Rust files that do not parse.
 pub(crate) struct IncompleteSyntax;
@@ -40,7 +46,9 @@ impl Rule for IncompleteSyntax {
     }
 
     /// A file another file reads with `include_str!` is text to that program (a fixture, a
-    /// fake `core` for tests), which no crate compiles: its parse failure is excused.
+    /// fake `core` for tests), which no crate compiles: its parse failure is excused. So is one
+    /// in a Rust 2015 crate, whose syntax the parser does not fully read (an excuse, so what a
+    /// change writes there still gates).
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         let facts: Vec<Facts> = out.kept(ctx, self);
         let included: Vec<&str> = facts
@@ -48,13 +56,20 @@ impl Rule for IncompleteSyntax {
             .flat_map(|f| f.includes.iter().map(String::as_str))
             .collect();
         for hit in facts.iter().filter_map(|f| f.hit.clone()) {
-            out.hit(
-                if included.contains(&hit.location.path.as_str()) && hit.excuse.is_none() {
-                    hit.excused("another file reads it as text with `include_str!`: data, not a module any crate compiles")
-                } else {
-                    hit
-                },
-            );
+            let rust_2015 = || {
+                ctx.project
+                    .package_of(&hit.location.path, Ecosystem::Cargo)
+                    .is_some_and(|p| p.edition == Some(2015))
+            };
+            out.hit(if hit.excuse.is_some() {
+                hit
+            } else if included.contains(&hit.location.path.as_str()) {
+                hit.excused("another file reads it as text with `include_str!`: data, not a module any crate compiles")
+            } else if rust_2015() {
+                hit.excused(RUST_2015)
+            } else {
+                hit
+            });
         }
     }
 }
@@ -170,6 +185,24 @@ mod tests {
                 ("crates/test-utils/src/minicore.rs", true)
             ]
         );
+    }
+
+    #[test]
+    fn a_parse_failure_in_a_rust_2015_crate_is_excused() {
+        // A trait method's unnamed parameter: valid Rust 2015, refused by a 2018+ parser.
+        let old =
+            "pub type Rows = Vec<String>;\n\npub trait Csv {\n    fn from_vecs(Rows) -> Self;\n}\n";
+        let with = |edition: &str| {
+            let manifest = format!("[package]\nname = \"csv\"\nversion = \"1.0.0\"\n{edition}");
+            let files = [("Cargo.toml", manifest.as_str()), ("src/lib.rs", old)];
+            let sink = project_sink(&IncompleteSyntax, &files);
+            sink.hits
+                .iter()
+                .map(|h| (h.location.line, h.excuse.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(with(""), vec![(Some(4), Some(RUST_2015.to_string()))]);
+        assert_eq!(with("edition = \"2021\"\n"), vec![(Some(4), None)]);
     }
 
     #[test]

@@ -108,24 +108,36 @@ fn more_than(all: usize, shown: usize) -> String {
     }
 }
 
-/// One finding per kind of skip among the source files the change wrote that no rule reads;
-/// data it wrote (a lockfile over the size limit) is one note, as above.
+/// One finding per kind of skip among the shipped source files the change wrote that no rule
+/// reads; test, example and documentation files and data it wrote there (a code generator's
+/// golden output under `tests/`, a lockfile over the size limit) are one note, as above.
 fn unread_changes(ctx: &Context, out: &mut Sink) {
-    let (data, code): (Vec<&UnreadChange>, Vec<&UnreadChange>) = ctx
+    let ships_no_code = |path: &str| {
+        // A generated or vendored file's role says what it is, not where it serves: the path
+        // tells that.
+        let role = match ctx.project.role(path) {
+            Some(r) if !matches!(r, FileRole::Generated | FileRole::Vendored) => r,
+            _ => role_without_model(path, ""),
+        };
+        Language::of(path) == Some(Language::Config)
+            || role.is_test()
+            || matches!(role, FileRole::Docs | FileRole::Example | FileRole::Bench)
+    };
+    let (quiet, code): (Vec<&UnreadChange>, Vec<&UnreadChange>) = ctx
         .unread_changes
         .iter()
-        .partition(|u| Language::of(&u.path) == Some(Language::Config));
-    if !data.is_empty() {
-        let shown: Vec<String> = data
+        .partition(|u| ships_no_code(&u.path));
+    if !quiet.is_empty() {
+        let shown: Vec<String> = quiet
             .iter()
             .take(5)
             .map(|u| format!("{} ({})", u.path, u.reason))
             .collect();
         out.note(format!(
-            "quality/unreviewed-file: the change wrote {} data file(s) retake skips: {}{}",
-            data.len(),
+            "quality/unreviewed-file: the change wrote {} test, example or data file(s) retake skips: {}{}",
+            quiet.len(),
             shown.join(", "),
-            more_than(data.len(), shown.len())
+            more_than(quiet.len(), shown.len())
         ));
     }
     let kind = |reason: &str| reason.split(" (").next().unwrap_or(reason).to_string();
