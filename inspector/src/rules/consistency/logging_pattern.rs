@@ -234,7 +234,7 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
         if lang == Language::Rust && tests.contains(line.number) {
             continue;
         }
-        if print.is_some() && dies_next(&lines, line.number) {
+        if print.is_some() && (dies_next(&lines, line.number) || debug_gated(&lines, line.number)) {
             continue;
         }
         found.push((
@@ -266,6 +266,26 @@ fn dies_next(lines: &[LexLine<'_>], number: u32) -> bool {
         || code
             .find(|c| !c.contains("flush("))
             .is_some_and(|next| dies(&next))
+}
+
+/// Whether the print sits right under a condition that names debugging (`if
+/// crate::debug_enabled() {`, `if env::var_os("M_DEBUG").is_some() {`, `if debug:`): output a
+/// developer switches on, which is not the product's logging.
+fn debug_gated(lines: &[LexLine<'_>], number: u32) -> bool {
+    let opener = lines
+        .iter()
+        .rev()
+        .skip_while(|l| l.number >= number)
+        .find(|l| l.has_code());
+    // The code says it is a condition; the raw text keeps the switch's name, which may be a
+    // string (`"M_DEBUG"`).
+    opener.is_some_and(|l| {
+        let code = l.code();
+        let code = code.trim();
+        code.starts_with("if ")
+            && (code.ends_with('{') || code.ends_with(':'))
+            && l.text.to_ascii_lowercase().contains("debug")
+    })
 }
 
 /// The lines of `macro_rules!` definitions named like a log level (`macro_rules! debug { …
@@ -435,6 +455,9 @@ mod tests {
             ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
             // The console backend of the project's own logger interface.
             ("web/console-logger.ts", "export const ConsoleLogger = {\n  warn(...a) { console.warn(...a) },\n};\n"),
+            // Output a developer switches on.
+            ("gen/src/lib.rs", "pub fn g() {\n    if crate::debug_enabled() {\n        println!(\"trace\");\n    }\n}\n"),
+            ("mac/src/lib.rs", "pub fn m() {\n    if std::env::var_os(\"M_DEBUG\").is_some() {\n        eprintln!(\"expanded\");\n    }\n}\n"),
             // Last words before the process ends: no logger is sure to flush.
             ("ffi/src/lib.rs", "pub fn guard() {\n    eprintln!(\"panic unwind caught, aborting\");\n    std::process::abort()\n}\n"),
             // ... flushed first.

@@ -354,6 +354,18 @@ pub(super) fn is_message(arg: &syn::Expr) -> bool {
     )
 }
 
+/// Whether a function's contract puts its preconditions on its callers: Rust's `_unchecked`
+/// naming (`from_str_unchecked`: called once the input was validated), or `#[doc(hidden)]` —
+/// outside the documented API, support code the crate's own macros expand to and call with
+/// what those macros wrote (`quote`'s runtime parsing its own token text).
+pub(super) fn caller_upholds(name: &str, attrs: &[syn::Attribute]) -> bool {
+    name.ends_with("_unchecked")
+        || attrs.iter().any(|a| {
+            a.path().is_ident("doc")
+                && matches!(&a.meta, syn::Meta::List(l) if l.tokens.to_string().trim() == "hidden")
+        })
+}
+
 /// Whether a function is a test helper the library publishes, by its name (`mock`, `fake`,
 /// `stub`, `dummy`, `for_test…`) or its doc ("useful for integration tests"): a panic is how a
 /// test helper fails.

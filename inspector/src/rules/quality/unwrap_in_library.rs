@@ -14,8 +14,8 @@
 
 use super::caller_input::{bound_names, deciding_part, mentions, parameter_names, private_traits};
 use super::unwrap_context::{
-    constant_input, guarded, helps_tests, input_dependent, is_lock_call, is_message, receiver_root,
-    string_names, writes_into_string,
+    caller_upholds, constant_input, guarded, helps_tests, input_dependent, is_lock_call,
+    is_message, receiver_root, string_names, writes_into_string,
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::comments_at;
@@ -259,7 +259,9 @@ impl Finder {
         let doc = doc_text(attrs).to_lowercase();
         self.functions.push(Scope {
             start: sig.fn_token.span.start().line as u32,
-            panics: doc.contains("panic") || helps_tests(&sig.ident.to_string(), &doc),
+            panics: doc.contains("panic")
+                || helps_tests(&sig.ident.to_string(), &doc)
+                || caller_upholds(&sig.ident.to_string(), attrs),
             public,
             from_caller: parameter_names(sig),
         });
@@ -473,6 +475,16 @@ mod tests {
         let text = "/// A hedge with a prepopulated histogram. This is useful for integration tests.\npub fn prepopulated(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new_with_mock_latencies(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\n";
         let lines: Vec<u32> = all_hits("src/hedge.rs", text).iter().map(|h| h.0).collect();
         assert_eq!(lines, vec![9]);
+    }
+
+    #[test]
+    fn quiet_where_callers_uphold_the_precondition() {
+        let text = "impl Stream {\n    pub fn from_str_unchecked(src: &str) -> Self {\n        Self::from_str(src).unwrap()\n    }\n}\n#[doc(hidden)]\npub fn parse(s: &str) -> T {\n    s.parse().expect(\"invalid token stream\")\n}\npub fn visible(s: &str) -> T {\n    s.parse().expect(\"invalid token stream\")\n}\n";
+        let lines: Vec<u32> = all_hits("src/runtime.rs", text)
+            .iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(lines, vec![11]);
     }
 
     #[test]
