@@ -288,8 +288,12 @@ fn debug_gated(lines: &[LexLine<'_>], number: u32) -> bool {
     })
 }
 
+/// The names of the standard library's printing macros.
+const PRINT_MACROS: [&str; 4] = ["print", "println", "eprint", "eprintln"];
+
 /// The lines of `macro_rules!` definitions named like a log level (`macro_rules! debug { …
-/// eprintln!(…) }`): the project's own logging facility, whose printing is its logging.
+/// eprintln!(…) }`) or a printing macro (an async runtime's own `println!`): the project's own
+/// logging or printing facility, whose printing is what it offers.
 fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
     let mut out = Vec::new();
     let mut depth: Option<i32> = None;
@@ -303,7 +307,9 @@ fn log_macro_lines(lines: &[LexLine<'_>]) -> Vec<u32> {
                     .unwrap_or_default()
                     .to_string()
             });
-            if named.is_some_and(|n| LOG_LEVELS.contains(&n.as_str())) {
+            if named.is_some_and(|n| {
+                LOG_LEVELS.contains(&n.as_str()) || PRINT_MACROS.contains(&n.as_str())
+            }) {
                 depth = Some(0);
             }
         }
@@ -455,6 +461,8 @@ mod tests {
             ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
             // The console backend of the project's own logger interface.
             ("web/console-logger.ts", "export const ConsoleLogger = {\n  warn(...a) { console.warn(...a) },\n};\n"),
+            // A runtime's own printing macros: printing is the API they offer.
+            ("rt/src/macros.rs", "#[macro_export]\nmacro_rules! println {\n    () => ($crate::print!(\"\\n\"));\n}\n"),
             // Output a developer switches on.
             ("gen/src/lib.rs", "pub fn g() {\n    if crate::debug_enabled() {\n        println!(\"trace\");\n    }\n}\n"),
             ("mac/src/lib.rs", "pub fn m() {\n    if std::env::var_os(\"M_DEBUG\").is_some() {\n        eprintln!(\"expanded\");\n    }\n}\n"),

@@ -57,6 +57,24 @@ fn a_named_case_declared_unsupported_is_not_unfinished_work() {
 }
 
 #[test]
+fn the_catch_all_over_a_c_librarys_constants_is_an_impossible_case() {
+    let text = "pub fn event(e: sys::yaml_event_type_t) -> Event {\n    match e {\n        sys::YAML_STREAM_START_EVENT => Event::Start,\n        sys::YAML_NO_EVENT | sys::YAML_ALIAS_EVENT => unreachable!(),\n        _ => unimplemented!(),\n    }\n}\npub fn op(o: Op) -> u8 {\n    match o {\n        Op::Add => 1,\n        Op::Sub => 2,\n        _ => unimplemented!(),\n    }\n}\n";
+    assert_eq!(
+        crate::rules::fixture::excused(&TodoMacro, "src/libyaml/parser.rs", text),
+        vec![(5, "the match is over a C library's constants: its catch-all covers values the library never returns".to_string())]
+    );
+    let open: Vec<u32> = hits(&TodoMacro, "src/libyaml/parser.rs", text)
+        .into_iter()
+        .map(|h| h.0)
+        .collect();
+    assert_eq!(
+        open,
+        vec![12],
+        "a Rust enum's missing cases are still to do"
+    );
+}
+
+#[test]
 fn a_catch_all_that_says_the_value_is_unsupported_is_a_refusal() {
     let text = "pub fn version(v: Version) -> Vec<u8> {\n    match v {\n        Version::H1 => b\"h1\".to_vec(),\n        _ => unimplemented!(\"the client only supports http/1.1\"),\n    }\n}\npub fn codec(c: Codec) {\n    match c {\n        Codec::Gzip => {}\n        _ => unimplemented!(\"not yet supported\"),\n    }\n}\n";
     assert_eq!(
