@@ -51,8 +51,15 @@ const TASK_FILES: [&str; 7] = [
 pub(crate) fn role_by_path(path: &str) -> Placed {
     let parts: Vec<&str> = path.split('/').collect();
     let (name, dirs) = parts.split_last().unwrap_or((&"", &[]));
-    if dirs.iter().any(|d| matches!(*d, "vendor" | "node_modules")) {
-        return (FileRole::Vendored, "under a vendor folder".to_string());
+    match protocol::project::generated_or_vendored(path) {
+        Some("vendored") => return (FileRole::Vendored, "under a vendor folder".to_string()),
+        Some(_) => {
+            return (
+                FileRole::Generated,
+                "a generated file by its name".to_string(),
+            )
+        }
+        None => {}
     }
     if *name == "conftest.py" {
         return (FileRole::TestSupport, "pytest conftest.py".to_string());
@@ -69,6 +76,21 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     }
     if is_test_path(path) {
         return (FileRole::Test, "test naming convention".to_string());
+    }
+    // A script project's top-level `spec/` is its test suite (Jasmine's and Mocha's folder) and
+    // a top-level `tasks/` its task runner's (gulp's, grunt's); in Python the same names may
+    // well be packages of the application (Celery's `tasks`).
+    if is_script(name) {
+        match dirs.first() {
+            Some(&"spec") => return (FileRole::Test, "under the top-level spec/".to_string()),
+            Some(&"tasks") => {
+                return (
+                    FileRole::BuildScript,
+                    "under the top-level tasks/".to_string(),
+                )
+            }
+            _ => {}
+        }
     }
     // The documentation site's own tooling (`docs/.vitepress/config.mts`) is documentation,
     // and so is a top-level `website/` (a Docusaurus or Hugo site of the project's docs).
@@ -124,6 +146,14 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     (
         FileRole::Library,
         "no manifest or convention says otherwise".to_string(),
+    )
+}
+
+/// Whether a file name is a JavaScript or TypeScript script's.
+fn is_script(name: &str) -> bool {
+    matches!(
+        crate::engine::Language::of(name),
+        Some(crate::engine::Language::JavaScript | crate::engine::Language::TypeScript)
     )
 }
 
@@ -225,6 +255,10 @@ mod tests {
             ("packages/zod/src/v3/benchmarks/index.ts", FileRole::Bench),
             ("tests/conftest.py", FileRole::TestSupport),
             ("vendor/x/a.go", FileRole::Vendored),
+            ("third_party/zlib/x.go", FileRole::Vendored),
+            ("api/user.pb.go", FileRole::Generated),
+            ("spec/env/browser.js", FileRole::Test),
+            ("tasks/publish-to-aws.js", FileRole::BuildScript),
         ] {
             assert_eq!(role(path), want, "{path}");
         }
@@ -233,6 +267,8 @@ mod tests {
             "src/engine/main.rs",
             "src/build.rs",
             "src/example/mod.rs",
+            "tasks/send_mail.py",
+            "lib/spec/index.js",
             "app/views.py",
             "doc/util.go",
         ] {

@@ -7,6 +7,8 @@
 //!
 //! Read lexically, comment- and string-aware: an attribute applies to the item that follows it,
 //! up to the brace that closes that item (or its `;`); an inner attribute (`#![…]`) to the file.
+//! A JavaScript project says the same with ESLint's directive comments (`/* eslint-disable
+//! no-console */`), read by [`eslint_disabled`].
 
 use crate::engine::{Language, SourceFile};
 use crate::lexical::LexLine;
@@ -34,6 +36,73 @@ pub(crate) fn allowed(file: &SourceFile, lints: &[&str]) -> Vec<(u32, u32)> {
         }
     }
     ranges
+}
+
+/// The line ranges (1-based, inclusive) of a JavaScript or TypeScript `file` where an ESLint
+/// directive comment turns `rule` off (or every rule): `eslint-disable` up to the next
+/// `eslint-enable` of it (or the end of the file), `eslint-disable-next-line` for the next line,
+/// `eslint-disable-line` for its own. The JavaScript counterpart of [`allowed`].
+pub(crate) fn eslint_disabled(file: &SourceFile, rule: &str) -> Vec<(u32, u32)> {
+    let script = matches!(
+        file.language,
+        Some(Language::JavaScript | Language::TypeScript)
+    );
+    if !script || !file.text.contains("eslint-disable") {
+        return Vec::new();
+    }
+    let mut ranges = Vec::new();
+    let mut open: Option<u32> = None;
+    for (i, text) in file.text.lines().enumerate() {
+        let number = i as u32 + 1;
+        let Some((directive, rules)) = eslint_directive(text) else {
+            continue;
+        };
+        let names_rule = rules.is_empty() || rules.iter().any(|r| *r == rule);
+        match directive {
+            "eslint-disable-next-line" if names_rule => ranges.push((number + 1, number + 1)),
+            "eslint-disable-line" if names_rule => ranges.push((number, number)),
+            "eslint-disable" if names_rule => {
+                open.get_or_insert(number);
+            }
+            "eslint-enable" if names_rule => {
+                if let Some(start) = open.take() {
+                    ranges.push((start, number));
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(start) = open {
+        ranges.push((start, u32::MAX));
+    }
+    ranges
+}
+
+/// The ESLint directive a comment on `line` holds and the rules it names (none: every rule);
+/// `-- why` descriptions left out.
+fn eslint_directive(line: &str) -> Option<(&str, Vec<&str>)> {
+    let at = line.find("eslint-")?;
+    let before = &line[..at];
+    if !(before.contains("//") || before.contains("/*")) {
+        return None;
+    }
+    let rest = &line[at..];
+    let rest = rest.split("*/").next().unwrap_or(rest);
+    let rest = rest.split(" -- ").next().unwrap_or(rest);
+    let (directive, names) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let known = [
+        "eslint-disable-next-line",
+        "eslint-disable-line",
+        "eslint-disable",
+        "eslint-enable",
+    ];
+    let directive = known.into_iter().find(|d| *d == directive)?;
+    let rules = names
+        .split(',')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .collect();
+    Some((directive, rules))
 }
 
 /// Whether `line` lies in one of `ranges`.
@@ -107,6 +176,18 @@ fn item_end(lines: &[LexLine<'_>], at: usize) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eslint_directives_turn_a_rule_off_where_they_say() {
+        let text = "console.log('a');\n// eslint-disable-next-line no-console\nconsole.log('b');\nconsole.log('c'); // eslint-disable-line no-alert, no-console\n/* eslint-disable no-console -- release script */\nconsole.log('d');\n/* eslint-enable no-console */\nconsole.log('e'); // eslint-disable-line no-alert\n/* eslint-disable */\nconsole.log('f');\n";
+        let file = SourceFile::new("tasks/publish.js".to_string(), text.to_string());
+        assert_eq!(
+            eslint_disabled(&file, "no-console"),
+            vec![(3, 3), (4, 4), (5, 7), (9, u32::MAX)]
+        );
+        let rust = SourceFile::new("src/a.rs".to_string(), text.to_string());
+        assert!(eslint_disabled(&rust, "no-console").is_empty());
+    }
 
     #[test]
     fn an_allowance_covers_its_item_and_an_inner_one_the_file() {

@@ -178,7 +178,7 @@ fn compare(usage: &BTreeMap<String, Usage>, out: &mut Sink) {
         )
         .suggest("log through the project's logging framework instead of printing");
         out.hit(if allowed {
-            hit.excused("the project allows each of its prints (`#[allow]`/`#[expect]` of clippy's `print_stdout`/`print_stderr`)")
+            hit.excused("the project allows each of its prints (`#[allow]`/`#[expect]` of clippy's `print_stdout`/`print_stderr`, or ESLint's `no-console` disabled)")
         } else {
             hit
         });
@@ -187,7 +187,7 @@ fn compare(usage: &BTreeMap<String, Usage>, out: &mut Sink) {
 
 /// A logging or print call outside test code: (line, whether it logs, the print call, whether
 /// the project allows printing there: `#[allow]`/`#[expect]` of clippy's `print_stdout` or
-/// `print_stderr`).
+/// `print_stderr`, an ESLint directive turning `no-console` off).
 type Call = (u32, bool, Option<String>, bool);
 
 /// The logging and print calls of one file, outside test code and `__main__` blocks.
@@ -208,7 +208,12 @@ fn calls(file: &SourceFile, lang: Language) -> Vec<Call> {
     }
     let mut found = Vec::new();
     let mut tests = LazyTestCode::new(file);
-    let allowed = lint_allowances::allowed(file, &PRINT_LINTS);
+    let allowed = match lang {
+        Language::JavaScript | Language::TypeScript => {
+            lint_allowances::eslint_disabled(file, "no-console")
+        }
+        _ => lint_allowances::allowed(file, &PRINT_LINTS),
+    };
     let lines = file.lexed(lang);
     let facility = if lang == Language::Rust {
         log_macro_lines(&lines)
@@ -459,6 +464,8 @@ mod tests {
             ("stdx/src/lib.rs", "#[expect(clippy::print_stderr, reason = \"only visible to developers\")]\npub fn timeit() {\n    eprintln!(\"t\");\n}\n"),
             ("utils/src/lib.rs", "#![allow(clippy::print_stderr)]\npub mod linear;\n"),
             ("utils/src/linear.rs", "pub fn plot() {\n    eprintln!(\"plot\");\n}\n"),
+            // ESLint's no-console turned off by the project: excused, below.
+            ("front/report.js", "/* eslint-disable no-console */\nexport function report(r) {\n  console.log(r);\n}\n"),
             // The console backend of the project's own logger interface.
             ("web/console-logger.ts", "export const ConsoleLogger = {\n  warn(...a) { console.warn(...a) },\n};\n"),
             // A runtime's own printing macros: printing is the API they offer.
@@ -483,7 +490,8 @@ mod tests {
             excused,
             vec![
                 ("stdx/src/lib.rs", Some(3)),
-                ("utils/src/linear.rs", Some(2))
+                ("utils/src/linear.rs", Some(2)),
+                ("front/report.js", Some(3))
             ]
         );
         assert!(
