@@ -57,7 +57,7 @@ pub(crate) fn eslint_disabled(file: &SourceFile, rule: &str) -> Vec<(u32, u32)> 
         let Some((directive, rules)) = eslint_directive(text) else {
             continue;
         };
-        let names_rule = rules.is_empty() || rules.iter().any(|r| *r == rule);
+        let names_rule = rules.is_empty() || rules.contains(&rule);
         match directive {
             "eslint-disable-next-line" if names_rule => ranges.push((number + 1, number + 1)),
             "eslint-disable-line" if names_rule => ranges.push((number, number)),
