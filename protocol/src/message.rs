@@ -28,7 +28,7 @@ pub use team::{ExecutorMode, ExecutorSpec, LoopSpec, PeerNote, PeerNoteKind, Tas
 /// a version-1 peer would misread its frames. 4: a task assignment carries the configured
 /// prompt templates. 5: an audit request's spec context carries the Steering Exceptions, an
 /// agent's specification its question timeout (pattern A). 6: a project model's package carries
-/// its Rust edition.
+/// its Rust edition and whether it is a procedural macro.
 pub const PROTOCOL_MAJOR: u16 = 6;
 /// The protocol's minor version: informational.
 pub const PROTOCOL_MINOR: u16 = 0;

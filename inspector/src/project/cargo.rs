@@ -122,9 +122,11 @@ fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Rol
         TargetKind::Build => FileRole::BuildScript,
     };
     // A package kept in the top-level examples folder (`examples/imperative/`, a workspace
-    // member) is an example, whatever its targets build.
+    // member) is an example, whatever its targets build; so is one in a generator's template
+    // folder (`sea-orm-cli/template/migration/`), copied into its users' projects.
     let dirs: Vec<&str> = target.path.split('/').collect();
-    let example = super::paths::top_level_example(&dirs);
+    let example = super::paths::top_level_example(&dirs)
+        .or_else(|| super::paths::template_folder(&dirs));
     let role = if example.is_some() {
         FileRole::Example
     } else {
@@ -133,7 +135,7 @@ fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Rol
     for reached in tree(src, &target.path) {
         let Some(parent) = &reached.declared_in else {
             let reason = if let Some(dir) = example {
-                format!("{}; a package under the top-level {dir}/", target.reason)
+                format!("{}; a package under {dir}/", target.reason)
             } else if program {
                 format!(
                     "{}; the library of the program `{}`, undocumented as an API",
@@ -271,6 +273,7 @@ fn without_manifest(
                 publish: true,
                 members: Vec::new(),
                 edition: None,
+                proc_macro: false,
             }
         })
         .collect()
@@ -325,6 +328,13 @@ fn package(src: &Sources<'_>, manifest: &str, table: &Table) -> Package {
         publish,
         members,
         edition: pkg.is_some().then(|| edition_of(pkg)).flatten(),
+        proc_macro: ["proc-macro", "proc_macro"].iter().any(|key| {
+            table
+                .get("lib")
+                .and_then(|lib| lib.get(key))
+                .and_then(Value::as_bool)
+                == Some(true)
+        }),
     }
 }
 

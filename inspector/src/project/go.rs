@@ -27,6 +27,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                 publish: true,
                 members: Vec::new(),
                 edition: None,
+                proc_macro: false,
             })
         })
         .collect();

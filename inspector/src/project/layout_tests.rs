@@ -21,10 +21,20 @@ fn a_package_kept_under_the_examples_folder_is_an_example() {
             "[package]\nname = \"imperative\"\nversion = \"0.0.0\"\npublish = false\n",
         ),
         ("examples/imperative/src/main.rs", "fn main() {}\n"),
+        // The crate a CLI copies into its users' projects.
+        (
+            "cli/template/migration/Cargo.toml",
+            "[package]\nname = \"migration\"\nversion = \"0.1.0\"\n",
+        ),
+        ("cli/template/migration/src/lib.rs", "pub fn up() { todo!() }\n"),
     ]);
     assert_eq!(placed(&m, "futures/src/lib.rs").0, FileRole::Library);
     assert_eq!(
         placed(&m, "examples/imperative/src/main.rs").0,
+        FileRole::Example
+    );
+    assert_eq!(
+        placed(&m, "cli/template/migration/src/lib.rs").0,
         FileRole::Example
     );
 }

@@ -95,6 +95,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                 })
                 .unwrap_or_default(),
             edition: None,
+            proc_macro: false,
         });
     }
 }

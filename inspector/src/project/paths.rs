@@ -100,6 +100,15 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
     }
+    // A `template/` folder outside any `src/` holds what a generator copies into its users'
+    // projects (a CLI's scaffolding, with `todo!()` where the user's code goes);
+    // `src/templates/` may well be a module of a template engine.
+    if let Some(dir) = template_folder(dirs) {
+        return (
+            FileRole::Example,
+            format!("under {dir}/: a template a generator copies into projects"),
+        );
+    }
     // A top-level `build/` folder holds the project's build scripts (`src/build/` may well be
     // a library module of that name).
     if dirs.first() == Some(&"build") {
@@ -147,6 +156,16 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
         FileRole::Library,
         "no manifest or convention says otherwise".to_string(),
     )
+}
+
+/// The `template/` or `templates/` folder outside any `src/` that a path lies in: what a
+/// generator copies into its users' projects (`sea-orm-cli/template/migration/`), where a
+/// `src/templates/` would be a module of that name.
+pub(crate) fn template_folder<'a>(dirs: &[&'a str]) -> Option<&'a str> {
+    dirs.iter()
+        .take_while(|d| **d != "src")
+        .find(|d| matches!(**d, "template" | "templates"))
+        .copied()
 }
 
 /// Whether a file name is a JavaScript or TypeScript script's.
@@ -258,6 +277,10 @@ mod tests {
             ("third_party/zlib/x.go", FileRole::Vendored),
             ("api/user.pb.go", FileRole::Generated),
             ("spec/env/browser.js", FileRole::Test),
+            (
+                "sea-orm-cli/template/migration/src/m1_create_table.rs",
+                FileRole::Example,
+            ),
             ("tasks/publish-to-aws.js", FileRole::BuildScript),
         ] {
             assert_eq!(role(path), want, "{path}");
@@ -269,6 +292,7 @@ mod tests {
             "src/example/mod.rs",
             "tasks/send_mail.py",
             "lib/spec/index.js",
+            "askama/src/templates/mod.rs",
             "app/views.py",
             "doc/util.go",
         ] {

@@ -98,6 +98,7 @@ mod tests {
             publish: true,
             members: Vec::new(),
             edition: None,
+            proc_macro: false,
         }
     }
 

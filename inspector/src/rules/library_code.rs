@@ -55,6 +55,21 @@ pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
         .retain(|hit| !owner(&packages, &hit.location.path).is_some_and(builds_only_programs));
 }
 
+/// Drops the hits that lie in procedural-macro crates: they run inside the compiler, where a
+/// panic is the user's compile error with its message, and they export only their macros — no
+/// function of theirs is an API anyone calls.
+pub(crate) fn drop_hits_in_proc_macro_crates(ctx: &Context, out: &mut Sink) {
+    out.hits
+        .retain(|hit| !in_proc_macro_crate(ctx, &hit.location.path));
+}
+
+/// Whether `path` lies in a procedural-macro crate.
+pub(crate) fn in_proc_macro_crate(ctx: &Context, path: &str) -> bool {
+    ctx.project
+        .package_of(path, Ecosystem::Cargo)
+        .is_some_and(|p| p.proc_macro)
+}
+
 /// The innermost of `packages` whose folder holds `path`.
 fn owner<'p>(packages: &[&'p Package], path: &str) -> Option<&'p Package> {
     packages

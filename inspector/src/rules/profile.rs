@@ -62,6 +62,7 @@ const PEDANTIC: &[(&str, &str)] = &[
     ("holistic/retry-without-backoff",  "measured 20 % (1/5): polling loops and optimistic retries (WATCH, CAS) read as retry storms"),
     ("holistic/file-check-then-act",    "measured 0 % (0/6): a local tool's create-if-missing, with nothing to race with"),
     ("holistic/static-mut",             "measured 0 % (0/27): write-once globals (a CPython extension's type pointers set at import under a OnceLock, CPU-feature dispatch, Once-guarded registries), unit structs"),
+    ("holistic/blocking-in-async",      "measured 5 % (1/19): short local file operations of a server's compile futures, a CLI's commands on their own runtime, tokio's recv awaited through timeout (fixed)"),
     ("holistic/weak-password-hash",     "measured 0 % (0/6): digests a database protocol mandates (MySQL's scramble, PostgreSQL's md5 login), htpasswd compatibility"),
     ("quality/naming-violation",        "est. 0 % (0/2): style, rarely worth a review comment"),
     ("quality/long-function",           "est. < 30 % (29 on 5 repositories): length is a taste"),

@@ -131,6 +131,9 @@ pub struct Package {
     /// The Rust edition a Cargo package compiles as: its `edition`, 2015 when it names none
     /// (Cargo's default); `None` for other ecosystems and an edition the workspace sets.
     pub edition: Option<u16>,
+    /// Whether a Cargo package's library is a procedural macro (`[lib] proc-macro = true`): it
+    /// exports only its macros, which run inside the compiler, where a panic is a compile error.
+    pub proc_macro: bool,
 }
 
 /// One file of the repository and what the model knows of it.

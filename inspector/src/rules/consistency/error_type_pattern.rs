@@ -13,7 +13,9 @@
 
 use super::module::{library_modules, list, NOTHING_TO_COMPARE};
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile, TreeUse};
-use crate::rules::library_code::{binary_crates, in_binary_crate, is_library_file};
+use crate::rules::library_code::{
+    binary_crates, in_binary_crate, in_proc_macro_crate, is_library_file,
+};
 use protocol::{Category, Claim, Dimension, Location, Severity};
 use std::collections::BTreeMap;
 use syn::visit::{self, Visit};
@@ -81,7 +83,10 @@ impl Rule for ErrorTypePattern {
         let binaries = binary_crates(ctx);
         let mut styles: BTreeMap<String, Styles> = BTreeMap::new();
         for (file, module) in files {
-            if unpublished(ctx, &file.rel_path) || in_binary_crate(&file.rel_path, &binaries) {
+            if unpublished(ctx, &file.rel_path)
+                || in_binary_crate(&file.rel_path, &binaries)
+                || in_proc_macro_crate(ctx, &file.rel_path)
+            {
                 continue;
             }
             if let Some(found) = scanned.remove(&file.rel_path) {

@@ -19,7 +19,9 @@ use super::unwrap_context::{
 };
 use crate::engine::{Context, Hit, Language, Rule, RuleMeta, Sink, SourceFile};
 use crate::lexical::comments_at;
-use crate::rules::library_code::{drop_hits_in_program_crates, is_library_file};
+use crate::rules::library_code::{
+    drop_hits_in_proc_macro_crates, drop_hits_in_program_crates, is_library_file,
+};
 use crate::rules::lint_allowances;
 use crate::rules::macro_calls::visit_macro_args;
 use crate::rules::rust_docs::doc_text;
@@ -101,6 +103,7 @@ impl Rule for UnwrapInLibrary {
 
     fn check_project(&self, ctx: &Context, out: &mut Sink) {
         drop_hits_in_program_crates(ctx, out);
+        drop_hits_in_proc_macro_crates(ctx, out);
     }
 
     fn check_file(&self, file: &SourceFile, out: &mut Sink) {
@@ -475,6 +478,31 @@ mod tests {
         let text = "/// A hedge with a prepopulated histogram. This is useful for integration tests.\npub fn prepopulated(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new_with_mock_latencies(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\npub fn new(l: &[u64]) -> H {\n    h.record(l[0]).unwrap();\n}\n";
         let lines: Vec<u32> = all_hits("src/hedge.rs", text).iter().map(|h| h.0).collect();
         assert_eq!(lines, vec![9]);
+    }
+
+    #[test]
+    fn quiet_in_a_procedural_macro_crate() {
+        let lib = "pub fn port(s: &str) -> u16 {\n    s.parse::<u16>().unwrap()\n}\n";
+        let crate_with = |lib_table: &str| {
+            let manifest = format!("[package]\nname = \"m\"\nversion = \"1.0.0\"\n{lib_table}");
+            let ctx = Context::from_files(
+                std::path::Path::new("/r"),
+                vec![
+                    SourceFile::new("Cargo.toml", manifest.as_str()),
+                    SourceFile::new("src/lib.rs", lib),
+                ],
+                crate::spec::Specs::default(),
+            );
+            let rule = &UnwrapInLibrary::ON_INPUT;
+            let mut sink = Sink::default();
+            for file in ctx.files.iter().filter(|f| rule.wants(f)) {
+                rule.check_file(file, &mut sink);
+            }
+            rule.check_project(&ctx, &mut sink);
+            sink.hits.len()
+        };
+        assert_eq!(crate_with("[lib]\nproc-macro = true\n"), 0);
+        assert_eq!(crate_with(""), 1);
     }
 
     #[test]

@@ -161,6 +161,13 @@ impl<'ast> Visit<'ast> for Finder {
 
     fn visit_expr_await(&mut self, e: &'ast syn::ExprAwait) {
         self.awaited.insert(&*e.base as *const syn::Expr as usize);
+        // A future handed to an awaited wrapper is awaited through it: `timeout(d,
+        // rx.recv()).await` waits on tokio's `recv`, never blocks.
+        if let syn::Expr::Call(c) = &*e.base {
+            for arg in &c.args {
+                self.awaited.insert(arg as *const syn::Expr as usize);
+            }
+        }
         visit::visit_expr_await(self, e);
     }
 
@@ -282,7 +289,7 @@ mod tests {
 
     #[test]
     fn quiet_on_async_versions_spawn_blocking_and_sync_code() {
-        let rust = "async fn a(path: PathBuf, mut rx: Receiver<u8>) {\n    tokio::time::sleep(Duration::from_secs(1)).await;\n    let t = tokio::fs::read_to_string(&path).await?;\n    let m = rx.recv().await;\n    let h = tokio::task::spawn_blocking(move || std::fs::read(path)).await;\n}\nfn b(path: &Path) {\n    std::thread::sleep(Duration::from_millis(5));\n    let t = std::fs::read(path);\n}\n#[tokio::test]\nasync fn t() {\n    std::fs::write(\"x\", \"y\").unwrap();\n}\n";
+        let rust = "async fn a(path: PathBuf, mut rx: Receiver<u8>) {\n    tokio::time::sleep(Duration::from_secs(1)).await;\n    let t = tokio::fs::read_to_string(&path).await?;\n    let m = rx.recv().await;\n    let n = timeout(Duration::from_secs(20), rx.recv()).await;\n    let h = tokio::task::spawn_blocking(move || std::fs::read(path)).await;\n}\nfn b(path: &Path) {\n    std::thread::sleep(Duration::from_millis(5));\n    let t = std::fs::read(path);\n}\n#[tokio::test]\nasync fn t() {\n    std::fs::write(\"x\", \"y\").unwrap();\n}\n";
         assert!(hits(&BlockingInAsync, "src/a.rs", rust).is_empty());
         let py = "async def handler(req):\n    await asyncio.sleep(1)\n    def sync_part():\n        time.sleep(1)\n    return await loop.run_in_executor(None, sync_part)\n";
         assert!(hits(&BlockingInAsync, "app/h.py", py).is_empty());

@@ -100,20 +100,28 @@ fn line_of(m: &syn::Macro) -> u32 {
     m.path.span().start().line as u32
 }
 
-/// `#[cfg(not(CPython))]`: the item exists only for a configuration the crate does not
-/// support, so that it compiles there.
+/// `#[cfg(not(CPython))]`, `#[cfg(target_arch = "wasm32")]`: the item exists only for a
+/// configuration or a target the crate does not support, so that it compiles there.
 fn for_unsupported_config(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.path().is_ident("cfg")
-            && a.meta
-                .require_list()
-                .is_ok_and(|l| l.tokens.to_string().trim_start().starts_with("not"))
+            && a.meta.require_list().is_ok_and(|l| {
+                let predicate = l.tokens.to_string();
+                let predicate = predicate.trim_start();
+                predicate.starts_with("not")
+                    || ["target_", "unix", "windows"]
+                        .iter()
+                        .any(|p| predicate.starts_with(p))
+            })
     })
 }
 
 fn deprecated(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|a| a.path().is_ident("deprecated"))
 }
+
+/// Why a stub compiled for one configuration only is deliberate.
+const UNSUPPORTED_CONFIG: &str = "the function is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`, a target)";
 
 /// The `unimplemented!()` calls the code declares deliberate: (line, why).
 #[derive(Default)]
@@ -226,7 +234,7 @@ impl<'ast> Visit<'ast> for Declared {
         }
         let stub = sole_macro_of(&f.block).filter(|m| is_unimplemented(m));
         if let Some(mac) = stub.filter(|_| for_unsupported_config(&f.attrs)) {
-            self.record(mac, "the method is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`)");
+            self.record(mac, UNSUPPORTED_CONFIG);
         }
         let outer = self.deprecated;
         self.deprecated |= deprecated(&f.attrs);
@@ -237,6 +245,10 @@ impl<'ast> Visit<'ast> for Declared {
     fn visit_item_fn(&mut self, f: &'ast syn::ItemFn) {
         if let Some(mac) = documented_gap(&f.attrs, &f.block) {
             self.record(mac, "its documentation tells callers it is not supported");
+        }
+        let stub = sole_macro_of(&f.block).filter(|m| is_unimplemented(m));
+        if let Some(mac) = stub.filter(|_| for_unsupported_config(&f.attrs)) {
+            self.record(mac, UNSUPPORTED_CONFIG);
         }
         let (outer_dep, outer_trait) = (self.deprecated, self.trait_method);
         self.deprecated |= deprecated(&f.attrs);

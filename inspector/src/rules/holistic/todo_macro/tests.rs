@@ -57,6 +57,15 @@ fn a_named_case_declared_unsupported_is_not_unfinished_work() {
 }
 
 #[test]
+fn a_free_function_stubbed_for_an_unsupported_target_is_deliberate() {
+    let text = "#[cfg(target_arch = \"wasm32\")]\npub fn get_language(name: &str) -> Lang {\n    unimplemented!()\n}\n#[cfg(feature = \"x\")]\npub fn extra() {\n    unimplemented!()\n}\n";
+    assert_eq!(
+        crate::rules::fixture::excused(&TodoMacro, "helix-loader/src/grammar.rs", text),
+        vec![(3, "the function is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`, a target)".to_string())]
+    );
+}
+
+#[test]
 fn the_catch_all_over_a_c_librarys_constants_is_an_impossible_case() {
     let text = "pub fn event(e: sys::yaml_event_type_t) -> Event {\n    match e {\n        sys::YAML_STREAM_START_EVENT => Event::Start,\n        sys::YAML_NO_EVENT | sys::YAML_ALIAS_EVENT => unreachable!(),\n        _ => unimplemented!(),\n    }\n}\npub fn op(o: Op) -> u8 {\n    match o {\n        Op::Add => 1,\n        Op::Sub => 2,\n        _ => unimplemented!(),\n    }\n}\n";
     assert_eq!(
@@ -89,7 +98,7 @@ fn a_catch_all_that_says_the_value_is_unsupported_is_a_refusal() {
     let config = "impl TimeRef {\n    #[cfg(CPython)]\n    pub fn has_tz(&self) -> bool {\n        self.tz == 1\n    }\n    #[cfg(not(CPython))]\n    pub fn has_tz(&self) -> bool {\n        unimplemented!()\n    }\n}\n";
     assert_eq!(
         crate::rules::fixture::excused(&TodoMacro, "src/ffi/pytimeref.rs", config),
-        vec![(8, "the method is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`)".to_string())]
+        vec![(8, "the function is compiled only for a configuration the crate does not support (`#[cfg(not(…))]`, a target)".to_string())]
     );
     let unlikely = "pub fn ident(p: &Pat) -> String {\n    match p {\n        Pat::Ident(i) => i.to_string(),\n        _ => {\n            unimplemented!(\"Foreign functions are unlikely to have any other pattern.\")\n        }\n    }\n}\n";
     assert_eq!(

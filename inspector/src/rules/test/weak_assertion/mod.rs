@@ -289,6 +289,12 @@ impl Rule for WeakAssertion {
         if is_benchmark_path(&file.rel_path) || is_fixture_path(&file.rel_path) {
             return false;
         }
+        // An example's or the documentation's tests show the library at work to a reader (one
+        // left without its assertion where the example cannot show it): not the project's
+        // checks.
+        if file.is_illustration() {
+            return false;
+        }
         match file.language {
             Some(Language::Rust) => t.contains("test]") || t.contains("test_case("),
             Some(Language::Python) => file.is_test_file() && t.contains("def test"),

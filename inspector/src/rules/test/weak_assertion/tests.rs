@@ -36,6 +36,13 @@ fn fires_on_a_tautology_in_a_rust_test_module() {
             "test `f_is_one` asserts something that cannot fail: `assert!(true);`".to_string()
         )]
     );
+    // An example project's tests show the library to a reader: not the project's checks.
+    assert!(hits(
+        &WeakAssertion::CANNOT_FAIL,
+        "examples/sqlite/inserts/src/a.rs",
+        text
+    )
+    .is_empty());
     // The empty test is the pedantic rule's.
     assert_eq!(
         hits(&WeakAssertion::FREE, "src/a.rs", text),
