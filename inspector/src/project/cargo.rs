@@ -125,8 +125,8 @@ fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Rol
     // member) is an example, whatever its targets build; so is one in a generator's template
     // folder (`sea-orm-cli/template/migration/`), copied into its users' projects.
     let dirs: Vec<&str> = target.path.split('/').collect();
-    let example = super::paths::top_level_example(&dirs)
-        .or_else(|| super::paths::template_folder(&dirs));
+    let example =
+        super::paths::top_level_example(&dirs).or_else(|| super::paths::template_folder(&dirs));
     let role = if example.is_some() {
         FileRole::Example
     } else {

@@ -26,7 +26,10 @@ fn a_package_kept_under_the_examples_folder_is_an_example() {
             "cli/template/migration/Cargo.toml",
             "[package]\nname = \"migration\"\nversion = \"0.1.0\"\n",
         ),
-        ("cli/template/migration/src/lib.rs", "pub fn up() { todo!() }\n"),
+        (
+            "cli/template/migration/src/lib.rs",
+            "pub fn up() { todo!() }\n",
+        ),
     ]);
     assert_eq!(placed(&m, "futures/src/lib.rs").0, FileRole::Library);
     assert_eq!(

@@ -97,6 +97,17 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if let Some(dir) = dirs.first().filter(|d| matches!(**d, "docs" | "website")) {
         return (FileRole::Docs, format!("under {dir}/"));
     }
+    if is_script(name) {
+        // A tool's configuration script (`vite.config.ts`, `rolldown.config.ts`,
+        // `eslint.config.js`): it configures the build, it is not the library.
+        let parts: Vec<&str> = name.split('.').collect();
+        if parts.len() >= 3 && parts[parts.len() - 2] == "config" && !parts[0].is_empty() {
+            return (
+                FileRole::BuildScript,
+                format!("a build tool's configuration script ({name})"),
+            );
+        }
+    }
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
     }
@@ -177,12 +188,13 @@ fn is_script(name: &str) -> bool {
 }
 
 /// The top-level folder of examples a path lies in (`example/`, `examples/`, `_examples/`,
-/// `demo/`, `demos/`, and a course's `exercises/`, left unfinished for the learner), if any.
+/// `demo/`, `demos/`, a course's `exercises/`, left unfinished for the learner, and a
+/// `playground/` of sample apps a tool's end-to-end tests build), if any.
 pub(crate) fn top_level_example<'a>(dirs: &[&'a str]) -> Option<&'a str> {
     dirs.first().copied().filter(|d| {
         matches!(
             *d,
-            "example" | "examples" | "_examples" | "demo" | "demos" | "exercises"
+            "example" | "examples" | "_examples" | "demo" | "demos" | "exercises" | "playground"
         )
     })
 }
@@ -277,6 +289,8 @@ mod tests {
             ("third_party/zlib/x.go", FileRole::Vendored),
             ("api/user.pb.go", FileRole::Generated),
             ("spec/env/browser.js", FileRole::Test),
+            ("packages/vite/rolldown.config.ts", FileRole::BuildScript),
+            ("playground/lib/src/main.ts", FileRole::Example),
             (
                 "sea-orm-cli/template/migration/src/m1_create_table.rs",
                 FileRole::Example,
@@ -293,6 +307,7 @@ mod tests {
             "tasks/send_mail.py",
             "lib/spec/index.js",
             "askama/src/templates/mod.rs",
+            "src/config.ts",
             "app/views.py",
             "doc/util.go",
         ] {

@@ -158,6 +158,8 @@ impl Rule for HardcodedCredential {
                     hit.excused("the database (or service) it sets up is a container this file starts itself: a throwaway password")
                 } else if local_service::beside_loopback(&all_lines, a.line) {
                     hit.excused("it is given beside a loopback host (`localhost`, `127.0.0.1`): the password of a server on the developer's own machine")
+                } else if said_public(&all_lines, a.line) {
+                    hit.excused("the comment above says the value is safe to publish (a native app's OAuth client secret, which cannot be kept secret)")
                 } else if !a.generated {
                     hit.excused("a short or word-like value, not a generated secret (16+ characters, letters and digits): the kind tests, examples and local setups use")
                 } else {
@@ -166,6 +168,28 @@ impl Rule for HardcodedCredential {
             );
         }
     }
+}
+
+/// Whether a comment on the line or the line above says the value may be published
+/// ("This value is safe to be embedded in version control", "not a secret").
+fn said_public(lines: &[&str], line: u32) -> bool {
+    let at = line as usize;
+    lines[at.saturating_sub(2)..at.min(lines.len())]
+        .iter()
+        .filter_map(|l| {
+            l.split_once("//")
+                .or_else(|| l.split_once('#'))
+                .map(|(_, c)| c)
+        })
+        .map(str::to_lowercase)
+        .any(|c| {
+            c.contains("not a secret")
+                || c.contains("not secret")
+                || (c.contains("safe to")
+                    && ["embed", "commit", "publish", "share"]
+                        .iter()
+                        .any(|w| c.contains(w)))
+        })
 }
 
 #[cfg(test)]
@@ -310,5 +334,21 @@ mod tests {
                 "`password` is set to a hard-coded literal (16 characters)".to_string()
             )]
         );
+    }
+
+    #[test]
+    fn a_value_the_code_says_is_safe_to_publish_is_excused() {
+        let go = "package authflow\n\nvar (\n\t// This value is safe to be embedded in version control\n\toauthClientSecret = \"34ddeff2b558a23d38fba8a6de74f086ede1cc0b\"\n\tapiSecret = \"9f8e7d6c5b4a39281706f5e4d3c2b1a098765432\"\n)\n";
+        let excused: Vec<u32> =
+            crate::rules::fixture::excused(&HardcodedCredential, "internal/authflow/flow.go", go)
+                .into_iter()
+                .map(|h| h.0)
+                .collect();
+        assert_eq!(excused, vec![5]);
+        let open: Vec<u32> = hits(&HardcodedCredential, "internal/authflow/flow.go", go)
+            .into_iter()
+            .map(|h| h.0)
+            .collect();
+        assert_eq!(open, vec![6]);
     }
 }

@@ -85,6 +85,17 @@ static META: RuleMeta = RuleMeta {
     explanation: "TLS certificate/host-name verification disabled (danger_accept_invalid_certs, verify=False, ...)",
 };
 
+/// Whether a line's comment tells the project's security linter to allow it: golangci-lint's
+/// `//nolint` (bare or naming `gosec`), bandit's `# nosec`.
+fn security_lint_allowed(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    let nolint = lower
+        .find("//nolint")
+        .map(|at| &lower[at + "//nolint".len()..]);
+    nolint.is_some_and(|rest| !rest.starts_with(':') || rest.contains("gosec"))
+        || lower.contains("# nosec")
+}
+
 /// Words of a condition that make it the user's TLS setting (`verify`, `insecure`, …).
 const SETTING_WORDS: [&str; 6] = ["verify", "insecure", "ssl", "tls", "cert", "secure"];
 
@@ -121,7 +132,13 @@ fn in_setting_branch(lines: &[crate::lexical::LexLine<'_>], index: usize) -> boo
         .iter()
         .any(|k| trimmed.starts_with(k));
         if conditional {
-            let lower = trimmed.to_lowercase();
+            // A `case` names the option it answers in its label, often a string the lexed
+            // code blanks out (`case "tls_insecure_skip_verify":`): read its text.
+            let lower = if trimmed.starts_with("case ") {
+                line.text.to_lowercase()
+            } else {
+                trimmed.to_lowercase()
+            };
             if SETTING_WORDS.iter().any(|w| lower.contains(w)) {
                 return true;
             }
@@ -301,7 +318,9 @@ impl Rule for TlsDisabled {
             let functions = spans.get_or_insert_with(|| functions(&lexed, lang));
             // What the code says of itself: trusted on lines the change under review did not
             // write (a callback that returns nil verifies nothing).
-            let hit = if says_unverified(&lexed, functions, line.number) {
+            let hit = if security_lint_allowed(line.text) {
+                hit.excused("the project's own security linter is told to allow this line (`//nolint:gosec`, `# nosec`)")
+            } else if says_unverified(&lexed, functions, line.number) {
                 hit.excused("the function is named or documented as making an unverified connection (`_create_unverified_context`): the choice is its callers'")
             } else if verifies_itself(&lexed[index + 1..]) {
                 hit.excused("the next lines verify the chain in the code's own callback (`VerifyPeerCertificate`): verification moved, not turned off")
@@ -375,6 +394,15 @@ mod tests {
                 .count(),
             1,
             "excused, so a change that writes it still gates"
+        );
+        // A configuration directive's own case names the option the user wrote.
+        let caddy = "func parse(d *Dispenser) {\n\tswitch d.Val() {\n\tcase \"tls_insecure_skip_verify\":\n\t\th.TLS.InsecureSkipVerify = true\n\t}\n}\n";
+        assert!(hits(&TlsDisabled, "reverseproxy/caddyfile.go", caddy).is_empty());
+        // The project's own security linter allows the line: excused.
+        let nolint = "package caddytest\n\nfunc client() {\n\tc := &tls.Config{InsecureSkipVerify: true} //nolint:gosec\n}\n";
+        assert_eq!(
+            crate::rules::fixture::excused(&TlsDisabled, "caddytest/caddytest.go", nolint).len(),
+            1
         );
         let other = go.replace("sslmode", "env");
         assert_eq!(
