@@ -57,7 +57,13 @@ fn not_source(path: &str) -> Option<&'static str> {
     let bundled = [".min.js", ".min.mjs", ".min.cjs", ".bundle.js"]
         .iter()
         .any(|ext| name.ends_with(ext));
-    (dirs.contains(&"dist") || bundled).then_some("build output")
+    // A `dist/` folder holds a script package's bundles; a Rust, Go or Python `dist` folder is
+    // source (a distributed-compilation module), never a build's output.
+    let script = matches!(
+        Language::of(name),
+        Some(Language::JavaScript | Language::TypeScript)
+    ) || name.ends_with(".css");
+    ((dirs.contains(&"dist") && script) || bundled).then_some("build output")
 }
 
 /// Whether a file's first lines mark it as generated.
@@ -232,6 +238,7 @@ mod tests {
         write("src/gen.rs", b"// @generated\n");
         write("parser/test_data/err/0001.rs", b"fn f( {\n");
         write("dist/esm/axios.js", b"var a = 1;\n");
+        write("src/dist/http.rs", b"pub fn serve() {}\n");
         write("web/app.min.js", b"var a=1;\n");
         write("vendor/lib/x.go", b"package x\n");
         write("src/blob.rs", b"\0\0\0");
@@ -242,7 +249,7 @@ mod tests {
         let walked = walk(root, 512, &|_| true);
         let files: Vec<&str> = walked.files.iter().map(|f| f.rel_path.as_str()).collect();
         // Nesting is the file pass's to measure (`file_pass/tests.rs`), not the walk's.
-        assert_eq!(files, vec!["src/deep.rs", "src/lib.rs"]);
+        assert_eq!(files, vec!["src/deep.rs", "src/dist/http.rs", "src/lib.rs"]);
         let skipped: Vec<(&str, &str)> = walked
             .skipped
             .iter()
