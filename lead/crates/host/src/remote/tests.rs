@@ -215,7 +215,9 @@ fn a_silent_idle_worker_is_dropped_and_counted_lost_while_one_that_heartbeats_st
     let secret = Secret::generate();
     let pool =
         WorkerPool::start("127.0.0.1:0", secret.clone(), WireConfig::default()).expect("pool");
-    pool.set_heartbeat(Duration::from_millis(50));
+    // Silent for 3 intervals (600 ms) is lost; the live worker beats every 50 ms, so a test
+    // thread held up by a loaded machine for half a second still keeps it.
+    pool.set_heartbeat(Duration::from_millis(200));
     let kinds = [
         ("inspector", "quality"),
         ("inspector", "test"),
@@ -226,7 +228,7 @@ fn a_silent_idle_worker_is_dropped_and_counted_lost_while_one_that_heartbeats_st
             worker(&pool, &secret, "inspector", "quality", "q@paused").await;
         let (mut live, mut live_writer) = worker(&pool, &secret, "inspector", "test", "t@up").await;
         idle_becomes(&pool, &[("inspector/quality", 1), ("inspector/test", 1)]).await;
-        for _ in 0..12 {
+        for _ in 0..24 {
             live_writer.send(&beat("t@up", "lead")).await.expect("send");
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
