@@ -61,7 +61,7 @@ pub(crate) fn read(src: &Sources<'_>, packages: &mut Vec<Package>, roles: &mut R
                 .filter(|t| t.kind == kind && !t.path.is_empty())
             {
                 let program = kind == TargetKind::Lib && implements_program(src, pkg, target);
-                place_tree(src, target, program, roles);
+                place_tree(src, pkg, target, program, roles);
             }
         }
     }
@@ -90,6 +90,17 @@ fn place_test_inputs(src: &Sources<'_>, crates: &[Package], roles: &mut Roles) {
     }
 }
 
+/// The `template/` or `templates/` folder a package's folder lies inside (not the package's own
+/// folder), if any.
+fn template_folder(root: &str) -> Option<&str> {
+    let dirs: Vec<&str> = root.trim_end_matches('/').split('/').collect();
+    dirs.split_last()?
+        .1
+        .iter()
+        .find(|d| matches!(**d, "template" | "templates"))
+        .copied()
+}
+
 /// Whether a package's library is its program's implementation rather than an API: the
 /// package builds a binary named after itself, and the library's root has no crate-level
 /// documentation (`//!`, `#![doc = …]`) — a library written for others has a front page;
@@ -111,7 +122,7 @@ fn implements_program(src: &Sources<'_>, pkg: &Package, lib: &Target) -> bool {
 
 /// Places the files of one target's module tree; a library that implements its package's
 /// program (`program`) is program code.
-fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Roles) {
+fn place_tree(src: &Sources<'_>, pkg: &Package, target: &Target, program: bool, roles: &mut Roles) {
     let role = match target.kind {
         TargetKind::Lib if program => FileRole::Program,
         TargetKind::Lib => FileRole::Library,
@@ -122,11 +133,11 @@ fn place_tree(src: &Sources<'_>, target: &Target, program: bool, roles: &mut Rol
         TargetKind::Build => FileRole::BuildScript,
     };
     // A package kept in the top-level examples folder (`examples/imperative/`, a workspace
-    // member) is an example, whatever its targets build; so is one in a generator's template
-    // folder (`sea-orm-cli/template/migration/`), copied into its users' projects.
+    // member) is an example, whatever its targets build; so is a package kept inside a
+    // generator's template folder (`sea-orm-cli/template/migration/`), copied into its users'
+    // projects — a package whose own folder is named `templates` is a crate of that name.
     let dirs: Vec<&str> = target.path.split('/').collect();
-    let example =
-        super::paths::top_level_example(&dirs).or_else(|| super::paths::template_folder(&dirs));
+    let example = super::paths::top_level_example(&dirs).or_else(|| template_folder(&pkg.root));
     let role = if example.is_some() {
         FileRole::Example
     } else {

@@ -30,6 +30,12 @@ fn a_package_kept_under_the_examples_folder_is_an_example() {
             "cli/template/migration/src/lib.rs",
             "pub fn up() { todo!() }\n",
         ),
+        // A crate named templates is a crate.
+        (
+            "crates/templates/Cargo.toml",
+            "[package]\nname = \"templates\"\nversion = \"0.1.0\"\n",
+        ),
+        ("crates/templates/src/lib.rs", "pub fn render() {}\n"),
     ]);
     assert_eq!(placed(&m, "futures/src/lib.rs").0, FileRole::Library);
     assert_eq!(
@@ -39,6 +45,10 @@ fn a_package_kept_under_the_examples_folder_is_an_example() {
     assert_eq!(
         placed(&m, "cli/template/migration/src/lib.rs").0,
         FileRole::Example
+    );
+    assert_eq!(
+        placed(&m, "crates/templates/src/lib.rs").0,
+        FileRole::Library
     );
 }
 

@@ -111,15 +111,6 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
     if let Some(dir) = dirs.iter().find(|d| d.starts_with('.')) {
         return (FileRole::Program, format!("tooling under {dir}/"));
     }
-    // A `template/` folder outside any `src/` holds what a generator copies into its users'
-    // projects (a CLI's scaffolding, with `todo!()` where the user's code goes);
-    // `src/templates/` may well be a module of a template engine.
-    if let Some(dir) = template_folder(dirs) {
-        return (
-            FileRole::Example,
-            format!("under {dir}/: a template a generator copies into projects"),
-        );
-    }
     // A top-level `build/` folder holds the project's build scripts (`src/build/` may well be
     // a library module of that name).
     if dirs.first() == Some(&"build") {
@@ -167,16 +158,6 @@ pub(crate) fn role_by_path(path: &str) -> Placed {
         FileRole::Library,
         "no manifest or convention says otherwise".to_string(),
     )
-}
-
-/// The `template/` or `templates/` folder outside any `src/` that a path lies in: what a
-/// generator copies into its users' projects (`sea-orm-cli/template/migration/`), where a
-/// `src/templates/` would be a module of that name.
-pub(crate) fn template_folder<'a>(dirs: &[&'a str]) -> Option<&'a str> {
-    dirs.iter()
-        .take_while(|d| **d != "src")
-        .find(|d| matches!(**d, "template" | "templates"))
-        .copied()
 }
 
 /// Whether a file name is a JavaScript or TypeScript script's.
@@ -291,10 +272,6 @@ mod tests {
             ("spec/env/browser.js", FileRole::Test),
             ("packages/vite/rolldown.config.ts", FileRole::BuildScript),
             ("playground/lib/src/main.ts", FileRole::Example),
-            (
-                "sea-orm-cli/template/migration/src/m1_create_table.rs",
-                FileRole::Example,
-            ),
             ("tasks/publish-to-aws.js", FileRole::BuildScript),
         ] {
             assert_eq!(role(path), want, "{path}");
@@ -306,7 +283,6 @@ mod tests {
             "src/example/mod.rs",
             "tasks/send_mail.py",
             "lib/spec/index.js",
-            "askama/src/templates/mod.rs",
             "src/config.ts",
             "app/views.py",
             "doc/util.go",

@@ -50,9 +50,11 @@ fn cargo_packages(ctx: &Context) -> impl Iterator<Item = &Package> {
 /// on its callers. The model covers the whole repository, so a session review of one changed
 /// module judges its package the same way.
 pub(crate) fn drop_hits_in_program_crates(ctx: &Context, out: &mut Sink) {
-    let packages: Vec<&Package> = cargo_packages(ctx).collect();
-    out.hits
-        .retain(|hit| !owner(&packages, &hit.location.path).is_some_and(builds_only_programs));
+    out.hits.retain(|hit| {
+        !ctx.project
+            .package_of(&hit.location.path, Ecosystem::Cargo)
+            .is_some_and(builds_only_programs)
+    });
 }
 
 /// Drops the hits that lie in procedural-macro crates: they run inside the compiler, where a
@@ -70,15 +72,6 @@ pub(crate) fn in_proc_macro_crate(ctx: &Context, path: &str) -> bool {
         .is_some_and(|p| p.proc_macro)
 }
 
-/// The innermost of `packages` whose folder holds `path`.
-fn owner<'p>(packages: &[&'p Package], path: &str) -> Option<&'p Package> {
-    packages
-        .iter()
-        .filter(|p| path.starts_with(&p.root))
-        .max_by_key(|p| p.root.len())
-        .copied()
-}
-
 /// Whether a package builds a binary and no library.
 fn builds_only_programs(p: &Package) -> bool {
     p.targets.iter().any(|t| t.kind == TargetKind::Bin)
@@ -90,9 +83,10 @@ fn builds_only_programs(p: &Package) -> bool {
 /// the maintainers runs them, on inputs they choose; what the package's manifest says of itself
 /// is the excuse, so a change that writes such a hit still gates.
 pub(crate) fn excuse_in_maintainer_tools(ctx: &Context, out: &mut Sink) {
-    let packages: Vec<&Package> = cargo_packages(ctx).collect();
     for hit in out.hits.iter_mut().filter(|h| h.excuse.is_none()) {
-        let tool = owner(&packages, &hit.location.path)
+        let tool = ctx
+            .project
+            .package_of(&hit.location.path, Ecosystem::Cargo)
             .is_some_and(|p| !p.publish && builds_only_programs(p));
         if tool {
             hit.excuse = Some(
